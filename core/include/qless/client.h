@@ -1,0 +1,140 @@
+/*
+ * qless_client: one connection to a Redis (or Valkey) server running the
+ * qless protocol, plus the client-wide commands.
+ *
+ * The client is reference counted: queues, jobs, recurring jobs, workers and
+ * event handles made from it keep it alive, so handles may be freed in any
+ * order. qless_client_free() drops the caller's reference.
+ */
+#ifndef QLESS_CLIENT_H
+#define QLESS_CLIENT_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define QLESS_CLIENT_OPTIONS_VERSION 1
+
+typedef struct qless_client_options {
+	unsigned int version;       /* QLESS_CLIENT_OPTIONS_VERSION */
+	int connect_timeout_ms;     /* 0: 5000 ms; < 0: wait forever */
+	int command_timeout_ms;     /* 0: 30000 ms; < 0: wait forever */
+	const char *worker_name;    /* NULL: "<hostname>-<pid>"; copied */
+} qless_client_options;
+
+#define QLESS_CLIENT_OPTIONS_INIT { QLESS_CLIENT_OPTIONS_VERSION, 0, 0, NULL }
+
+/* Initialises opts to the defaults; version must be QLESS_CLIENT_OPTIONS_VERSION. */
+QLESS_EXTERN(int) qless_client_options_init(qless_client_options *opts, unsigned int version);
+
+/*
+ * Connects to url:
+ *   redis://[[user]:password@]host[:port][/db]     (port 6379, db 0 by default)
+ *   unix:///path/to/redis.sock[?db=N&password=P&user=U]
+ * A user (ACL) and/or password triggers AUTH; a db other than 0 triggers
+ * SELECT. url NULL means the QLESS_URL environment variable, else
+ * redis://127.0.0.1:6379/0. opts may be NULL for the defaults.
+ * *out is an owned handle: release with qless_client_free().
+ */
+QLESS_EXTERN(int) qless_client_new(qless_client **out, const char *url, const qless_client_options *opts);
+QLESS_EXTERN(void) qless_client_free(qless_client *client);
+
+/* This client's worker name. Borrowed: valid until the client is freed. */
+QLESS_EXTERN(const char *) qless_client_worker_name(const qless_client *client);
+
+/* The time the client sends as `now` (seconds since the epoch, with
+ * microsecond resolution) is the system clock plus this offset; default 0.
+ * Useful to correct a known skew (and to test expiry without waiting). */
+QLESS_EXTERN(int) qless_client_set_time_offset(qless_client *client, double seconds);
+QLESS_EXTERN(double) qless_client_now(const qless_client *client);
+
+/*
+ * Raw protocol call: runs `command` with `now` and argv. The reply is
+ * rendered as text in *out (owned, free with qless_free): a bulk string as
+ * is, an integer in decimal, an array as a JSON array of strings; nil gives
+ * *out = NULL. Script errors come back as a negative code with the script's
+ * message. This is the escape hatch for commands newer than this library.
+ */
+QLESS_EXTERN(int) qless_client_call(qless_client *client, char **out, const char *command,
+                                    const char *const *argv, size_t argc);
+
+/* ---- jobs by id ---- */
+
+/* *out: owned job; QLESS_ENOTFOUND when the job does not exist. */
+QLESS_EXTERN(int) qless_client_get_job(qless_client *client, qless_job **out, const char *jid);
+/* Jobs that exist, in argument order (unknown jids skipped). *out owned. */
+QLESS_EXTERN(int) qless_client_get_jobs(qless_client *client, qless_joblist **out,
+                                        const char *const *jids, size_t njids);
+/* Cancels the jobs (and only them: a job others depend on can be canceled
+ * only together with its dependents, else QLESS_ESTATE). Completed and
+ * unknown jobs are skipped. */
+QLESS_EXTERN(int) qless_client_cancel(qless_client *client, const char *const *jids, size_t njids);
+/* Forces the running jobs' locks to expire now (they are popped first next). */
+QLESS_EXTERN(int) qless_client_timeout(qless_client *client, const char *const *jids, size_t njids);
+
+/*
+ * Jids by state. state is "complete" (queue ignored, may be NULL) or one of
+ * "running", "stalled", "scheduled", "depends", "recurring" (queue required).
+ * count 0 means the protocol default (25). *out owned.
+ */
+QLESS_EXTERN(int) qless_client_jobs(qless_client *client, qless_strlist **out, const char *state,
+                                    const char *queue, int64_t offset, int64_t count);
+
+/* ---- tags ---- */
+
+/* Jids carrying tag, oldest tagging first; *total (may be NULL) gets the
+ * number of all such jobs. count 0: 25. *out owned. */
+QLESS_EXTERN(int) qless_client_tagged(qless_client *client, qless_strlist **out, int64_t *total,
+                                      const char *tag, int64_t offset, int64_t count);
+/* Tags used by at least two jobs, most used first, with their use counts as
+ * the list numbers. count 0: 25. *out owned. */
+QLESS_EXTERN(int) qless_client_top_tags(qless_client *client, qless_strlist **out,
+                                        int64_t offset, int64_t count);
+
+/* ---- tracking ---- */
+
+/* *jobs: tracked jobs that exist; *expired: tracked jids that no longer do.
+ * Either pointer may be NULL if not wanted. Both owned. */
+QLESS_EXTERN(int) qless_client_tracked(qless_client *client, qless_joblist **jobs, qless_strlist **expired);
+
+/* ---- failures ---- */
+
+/* Failure groups, each with its number of failed jobs. *out owned. */
+QLESS_EXTERN(int) qless_client_failed_groups(qless_client *client, qless_strlist **out);
+/* Jids failed in group, newest first; *total may be NULL. limit 0: 25. */
+QLESS_EXTERN(int) qless_client_failed(qless_client *client, qless_strlist **out, int64_t *total,
+                                      const char *group, int64_t start, int64_t limit);
+
+/* ---- queues and workers ---- */
+
+/* Names of the known queues, oldest first. *out owned. */
+QLESS_EXTERN(int) qless_client_queue_names(qless_client *client, qless_strlist **out);
+/* The protocol's `queues` reply: JSON array of per-queue counts. *out owned. */
+QLESS_EXTERN(int) qless_client_queues_json(qless_client *client, char **out);
+
+/* Workers seen recently, most recent first; list numbers are their running
+ * job counts. *out owned. */
+QLESS_EXTERN(int) qless_client_workers(qless_client *client, qless_strlist **out);
+/* Jids a worker holds (*jobs) and holds with an expired lock (*stalled).
+ * Either may be NULL if not wanted. Both owned. */
+QLESS_EXTERN(int) qless_client_worker_jobs(qless_client *client, const char *worker,
+                                           qless_strlist **jobs, qless_strlist **stalled);
+/* Forgets workers (their job lists are kept until they expire). */
+QLESS_EXTERN(int) qless_client_deregister_workers(qless_client *client, const char *const *workers, size_t n);
+
+/* ---- configuration ---- */
+
+/* *out: owned value as text, or NULL when the option is neither set nor has
+ * a default. */
+QLESS_EXTERN(int) qless_client_config_get(qless_client *client, char **out, const char *key);
+/* All options with defaults overlaid by stored values, as a JSON object. Owned. */
+QLESS_EXTERN(int) qless_client_config_all(qless_client *client, char **out);
+QLESS_EXTERN(int) qless_client_config_set(qless_client *client, const char *key, const char *value);
+QLESS_EXTERN(int) qless_client_config_unset(qless_client *client, const char *key);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,109 @@
+/*
+ * libqless — common definitions: export macro, versions, error codes,
+ * memory ownership and the list handles shared by every other header.
+ *
+ * Ownership conventions used throughout the API:
+ *   owned     the caller must release it: strings with qless_free(), handles
+ *             with their own *_free() function.
+ *   borrowed  owned by the library; valid until the named event (usually the
+ *             free of the handle it came from). Never free a borrowed value.
+ * Every function that can fail returns an int: QLESS_OK (0) or a negative
+ * qless_error_code; the message of the last failure on the calling thread is
+ * available from qless_error_last_message(). Out-parameters are only written
+ * on success (and set to NULL/0 on failure where documented).
+ *
+ * Thread safety: a client and every handle made from it must be used by one
+ * thread at a time. Different clients may be used from different threads.
+ */
+#ifndef QLESS_COMMON_H
+#define QLESS_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(QLESS_BUILDING) && defined(__GNUC__)
+#  define QLESS_EXTERN(type) __attribute__((visibility("default"))) type
+#else
+#  define QLESS_EXTERN(type) extern type
+#endif
+
+#define QLESS_VERSION_MAJOR 0
+#define QLESS_VERSION_MINOR 1
+#define QLESS_VERSION_PATCH 0
+#define QLESS_VERSION "0.1.0"
+/* Comparable integer form, e.g. 0.1.0 -> 100. */
+#define QLESS_VERSION_NUMBER (QLESS_VERSION_MAJOR * 10000 + QLESS_VERSION_MINOR * 100 + QLESS_VERSION_PATCH)
+
+/* Version of the library actually loaded; may differ from QLESS_VERSION when
+ * a program runs against a newer shared library. Borrowed, static. */
+QLESS_EXTERN(const char *) qless_version(void);
+/* QLESS_VERSION_NUMBER of the loaded library. */
+QLESS_EXTERN(int) qless_version_number(void);
+
+typedef enum qless_error_code {
+	QLESS_OK = 0,
+	QLESS_EINVAL = -1,    /* invalid argument: NULL, empty, malformed JSON, bad option */
+	QLESS_ENOTFOUND = -2, /* the job, recurring job or other object does not exist */
+	QLESS_ELOCK = -3,     /* lock lost / not owner: the job is not running for this worker */
+	QLESS_ESTATE = -4,    /* the object is in a state that forbids the operation */
+	QLESS_EPROTOCOL = -5, /* script error or a reply of unexpected shape */
+	QLESS_EIO = -6,       /* connection failure or timeout; the next call reconnects */
+	QLESS_ENOMEM = -7     /* out of memory */
+} qless_error_code;
+
+/* Code of the last failure on this thread (QLESS_OK if none since clear). */
+QLESS_EXTERN(int) qless_error_last_code(void);
+/* Message of the last failure on this thread, "" if none. Borrowed: valid
+ * until the next libqless call on this thread. */
+QLESS_EXTERN(const char *) qless_error_last_message(void);
+/* Forget the last failure on this thread. */
+QLESS_EXTERN(void) qless_error_clear(void);
+/* Stable name of a code ("QLESS_ENOTFOUND"); borrowed, static. */
+QLESS_EXTERN(const char *) qless_error_name(int code);
+
+/* Frees a string (or other memory) the library returned as owned. NULL is a no-op. */
+QLESS_EXTERN(void) qless_free(void *ptr);
+
+/*
+ * qless_strlist: an immutable list of strings, each optionally paired with a
+ * number (for example failure groups with their job counts).
+ */
+typedef struct qless_strlist qless_strlist;
+
+QLESS_EXTERN(size_t) qless_strlist_size(const qless_strlist *list);
+/* Borrowed: valid until the list is freed. NULL when index is out of range. */
+QLESS_EXTERN(const char *) qless_strlist_get(const qless_strlist *list, size_t index);
+/* The number paired with item index (0 when the list carries none). */
+QLESS_EXTERN(int64_t) qless_strlist_number(const qless_strlist *list, size_t index);
+QLESS_EXTERN(void) qless_strlist_free(qless_strlist *list);
+
+/* Forward declarations of the handles; see their own headers. */
+typedef struct qless_client qless_client;
+typedef struct qless_queue qless_queue;
+typedef struct qless_job qless_job;
+typedef struct qless_recur qless_recur;
+typedef struct qless_worker qless_worker;
+typedef struct qless_events qless_events;
+
+/*
+ * qless_joblist: the jobs a pop, peek, multiget or tracked listing returned.
+ */
+typedef struct qless_joblist qless_joblist;
+
+QLESS_EXTERN(size_t) qless_joblist_size(const qless_joblist *list);
+/* Borrowed: valid until the list is freed (or the slot is taken). */
+QLESS_EXTERN(qless_job *) qless_joblist_get(const qless_joblist *list, size_t index);
+/* Transfers ownership of the job at index to the caller (free it with
+ * qless_job_free); the slot then holds NULL. */
+QLESS_EXTERN(qless_job *) qless_joblist_take(qless_joblist *list, size_t index);
+/* Frees the list and every job still in it. */
+QLESS_EXTERN(void) qless_joblist_free(qless_joblist *list);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

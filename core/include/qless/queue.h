@@ -1,0 +1,113 @@
+/*
+ * qless_queue: a named queue of a client. Making one does no I/O; a queue
+ * "exists" as soon as something is put in it.
+ */
+#ifndef QLESS_QUEUE_H
+#define QLESS_QUEUE_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* *out owned (qless_queue_free); keeps the client alive. */
+QLESS_EXTERN(int) qless_queue_new(qless_queue **out, qless_client *client, const char *name);
+QLESS_EXTERN(void) qless_queue_free(qless_queue *queue);
+/* Borrowed: valid until the queue is freed. */
+QLESS_EXTERN(const char *) qless_queue_name(const qless_queue *queue);
+
+#define QLESS_PUT_OPTIONS_VERSION 1
+
+typedef struct qless_put_options {
+	unsigned int version;        /* QLESS_PUT_OPTIONS_VERSION */
+	const char *jid;             /* NULL: a new random jid; else put (or move) this job */
+	double delay;                /* seconds before the job may run; 0: now */
+	int has_priority;            /* 0: keep an existing job's priority (new job: 0) */
+	double priority;             /* higher pops first */
+	int retries;                 /* < 0: keep an existing job's retries (new job: 5) */
+	const char *const *tags;     /* NULL: keep an existing job's tags (new: none) */
+	size_t ntags;
+	const char *const *depends;  /* jids that must complete first; NULL/0: none */
+	size_t ndepends;
+} qless_put_options;
+
+#define QLESS_PUT_OPTIONS_INIT { QLESS_PUT_OPTIONS_VERSION, NULL, 0, 0, 0, -1, NULL, 0, NULL, 0 }
+
+QLESS_EXTERN(int) qless_put_options_init(qless_put_options *opts, unsigned int version);
+
+/*
+ * Puts a job of class klass with data (JSON text; NULL means "{}") into the
+ * queue. *out_jid (may be NULL) receives the jid, owned. opts may be NULL.
+ * Data that is not valid JSON is refused with QLESS_EINVAL before any I/O.
+ */
+QLESS_EXTERN(int) qless_queue_put(qless_queue *queue, char **out_jid, const char *klass,
+                                  const char *data, const qless_put_options *opts);
+
+/* Hands up to count jobs to this client's worker, locking them. *out owned
+ * (an empty list when nothing is ready or the queue is paused). */
+QLESS_EXTERN(int) qless_queue_pop(qless_queue *queue, qless_joblist **out, int64_t count);
+/* The next count jobs, without locking them. *out owned. */
+QLESS_EXTERN(int) qless_queue_peek(qless_queue *queue, qless_joblist **out, int64_t count);
+
+/* Jobs running, waiting or scheduled in the queue. */
+QLESS_EXTERN(int) qless_queue_length(qless_queue *queue, int64_t *out);
+
+#define QLESS_QUEUE_COUNTS_VERSION 1
+
+typedef struct qless_queue_counts {
+	unsigned int version;  /* set by the caller: QLESS_QUEUE_COUNTS_VERSION */
+	int64_t waiting;       /* includes timed-out jobs awaiting a new worker */
+	int64_t running;
+	int64_t stalled;       /* running with an expired lock */
+	int64_t scheduled;
+	int64_t depends;
+	int64_t recurring;     /* recurring templates attached to the queue */
+	int paused;
+} qless_queue_counts;
+
+#define QLESS_QUEUE_COUNTS_INIT { QLESS_QUEUE_COUNTS_VERSION, 0, 0, 0, 0, 0, 0, 0 }
+
+QLESS_EXTERN(int) qless_queue_counts_get(qless_queue *queue, qless_queue_counts *out);
+
+QLESS_EXTERN(int) qless_queue_pause(qless_queue *queue);
+QLESS_EXTERN(int) qless_queue_unpause(qless_queue *queue);
+/* Removes the name from the list of known queues; its jobs are untouched. */
+QLESS_EXTERN(int) qless_queue_forget(qless_queue *queue);
+
+/* Moves up to count (0: 25) of the oldest jobs failed in group back into
+ * this queue. *out_moved may be NULL. */
+QLESS_EXTERN(int) qless_queue_unfail(qless_queue *queue, const char *group, int64_t count, int64_t *out_moved);
+
+/* Per-queue lock duration (`<queue>-heartbeat`) and concurrency cap
+ * (`<queue>-max-concurrency`, 0 = unlimited). */
+QLESS_EXTERN(int) qless_queue_set_heartbeat(qless_queue *queue, int64_t seconds);
+QLESS_EXTERN(int) qless_queue_set_max_concurrency(qless_queue *queue, int64_t max);
+
+#define QLESS_STATS_BUCKETS 148
+
+typedef struct qless_timing_stats {
+	int64_t count;
+	double mean;
+	double std;                                 /* sample standard deviation */
+	int64_t histogram[QLESS_STATS_BUCKETS];     /* s0..s59, m1..m59, h1..h23, d1..d6 */
+} qless_timing_stats;
+
+#define QLESS_STATS_VERSION 1
+
+typedef struct qless_stats {
+	unsigned int version;  /* set by the caller: QLESS_STATS_VERSION */
+	int64_t retries;       /* lock-expiry notices */
+	int64_t failed;        /* jobs currently failed (approximately) */
+	int64_t failures;      /* failure events */
+	qless_timing_stats wait;
+	qless_timing_stats run;
+} qless_stats;
+
+/* Statistics of the UTC day containing date (seconds since the epoch). */
+QLESS_EXTERN(int) qless_queue_stats(qless_queue *queue, double date, qless_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

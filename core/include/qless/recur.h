@@ -1,0 +1,71 @@
+/*
+ * qless_recur: a recurring job template. Every `interval` seconds (from
+ * `now + offset`) a new job <jid>-<n> is put into the template's queue; the
+ * instances are made lazily by pop and peek on that queue.
+ */
+#ifndef QLESS_RECUR_H
+#define QLESS_RECUR_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define QLESS_RECUR_OPTIONS_VERSION 1
+
+typedef struct qless_recur_options {
+	unsigned int version;       /* QLESS_RECUR_OPTIONS_VERSION */
+	const char *jid;            /* NULL: a new random jid; else create or replace it */
+	double offset;              /* seconds until the first instance */
+	double priority;
+	int retries;                /* retries of each instance; protocol default 0 */
+	int backlog;                /* catch up at most this many missed instances; 0: all */
+	const char *const *tags;
+	size_t ntags;
+} qless_recur_options;
+
+#define QLESS_RECUR_OPTIONS_INIT { QLESS_RECUR_OPTIONS_VERSION, NULL, 0, 0, 0, 0, NULL, 0 }
+
+QLESS_EXTERN(int) qless_recur_options_init(qless_recur_options *opts, unsigned int version);
+
+/* Starts putting a job of klass with data (JSON, NULL = "{}") into queue
+ * every interval (> 0) seconds. *out_jid (may be NULL) owned. */
+QLESS_EXTERN(int) qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+                                    double interval, const qless_recur_options *opts);
+
+/* *out owned; QLESS_ENOTFOUND if there is no such template. */
+QLESS_EXTERN(int) qless_client_get_recur(qless_client *client, qless_recur **out, const char *jid);
+QLESS_EXTERN(void) qless_recur_free(qless_recur *recur);
+
+/* Fields of the snapshot; strings borrowed until the handle is freed or the
+ * field is changed through it. */
+QLESS_EXTERN(const char *) qless_recur_jid(const qless_recur *recur);
+QLESS_EXTERN(const char *) qless_recur_klass(const qless_recur *recur);
+QLESS_EXTERN(const char *) qless_recur_queue(const qless_recur *recur);
+QLESS_EXTERN(const char *) qless_recur_data(const qless_recur *recur);
+QLESS_EXTERN(double) qless_recur_priority(const qless_recur *recur);
+QLESS_EXTERN(double) qless_recur_interval(const qless_recur *recur);
+QLESS_EXTERN(int64_t) qless_recur_retries(const qless_recur *recur);
+QLESS_EXTERN(int64_t) qless_recur_backlog(const qless_recur *recur);
+QLESS_EXTERN(int64_t) qless_recur_count(const qless_recur *recur);   /* instances so far */
+QLESS_EXTERN(size_t) qless_recur_tag_count(const qless_recur *recur);
+QLESS_EXTERN(const char *) qless_recur_tag(const qless_recur *recur, size_t index);
+
+/* Changes apply to instances spawned afterwards. */
+QLESS_EXTERN(int) qless_recur_set_priority(qless_recur *recur, double priority);
+QLESS_EXTERN(int) qless_recur_set_retries(qless_recur *recur, int64_t retries);
+QLESS_EXTERN(int) qless_recur_set_interval(qless_recur *recur, double interval);
+QLESS_EXTERN(int) qless_recur_set_backlog(qless_recur *recur, int64_t backlog);
+QLESS_EXTERN(int) qless_recur_set_data(qless_recur *recur, const char *data);
+QLESS_EXTERN(int) qless_recur_set_klass(qless_recur *recur, const char *klass);
+QLESS_EXTERN(int) qless_recur_set_queue(qless_recur *recur, const char *queue);
+QLESS_EXTERN(int) qless_recur_tag_add(qless_recur *recur, const char *const *tags, size_t ntags);
+QLESS_EXTERN(int) qless_recur_tag_remove(qless_recur *recur, const char *const *tags, size_t ntags);
+/* Stops the template (instances already made are unaffected). */
+QLESS_EXTERN(int) qless_recur_cancel(qless_recur *recur);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
