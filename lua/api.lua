@@ -1,0 +1,26 @@
+-- Entry point shared by the EVAL script and the FCALL function:
+--   <command> <now> <args>...   with no KEYS.
+
+local QlessDispatch = function(keys, argv)
+  if #keys > 0 then
+    Q.raise('No Keys should be provided')
+  end
+  local command = argv[1]
+  if command == nil then
+    Q.raise('Must provide a command')
+  end
+  local handler = C[command]
+  if type(handler) ~= 'function' then
+    Q.raise('Unknown command ' .. command)
+  end
+  local now = tonumber(argv[2])
+  if now == nil then
+    Q.raise('Arg "now" missing or not a number: ' .. tostring(argv[2]))
+  end
+  -- Command arguments start at ARGV[3]; copied by hand (unpack has a limit).
+  local args = {}
+  for i = 3, #argv do
+    args[i - 2] = argv[i]
+  end
+  return handler(now, args)
+end

@@ -1,0 +1,220 @@
+-- Shared namespace and small helpers used by every other module.
+--
+-- Redis 7 makes the global table read-only, so nothing here is global: all
+-- helpers live in the local table Q and all command handlers in the local
+-- table C (filled by the other modules, dispatched from api.lua). Keeping
+-- them in two tables also keeps the main chunk far below Lua 5.1's limits of
+-- 200 locals and 60 upvalues per function.
+--
+-- Only functions and constant tables are defined at load time; no Redis call
+-- happens until a command runs (FUNCTION LOAD forbids it, and EVALSHA re-runs
+-- this chunk on every call, so it must stay cheap).
+local Q = {}
+local C = {}
+
+-- Errors ----------------------------------------------------------------------
+
+-- Raises an error reply. Level 0 keeps Lua's "file:line:" out of the text so
+-- EVAL and FCALL give identical messages.
+Q.raise = function(msg)
+  error(msg, 0)
+end
+
+-- Argument checks. `cmd` is the display name ("Put"), `name` the argument.
+-- A missing argument is nil; an empty string counts as given.
+Q.need = function(cmd, name, value)
+  if value == nil then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
+  end
+  return value
+end
+
+-- Parses a number like Lua's tonumber. With `default` ~= nil a missing value
+-- yields the default; otherwise a missing value is an error.
+Q.number = function(cmd, name, value, default)
+  if value == nil then
+    if default ~= nil then return default end
+    Q.raise(cmd .. '(): Arg "' .. name .. '" missing or not a number: nil')
+  end
+  local n = tonumber(value)
+  if n == nil then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" not a number: ' .. tostring(value))
+  end
+  return n
+end
+
+-- Decodes JSON text; invalid text is an error. Returns the decoded value.
+Q.json = function(cmd, name, value)
+  if value == nil then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
+  end
+  local ok, decoded = pcall(cjson.decode, value)
+  if not ok then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" not JSON: ' .. tostring(value))
+  end
+  return decoded
+end
+
+-- Like Q.json but the value must decode to a list (tags, depends).
+Q.json_list = function(cmd, name, value)
+  local decoded = Q.json(cmd, name, value)
+  if type(decoded) ~= 'table' then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
+  end
+  return decoded
+end
+
+-- Reads `key value` option pairs starting at args[first]. An option name
+-- without a value is an error; later duplicates override earlier ones.
+Q.options = function(cmd, args, first)
+  local opts = {}
+  local n = #args
+  if n >= first and (n - first + 1) % 2 == 1 then
+    Q.raise(cmd .. '(): Arg "' .. args[n] .. '" has no value')
+  end
+  for i = first, n - 1, 2 do
+    opts[args[i]] = args[i + 1]
+  end
+  return opts
+end
+
+-- Numbers, time and JSON text ---------------------------------------------------
+
+-- The UTC day containing t; floored modulo so bin(-5) = -86400.
+Q.bin = function(t)
+  return t - (t % 86400)
+end
+
+-- Day numbers in key names are written as plain integers ("0", "86400").
+Q.day = function(t)
+  return string.format('%d', Q.bin(t))
+end
+
+-- The job field `time` is written with 20 decimals.
+Q.timestr = function(t)
+  return string.format('%.20f', t)
+end
+
+-- A JSON string literal with cjson's escaping (so "/" becomes "\/").
+Q.jstr = function(s)
+  return cjson.encode(tostring(s))
+end
+
+-- Encodes a decoded tag list; cjson writes an empty list as {}.
+Q.encode = function(value)
+  return cjson.encode(value)
+end
+
+-- Position of `value` in list `t`, or nil.
+Q.index_of = function(t, value)
+  for i, v in ipairs(t) do
+    if v == value then return i end
+  end
+  return nil
+end
+
+-- Keys ------------------------------------------------------------------------
+
+Q.jkey = function(jid) return 'ql:j:' .. jid end
+Q.qkey = function(queue, kind) return 'ql:q:' .. queue .. '-' .. kind end
+Q.wkey = function(worker) return 'ql:w:' .. worker .. ':jobs' end
+Q.statkey = function(kind, t, queue) return 'ql:s:' .. kind .. ':' .. Q.day(t) .. ':' .. queue end
+
+-- Shared procedures (§6) ---------------------------------------------------------
+
+-- REGISTER-QUEUE: remember the queue name with its first-seen time.
+Q.register_queue = function(queue, now)
+  if not redis.call('zscore', 'ql:queues', queue) then
+    redis.call('zadd', 'ql:queues', now, queue)
+  end
+end
+
+-- WORK-ADD: higher priority first, then older first (§2.3).
+Q.work_add = function(queue, jid, priority, t)
+  redis.call('zadd', Q.qkey(queue, 'work'), priority - (t / 10000000000), jid)
+end
+
+-- Removes a jid from the listed sets of a queue.
+Q.unqueue = function(queue, jid, kinds)
+  for _, kind in ipairs(kinds) do
+    redis.call('zrem', Q.qkey(queue, kind), jid)
+  end
+end
+
+-- ZREM of a whole list, in slices that stay within Lua's unpack limit.
+Q.zrem_all = function(key, members)
+  for i = 1, #members, 1000 do
+    redis.call('zrem', key, unpack(members, i, math.min(i + 999, #members)))
+  end
+end
+
+Q.tracked = function(jid)
+  return redis.call('zscore', 'ql:tracked', jid) ~= false
+end
+
+-- Tag index: ql:t:<tag> lists jids, ql:tags counts uses.
+Q.index_tags = function(jid, tags, now)
+  for _, tag in ipairs(tags) do
+    redis.call('zadd', 'ql:t:' .. tag, now, jid)
+    redis.call('zincrby', 'ql:tags', 1, tag)
+  end
+end
+
+Q.unindex_tag_list = function(jid, tags)
+  for _, tag in ipairs(tags) do
+    redis.call('zrem', 'ql:t:' .. tag, jid)
+    redis.call('zincrby', 'ql:tags', -1, tag)
+  end
+end
+
+-- UNINDEX-TAGS: drop the job (by its stored tags) from the tag index.
+Q.unindex_tags = function(jid)
+  local text = redis.call('hget', Q.jkey(jid), 'tags')
+  if text then
+    local ok, tags = pcall(cjson.decode, text)
+    if ok and type(tags) == 'table' then
+      Q.unindex_tag_list(jid, tags)
+    end
+  end
+end
+
+-- LINK: jid waits for d unless d is missing or complete. Returns true if linked.
+Q.link = function(jid, d)
+  local state = redis.call('hget', Q.jkey(d), 'state')
+  if state and state ~= 'complete' then
+    redis.call('sadd', Q.jkey(d) .. '-dependents', jid)
+    redis.call('sadd', Q.jkey(jid) .. '-dependencies', d)
+    return true
+  end
+  return false
+end
+
+Q.unlink = function(jid, d)
+  redis.call('srem', Q.jkey(d) .. '-dependents', jid)
+  redis.call('srem', Q.jkey(jid) .. '-dependencies', d)
+end
+
+-- Removes a failed job from its failure group list (and the group from
+-- ql:failures when the list empties) and takes it off the `failed` counter.
+Q.unfail_one = function(jid, failure_text, stat_queue)
+  local ok, failure = pcall(cjson.decode, failure_text or '')
+  if not ok or type(failure) ~= 'table' or failure.group == nil then
+    return
+  end
+  local group = failure.group
+  redis.call('lrem', 'ql:f:' .. group, 0, jid)
+  if redis.call('llen', 'ql:f:' .. group) == 0 then
+    redis.call('srem', 'ql:failures', group)
+  end
+  local when = tonumber(failure.when) or 0
+  redis.call('hincrby', Q.statkey('stats', when, stat_queue), 'failed', -1)
+end
+
+-- Records a failure: group list, ql:failures and the day's counters.
+Q.add_failure = function(jid, group, now, stat_queue)
+  redis.call('sadd', 'ql:failures', group)
+  redis.call('lpush', 'ql:f:' .. group, jid)
+  local key = Q.statkey('stats', now, stat_queue)
+  redis.call('hincrby', key, 'failures', 1)
+  redis.call('hincrby', key, 'failed', 1)
+end

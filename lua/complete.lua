@@ -1,0 +1,155 @@
+-- complete (§5.8), completed-job purge (§12.1) and dependent release.
+
+-- Checks that `jid` is running for `worker` (and in `queue` when given).
+-- Returns the job's state/worker/queue fields. `texts` holds the
+-- command-specific wording of the state/worker errors.
+Q.must_be_running = function(cmd, jid, worker, texts)
+  local f = redis.call('hmget', Q.jkey(jid), 'state', 'worker', 'queue')
+  local state, owner = f[1], f[2]
+  if not state then
+    Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
+  elseif state ~= 'running' then
+    Q.raise(cmd .. '(): Job ' .. jid .. texts.state .. state)
+  elseif owner ~= worker or owner == '' then
+    Q.raise(cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
+  end
+  return f
+end
+
+-- Deletes a completed job's hash and history and unindexes its tags.
+Q.forget_job = function(jid)
+  Q.unindex_tags(jid)
+  redis.call('del', Q.jkey(jid), Q.hkey(jid))
+end
+
+-- PURGE-COMPLETED: by age (jobs-history), then by count (jobs-history-count).
+Q.purge_completed = function(now)
+  local age = Q.config_number('jobs-history', 604800)
+  local count = math.floor(Q.config_number('jobs-history-count', 50000))
+  for _, jid in ipairs(redis.call('zrangebyscore', 'ql:completed', 0, now - age)) do
+    Q.forget_job(jid)
+  end
+  redis.call('zremrangebyscore', 'ql:completed', 0, now - age)
+  for _, jid in ipairs(redis.call('zrange', 'ql:completed', 0, -1 - count)) do
+    Q.forget_job(jid)
+  end
+  redis.call('zremrangebyrank', 'ql:completed', 0, -1 - count)
+end
+
+-- Releases the jobs waiting for `jid`: those with no dependency left become
+-- scheduled (if a delay was pending) or waiting.
+Q.release_dependents = function(jid, now)
+  local key = Q.jkey(jid) .. '-dependents'
+  for _, d in ipairs(redis.call('smembers', key)) do
+    local dkey = Q.jkey(d)
+    redis.call('srem', dkey .. '-dependencies', jid)
+    if redis.call('scard', dkey .. '-dependencies') == 0 then
+      local f = redis.call('hmget', dkey, 'queue', 'scheduled', 'priority')
+      local dq = f[1]
+      if dq then
+        redis.call('zrem', Q.qkey(dq, 'depends'), d)
+        if f[2] then
+          redis.call('zadd', Q.qkey(dq, 'scheduled'), f[2], d)
+          redis.call('hset', dkey, 'state', 'scheduled')
+          redis.call('hdel', dkey, 'scheduled')
+        else
+          Q.work_add(dq, d, tonumber(f[3]) or 0, now)
+          redis.call('hset', dkey, 'state', 'waiting')
+        end
+      end
+    end
+  end
+  redis.call('del', key)
+end
+
+-- Parses complete's options; a trailing name without a value is ignored.
+Q.complete_args = function(args)
+  local cmd = 'Complete'
+  local c = {
+    jid = Q.need(cmd, 'jid', args[1]),
+    worker = Q.need(cmd, 'worker', args[2]),
+    queue = Q.need(cmd, 'queue', args[3]),
+    data = args[4],
+    depends = {},
+  }
+  Q.json(cmd, 'data', args[4])
+  local opts = {}
+  for i = 5, #args - 1, 2 do
+    opts[args[i]] = args[i + 1]
+  end
+  c.next = opts.next
+  c.delay = Q.number(cmd, 'delay', opts.delay, 0)
+  if opts.depends ~= nil then c.depends = Q.json_list(cmd, 'depends', opts.depends) end
+  if opts.delay ~= nil and c.next == nil then
+    Q.raise('Complete(): "delay" cannot be used without a "next".')
+  end
+  if opts.depends ~= nil and c.next == nil then
+    Q.raise('Complete(): "depends" cannot be used without a "next".')
+  end
+  return c
+end
+
+-- Moves a completed job on to the `next` queue; returns the reply.
+Q.advance = function(now, c, key)
+  local jid, nextq = c.jid, c.next
+  Q.log_event(Q.msg_advanced(jid, nextq, c.queue))
+  Q.history(jid, now, 'put', {q = nextq})
+  Q.register_queue(nextq, now)
+  local f = redis.call('hmget', key, 'retries', 'priority')
+  redis.call('hmset', key, 'state', 'waiting', 'worker', '', 'failure', '{}',
+    'queue', nextq, 'expires', 0, 'remaining', tonumber(f[1]) or 0)
+  if c.delay > 0 and #c.depends == 0 then
+    -- Sits in -scheduled while its state reads `waiting` (§4 exception).
+    redis.call('zadd', Q.qkey(nextq, 'scheduled'), now + c.delay, jid)
+    return 'scheduled'
+  end
+  local linked = false
+  for _, d in ipairs(c.depends) do
+    if Q.link(jid, d) then linked = true end
+  end
+  if linked then
+    redis.call('zadd', Q.qkey(nextq, 'depends'), now, jid)
+    redis.call('hset', key, 'state', 'depends')
+    if c.delay > 0 then
+      redis.call('hset', key, 'scheduled', now + c.delay)
+    end
+    return 'depends'
+  end
+  Q.work_add(nextq, jid, tonumber(f[2]) or 0, now)
+  return 'waiting'
+end
+
+C.complete = function(now, args)
+  local c = Q.complete_args(args)
+  local jid, worker, queue = c.jid, c.worker, c.queue
+  local f = Q.must_be_running('Complete', jid, worker, {
+    state = ' is not currently running: ',
+    worker = ' has been handed out to another worker: ',
+  })
+  if f[3] ~= queue then
+    Q.raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
+  end
+  local key = Q.jkey(jid)
+
+  Q.history(jid, now, 'done')
+  redis.call('hset', key, 'data', c.data)
+  Q.unqueue(queue, jid, {'work', 'locks', 'scheduled'})
+  local started = tonumber(redis.call('hget', key, 'time')) or now
+  Q.stat(queue, 'run', now, now - started)
+  redis.call('hset', key, 'time', Q.timestr(now))
+  redis.call('zrem', Q.wkey(worker), jid)
+  Q.track_event(jid, 'completed')
+
+  if c.next ~= nil then
+    return Q.advance(now, c, key)
+  end
+
+  Q.log_event(Q.msg_completed(jid, queue))
+  local retries = tonumber(redis.call('hget', key, 'retries')) or 0
+  redis.call('hmset', key, 'state', 'complete', 'worker', '', 'failure', '{}',
+    'queue', '', 'expires', 0, 'remaining', retries)
+  redis.call('zadd', 'ql:completed', now, jid)
+  Q.purge_completed(now)
+  Q.release_dependents(jid, now)
+  return 'complete'
+end

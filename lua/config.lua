@@ -1,0 +1,81 @@
+-- Configuration (§10): stored in the hash ql:config, read at use time.
+
+-- Built-in defaults. `config.get` without a key lists the `listed` ones;
+-- the `hidden` ones are only used internally and by `config.get <key>`.
+Q.config_defaults = {
+  listed = {
+    ['application'] = 'qless',
+    ['heartbeat'] = 60,
+    ['grace-period'] = 10,
+    ['jobs-history'] = 604800,
+    ['jobs-history-count'] = 50000,
+    ['stats-history'] = 30,
+    ['histogram-history'] = 7,
+  },
+  hidden = {
+    ['max-job-history'] = 100,
+    ['max-worker-age'] = 86400,
+  },
+}
+
+-- The stored value (a string), else the built-in default, else nil.
+Q.config = function(key)
+  local stored = redis.call('hget', 'ql:config', key)
+  if stored then return stored end
+  local d = Q.config_defaults
+  local value = d.listed[key]
+  if value == nil then value = d.hidden[key] end
+  return value
+end
+
+-- A numeric option: stored value parsed as a number, else `default`.
+Q.config_number = function(key, default)
+  local value = tonumber(Q.config(key))
+  if value == nil then return default end
+  return value
+end
+
+-- Lock duration for a queue: `<queue>-heartbeat`, else `heartbeat`.
+Q.heartbeat = function(queue)
+  local value = tonumber(redis.call('hget', 'ql:config', queue .. '-heartbeat'))
+  if value == nil then value = Q.config_number('heartbeat', 60) end
+  return value
+end
+
+C['config.get'] = function(now, args)
+  local key = args[1]
+  if key ~= nil then
+    return Q.config(key)
+  end
+  local all = {}
+  for k, v in pairs(Q.config_defaults.listed) do all[k] = v end
+  local stored = redis.call('hgetall', 'ql:config')
+  for i = 1, #stored, 2 do
+    all[stored[i]] = stored[i + 1]
+  end
+  -- Written with sorted keys so the reply is deterministic (the spec's CFG-1
+  -- example is in this order); values are encoded by cjson.
+  local names = {}
+  for k in pairs(all) do names[#names + 1] = k end
+  table.sort(names)
+  local parts = {}
+  for i, k in ipairs(names) do
+    parts[i] = Q.jstr(k) .. ':' .. cjson.encode(all[k])
+  end
+  return '{' .. table.concat(parts, ',') .. '}'
+end
+
+C['config.set'] = function(now, args)
+  local key = Q.need('Config.set', 'option', args[1])
+  local value = Q.need('Config.set', 'value', args[2])
+  Q.log_event(Q.msg_config_set(key, value))
+  redis.call('hset', 'ql:config', key, value)
+  return nil
+end
+
+C['config.unset'] = function(now, args)
+  local key = Q.need('Config.unset', 'option', args[1])
+  Q.log_event(Q.msg_config_unset(key))
+  redis.call('hdel', 'ql:config', key)
+  return nil
+end

@@ -1,0 +1,7 @@
+-- Redis 7 Functions form: FCALL qless 0 <command> <now> <args>...
+redis.register_function{
+  function_name = 'qless',
+  callback = function(keys, args)
+    return QlessDispatch(keys, args)
+  end,
+}

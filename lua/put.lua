@@ -1,0 +1,118 @@
+-- put and requeue (§5.4, §5.5): create a job or move an existing one.
+
+-- Validates every argument of put/requeue before anything is written.
+-- Returns a table with the parsed values.
+Q.put_args = function(cmd, args)
+  local p = {
+    worker = args[1],
+    queue = Q.need(cmd, 'queue', args[2]),
+    jid = Q.need(cmd, 'jid', args[3]),
+    klass = Q.need(cmd, 'klass', args[4]),
+    data = args[5],
+  }
+  Q.json(cmd, 'data', args[5])
+  p.delay = Q.number(cmd, 'delay', args[6])
+  local opts = Q.options(cmd, args, 7)
+  if opts.priority ~= nil then p.priority = Q.number(cmd, 'priority', opts.priority) end
+  if opts.retries ~= nil then p.retries = Q.number(cmd, 'retries', opts.retries) end
+  if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags) end
+  p.depends = {}
+  if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends) end
+  return p
+end
+
+-- The effects of put, in the order of §5.4.
+Q.put = function(now, p)
+  local jid, queue = p.jid, p.queue
+  local key = Q.jkey(jid)
+  local old = redis.call('hmget', key, 'priority', 'tags', 'queue', 'state', 'failure', 'retries', 'worker')
+  local old_queue, old_state, old_worker = old[3], old[4], old[7]
+
+  -- Old tags leave the index; the resolved list is indexed again below.
+  local old_tags = Q.decode_or(old[2], {})
+  Q.unindex_tag_list(jid, old_tags)
+
+  local priority = p.priority or tonumber(old[1]) or 0
+  local tags = p.tags or old_tags
+  local retries = p.retries or tonumber(old[6]) or 5
+
+  -- A new non-empty depends list replaces the old one; an empty one keeps it.
+  if #p.depends > 0 then
+    local wanted = {}
+    for _, d in ipairs(p.depends) do wanted[d] = true end
+    for _, d in ipairs(redis.call('smembers', key .. '-dependencies')) do
+      if not wanted[d] then Q.unlink(jid, d) end
+    end
+  end
+
+  Q.log_event(Q.msg_put(jid, queue))
+  Q.history(jid, now, 'put', {q = queue})
+
+  if old_queue then
+    Q.unqueue(old_queue, jid, {'work', 'locks', 'depends', 'scheduled'})
+  end
+
+  if old_worker and old_worker ~= '' then
+    redis.call('zrem', Q.wkey(old_worker), jid)
+    if old_worker ~= p.worker then
+      Q.lock_lost(jid, old_worker)
+    end
+  end
+
+  if old_state == 'complete' then
+    redis.call('zrem', 'ql:completed', jid)
+  end
+
+  Q.index_tags(jid, tags, now)
+
+  if old_state == 'failed' then
+    Q.unfail_one(jid, old[5], queue)
+  end
+
+  local delay = p.delay
+  redis.call('hmset', key,
+    'jid', jid,
+    'klass', p.klass,
+    'data', p.data,
+    'priority', priority,
+    'tags', cjson.encode(tags),
+    'state', delay > 0 and 'scheduled' or 'waiting',
+    'worker', '',
+    'expires', 0,
+    'queue', queue,
+    'retries', retries,
+    'remaining', retries,
+    'time', Q.timestr(now))
+
+  for _, d in ipairs(p.depends) do
+    Q.link(jid, d)
+  end
+
+  local ndeps = redis.call('scard', key .. '-dependencies')
+  if ndeps > 0 then
+    redis.call('zadd', Q.qkey(queue, 'depends'), now, jid)
+    if delay > 0 then
+      redis.call('hmset', key, 'state', 'depends', 'scheduled', now + delay)
+    else
+      redis.call('hset', key, 'state', 'depends')
+    end
+  elseif delay > 0 then
+    redis.call('zadd', Q.qkey(queue, 'scheduled'), now + delay, jid)
+  else
+    Q.work_add(queue, jid, priority, now)
+  end
+
+  Q.register_queue(queue, now)
+  Q.track_event(jid, 'put')
+  return jid
+end
+
+C.put = function(now, args)
+  return Q.put(now, Q.put_args('Put', args))
+end
+
+C.requeue = function(now, args)
+  local jid = Q.need('Requeue', 'jid', args[3])
+  Q.must_exist('Requeue', jid)
+  return Q.put(now, Q.put_args('Requeue', args))
+end

@@ -1,0 +1,73 @@
+-- Statistics (§8): per queue and UTC day, running mean/variance and a
+-- histogram of wait and run times, plus failure/retry counters.
+
+-- Histogram field for a value: s<sec> below a minute, m<min> below an hour,
+-- h<hour> below a day, d<day> above.
+Q.stat_bucket = function(v)
+  local f = math.floor(v)
+  if f < 60 then
+    return 's' .. string.format('%d', f)
+  elseif f < 3600 then
+    return 'm' .. string.format('%d', math.floor(f / 60))
+  elseif f < 86400 then
+    return 'h' .. string.format('%d', math.floor(f / 3600))
+  end
+  return 'd' .. string.format('%d', math.floor(f / 86400))
+end
+
+-- STAT(queue, kind, now, v): Welford update of total/mean/vk and one bucket.
+Q.stat = function(queue, kind, now, v)
+  local key = Q.statkey(kind, now, queue)
+  local cur = redis.call('hmget', key, 'total', 'mean', 'vk')
+  local total, mean, vk
+  if not cur[1] then
+    total, mean, vk = 1, v, 0
+  else
+    local old_mean = tonumber(cur[2]) or 0
+    total = (tonumber(cur[1]) or 0) + 1
+    mean = old_mean + (v - old_mean) / total
+    vk = (tonumber(cur[3]) or 0) + (v - mean) * (v - old_mean)
+  end
+  redis.call('hmset', key, 'total', total, 'mean', mean, 'vk', vk)
+  redis.call('hincrby', key, Q.stat_bucket(v), 1)
+end
+
+-- The 148 reported histogram fields, in reply order (built on first use).
+Q.stat_fields = function()
+  local fields = {}
+  for i = 0, 59 do fields[#fields + 1] = 's' .. i end
+  for i = 1, 59 do fields[#fields + 1] = 'm' .. i end
+  for i = 1, 23 do fields[#fields + 1] = 'h' .. i end
+  for i = 1, 6 do fields[#fields + 1] = 'd' .. i end
+  return fields
+end
+
+-- One `wait`/`run` object of the stats reply.
+Q.stat_summary = function(key, fields)
+  local cur = redis.call('hmget', key, 'total', 'mean', 'vk')
+  local count = tonumber(cur[1]) or 0
+  local mean = tonumber(cur[2]) or 0
+  local vk = tonumber(cur[3]) or 0
+  local std = 0
+  if count > 1 then std = math.sqrt(vk / (count - 1)) end
+  local values = redis.call('hmget', key, unpack(fields))
+  local histogram = {}
+  for i = 1, #fields do
+    histogram[i] = tonumber(values[i]) or 0
+  end
+  return {count = count, mean = mean, std = std, histogram = histogram}
+end
+
+C.stats = function(now, args)
+  local queue = Q.need('Stats', 'queue', args[1])
+  local date = Q.number('Stats', 'date', args[2])
+  local fields = Q.stat_fields()
+  local counters = redis.call('hmget', Q.statkey('stats', date, queue), 'retries', 'failed', 'failures')
+  return cjson.encode({
+    retries = tonumber(counters[1]) or 0,
+    failed = tonumber(counters[2]) or 0,
+    failures = tonumber(counters[3]) or 0,
+    wait = Q.stat_summary(Q.statkey('wait', date, queue), fields),
+    run = Q.stat_summary(Q.statkey('run', date, queue), fields),
+  })
+end
