@@ -42,6 +42,7 @@ QLESS_HANDLE(qless_worker, qless_worker_free)
 QLESS_HANDLE(qless_events, qless_events_free)
 QLESS_HANDLE(qless_strlist, qless_strlist_free)
 QLESS_HANDLE(qless_joblist, qless_joblist_free)
+QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 
 /* Destructors own freeing; a borrowed job pointer would dangle after its
  * list is collected, so bindings use qless_joblist_take instead. */
@@ -54,6 +55,7 @@ QLESS_HANDLE(qless_joblist, qless_joblist_free)
 %ignore qless_events_free;
 %ignore qless_strlist_free;
 %ignore qless_joblist_free;
+%ignore qless_heartbeater_free;
 %ignore qless_joblist_get;
 /* Options structs are initialised by their INIT macros in C; the bindings
  * build them field by field from keyword arguments. */
@@ -68,12 +70,12 @@ QLESS_HANDLE(qless_joblist, qless_joblist_free)
 
 /* ---- status codes ---- */
 %typemap(out) int = int QLESS_STATUS_OUT;
-%apply int QLESS_PLAIN_OUT { int qless_version_number, int qless_error_last_code, int qless_job_tracked, int paused };
+%apply int QLESS_PLAIN_OUT { int qless_version_number, int qless_error_last_code, int qless_job_tracked, int qless_heartbeater_lost, int paused };
 
 /* ---- out-parameters ---- */
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
   qless_client **out, qless_queue **out, qless_job **out, qless_recur **out,
-  qless_worker **out, qless_events **out,
+  qless_worker **out, qless_events **out, qless_heartbeater **out,
   qless_joblist **out, qless_joblist **jobs,
   qless_strlist **out, qless_strlist **jobs, qless_strlist **stalled, qless_strlist **expired
 };
@@ -202,3 +204,4 @@ static int qless_swig_worker_new(qless_worker **out, qless_client *client, const
 %include "qless/recur.h"
 %include "qless/worker.h"
 %include "qless/events.h"
+%include "qless/heartbeater.h"

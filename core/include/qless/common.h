@@ -81,6 +81,10 @@ QLESS_EXTERN(const char *) qless_strlist_get(const qless_strlist *list, size_t i
 QLESS_EXTERN(int64_t) qless_strlist_number(const qless_strlist *list, size_t index);
 QLESS_EXTERN(void) qless_strlist_free(qless_strlist *list);
 
+/* Number of live handles of every kind (clients, queues, jobs, lists, ...)
+ * in this process. For leak checks in binding test suites. */
+QLESS_EXTERN(int64_t) qless_handle_count(void);
+
 /* Forward declarations of the handles; see their own headers. */
 typedef struct qless_client qless_client;
 typedef struct qless_queue qless_queue;
@@ -88,6 +92,7 @@ typedef struct qless_job qless_job;
 typedef struct qless_recur qless_recur;
 typedef struct qless_worker qless_worker;
 typedef struct qless_events qless_events;
+typedef struct qless_heartbeater qless_heartbeater;
 
 /*
  * qless_joblist: the jobs a pop, peek, multiget or tracked listing returned.

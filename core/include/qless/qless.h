@@ -12,5 +12,6 @@
 #include "recur.h"
 #include "worker.h"
 #include "events.h"
+#include "heartbeater.h"
 
 #endif
