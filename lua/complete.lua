@@ -1,8 +1,9 @@
 -- complete (§5.8), completed-job purge (§12.1) and dependent release.
 
--- Checks that `jid` is running for `worker` (and in `queue` when given).
--- Returns the job's state/worker/queue fields. `texts` holds the
--- command-specific wording of the state/worker errors.
+-- Checks that `jid` exists, is running and is held by `worker`; returns the
+-- job's state/worker/queue fields. `texts` holds the command-specific wording
+-- of the state/worker errors; `texts.no_owner` also rejects a job whose
+-- worker field is empty (heartbeat).
 Q.must_be_running = function(cmd, jid, worker, texts)
   local f = redis.call('hmget', Q.jkey(jid), 'state', 'worker', 'queue')
   local state, owner = f[1], f[2]
@@ -10,7 +11,7 @@ Q.must_be_running = function(cmd, jid, worker, texts)
     Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
   elseif state ~= 'running' then
     Q.raise(cmd .. '(): Job ' .. jid .. texts.state .. state)
-  elseif owner ~= worker or owner == '' then
+  elseif owner ~= worker or (texts.no_owner and owner == '') then
     Q.raise(cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
   end
   return f

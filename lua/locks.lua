@@ -10,6 +10,7 @@ C.heartbeat = function(now, args)
   local f = Q.must_be_running(cmd, jid, worker, {
     state = ' not currently running: ',
     worker = ' given out to another worker: ',
+    no_owner = true,
   })
   local queue = f[3] or ''
   local key = Q.jkey(jid)
