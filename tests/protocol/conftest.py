@@ -1,0 +1,131 @@
+"""Shared fixtures for the qless protocol conformance suite (spec §13).
+
+Environment (set by ctest, see tests/CMakeLists.txt):
+  QLESS_TEST_STATE     directory with files `socket` (unix socket path) and `port`
+  QLESS_LUA_SCRIPT     build/lua/qless.lua      (plain script, EVALSHA)
+  QLESS_LUA_LIBRARY    build/lua/qless-lib.lua  (Redis Functions library, FCALL)
+  QLESS_PROTOCOL_MODE  `script` (default) or `function`: which artefact every
+                       test drives. ctest runs the suite once per mode.
+
+Fixtures:
+  r       raw redis connection (decoded strings) to inspect keys
+  ql      a Qless driver: ql(command, now, *args) -> raw reply; see helpers.Qless
+  events  events() -> context manager capturing the ql:* messages published
+          while its block runs, as an ordered list of (channel, payload)
+"""
+import os
+import uuid
+
+import pytest
+import redis
+
+from helpers import Qless
+
+MODE = os.environ.get("QLESS_PROTOCOL_MODE", "script")
+
+
+def _require_env(name):
+    value = os.environ.get(name)
+    if not value:
+        pytest.exit("%s is not set: run through ctest, or start tests/redis-fixture.sh "
+                    "and export QLESS_TEST_STATE, QLESS_LUA_SCRIPT, QLESS_LUA_LIBRARY" % name,
+                    returncode=2)
+    return value
+
+
+def pytest_report_header(config):
+    return "qless protocol mode: %s" % MODE
+
+
+@pytest.fixture(scope="session")
+def r():
+    state = _require_env("QLESS_TEST_STATE")
+    with open(os.path.join(state, "socket")) as f:
+        sock = f.read().strip()
+    conn = redis.Redis(unix_socket_path=sock, decode_responses=True)
+    conn.ping()
+    yield conn
+    conn.close()
+
+
+@pytest.fixture(scope="session")
+def artefact_paths():
+    return {"script": _require_env("QLESS_LUA_SCRIPT"),
+            "function": _require_env("QLESS_LUA_LIBRARY")}
+
+
+@pytest.fixture(scope="session")
+def _loaded(r, artefact_paths):
+    """Loads the artefact under test once per session; returns (mode, handle)."""
+    if MODE not in ("script", "function"):
+        pytest.exit("QLESS_PROTOCOL_MODE must be script or function, not %r" % MODE, returncode=2)
+    with open(artefact_paths[MODE]) as f:
+        source = f.read()
+    if MODE == "script":
+        return MODE, r.execute_command("SCRIPT", "LOAD", source)
+    name = r.execute_command("FUNCTION", "LOAD", "REPLACE", source)
+    assert name == "qless"
+    return MODE, name
+
+
+@pytest.fixture(autouse=True)
+def _fresh_db(r):
+    """Every test starts from an empty database (scripts/functions stay loaded)."""
+    r.flushall()
+    yield
+
+
+@pytest.fixture
+def ql(r, _loaded):
+    mode, handle = _loaded
+    return Qless(r, mode, handle)
+
+
+class _Capture(list):
+    """Context manager: collects (channel, payload) of every ql:* message
+    published between __enter__ and __exit__, in delivery order.
+
+    Reliability: the subscriptions are confirmed before the block runs; after
+    it, a sentinel is published on a private channel (outside the ql: prefix)
+    and messages are read until that sentinel arrives. Redis delivers messages
+    to one subscriber in publish order, so everything the block published has
+    arrived by then."""
+
+    TIMEOUT = 5.0
+
+    def __init__(self, conn):
+        super().__init__()
+        self._conn = conn
+        self._sentinel = "qless-test-sentinel:" + uuid.uuid4().hex
+        self._ps = None
+
+    def __enter__(self):
+        self._ps = self._conn.pubsub()
+        self._ps.psubscribe("ql:*")
+        self._ps.subscribe(self._sentinel)
+        confirmed = 0
+        while confirmed < 2:
+            msg = self._ps.get_message(timeout=self.TIMEOUT)
+            assert msg is not None, "pub/sub subscription not confirmed"
+            if msg["type"] in ("psubscribe", "subscribe"):
+                confirmed += 1
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self._conn.publish(self._sentinel, "end")
+            while True:
+                msg = self._ps.get_message(timeout=self.TIMEOUT)
+                assert msg is not None, "pub/sub sentinel never arrived"
+                if msg["type"] == "message" and msg["channel"] == self._sentinel:
+                    break
+                if msg["type"] == "pmessage":
+                    self.append((msg["channel"], msg["data"]))
+        finally:
+            self._ps.close()
+        return False
+
+
+@pytest.fixture
+def events(r):
+    return lambda: _Capture(r)
