@@ -59,7 +59,7 @@ C.pop = function(now, args)
   local cap = tonumber(redis.call('hget', 'ql:config', queue .. '-max-concurrency')) or 0
   if cap > 0 then
     local running = redis.call('zcount', Q.qkey(queue, 'locks'), now, '+inf')
-    count = math.min(count, math.max(0, cap - running))
+    count = math.min(count, math.max(0, math.floor(cap - running)))
     if count == 0 then return '{}' end
   end
 
