@@ -173,3 +173,22 @@ def test_can_15_completed_intact(ql, events):
         ql("cancel", 0, "jid")
     assert ev == []
     assert ql.state() == "complete"
+
+
+def test_can_12_tracked_running_order(ql, events):
+    """§9.3: tracked running job -> ql:log, ql:w:<w>, then ql:canceled."""
+    ql.running()
+    ql.track()
+    with events() as ev:
+        ql("cancel", 0, "jid")
+    msg = canceled(worker="worker")
+    assert ev == [("ql:log", msg), ("ql:w:worker", msg), ("ql:canceled", "jid")]
+
+
+def test_can_12_several_jids_in_order(ql, events):
+    """§9.3: per canceled jid, in argument order."""
+    ql.put("a")
+    ql.put("b")
+    with events() as ev:
+        ql("cancel", 0, "b", "a")
+    assert ev == [("ql:log", canceled("b")), ("ql:log", canceled("a"))]

@@ -133,3 +133,10 @@ def test_pau_other_commands_work(ql):
     assert [j["jid"] for j in ql.peek()] == ["b"]
     assert ql.complete() == "complete"
     assert ql("length", 0, "queue") == 1
+
+
+def test_que_1_stalled_boundary(ql):
+    """§5.20: stalled = ZCOUNT locks 0 now (a lock expiring exactly now is stalled)."""
+    ql.running()   # expires 60
+    assert ql.queues(59.5, "queue") == counts(running=1)
+    assert ql.queues(60, "queue") == counts(stalled=1)

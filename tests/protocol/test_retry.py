@@ -185,3 +185,14 @@ def test_rty_13_cancel_exhausted(ql):
     assert ql("cancel", 0, "jid") == ["jid"]
     assert ql.get() is None
     assert ql("failed", 0) == "{}"
+
+
+def test_rty_9_retry_clears_grace(ql, r):
+    """§5.10 step 1: retry deletes `grace`, so the next lock loss gets a notice again."""
+    ql.running()
+    assert ql.pop(now=60, worker="another") == {}   # notice, grace = 1
+    assert r.hget("ql:j:jid", "grace") == "1"
+    assert ql.retry("jid", 65) == 4
+    assert r.hexists("ql:j:jid", "grace") == 0
+    assert ql.pop(now=66)[0]["expires"] == 126
+    assert ql.pop(now=126, worker="another") == {}  # notice, not hand-out

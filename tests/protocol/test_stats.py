@@ -133,3 +133,22 @@ def test_sta_negative_day(ql, r):
     ql.pop(now=-5)
     assert r.hget("ql:s:wait:-86400:queue", "total") == "1"
     assert ql.stats(date=-1)["wait"]["mean"] == 5
+
+
+def test_sta_wait_of_recurring_instance(ql):
+    """§8.1: an instance's wait is measured from its nominal due time."""
+    ql.recur()
+    ql.pop(now=30)
+    wait = ql.stats()["wait"]
+    assert (wait["count"], wait["mean"]) == (1, 30)
+
+
+def test_sta_wait_after_advance(ql):
+    """§8.1: complete sets `time`, so the next wait counts from the completion."""
+    ql.running()
+    ql.complete(now=10, next="q2")
+    ql.pop(now=25, queue="q2")
+    wait = ql.stats(queue="q2")["wait"]
+    assert (wait["count"], wait["mean"]) == (1, 15)
+    run = ql.stats()["run"]
+    assert (run["count"], run["mean"]) == (1, 10)

@@ -94,3 +94,12 @@ def test_trk_7_expired(ql):
     listing = ql.json("track", 0)
     assert listing["expired"] == ["a"]
     assert [j["jid"] for j in listing["jobs"]] == ["b"]
+
+
+def test_trk_7_purged_completed_job_expired(ql):
+    """§12.1: a purged completed job stays tracked and is listed as expired."""
+    ql.config("jobs-history", -1)
+    ql.running()
+    ql.track()
+    ql.complete()
+    assert ql.json("track", 0) == {"jobs": {}, "expired": ["jid"]}
