@@ -1,0 +1,272 @@
+/* Argument vectors, the protocol call and reply shape helpers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void qless__args_init(qless_args *a)
+{
+	a->v = a->stack;
+	a->n = QLESS_ARGS_PREFIX;
+	a->cap = QLESS_ARGS_STACK;
+	a->nnums = 0;
+	a->owned = NULL;
+	a->nowned = a->ownedcap = 0;
+	a->oom = 0;
+}
+
+static int grow(qless_args *a, size_t extra)
+{
+	size_t ncap;
+	const char **nv;
+	if (a->n + extra <= a->cap)
+		return 0;
+	ncap = a->cap * 2;
+	while (ncap < a->n + extra)
+		ncap *= 2;
+	if (a->v == a->stack) {
+		nv = malloc(ncap * sizeof *nv);
+		if (nv != NULL)
+			memcpy(nv, a->stack, a->n * sizeof *nv);
+	} else {
+		nv = realloc(a->v, ncap * sizeof *nv);
+	}
+	if (nv == NULL) {
+		a->oom = 1;
+		return -1;
+	}
+	a->v = nv;
+	a->cap = ncap;
+	return 0;
+}
+
+void qless__args_add(qless_args *a, const char *s)
+{
+	if (a->oom || grow(a, 1) != 0)
+		return;
+	a->v[a->n++] = s;
+}
+
+void qless__args_addv(qless_args *a, const char *const *strs, size_t n)
+{
+	size_t i;
+	if (a->oom || grow(a, n) != 0)
+		return;
+	for (i = 0; i < n; i++)
+		a->v[a->n++] = strs[i];
+}
+
+void qless__args_own(qless_args *a, char *s)
+{
+	if (s == NULL || a->oom) {
+		free(s);
+		a->oom = 1;
+		return;
+	}
+	if (a->nowned == a->ownedcap) {
+		size_t ncap = a->ownedcap ? a->ownedcap * 2 : 4;
+		char **no = realloc(a->owned, ncap * sizeof *no);
+		if (no == NULL) {
+			free(s);
+			a->oom = 1;
+			return;
+		}
+		a->owned = no;
+		a->ownedcap = ncap;
+	}
+	a->owned[a->nowned++] = s;
+	qless__args_add(a, s);
+}
+
+void qless__args_num(qless_args *a, double v)
+{
+	char buf[40];
+	if (a->nnums < QLESS_ARGS_NUMS) {
+		qless__fmt_num(a->nums[a->nnums], sizeof a->nums[0], v);
+		qless__args_add(a, a->nums[a->nnums++]);
+		return;
+	}
+	qless__fmt_num(buf, sizeof buf, v);
+	qless__args_own(a, qless__strdup(buf));
+}
+
+void qless__args_int(qless_args *a, int64_t v)
+{
+	char buf[40];
+	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	if (a->nnums < QLESS_ARGS_NUMS) {
+		memcpy(a->nums[a->nnums], buf, strlen(buf) + 1);
+		qless__args_add(a, a->nums[a->nnums++]);
+		return;
+	}
+	qless__args_own(a, qless__strdup(buf));
+}
+
+void qless__args_free(qless_args *a)
+{
+	size_t i;
+	for (i = 0; i < a->nowned; i++)
+		free(a->owned[i]);
+	free(a->owned);
+	if (a->v != a->stack)
+		free(a->v);
+	a->v = a->stack;
+	a->owned = NULL;
+	a->nowned = a->ownedcap = 0;
+	a->n = QLESS_ARGS_PREFIX;
+}
+
+static int load_script(qless_client *c, const char *func)
+{
+	const char *argv[3] = { "SCRIPT", "LOAD", qless_script_lua };
+	size_t lens[3] = { 6, 4, qless_script_lua_len };
+	redisReply *r = redisCommandArgv(c->ctx, 3, argv, lens);
+	if (r == NULL)
+		return qless__io_error(c, func);
+	if (r->type == REDIS_REPLY_ERROR) {
+		int rc = qless__err(QLESS_EPROTOCOL, "%s: SCRIPT LOAD failed: %s", func, r->str);
+		freeReplyObject(r);
+		return rc;
+	}
+	if (r->type != REDIS_REPLY_STRING || r->len == 0 || r->len >= sizeof c->sha) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: unexpected SCRIPT LOAD reply", func);
+	}
+	memcpy(c->sha, r->str, r->len);
+	c->sha[r->len] = '\0';
+	freeReplyObject(r);
+	return QLESS_OK;
+}
+
+int qless__ensure(qless_client *c)
+{
+	int rc;
+	if (c->ctx != NULL)
+		return QLESS_OK;
+	c->ctx = qless__connect(c, 1);
+	if (c->ctx == NULL)
+		return qless_error_last_code();
+	rc = load_script(c, "qless");
+	if (rc != QLESS_OK && c->ctx != NULL) {
+		redisFree(c->ctx);
+		c->ctx = NULL;
+	}
+	return rc;
+}
+
+int qless__io_error(qless_client *c, const char *what)
+{
+	int rc;
+	if (c->ctx != NULL) {
+		rc = qless__err(QLESS_EIO, "%s: connection error: %s", what,
+		                c->ctx->errstr[0] ? c->ctx->errstr : "no reply");
+		redisFree(c->ctx);
+		c->ctx = NULL;
+	} else {
+		rc = qless__err(QLESS_EIO, "%s: not connected", what);
+	}
+	return rc;
+}
+
+int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out)
+{
+	redisReply *r;
+	int rc;
+
+	*out = NULL;
+	if (a->oom) {
+		qless__args_free(a);
+		return qless__err_nomem(func);
+	}
+	rc = qless__ensure(c);
+	if (rc != QLESS_OK) {
+		qless__args_free(a);
+		return rc;
+	}
+	snprintf(c->nowbuf, sizeof c->nowbuf, "%.6f", qless__now(c));
+	a->v[0] = "EVALSHA";
+	a->v[1] = c->sha;
+	a->v[2] = "0";
+	a->v[3] = cmd;
+	a->v[4] = c->nowbuf;
+	r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
+	if (r != NULL && r->type == REDIS_REPLY_ERROR && strncmp(r->str, "NOSCRIPT", 8) == 0) {
+		/* The script was flushed: it did not run, so loading and retrying once is safe. */
+		freeReplyObject(r);
+		rc = load_script(c, func);
+		if (rc != QLESS_OK) {
+			qless__args_free(a);
+			return rc;
+		}
+		a->v[1] = c->sha;
+		r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
+	}
+	qless__args_free(a);
+	if (r == NULL)
+		return qless__io_error(c, func);
+	if (r->type == REDIS_REPLY_ERROR) {
+		rc = qless__err(qless__script_error_code(r->str), "%s", r->str);
+		freeReplyObject(r);
+		return rc;
+	}
+	*out = r;
+	return QLESS_OK;
+}
+
+int qless__reply_json(redisReply *r, const char *func, json_t **out)
+{
+	json_error_t jerr;
+	*out = NULL;
+	if (r->type != REDIS_REPLY_STRING)
+		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON reply", func);
+	*out = json_loadb(r->str, r->len, JSON_DECODE_ANY, &jerr);
+	if (*out == NULL)
+		return qless__err(QLESS_EPROTOCOL, "%s: unparsable JSON reply: %s", func, jerr.text);
+	return QLESS_OK;
+}
+
+int qless__reply_int(redisReply *r, const char *func, int64_t *out)
+{
+	if (r->type == REDIS_REPLY_INTEGER) {
+		*out = (int64_t)r->integer;
+		return QLESS_OK;
+	}
+	return qless__err(QLESS_EPROTOCOL, "%s: expected an integer reply", func);
+}
+
+int qless__call_json(qless_client *c, const char *func, const char *cmd, qless_args *a, json_t **out)
+{
+	redisReply *r;
+	int rc = qless__call(c, func, cmd, a, &r);
+	*out = NULL;
+	if (rc != QLESS_OK)
+		return rc;
+	rc = qless__reply_json(r, func, out);
+	freeReplyObject(r);
+	return rc;
+}
+
+int qless__call_int(qless_client *c, const char *func, const char *cmd, qless_args *a, int64_t *out)
+{
+	redisReply *r;
+	int64_t v = 0;
+	int rc = qless__call(c, func, cmd, a, &r);
+	if (rc != QLESS_OK)
+		return rc;
+	rc = qless__reply_int(r, func, &v);
+	freeReplyObject(r);
+	if (rc == QLESS_OK && out != NULL)
+		*out = v;
+	return rc;
+}
+
+int qless__call_void(qless_client *c, const char *func, const char *cmd, qless_args *a)
+{
+	redisReply *r;
+	int rc = qless__call(c, func, cmd, a, &r);
+	if (rc != QLESS_OK)
+		return rc;
+	freeReplyObject(r);
+	return QLESS_OK;
+}

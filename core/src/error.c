@@ -1,0 +1,91 @@
+/* Thread-local last error, error names, version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static _Thread_local int last_code;
+static _Thread_local char last_msg[1024];
+
+int qless__err(int code, const char *fmt, ...)
+{
+	va_list ap;
+	last_code = code;
+	va_start(ap, fmt);
+	vsnprintf(last_msg, sizeof last_msg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int qless__err_nomem(const char *func)
+{
+	return qless__err(QLESS_ENOMEM, "%s: out of memory", func);
+}
+
+int qless__err_null(const char *func, const char *arg)
+{
+	return qless__err(QLESS_EINVAL, "%s: %s is NULL", func, arg);
+}
+
+int qless__err_empty(const char *func, const char *arg)
+{
+	return qless__err(QLESS_EINVAL, "%s: %s is empty", func, arg);
+}
+
+int qless__script_error_code(const char *msg)
+{
+	if (msg == NULL)
+		return QLESS_EPROTOCOL;
+	if (strstr(msg, "does not exist") || strstr(msg, "No recurring job"))
+		return QLESS_ENOTFOUND;
+	if (strstr(msg, "another worker") || strstr(msg, "not currently running") ||
+	    strstr(msg, "given out to another"))
+		return QLESS_ELOCK;
+	if (strstr(msg, "depends state") || strstr(msg, "is a dependency"))
+		return QLESS_ESTATE;
+	if (strstr(msg, "Arg \"") || strstr(msg, "cannot be used without") ||
+	    strstr(msg, "Unrecognized option") || strstr(msg, "Unknown command"))
+		return QLESS_EINVAL;
+	return QLESS_EPROTOCOL;
+}
+
+int qless_error_last_code(void)
+{
+	return last_code;
+}
+
+const char *qless_error_last_message(void)
+{
+	return last_msg;
+}
+
+void qless_error_clear(void)
+{
+	last_code = QLESS_OK;
+	last_msg[0] = '\0';
+}
+
+const char *qless_error_name(int code)
+{
+	switch (code) {
+	case QLESS_OK: return "QLESS_OK";
+	case QLESS_EINVAL: return "QLESS_EINVAL";
+	case QLESS_ENOTFOUND: return "QLESS_ENOTFOUND";
+	case QLESS_ELOCK: return "QLESS_ELOCK";
+	case QLESS_ESTATE: return "QLESS_ESTATE";
+	case QLESS_EPROTOCOL: return "QLESS_EPROTOCOL";
+	case QLESS_EIO: return "QLESS_EIO";
+	case QLESS_ENOMEM: return "QLESS_ENOMEM";
+	default: return "QLESS_EUNKNOWN";
+	}
+}
+
+const char *qless_version(void)
+{
+	return QLESS_VERSION;
+}
+
+int qless_version_number(void)
+{
+	return QLESS_VERSION_NUMBER;
+}

@@ -1,0 +1,205 @@
+/* qless_events: pub/sub subscription on a connection of its own. */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+struct qless_events {
+	qless_client *client;
+	redisContext *ctx;
+	char **channels; /* with the "ql:" prefix */
+	size_t n;
+};
+
+static int events_io_error(qless_events *ev, const char *F)
+{
+	int rc = qless__err(QLESS_EIO, "%s: connection error: %s", F,
+	                    ev->ctx && ev->ctx->errstr[0] ? ev->ctx->errstr : "connection lost");
+	if (ev->ctx != NULL)
+		redisFree(ev->ctx);
+	ev->ctx = NULL;
+	return rc;
+}
+
+static int subscribe(qless_events *ev, const char *F)
+{
+	const char *stack[17];
+	const char **argv;
+	size_t i;
+	int rc = QLESS_OK;
+
+	ev->ctx = qless__connect(ev->client, 0);
+	if (ev->ctx == NULL)
+		return qless_error_last_code();
+	argv = ev->n + 1 <= 17 ? stack : malloc((ev->n + 1) * sizeof *argv);
+	if (argv == NULL) {
+		redisFree(ev->ctx);
+		ev->ctx = NULL;
+		return qless__err_nomem(F);
+	}
+	argv[0] = "SUBSCRIBE";
+	for (i = 0; i < ev->n; i++)
+		argv[i + 1] = ev->channels[i];
+	if (redisAppendCommandArgv(ev->ctx, (int)(ev->n + 1), argv, NULL) != REDIS_OK)
+		rc = events_io_error(ev, F);
+	if (argv != stack)
+		free(argv);
+	/* one confirmation per channel */
+	for (i = 0; rc == QLESS_OK && i < ev->n; i++) {
+		void *rp = NULL;
+		redisReply *r;
+		if (redisGetReply(ev->ctx, &rp) != REDIS_OK || rp == NULL) {
+			rc = events_io_error(ev, F);
+			break;
+		}
+		r = rp;
+		if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 || r->element[0]->type != REDIS_REPLY_STRING ||
+		    strcmp(r->element[0]->str, "subscribe") != 0) {
+			rc = qless__err(QLESS_EPROTOCOL, "%s: unexpected reply to SUBSCRIBE%s%s", F,
+			                r->type == REDIS_REPLY_ERROR ? ": " : "", r->type == REDIS_REPLY_ERROR ? r->str : "");
+			redisFree(ev->ctx);
+			ev->ctx = NULL;
+		}
+		freeReplyObject(r);
+	}
+	return rc;
+}
+
+void qless_events_free(qless_events *events)
+{
+	size_t i;
+	if (events == NULL)
+		return;
+	if (events->ctx != NULL)
+		redisFree(events->ctx);
+	for (i = 0; i < events->n; i++)
+		free(events->channels[i]);
+	free(events->channels);
+	qless__client_unref(events->client);
+	free(events);
+}
+
+int qless_events_new(qless_events **out, qless_client *client, const char *const *channels, size_t nchannels)
+{
+	static const char F[] = "qless_events_new";
+	qless_events *ev;
+	size_t i;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	QLESS_CHECK_NULL(F, channels);
+	if (nchannels == 0)
+		return qless__err(QLESS_EINVAL, "%s: no channels", F);
+	if ((rc = qless__check_strv(F, "channels", channels, nchannels, 1)) != QLESS_OK)
+		return rc;
+	ev = calloc(1, sizeof *ev);
+	if (ev == NULL)
+		return qless__err_nomem(F);
+	ev->client = client;
+	qless__client_ref(client);
+	ev->channels = calloc(nchannels, sizeof *ev->channels);
+	if (ev->channels == NULL) {
+		qless_events_free(ev);
+		return qless__err_nomem(F);
+	}
+	for (i = 0; i < nchannels; i++) {
+		size_t len = strlen(channels[i]);
+		char *ch = malloc(len + 4);
+		if (ch == NULL) {
+			qless_events_free(ev);
+			return qless__err_nomem(F);
+		}
+		memcpy(ch, "ql:", 3);
+		memcpy(ch + 3, channels[i], len + 1);
+		ev->channels[ev->n++] = ch;
+	}
+	rc = subscribe(ev, F);
+	if (rc != QLESS_OK) {
+		qless_events_free(ev);
+		return rc;
+	}
+	*out = ev;
+	return QLESS_OK;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int qless_events_next(qless_events *events, int timeout_ms, char **channel, char **message)
+{
+	static const char F[] = "qless_events_next";
+	long long deadline;
+	int rc;
+
+	QLESS_CHECK_NULL(F, channel);
+	*channel = NULL;
+	QLESS_CHECK_NULL(F, message);
+	*message = NULL;
+	QLESS_CHECK_NULL(F, events);
+	if (events->ctx == NULL && (rc = subscribe(events, F)) != QLESS_OK)
+		return rc;
+	deadline = timeout_ms > 0 ? mono_ms() + timeout_ms : 0;
+	for (;;) {
+		void *rp = NULL;
+		struct pollfd pfd;
+		int wait, pr;
+
+		if (redisGetReplyFromReader(events->ctx, &rp) != REDIS_OK)
+			return events_io_error(events, F);
+		if (rp != NULL) {
+			redisReply *r = rp;
+			if (r->type == REDIS_REPLY_ARRAY && r->elements == 3 && r->element[0]->type == REDIS_REPLY_STRING &&
+			    strcmp(r->element[0]->str, "message") == 0 && r->element[1]->type == REDIS_REPLY_STRING &&
+			    r->element[2]->type == REDIS_REPLY_STRING) {
+				const char *ch = r->element[1]->str;
+				size_t chlen = r->element[1]->len;
+				if (chlen >= 3 && strncmp(ch, "ql:", 3) == 0) {
+					ch += 3;
+					chlen -= 3;
+				}
+				*channel = qless__strndup(ch, chlen);
+				*message = qless__strndup(r->element[2]->str, r->element[2]->len);
+				freeReplyObject(r);
+				if (*channel == NULL || *message == NULL) {
+					free(*channel);
+					free(*message);
+					*channel = *message = NULL;
+					return qless__err_nomem(F);
+				}
+				return QLESS_OK;
+			}
+			freeReplyObject(r); /* (un)subscribe confirmations and the like */
+			continue;
+		}
+		if (timeout_ms < 0) {
+			wait = -1;
+		} else if (timeout_ms == 0) {
+			wait = 0;
+		} else {
+			long long left = deadline - mono_ms();
+			wait = left > 0 ? (int)left : 0;
+		}
+		pfd.fd = events->ctx->fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		pr = poll(&pfd, 1, wait);
+		if (pr < 0) {
+			if (errno == EINTR)
+				continue;
+			return events_io_error(events, F);
+		}
+		if (pr == 0)
+			return QLESS_OK; /* timeout: both NULL */
+		if (redisBufferRead(events->ctx) != REDIS_OK)
+			return events_io_error(events, F);
+	}
+}

@@ -1,0 +1,167 @@
+/* libqless private declarations shared by the core sources. */
+#ifndef QLESS_INTERNAL_H
+#define QLESS_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+
+#if defined(__GNUC__)
+#  define QLESS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#  define QLESS_PRINTF(a, b)
+#endif
+
+/* ---- embedded script (generated) ---- */
+extern const char qless_script_lua[];
+extern const size_t qless_script_lua_len;
+extern const char qless_script_lua_sha1[];
+
+/* ---- errors (error.c) ---- */
+/* Records code + printf-style message as this thread's last error; returns code. */
+int qless__err(int code, const char *fmt, ...) QLESS_PRINTF(2, 3);
+int qless__err_nomem(const char *func);
+/* Standard NULL / empty argument complaints. */
+int qless__err_null(const char *func, const char *arg);
+int qless__err_empty(const char *func, const char *arg);
+/* Maps a script error text to a qless_error_code. */
+int qless__script_error_code(const char *msg);
+
+/* Argument checks: return non-zero (after recording QLESS_EINVAL) when bad. */
+#define QLESS_CHECK_NULL(func, x) \
+	do { if ((x) == NULL) return qless__err_null(func, #x); } while (0)
+#define QLESS_CHECK_STR(func, x) \
+	do { if ((x) == NULL) return qless__err_null(func, #x); \
+	     if (*(x) == '\0') return qless__err_empty(func, #x); } while (0)
+
+/* ---- memory and JSON helpers (util.c) ---- */
+char *qless__strdup(const char *s);
+char *qless__strndup(const char *s, size_t n);
+/* Non-zero if text parses as any JSON value. */
+int qless__json_valid(const char *text);
+/* Checks strs[0..n) are non-NULL (and non-empty when nonempty); on failure
+ * records QLESS_EINVAL naming func/arg and returns it. */
+int qless__check_strv(const char *func, const char *arg, const char *const *strs, size_t n, int nonempty);
+/* JSON array text of n strings (owned) or NULL on OOM. */
+char *qless__json_strv(const char *const *strs, size_t n);
+/* Number of a JSON number (integer or real); 0 otherwise. */
+double qless__jnum(const json_t *v);
+int64_t qless__jint(const json_t *v);
+/* Formats a double so it round-trips; integers without exponent. */
+void qless__fmt_num(char *buf, size_t size, double v);
+int qless__finite(double v);
+
+/* ---- string and job lists (strlist.c, joblist.c) ---- */
+struct qless_strlist {
+	size_t size, cap;
+	char **items;
+	int64_t *numbers;
+};
+qless_strlist *qless__strlist_new(size_t cap);
+int qless__strlist_push(qless_strlist *l, const char *s, size_t len, int64_t number);
+/* Strings from a Redis array reply; NULL on bad shape (EPROTOCOL) or OOM. */
+int qless__strlist_from_reply(const redisReply *r, qless_strlist **out, const char *func);
+/* Strings from a JSON array (or empty object); EPROTOCOL on bad shape. */
+int qless__strlist_from_json(const json_t *v, qless_strlist **out, const char *func);
+
+struct qless_joblist {
+	size_t size;
+	qless_job **jobs;
+};
+
+/* ---- URL (url.c) ---- */
+typedef struct qless_url {
+	char *host;      /* TCP host, or NULL for a unix socket */
+	int port;
+	char *path;      /* unix socket path */
+	int db;
+	char *user;
+	char *password;
+} qless_url;
+int qless__url_parse(const char *url, qless_url *out);
+void qless__url_free(qless_url *u);
+
+/* ---- argument vectors (call.c) ---- */
+#define QLESS_ARGS_PREFIX 5   /* EVALSHA sha 0 command now */
+#define QLESS_ARGS_STACK 32
+#define QLESS_ARGS_NUMS 10
+typedef struct qless_args {
+	const char **v;
+	size_t n, cap;
+	const char *stack[QLESS_ARGS_STACK];
+	char nums[QLESS_ARGS_NUMS][40];
+	size_t nnums;
+	char **owned;
+	size_t nowned, ownedcap;
+	int oom;
+} qless_args;
+void qless__args_init(qless_args *a);
+void qless__args_add(qless_args *a, const char *s);
+void qless__args_addv(qless_args *a, const char *const *strs, size_t n);
+void qless__args_num(qless_args *a, double v);
+void qless__args_int(qless_args *a, int64_t v);
+/* Takes ownership of s (NULL marks the vector out of memory). */
+void qless__args_own(qless_args *a, char *s);
+void qless__args_free(qless_args *a);
+
+/* ---- client (client.c, conn.c) ---- */
+struct qless_client {
+	int refs;
+	redisContext *ctx;
+	qless_url url;
+	int connect_timeout_ms;
+	int command_timeout_ms;
+	char *worker_name;
+	double offset;
+	char sha[48];
+	char nowbuf[48];
+};
+void qless__client_ref(qless_client *c);
+void qless__client_unref(qless_client *c);
+double qless__now(const qless_client *c);
+/* Opens a hiredis connection as configured (AUTH and SELECT done).
+ * Returns NULL after recording an error. */
+redisContext *qless__connect(qless_client *c, int select_db);
+/* Ensures c->ctx is connected with the script loaded. */
+int qless__ensure(qless_client *c);
+/* Drops the connection after an I/O error; records QLESS_EIO. */
+int qless__io_error(qless_client *c, const char *what);
+
+/*
+ * Runs the protocol command with the arguments gathered in a (a is freed).
+ * On success *out is the reply (never an error reply); free with
+ * freeReplyObject. Script errors are mapped to codes.
+ */
+int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out);
+/* call + the reply as parsed JSON / integer / ignored. */
+int qless__call_json(qless_client *c, const char *func, const char *cmd, qless_args *a, json_t **out);
+int qless__call_int(qless_client *c, const char *func, const char *cmd, qless_args *a, int64_t *out);
+int qless__call_void(qless_client *c, const char *func, const char *cmd, qless_args *a);
+/* Helpers checking a reply's shape (EPROTOCOL otherwise). */
+int qless__reply_json(redisReply *r, const char *func, json_t **out);
+int qless__reply_int(redisReply *r, const char *func, int64_t *out);
+
+/* ---- jobs (job.c) ---- */
+/* Takes the reference of obj; normalises it. EPROTOCOL on a bad shape. */
+int qless__job_from_json(qless_client *c, json_t *obj, qless_job **out, const char *func);
+/* Jobs from a JSON array reply text (or "{}"). */
+int qless__joblist_from_reply(qless_client *c, redisReply *r, qless_joblist **out, const char *func);
+int qless__joblist_from_json(qless_client *c, json_t *arr, qless_joblist **out, const char *func);
+qless_joblist *qless__joblist_empty(void);
+
+/* Puts for queue_put and job_requeue. */
+int qless__put(qless_client *c, const char *func, const char *cmd, const char *queue, char **out_jid,
+               const char *klass, const char *data, const qless_put_options *opts);
+
+qless_client *qless__queue_client(const qless_queue *queue);
+
+/* ---- misc ---- */
+int qless__make_jid(char out[33]);
+char *qless__default_worker_name(void);
+
+#endif

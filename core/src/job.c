@@ -1,0 +1,741 @@
+/* qless_job: the job snapshot (parsed from the protocol's job JSON) and the
+ * operations on it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct qless_job {
+	qless_client *client;
+	json_t *obj;            /* normalised job object: lists always arrays */
+	const char *jid, *klass, *queue, *state, *worker, *data, *spawned;
+	double priority, expires;
+	int64_t retries, remaining;
+	int tracked;
+	json_t *tags, *deps, *dependents, *history, *failure;
+	char *json_text;        /* lazily dumped obj */
+	char **hist_text;       /* lazily dumped history entries */
+	size_t nhist_text;
+};
+
+/* ---- parsing and caching ---- */
+
+static int norm_list(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	if (v == NULL || (json_is_object(v) && json_object_size(v) == 0))
+		return json_object_set_new(obj, key, json_array()) == 0 ? QLESS_OK : QLESS_ENOMEM;
+	return json_is_array(v) ? QLESS_OK : QLESS_EPROTOCOL;
+}
+
+static int normalise(json_t *obj, const char *F)
+{
+	static const char *const strings[] = { "jid", "klass", "state", "queue", "data" };
+	static const char *const lists[] = { "tags", "dependencies", "dependents", "history" };
+	static const char *const numbers[] = { "priority", "expires", "retries", "remaining" };
+	json_t *v;
+	size_t i;
+
+	if (!json_is_object(obj))
+		return qless__err(QLESS_EPROTOCOL, "%s: expected a job object in the reply", F);
+	for (i = 0; i < sizeof strings / sizeof *strings; i++)
+		if (!json_is_string(json_object_get(obj, strings[i])))
+			return qless__err(QLESS_EPROTOCOL, "%s: job object without a string \"%s\"", F, strings[i]);
+	for (i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+		v = json_object_get(obj, numbers[i]);
+		if (v != NULL && !json_is_number(v))
+			return qless__err(QLESS_EPROTOCOL, "%s: job field \"%s\" is not a number", F, numbers[i]);
+	}
+	for (i = 0; i < sizeof lists / sizeof *lists; i++) {
+		int rc = norm_list(obj, lists[i]);
+		if (rc == QLESS_ENOMEM)
+			return qless__err_nomem(F);
+		if (rc != QLESS_OK)
+			return qless__err(QLESS_EPROTOCOL, "%s: job field \"%s\" is not a list", F, lists[i]);
+	}
+	v = json_object_get(obj, "worker");
+	if (!json_is_string(v) && json_object_set_new(obj, "worker", json_string("")) != 0)
+		return qless__err_nomem(F);
+	v = json_object_get(obj, "failure");
+	if (!json_is_object(v) && json_object_set_new(obj, "failure", json_object()) != 0)
+		return qless__err_nomem(F);
+	return QLESS_OK;
+}
+
+static void drop_texts(qless_job *job)
+{
+	size_t i;
+	free(job->json_text);
+	job->json_text = NULL;
+	for (i = 0; i < job->nhist_text; i++)
+		free(job->hist_text[i]);
+	free(job->hist_text);
+	job->hist_text = NULL;
+	job->nhist_text = 0;
+}
+
+static void cache(qless_job *job)
+{
+	json_t *o = job->obj;
+	job->jid = json_string_value(json_object_get(o, "jid"));
+	job->klass = json_string_value(json_object_get(o, "klass"));
+	job->queue = json_string_value(json_object_get(o, "queue"));
+	job->state = json_string_value(json_object_get(o, "state"));
+	job->worker = json_string_value(json_object_get(o, "worker"));
+	job->data = json_string_value(json_object_get(o, "data"));
+	job->spawned = json_string_value(json_object_get(o, "spawned_from_jid"));
+	job->priority = qless__jnum(json_object_get(o, "priority"));
+	job->expires = qless__jnum(json_object_get(o, "expires"));
+	job->retries = qless__jint(json_object_get(o, "retries"));
+	job->remaining = qless__jint(json_object_get(o, "remaining"));
+	job->tracked = json_is_true(json_object_get(o, "tracked"));
+	job->tags = json_object_get(o, "tags");
+	job->deps = json_object_get(o, "dependencies");
+	job->dependents = json_object_get(o, "dependents");
+	job->history = json_object_get(o, "history");
+	job->failure = json_object_get(o, "failure");
+}
+
+int qless__job_from_json(qless_client *c, json_t *obj, qless_job **out, const char *F)
+{
+	qless_job *job;
+	int rc = normalise(obj, F);
+	*out = NULL;
+	if (rc != QLESS_OK) {
+		json_decref(obj);
+		return rc;
+	}
+	job = calloc(1, sizeof *job);
+	if (job == NULL) {
+		json_decref(obj);
+		return qless__err_nomem(F);
+	}
+	job->client = c;
+	qless__client_ref(c);
+	job->obj = obj;
+	cache(job);
+	*out = job;
+	return QLESS_OK;
+}
+
+int qless__joblist_from_json(qless_client *c, json_t *arr, qless_joblist **out, const char *F)
+{
+	qless_joblist *l;
+	size_t i, n;
+	int rc;
+
+	*out = NULL;
+	if (json_is_object(arr) && json_object_size(arr) == 0)
+		n = 0;
+	else if (json_is_array(arr))
+		n = json_array_size(arr);
+	else
+		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON array of jobs", F);
+	l = qless__joblist_empty();
+	if (l == NULL || (n > 0 && (l->jobs = calloc(n, sizeof *l->jobs)) == NULL)) {
+		free(l);
+		return qless__err_nomem(F);
+	}
+	for (i = 0; i < n; i++) {
+		json_t *e = json_array_get(arr, i);
+		json_incref(e);
+		rc = qless__job_from_json(c, e, &l->jobs[i], F);
+		if (rc != QLESS_OK) {
+			l->size = i;
+			qless_joblist_free(l);
+			return rc;
+		}
+	}
+	l->size = n;
+	*out = l;
+	return QLESS_OK;
+}
+
+int qless__joblist_from_reply(qless_client *c, redisReply *r, qless_joblist **out, const char *F)
+{
+	json_t *arr;
+	int rc = qless__reply_json(r, F, &arr);
+	*out = NULL;
+	if (rc != QLESS_OK)
+		return rc;
+	rc = qless__joblist_from_json(c, arr, out, F);
+	json_decref(arr);
+	return rc;
+}
+
+void qless_job_free(qless_job *job)
+{
+	if (job == NULL)
+		return;
+	drop_texts(job);
+	json_decref(job->obj);
+	qless__client_unref(job->client);
+	free(job);
+}
+
+/* ---- local field updates ---- */
+
+static json_t *jnumber(double v)
+{
+	if (v > -9e15 && v < 9e15 && v == (double)(json_int_t)v)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+/* Sets key to value (reference stolen); refreshes the cache. */
+static int set_field(qless_job *job, const char *key, json_t *value)
+{
+	if (value == NULL || json_object_set_new(job->obj, key, value) != 0)
+		return QLESS_ENOMEM;
+	free(job->json_text);
+	job->json_text = NULL;
+	cache(job);
+	return QLESS_OK;
+}
+
+static int set_str(qless_job *job, const char *key, const char *value)
+{
+	return set_field(job, key, json_string(value));
+}
+
+static int set_num(qless_job *job, const char *key, double value)
+{
+	return set_field(job, key, jnumber(value));
+}
+
+static double last_now(const qless_client *c)
+{
+	return strtod(c->nowbuf, NULL);
+}
+
+static json_t *failure_obj(const char *group, const char *message, double when, const char *worker)
+{
+	return json_pack("{s:s, s:s, s:o, s:s}", "group", group, "message", message, "when", jnumber(when),
+	                 "worker", worker);
+}
+
+/* ---- refresh ---- */
+
+int qless_job_refresh(qless_job *job)
+{
+	static const char F[] = "qless_job_refresh";
+	qless_job *fresh;
+	json_t *tmp;
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	rc = qless_client_get_job(job->client, &fresh, job->jid);
+	if (rc != QLESS_OK)
+		return rc;
+	/* swap the snapshots */
+	tmp = job->obj;
+	job->obj = fresh->obj;
+	fresh->obj = tmp;
+	drop_texts(job);
+	cache(job);
+	qless_job_free(fresh);
+	return QLESS_OK;
+}
+
+/* ---- accessors ---- */
+
+const char *qless_job_jid(const qless_job *job) { return job ? job->jid : NULL; }
+const char *qless_job_klass(const qless_job *job) { return job ? job->klass : NULL; }
+const char *qless_job_queue(const qless_job *job) { return job ? job->queue : NULL; }
+const char *qless_job_state(const qless_job *job) { return job ? job->state : NULL; }
+const char *qless_job_worker(const qless_job *job) { return job ? job->worker : NULL; }
+const char *qless_job_data(const qless_job *job) { return job ? job->data : NULL; }
+double qless_job_priority(const qless_job *job) { return job ? job->priority : 0; }
+double qless_job_expires(const qless_job *job) { return job ? job->expires : 0; }
+int64_t qless_job_retries(const qless_job *job) { return job ? job->retries : 0; }
+int64_t qless_job_remaining(const qless_job *job) { return job ? job->remaining : 0; }
+int qless_job_tracked(const qless_job *job) { return job ? job->tracked : 0; }
+const char *qless_job_spawned_from_jid(const qless_job *job) { return job ? job->spawned : NULL; }
+
+size_t qless_job_tag_count(const qless_job *job) { return job ? json_array_size(job->tags) : 0; }
+const char *qless_job_tag(const qless_job *job, size_t index)
+{
+	return job ? json_string_value(json_array_get(job->tags, index)) : NULL;
+}
+size_t qless_job_dependency_count(const qless_job *job) { return job ? json_array_size(job->deps) : 0; }
+const char *qless_job_dependency(const qless_job *job, size_t index)
+{
+	return job ? json_string_value(json_array_get(job->deps, index)) : NULL;
+}
+size_t qless_job_dependent_count(const qless_job *job) { return job ? json_array_size(job->dependents) : 0; }
+const char *qless_job_dependent(const qless_job *job, size_t index)
+{
+	return job ? json_string_value(json_array_get(job->dependents, index)) : NULL;
+}
+
+size_t qless_job_history_count(const qless_job *job) { return job ? json_array_size(job->history) : 0; }
+const char *qless_job_history_what(const qless_job *job, size_t index)
+{
+	return job ? json_string_value(json_object_get(json_array_get(job->history, index), "what")) : NULL;
+}
+double qless_job_history_when(const qless_job *job, size_t index)
+{
+	return job ? qless__jnum(json_object_get(json_array_get(job->history, index), "when")) : 0;
+}
+const char *qless_job_history_json(const qless_job *job, size_t index)
+{
+	qless_job *j = (qless_job *)job; /* lazily filled cache */
+	size_t n;
+	if (job == NULL || index >= (n = json_array_size(job->history)))
+		return NULL;
+	if (j->hist_text == NULL) {
+		j->hist_text = calloc(n, sizeof *j->hist_text);
+		if (j->hist_text == NULL)
+			return NULL;
+		j->nhist_text = n;
+	}
+	if (j->hist_text[index] == NULL)
+		j->hist_text[index] = json_dumps(json_array_get(job->history, index), JSON_COMPACT | JSON_SORT_KEYS);
+	return j->hist_text[index];
+}
+
+static const char *failure_str(const qless_job *job, const char *key)
+{
+	return job ? json_string_value(json_object_get(job->failure, key)) : NULL;
+}
+const char *qless_job_failure_group(const qless_job *job) { return failure_str(job, "group"); }
+const char *qless_job_failure_message(const qless_job *job) { return failure_str(job, "message"); }
+const char *qless_job_failure_worker(const qless_job *job) { return failure_str(job, "worker"); }
+double qless_job_failure_when(const qless_job *job)
+{
+	return job ? qless__jnum(json_object_get(job->failure, "when")) : 0;
+}
+
+const char *qless_job_json(const qless_job *job)
+{
+	qless_job *j = (qless_job *)job;
+	if (job == NULL)
+		return NULL;
+	if (j->json_text == NULL)
+		j->json_text = json_dumps(job->obj, JSON_COMPACT | JSON_SORT_KEYS);
+	return j->json_text;
+}
+
+int qless_job_set_data(qless_job *job, const char *data)
+{
+	static const char F[] = "qless_job_set_data";
+	QLESS_CHECK_NULL(F, job);
+	QLESS_CHECK_NULL(F, data);
+	if (!qless__json_valid(data))
+		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
+	if (set_str(job, "data", data) != QLESS_OK)
+		return qless__err_nomem(F);
+	return QLESS_OK;
+}
+
+/* ---- operations by the worker holding the job ---- */
+
+int qless_complete_options_init(qless_complete_options *opts, unsigned int version)
+{
+	QLESS_CHECK_NULL("qless_complete_options_init", opts);
+	if (version != QLESS_COMPLETE_OPTIONS_VERSION)
+		return qless__err(QLESS_EINVAL, "qless_complete_options_init: unsupported version %u", version);
+	memset(opts, 0, sizeof *opts);
+	opts->version = version;
+	return QLESS_OK;
+}
+
+int qless_job_complete(qless_job *job, const qless_complete_options *opts)
+{
+	static const char F[] = "qless_job_complete";
+	const char *next = NULL;
+	qless_args a;
+	redisReply *r;
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	if (opts != NULL) {
+		if (opts->version != QLESS_COMPLETE_OPTIONS_VERSION)
+			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
+		next = opts->next;
+		if (next != NULL && next[0] == '\0')
+			return qless__err_empty(F, "opts->next");
+		if (!qless__finite(opts->delay))
+			return qless__err(QLESS_EINVAL, "%s: opts->delay is not finite", F);
+		if ((rc = qless__check_strv(F, "opts->depends", opts->depends, opts->ndepends, 1)) != QLESS_OK)
+			return rc;
+		if (next == NULL && (opts->delay != 0 || opts->ndepends > 0))
+			return qless__err(QLESS_EINVAL, "%s: delay and depends need opts->next", F);
+	}
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	qless__args_add(&a, job->client->worker_name);
+	qless__args_add(&a, job->queue);
+	qless__args_add(&a, job->data);
+	if (next != NULL) {
+		qless__args_add(&a, "next");
+		qless__args_add(&a, next);
+		if (opts->delay != 0) {
+			qless__args_add(&a, "delay");
+			qless__args_num(&a, opts->delay);
+		}
+		if (opts->ndepends > 0) {
+			qless__args_add(&a, "depends");
+			qless__args_own(&a, qless__json_strv(opts->depends, opts->ndepends));
+		}
+	}
+	if ((rc = qless__call(job->client, F, "complete", &a, &r)) != QLESS_OK)
+		return rc;
+	if (r->type != REDIS_REPLY_STRING && r->type != REDIS_REPLY_STATUS) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected a state in the reply", F);
+	}
+	rc = set_str(job, "state", r->str);
+	freeReplyObject(r);
+	if (rc == QLESS_OK)
+		rc = set_str(job, "queue", next ? next : "");
+	if (rc == QLESS_OK)
+		rc = set_str(job, "worker", "");
+	if (rc == QLESS_OK)
+		rc = set_num(job, "expires", 0);
+	if (rc == QLESS_OK)
+		rc = set_num(job, "remaining", (double)job->retries);
+	if (rc == QLESS_OK && json_object_size(job->failure) > 0)
+		rc = set_field(job, "failure", json_object());
+	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+int qless_job_fail(qless_job *job, const char *group, const char *message)
+{
+	static const char F[] = "qless_job_fail";
+	qless_args a;
+	redisReply *r;
+	double now;
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	QLESS_CHECK_STR(F, group);
+	QLESS_CHECK_NULL(F, message);
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	qless__args_add(&a, job->client->worker_name);
+	qless__args_add(&a, group);
+	qless__args_add(&a, message);
+	qless__args_add(&a, job->data);
+	if ((rc = qless__call(job->client, F, "fail", &a, &r)) != QLESS_OK)
+		return rc;
+	freeReplyObject(r);
+	now = last_now(job->client);
+	now = (double)(long long)now - ((double)(long long)now > now ? 1 : 0);
+	rc = set_field(job, "failure", failure_obj(group, message, now, job->client->worker_name));
+	if (rc == QLESS_OK)
+		rc = set_str(job, "state", "failed");
+	if (rc == QLESS_OK)
+		rc = set_str(job, "worker", "");
+	if (rc == QLESS_OK)
+		rc = set_num(job, "expires", 0);
+	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+int qless_job_retry(qless_job *job, double delay, const char *group, const char *message, int64_t *out_remaining)
+{
+	static const char F[] = "qless_job_retry";
+	qless_args a;
+	int64_t remaining;
+	char *exhausted = NULL;
+	double now;
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	if ((group == NULL) != (message == NULL))
+		return qless__err(QLESS_EINVAL, "%s: give both group and message, or neither", F);
+	if (group != NULL && group[0] == '\0')
+		return qless__err_empty(F, "group");
+	if (!qless__finite(delay))
+		return qless__err(QLESS_EINVAL, "%s: delay is not finite", F);
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	qless__args_add(&a, job->queue);
+	qless__args_add(&a, job->client->worker_name);
+	qless__args_num(&a, delay);
+	if (group != NULL) {
+		qless__args_add(&a, group);
+		qless__args_add(&a, message);
+	}
+	if ((rc = qless__call_int(job->client, F, "retry", &a, &remaining)) != QLESS_OK)
+		return rc;
+	if (out_remaining != NULL)
+		*out_remaining = remaining;
+	now = last_now(job->client);
+	rc = set_num(job, "remaining", (double)remaining);
+	if (remaining < 0) {
+		if (rc == QLESS_OK && group != NULL) {
+			double fl = (double)(long long)now - ((double)(long long)now > now ? 1 : 0);
+			rc = set_field(job, "failure", failure_obj(group, message, fl, job->client->worker_name));
+		} else if (rc == QLESS_OK) {
+			size_t n = strlen(job->queue) + 64;
+			char *g = malloc(n);
+			exhausted = malloc(n);
+			if (g == NULL || exhausted == NULL) {
+				rc = QLESS_ENOMEM;
+			} else {
+				snprintf(g, n, "failed-retries-%s", job->queue);
+				snprintf(exhausted, n, "Job exhausted retries in queue \"%s\"", job->queue);
+				rc = set_field(job, "failure", failure_obj(g, exhausted, now, ""));
+			}
+			free(g);
+			free(exhausted);
+		}
+		if (rc == QLESS_OK)
+			rc = set_str(job, "state", "failed");
+		if (rc == QLESS_OK)
+			rc = set_str(job, "worker", "");
+		if (rc == QLESS_OK)
+			rc = set_num(job, "expires", 0);
+	} else {
+		if (rc == QLESS_OK)
+			rc = set_str(job, "state", delay > 0 ? "scheduled" : "waiting");
+		if (rc == QLESS_OK && group != NULL) {
+			double fl = (double)(long long)now - ((double)(long long)now > now ? 1 : 0);
+			rc = set_field(job, "failure", failure_obj(group, message, fl, job->client->worker_name));
+		}
+	}
+	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+int qless_job_heartbeat(qless_job *job, double *out_expires)
+{
+	static const char F[] = "qless_job_heartbeat";
+	qless_args a;
+	int64_t expires;
+	int rc;
+
+	if (out_expires != NULL)
+		*out_expires = 0;
+	QLESS_CHECK_NULL(F, job);
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	qless__args_add(&a, job->client->worker_name);
+	qless__args_add(&a, job->data);
+	if ((rc = qless__call_int(job->client, F, "heartbeat", &a, &expires)) != QLESS_OK)
+		return rc;
+	if (out_expires != NULL)
+		*out_expires = (double)expires;
+	rc = set_num(job, "expires", (double)expires);
+	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+/* ---- operations by anyone ---- */
+
+int qless_job_cancel(qless_job *job)
+{
+	static const char F[] = "qless_job_cancel";
+	qless_args a;
+	QLESS_CHECK_NULL(F, job);
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	return qless__call_void(job->client, F, "cancel", &a);
+}
+
+int qless_job_requeue(qless_job *job, const char *queue, const qless_put_options *opts)
+{
+	static const char F[] = "qless_job_requeue";
+	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	QLESS_CHECK_STR(F, queue);
+	if (opts != NULL) {
+		if (opts->version != QLESS_PUT_OPTIONS_VERSION)
+			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
+		o = *opts;
+	}
+	o.jid = job->jid;
+	rc = qless__put(job->client, F, "requeue", queue, NULL, job->klass, job->data, &o);
+	if (rc != QLESS_OK)
+		return rc;
+	return qless_job_refresh(job);
+}
+
+int qless_job_timeout(qless_job *job)
+{
+	static const char F[] = "qless_job_timeout";
+	qless_args a;
+	int rc;
+	QLESS_CHECK_NULL(F, job);
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	if ((rc = qless__call_void(job->client, F, "timeout", &a)) != QLESS_OK)
+		return rc;
+	rc = set_str(job, "state", "stalled");
+	if (rc == QLESS_OK)
+		rc = set_num(job, "expires", 0);
+	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+int qless_job_set_priority(qless_job *job, double priority)
+{
+	static const char F[] = "qless_job_set_priority";
+	qless_args a;
+	int rc;
+	QLESS_CHECK_NULL(F, job);
+	if (!qless__finite(priority))
+		return qless__err(QLESS_EINVAL, "%s: priority is not finite", F);
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	qless__args_num(&a, priority);
+	if ((rc = qless__call_void(job->client, F, "priority", &a)) != QLESS_OK)
+		return rc;
+	return set_num(job, "priority", priority) == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+int qless_job_log(qless_job *job, const char *message, const char *data)
+{
+	static const char F[] = "qless_job_log";
+	qless_args a;
+	QLESS_CHECK_NULL(F, job);
+	QLESS_CHECK_STR(F, message);
+	if (data != NULL) {
+		json_t *d = json_loads(data, JSON_DECODE_ANY, NULL);
+		int ok = json_is_object(d);
+		json_decref(d);
+		if (!ok)
+			return qless__err(QLESS_EINVAL, "%s: data is not a JSON object", F);
+	}
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	qless__args_add(&a, message);
+	if (data != NULL)
+		qless__args_add(&a, data);
+	return qless__call_void(job->client, F, "log", &a);
+}
+
+static int tag_op(qless_job *job, const char *F, const char *op, const char *const *tags, size_t ntags)
+{
+	qless_args a;
+	json_t *j;
+	int rc;
+	QLESS_CHECK_NULL(F, job);
+	if ((rc = qless__check_strv(F, "tags", tags, ntags, 1)) != QLESS_OK)
+		return rc;
+	if (ntags == 0)
+		return QLESS_OK;
+	qless__args_init(&a);
+	qless__args_add(&a, op);
+	qless__args_add(&a, job->jid);
+	qless__args_addv(&a, tags, ntags);
+	if ((rc = qless__call_json(job->client, F, "tag", &a, &j)) != QLESS_OK)
+		return rc;
+	if (json_is_object(j) && json_object_size(j) == 0) {
+		json_decref(j);
+		j = json_array();
+	} else if (!json_is_array(j)) {
+		json_decref(j);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON array of tags", F);
+	}
+	return set_field(job, "tags", j) == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+int qless_job_tag_add(qless_job *job, const char *const *tags, size_t ntags)
+{
+	return tag_op(job, "qless_job_tag_add", "add", tags, ntags);
+}
+
+int qless_job_tag_remove(qless_job *job, const char *const *tags, size_t ntags)
+{
+	return tag_op(job, "qless_job_tag_remove", "remove", tags, ntags);
+}
+
+static int track_op(qless_job *job, const char *F, const char *op, int tracked)
+{
+	qless_args a;
+	int rc;
+	QLESS_CHECK_NULL(F, job);
+	qless__args_init(&a);
+	qless__args_add(&a, op);
+	qless__args_add(&a, job->jid);
+	if ((rc = qless__call_void(job->client, F, "track", &a)) != QLESS_OK)
+		return rc;
+	return set_field(job, "tracked", json_boolean(tracked)) == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+int qless_job_track(qless_job *job)
+{
+	return track_op(job, "qless_job_track", "track", 1);
+}
+
+int qless_job_untrack(qless_job *job)
+{
+	return track_op(job, "qless_job_untrack", "untrack", 0);
+}
+
+static int list_has(const json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+			return 1;
+	return 0;
+}
+
+static int depends_op(qless_job *job, const char *F, const char *op, const char *const *jids, size_t njids, int all)
+{
+	qless_args a;
+	json_t *deps;
+	size_t i;
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	if ((rc = qless__check_strv(F, "jids", jids, njids, 1)) != QLESS_OK)
+		return rc;
+	if (!all && njids == 0)
+		return QLESS_OK;
+	qless__args_init(&a);
+	qless__args_add(&a, job->jid);
+	qless__args_add(&a, op);
+	if (all)
+		qless__args_add(&a, "all");
+	else
+		qless__args_addv(&a, jids, njids);
+	if ((rc = qless__call_void(job->client, F, "depends", &a)) != QLESS_OK)
+		return rc;
+	/* Mirror the change locally (dependencies on finished jobs are not made). */
+	deps = json_array();
+	if (deps == NULL)
+		return qless__err_nomem(F);
+	if (!all) {
+		json_t *v;
+		json_array_foreach(job->deps, i, v) {
+			if (op[1] == 'f' && json_is_string(v)) {
+				size_t k;
+				int drop = 0;
+				for (k = 0; k < njids; k++)
+					if (strcmp(jids[k], json_string_value(v)) == 0)
+						drop = 1;
+				if (drop)
+					continue;
+			}
+			json_array_append(deps, v);
+		}
+		if (op[1] == 'n')
+			for (i = 0; i < njids; i++)
+				if (!list_has(deps, jids[i]))
+					json_array_append_new(deps, json_string(jids[i]));
+	}
+	rc = set_field(job, "dependencies", deps);
+	if (rc == QLESS_OK && json_array_size(job->deps) == 0)
+		rc = set_str(job, "state", "waiting");
+	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+}
+
+int qless_job_depends_add(qless_job *job, const char *const *jids, size_t njids)
+{
+	return depends_op(job, "qless_job_depends_add", "on", jids, njids, 0);
+}
+
+int qless_job_depends_remove(qless_job *job, const char *const *jids, size_t njids)
+{
+	return depends_op(job, "qless_job_depends_remove", "off", jids, njids, 0);
+}
+
+int qless_job_depends_clear(qless_job *job)
+{
+	return depends_op(job, "qless_job_depends_clear", "off", NULL, 0, 1);
+}

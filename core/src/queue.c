@@ -1,0 +1,351 @@
+/* qless_queue: put, pop, peek, counts, stats and queue settings. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct qless_queue {
+	qless_client *client;
+	char *name;
+};
+
+int qless_queue_new(qless_queue **out, qless_client *client, const char *name)
+{
+	static const char F[] = "qless_queue_new";
+	qless_queue *q;
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	QLESS_CHECK_STR(F, name);
+	q = calloc(1, sizeof *q);
+	if (q == NULL || (q->name = qless__strdup(name)) == NULL) {
+		free(q);
+		return qless__err_nomem(F);
+	}
+	q->client = client;
+	qless__client_ref(client);
+	*out = q;
+	return QLESS_OK;
+}
+
+void qless_queue_free(qless_queue *queue)
+{
+	if (queue == NULL)
+		return;
+	qless__client_unref(queue->client);
+	free(queue->name);
+	free(queue);
+}
+
+qless_client *qless__queue_client(const qless_queue *queue)
+{
+	return queue->client;
+}
+
+const char *qless_queue_name(const qless_queue *queue)
+{
+	return queue ? queue->name : NULL;
+}
+
+int qless_put_options_init(qless_put_options *opts, unsigned int version)
+{
+	static const qless_put_options init = QLESS_PUT_OPTIONS_INIT;
+	QLESS_CHECK_NULL("qless_put_options_init", opts);
+	if (version != QLESS_PUT_OPTIONS_VERSION)
+		return qless__err(QLESS_EINVAL, "qless_put_options_init: unsupported version %u", version);
+	*opts = init;
+	return QLESS_OK;
+}
+
+int qless__put(qless_client *c, const char *F, const char *cmd, const char *queue, char **out_jid,
+               const char *klass, const char *data, const qless_put_options *opts)
+{
+	char jidbuf[33];
+	const char *jid;
+	qless_args a;
+	redisReply *r;
+	int rc;
+
+	if (out_jid != NULL)
+		*out_jid = NULL;
+	QLESS_CHECK_STR(F, klass);
+	if (data == NULL)
+		data = "{}";
+	else if (!qless__json_valid(data))
+		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
+	if (opts != NULL) {
+		if (opts->version != QLESS_PUT_OPTIONS_VERSION)
+			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
+		if (opts->jid != NULL && opts->jid[0] == '\0')
+			return qless__err_empty(F, "opts->jid");
+		if (!qless__finite(opts->delay))
+			return qless__err(QLESS_EINVAL, "%s: opts->delay is not finite", F);
+		if (opts->has_priority && !qless__finite(opts->priority))
+			return qless__err(QLESS_EINVAL, "%s: opts->priority is not finite", F);
+		if (opts->tags != NULL && (rc = qless__check_strv(F, "opts->tags", opts->tags, opts->ntags, 1)) != QLESS_OK)
+			return rc;
+		if ((rc = qless__check_strv(F, "opts->depends", opts->depends, opts->ndepends, 1)) != QLESS_OK)
+			return rc;
+	}
+	if (opts != NULL && opts->jid != NULL) {
+		jid = opts->jid;
+	} else {
+		if ((rc = qless__make_jid(jidbuf)) != QLESS_OK)
+			return rc;
+		jid = jidbuf;
+	}
+	qless__args_init(&a);
+	qless__args_add(&a, c->worker_name);
+	qless__args_add(&a, queue);
+	qless__args_add(&a, jid);
+	qless__args_add(&a, klass);
+	qless__args_add(&a, data);
+	qless__args_num(&a, opts ? opts->delay : 0);
+	if (opts != NULL) {
+		if (opts->has_priority) {
+			qless__args_add(&a, "priority");
+			qless__args_num(&a, opts->priority);
+		}
+		if (opts->tags != NULL) {
+			qless__args_add(&a, "tags");
+			qless__args_own(&a, qless__json_strv(opts->tags, opts->ntags));
+		}
+		if (opts->retries >= 0) {
+			qless__args_add(&a, "retries");
+			qless__args_int(&a, opts->retries);
+		}
+		if (opts->ndepends > 0) {
+			qless__args_add(&a, "depends");
+			qless__args_own(&a, qless__json_strv(opts->depends, opts->ndepends));
+		}
+	}
+	if ((rc = qless__call(c, F, cmd, &a, &r)) != QLESS_OK)
+		return rc;
+	if (r->type != REDIS_REPLY_STRING) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected the jid in the reply", F);
+	}
+	if (out_jid != NULL && (*out_jid = qless__strndup(r->str, r->len)) == NULL)
+		rc = qless__err_nomem(F);
+	freeReplyObject(r);
+	return rc;
+}
+
+int qless_queue_put(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+                    const qless_put_options *opts)
+{
+	static const char F[] = "qless_queue_put";
+	if (out_jid != NULL)
+		*out_jid = NULL;
+	QLESS_CHECK_NULL(F, queue);
+	return qless__put(queue->client, F, "put", queue->name, out_jid, klass, data, opts);
+}
+
+static int pop_peek(qless_queue *queue, qless_joblist **out, int64_t count, const char *F, int pop)
+{
+	qless_args a;
+	redisReply *r;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, queue);
+	if (count < 0)
+		return qless__err(QLESS_EINVAL, "%s: count is negative", F);
+	if (count == 0) {
+		*out = qless__joblist_empty();
+		return *out ? QLESS_OK : qless__err_nomem(F);
+	}
+	qless__args_init(&a);
+	qless__args_add(&a, queue->name);
+	if (pop)
+		qless__args_add(&a, queue->client->worker_name);
+	qless__args_int(&a, count);
+	if ((rc = qless__call(queue->client, F, pop ? "pop" : "peek", &a, &r)) != QLESS_OK)
+		return rc;
+	rc = qless__joblist_from_reply(queue->client, r, out, F);
+	freeReplyObject(r);
+	return rc;
+}
+
+int qless_queue_pop(qless_queue *queue, qless_joblist **out, int64_t count)
+{
+	return pop_peek(queue, out, count, "qless_queue_pop", 1);
+}
+
+int qless_queue_peek(qless_queue *queue, qless_joblist **out, int64_t count)
+{
+	return pop_peek(queue, out, count, "qless_queue_peek", 0);
+}
+
+int qless_queue_length(qless_queue *queue, int64_t *out)
+{
+	static const char F[] = "qless_queue_length";
+	qless_args a;
+	QLESS_CHECK_NULL(F, out);
+	*out = 0;
+	QLESS_CHECK_NULL(F, queue);
+	qless__args_init(&a);
+	qless__args_add(&a, queue->name);
+	return qless__call_int(queue->client, F, "length", &a, out);
+}
+
+int qless_queue_counts_get(qless_queue *queue, qless_queue_counts *out)
+{
+	static const char F[] = "qless_queue_counts_get";
+	static const char *const keys[] = { "waiting", "running", "stalled", "scheduled", "depends", "recurring" };
+	int64_t vals[6];
+	qless_args a;
+	json_t *j, *paused;
+	size_t i;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	if (out->version != QLESS_QUEUE_COUNTS_VERSION)
+		return qless__err(QLESS_EINVAL, "%s: out->version must be QLESS_QUEUE_COUNTS_VERSION", F);
+	QLESS_CHECK_NULL(F, queue);
+	qless__args_init(&a);
+	qless__args_add(&a, queue->name);
+	if ((rc = qless__call_json(queue->client, F, "queues", &a, &j)) != QLESS_OK)
+		return rc;
+	if (!json_is_object(j)) {
+		json_decref(j);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON object reply", F);
+	}
+	for (i = 0; i < 6; i++) {
+		json_t *v = json_object_get(j, keys[i]);
+		if (!json_is_number(v)) {
+			json_decref(j);
+			return qless__err(QLESS_EPROTOCOL, "%s: reply lacks the number \"%s\"", F, keys[i]);
+		}
+		vals[i] = qless__jint(v);
+	}
+	paused = json_object_get(j, "paused");
+	out->waiting = vals[0];
+	out->running = vals[1];
+	out->stalled = vals[2];
+	out->scheduled = vals[3];
+	out->depends = vals[4];
+	out->recurring = vals[5];
+	out->paused = json_is_true(paused);
+	json_decref(j);
+	return QLESS_OK;
+}
+
+static int name_command(qless_queue *queue, const char *F, const char *cmd)
+{
+	qless_args a;
+	QLESS_CHECK_NULL(F, queue);
+	qless__args_init(&a);
+	qless__args_add(&a, queue->name);
+	return qless__call_void(queue->client, F, cmd, &a);
+}
+
+int qless_queue_pause(qless_queue *queue)
+{
+	return name_command(queue, "qless_queue_pause", "pause");
+}
+
+int qless_queue_unpause(qless_queue *queue)
+{
+	return name_command(queue, "qless_queue_unpause", "unpause");
+}
+
+int qless_queue_forget(qless_queue *queue)
+{
+	return name_command(queue, "qless_queue_forget", "queue.forget");
+}
+
+int qless_queue_unfail(qless_queue *queue, const char *group, int64_t count, int64_t *out_moved)
+{
+	static const char F[] = "qless_queue_unfail";
+	qless_args a;
+	if (out_moved != NULL)
+		*out_moved = 0;
+	QLESS_CHECK_NULL(F, queue);
+	QLESS_CHECK_STR(F, group);
+	if (count < 0)
+		return qless__err(QLESS_EINVAL, "%s: count is negative", F);
+	qless__args_init(&a);
+	qless__args_add(&a, queue->name);
+	qless__args_add(&a, group);
+	qless__args_int(&a, count ? count : 25);
+	return qless__call_int(queue->client, F, "unfail", &a, out_moved);
+}
+
+static int set_config(qless_queue *queue, const char *F, const char *suffix, int64_t value)
+{
+	char *key;
+	char buf[32];
+	size_t n;
+	int rc;
+	QLESS_CHECK_NULL(F, queue);
+	n = strlen(queue->name) + strlen(suffix) + 1;
+	if ((key = malloc(n)) == NULL)
+		return qless__err_nomem(F);
+	snprintf(key, n, "%s%s", queue->name, suffix);
+	snprintf(buf, sizeof buf, "%lld", (long long)value);
+	rc = qless_client_config_set(queue->client, key, buf);
+	free(key);
+	return rc;
+}
+
+int qless_queue_set_heartbeat(qless_queue *queue, int64_t seconds)
+{
+	return set_config(queue, "qless_queue_set_heartbeat", "-heartbeat", seconds);
+}
+
+int qless_queue_set_max_concurrency(qless_queue *queue, int64_t max)
+{
+	if (max < 0)
+		return qless__err(QLESS_EINVAL, "qless_queue_set_max_concurrency: max is negative");
+	return set_config(queue, "qless_queue_set_max_concurrency", "-max-concurrency", max);
+}
+
+static int timing(json_t *v, qless_timing_stats *t)
+{
+	json_t *h;
+	size_t i;
+	if (!json_is_object(v))
+		return -1;
+	h = json_object_get(v, "histogram");
+	if (!json_is_array(h) && !(json_is_object(h) && json_object_size(h) == 0))
+		return -1;
+	t->count = qless__jint(json_object_get(v, "count"));
+	t->mean = qless__jnum(json_object_get(v, "mean"));
+	t->std = qless__jnum(json_object_get(v, "std"));
+	for (i = 0; i < QLESS_STATS_BUCKETS; i++)
+		t->histogram[i] = qless__jint(json_array_get(h, i));
+	return 0;
+}
+
+int qless_queue_stats(qless_queue *queue, double date, qless_stats *out)
+{
+	static const char F[] = "qless_queue_stats";
+	qless_args a;
+	json_t *j;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	if (out->version != QLESS_STATS_VERSION)
+		return qless__err(QLESS_EINVAL, "%s: out->version must be QLESS_STATS_VERSION", F);
+	QLESS_CHECK_NULL(F, queue);
+	if (!qless__finite(date))
+		return qless__err(QLESS_EINVAL, "%s: date is not finite", F);
+	qless__args_init(&a);
+	qless__args_add(&a, queue->name);
+	qless__args_num(&a, date);
+	if ((rc = qless__call_json(queue->client, F, "stats", &a, &j)) != QLESS_OK)
+		return rc;
+	if (!json_is_object(j) || timing(json_object_get(j, "wait"), &out->wait) != 0 ||
+	    timing(json_object_get(j, "run"), &out->run) != 0) {
+		json_decref(j);
+		return qless__err(QLESS_EPROTOCOL, "%s: unexpected stats reply", F);
+	}
+	out->retries = qless__jint(json_object_get(j, "retries"));
+	out->failed = qless__jint(json_object_get(j, "failed"));
+	out->failures = qless__jint(json_object_get(j, "failures"));
+	json_decref(j);
+	return QLESS_OK;
+}

@@ -1,0 +1,353 @@
+/* qless_recur: recurring job templates. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct qless_recur {
+	qless_client *client;
+	char *jid, *klass, *queue, *data;
+	double priority, interval;
+	int64_t retries, backlog, count;
+	json_t *tags; /* array of strings */
+};
+
+int qless_recur_options_init(qless_recur_options *opts, unsigned int version)
+{
+	static const qless_recur_options init = QLESS_RECUR_OPTIONS_INIT;
+	QLESS_CHECK_NULL("qless_recur_options_init", opts);
+	if (version != QLESS_RECUR_OPTIONS_VERSION)
+		return qless__err(QLESS_EINVAL, "qless_recur_options_init: unsupported version %u", version);
+	*opts = init;
+	return QLESS_OK;
+}
+
+int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+                      double interval, const qless_recur_options *opts)
+{
+	static const char F[] = "qless_queue_recur";
+	char jidbuf[33];
+	const char *jid;
+	qless_client *c;
+	qless_args a;
+	redisReply *r;
+	int rc;
+
+	if (out_jid != NULL)
+		*out_jid = NULL;
+	QLESS_CHECK_NULL(F, queue);
+	QLESS_CHECK_STR(F, klass);
+	if (data == NULL)
+		data = "{}";
+	else if (!qless__json_valid(data))
+		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
+	if (!qless__finite(interval) || interval <= 0)
+		return qless__err(QLESS_EINVAL, "%s: interval must be > 0", F);
+	if (opts != NULL) {
+		if (opts->version != QLESS_RECUR_OPTIONS_VERSION)
+			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
+		if (opts->jid != NULL && opts->jid[0] == '\0')
+			return qless__err_empty(F, "opts->jid");
+		if (!qless__finite(opts->offset) || !qless__finite(opts->priority))
+			return qless__err(QLESS_EINVAL, "%s: opts->offset and opts->priority must be finite", F);
+		if (opts->retries < 0 || opts->backlog < 0)
+			return qless__err(QLESS_EINVAL, "%s: opts->retries and opts->backlog must not be negative", F);
+		if ((rc = qless__check_strv(F, "opts->tags", opts->tags, opts->ntags, 1)) != QLESS_OK)
+			return rc;
+	}
+	if (opts != NULL && opts->jid != NULL) {
+		jid = opts->jid;
+	} else {
+		if ((rc = qless__make_jid(jidbuf)) != QLESS_OK)
+			return rc;
+		jid = jidbuf;
+	}
+	c = qless__queue_client(queue);
+	qless__args_init(&a);
+	qless__args_add(&a, qless_queue_name(queue));
+	qless__args_add(&a, jid);
+	qless__args_add(&a, klass);
+	qless__args_add(&a, data);
+	qless__args_add(&a, "interval");
+	qless__args_num(&a, interval);
+	qless__args_num(&a, opts ? opts->offset : 0);
+	if (opts != NULL) {
+		qless__args_add(&a, "priority");
+		qless__args_num(&a, opts->priority);
+		qless__args_add(&a, "retries");
+		qless__args_int(&a, opts->retries);
+		qless__args_add(&a, "backlog");
+		qless__args_int(&a, opts->backlog);
+		if (opts->ntags > 0) {
+			qless__args_add(&a, "tags");
+			qless__args_own(&a, qless__json_strv(opts->tags, opts->ntags));
+		}
+	}
+	if ((rc = qless__call(c, F, "recur", &a, &r)) != QLESS_OK)
+		return rc;
+	if (r->type != REDIS_REPLY_STRING) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected the jid in the reply", F);
+	}
+	if (out_jid != NULL && (*out_jid = qless__strndup(r->str, r->len)) == NULL)
+		rc = qless__err_nomem(F);
+	freeReplyObject(r);
+	return rc;
+}
+
+void qless_recur_free(qless_recur *recur)
+{
+	if (recur == NULL)
+		return;
+	qless__client_unref(recur->client);
+	free(recur->jid);
+	free(recur->klass);
+	free(recur->queue);
+	free(recur->data);
+	json_decref(recur->tags);
+	free(recur);
+}
+
+static int norm_tags(json_t **tags)
+{
+	if (*tags == NULL || (json_is_object(*tags) && json_object_size(*tags) == 0)) {
+		json_decref(*tags);
+		*tags = json_array();
+		return *tags ? QLESS_OK : QLESS_ENOMEM;
+	}
+	return json_is_array(*tags) ? QLESS_OK : QLESS_EPROTOCOL;
+}
+
+static char *jdup(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? qless__strndup(json_string_value(v), json_string_length(v)) : NULL;
+}
+
+int qless_client_get_recur(qless_client *client, qless_recur **out, const char *jid)
+{
+	static const char F[] = "qless_client_get_recur";
+	qless_recur *rec;
+	qless_args a;
+	redisReply *r;
+	json_t *j;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	QLESS_CHECK_STR(F, jid);
+	qless__args_init(&a);
+	qless__args_add(&a, jid);
+	if ((rc = qless__call(client, F, "recur.get", &a, &r)) != QLESS_OK)
+		return rc;
+	if (r->type == REDIS_REPLY_NIL) {
+		freeReplyObject(r);
+		return qless__err(QLESS_ENOTFOUND, "%s: recurring job %s does not exist", F, jid);
+	}
+	rc = qless__reply_json(r, F, &j);
+	freeReplyObject(r);
+	if (rc != QLESS_OK)
+		return rc;
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "jid")) ||
+	    !json_is_string(json_object_get(j, "klass")) || !json_is_string(json_object_get(j, "queue")) ||
+	    !json_is_string(json_object_get(j, "data"))) {
+		json_decref(j);
+		return qless__err(QLESS_EPROTOCOL, "%s: unexpected recurring job object", F);
+	}
+	rec = calloc(1, sizeof *rec);
+	if (rec == NULL) {
+		json_decref(j);
+		return qless__err_nomem(F);
+	}
+	rec->client = client;
+	qless__client_ref(client);
+	rec->jid = jdup(j, "jid");
+	rec->klass = jdup(j, "klass");
+	rec->queue = jdup(j, "queue");
+	rec->data = jdup(j, "data");
+	rec->priority = qless__jnum(json_object_get(j, "priority"));
+	rec->interval = qless__jnum(json_object_get(j, "interval"));
+	rec->retries = qless__jint(json_object_get(j, "retries"));
+	rec->backlog = qless__jint(json_object_get(j, "backlog"));
+	rec->count = qless__jint(json_object_get(j, "count"));
+	rec->tags = json_incref(json_object_get(j, "tags"));
+	json_decref(j);
+	if (rec->jid == NULL || rec->klass == NULL || rec->queue == NULL || rec->data == NULL) {
+		qless_recur_free(rec);
+		return qless__err_nomem(F);
+	}
+	rc = norm_tags(&rec->tags);
+	if (rc != QLESS_OK) {
+		qless_recur_free(rec);
+		return rc == QLESS_ENOMEM ? qless__err_nomem(F)
+		                          : qless__err(QLESS_EPROTOCOL, "%s: tags is not a list", F);
+	}
+	*out = rec;
+	return QLESS_OK;
+}
+
+const char *qless_recur_jid(const qless_recur *recur) { return recur ? recur->jid : NULL; }
+const char *qless_recur_klass(const qless_recur *recur) { return recur ? recur->klass : NULL; }
+const char *qless_recur_queue(const qless_recur *recur) { return recur ? recur->queue : NULL; }
+const char *qless_recur_data(const qless_recur *recur) { return recur ? recur->data : NULL; }
+double qless_recur_priority(const qless_recur *recur) { return recur ? recur->priority : 0; }
+double qless_recur_interval(const qless_recur *recur) { return recur ? recur->interval : 0; }
+int64_t qless_recur_retries(const qless_recur *recur) { return recur ? recur->retries : 0; }
+int64_t qless_recur_backlog(const qless_recur *recur) { return recur ? recur->backlog : 0; }
+int64_t qless_recur_count(const qless_recur *recur) { return recur ? recur->count : 0; }
+size_t qless_recur_tag_count(const qless_recur *recur) { return recur ? json_array_size(recur->tags) : 0; }
+const char *qless_recur_tag(const qless_recur *recur, size_t index)
+{
+	return recur ? json_string_value(json_array_get(recur->tags, index)) : NULL;
+}
+
+static int update(qless_recur *recur, const char *F, const char *key, const char *value)
+{
+	qless_args a;
+	qless__args_init(&a);
+	qless__args_add(&a, recur->jid);
+	qless__args_add(&a, key);
+	qless__args_add(&a, value);
+	return qless__call_void(recur->client, F, "recur.update", &a);
+}
+
+static int update_num(qless_recur *recur, const char *F, const char *key, double value)
+{
+	char buf[40];
+	QLESS_CHECK_NULL(F, recur);
+	if (!qless__finite(value))
+		return qless__err(QLESS_EINVAL, "%s: value is not finite", F);
+	qless__fmt_num(buf, sizeof buf, value);
+	return update(recur, F, key, buf);
+}
+
+int qless_recur_set_priority(qless_recur *recur, double priority)
+{
+	int rc = update_num(recur, "qless_recur_set_priority", "priority", priority);
+	if (rc == QLESS_OK)
+		recur->priority = priority;
+	return rc;
+}
+
+int qless_recur_set_retries(qless_recur *recur, int64_t retries)
+{
+	int rc;
+	if (retries < 0)
+		return qless__err(QLESS_EINVAL, "qless_recur_set_retries: retries is negative");
+	rc = update_num(recur, "qless_recur_set_retries", "retries", (double)retries);
+	if (rc == QLESS_OK)
+		recur->retries = retries;
+	return rc;
+}
+
+int qless_recur_set_interval(qless_recur *recur, double interval)
+{
+	int rc;
+	if (!(interval > 0))
+		return qless__err(QLESS_EINVAL, "qless_recur_set_interval: interval must be > 0");
+	rc = update_num(recur, "qless_recur_set_interval", "interval", interval);
+	if (rc == QLESS_OK)
+		recur->interval = interval;
+	return rc;
+}
+
+int qless_recur_set_backlog(qless_recur *recur, int64_t backlog)
+{
+	int rc;
+	if (backlog < 0)
+		return qless__err(QLESS_EINVAL, "qless_recur_set_backlog: backlog is negative");
+	rc = update_num(recur, "qless_recur_set_backlog", "backlog", (double)backlog);
+	if (rc == QLESS_OK)
+		recur->backlog = backlog;
+	return rc;
+}
+
+static int update_str(qless_recur *recur, const char *F, const char *key, const char *value, char **field)
+{
+	char *copy;
+	int rc;
+	QLESS_CHECK_NULL(F, recur);
+	QLESS_CHECK_STR(F, value);
+	if ((copy = qless__strdup(value)) == NULL)
+		return qless__err_nomem(F);
+	rc = update(recur, F, key, value);
+	if (rc != QLESS_OK) {
+		free(copy);
+		return rc;
+	}
+	free(*field);
+	*field = copy;
+	return QLESS_OK;
+}
+
+int qless_recur_set_data(qless_recur *recur, const char *data)
+{
+	static const char F[] = "qless_recur_set_data";
+	QLESS_CHECK_NULL(F, recur);
+	QLESS_CHECK_NULL(F, data);
+	if (!qless__json_valid(data))
+		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
+	return update_str(recur, F, "data", data, &recur->data);
+}
+
+int qless_recur_set_klass(qless_recur *recur, const char *klass)
+{
+	static const char F[] = "qless_recur_set_klass";
+	QLESS_CHECK_NULL(F, recur);
+	return update_str(recur, F, "klass", klass, &recur->klass);
+}
+
+int qless_recur_set_queue(qless_recur *recur, const char *queue)
+{
+	static const char F[] = "qless_recur_set_queue";
+	QLESS_CHECK_NULL(F, recur);
+	return update_str(recur, F, "queue", queue, &recur->queue);
+}
+
+static int tag_op(qless_recur *recur, const char *F, const char *cmd, const char *const *tags, size_t ntags)
+{
+	qless_args a;
+	json_t *j;
+	int rc;
+	QLESS_CHECK_NULL(F, recur);
+	if ((rc = qless__check_strv(F, "tags", tags, ntags, 1)) != QLESS_OK)
+		return rc;
+	if (ntags == 0)
+		return QLESS_OK;
+	qless__args_init(&a);
+	qless__args_add(&a, recur->jid);
+	qless__args_addv(&a, tags, ntags);
+	if ((rc = qless__call_json(recur->client, F, cmd, &a, &j)) != QLESS_OK)
+		return rc;
+	rc = norm_tags(&j);
+	if (rc != QLESS_OK) {
+		json_decref(j);
+		return rc == QLESS_ENOMEM ? qless__err_nomem(F)
+		                          : qless__err(QLESS_EPROTOCOL, "%s: expected a JSON array of tags", F);
+	}
+	json_decref(recur->tags);
+	recur->tags = j;
+	return QLESS_OK;
+}
+
+int qless_recur_tag_add(qless_recur *recur, const char *const *tags, size_t ntags)
+{
+	return tag_op(recur, "qless_recur_tag_add", "recur.tag", tags, ntags);
+}
+
+int qless_recur_tag_remove(qless_recur *recur, const char *const *tags, size_t ntags)
+{
+	return tag_op(recur, "qless_recur_tag_remove", "recur.untag", tags, ntags);
+}
+
+int qless_recur_cancel(qless_recur *recur)
+{
+	static const char F[] = "qless_recur_cancel";
+	qless_args a;
+	QLESS_CHECK_NULL(F, recur);
+	qless__args_init(&a);
+	qless__args_add(&a, recur->jid);
+	return qless__call_void(recur->client, F, "unrecur", &a);
+}

@@ -1,0 +1,106 @@
+/* Memory, JSON and number helpers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void qless_free(void *ptr)
+{
+	free(ptr);
+}
+
+char *qless__strndup(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d == NULL)
+		return NULL;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *qless__strdup(const char *s)
+{
+	return qless__strndup(s, strlen(s));
+}
+
+int qless__json_valid(const char *text)
+{
+	json_t *v;
+	if (text[0] == '{' && text[1] == '}' && text[2] == '\0')
+		return 1;
+	v = json_loads(text, JSON_DECODE_ANY, NULL);
+	if (v == NULL)
+		return 0;
+	json_decref(v);
+	return 1;
+}
+
+int qless__check_strv(const char *func, const char *arg, const char *const *strs, size_t n, int nonempty)
+{
+	size_t i;
+	if (n > 0 && strs == NULL)
+		return qless__err(QLESS_EINVAL, "%s: %s is NULL", func, arg);
+	for (i = 0; i < n; i++) {
+		if (strs[i] == NULL)
+			return qless__err(QLESS_EINVAL, "%s: %s[%zu] is NULL", func, arg, i);
+		if (nonempty && strs[i][0] == '\0')
+			return qless__err(QLESS_EINVAL, "%s: %s[%zu] is empty", func, arg, i);
+	}
+	return QLESS_OK;
+}
+
+char *qless__json_strv(const char *const *strs, size_t n)
+{
+	json_t *arr = json_array();
+	char *text;
+	size_t i;
+	if (arr == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (json_array_append_new(arr, json_string(strs[i])) != 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	text = json_dumps(arr, JSON_COMPACT);
+	json_decref(arr);
+	return text;
+}
+
+double qless__jnum(const json_t *v)
+{
+	if (json_is_integer(v))
+		return (double)json_integer_value(v);
+	if (json_is_real(v))
+		return json_real_value(v);
+	return 0;
+}
+
+int64_t qless__jint(const json_t *v)
+{
+	if (json_is_integer(v))
+		return (int64_t)json_integer_value(v);
+	if (json_is_real(v)) {
+		double d = json_real_value(v);
+		if (d != d || d > 9.2e18 || d < -9.2e18)
+			return 0;
+		return (int64_t)d;
+	}
+	return 0;
+}
+
+int qless__finite(double v)
+{
+	return isfinite(v);
+}
+
+void qless__fmt_num(char *buf, size_t size, double v)
+{
+	if (v > -1e15 && v < 1e15 && v == (double)(long long)v)
+		snprintf(buf, size, "%lld", (long long)v);
+	else
+		snprintf(buf, size, "%.17g", v);
+}
