@@ -192,3 +192,13 @@ def test_can_12_several_jids_in_order(ql, events):
     with events() as ev:
         ql("cancel", 0, "b", "a")
     assert ev == [("ql:log", canceled("b")), ("ql:log", canceled("a"))]
+
+
+def test_can_2_removed_from_depends_set(ql, r):
+    """§5.13 2.3: a canceled depends job leaves -depends; counts drop."""
+    ql.put("a")
+    ql.put("b", depends=["a"])
+    ql("cancel", 0, "b")
+    assert r.zscore("ql:q:queue-depends", "b") is None
+    assert ql.queues(0, "queue")["depends"] == 0
+    assert r.exists("ql:j:b-dependencies") == 0

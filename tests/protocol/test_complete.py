@@ -279,3 +279,17 @@ def test_cmp_22_advance_does_not_release(ql):
     ql.pop(count=10)
     ql.complete("a", next="queue")
     assert ql.state("b") == "depends"
+
+
+def test_cmp_14_age_boundary_inclusive(ql):
+    """§12.1: purge by age covers scores in [0, now - jobs-history] inclusive."""
+    ql.config("jobs-history", 100)
+    ql.running("a")
+    ql.complete("a", now=0)
+    ql.running("b", put_at=99, pop_at=99)
+    ql.complete("b", now=99)
+    assert ql.state("a") == "complete"
+    ql.running("c", put_at=100, pop_at=100)
+    ql.complete("c", now=100)
+    assert ql.get("a") is None and ql.state("b") == "complete"
+    assert ql("jobs", 100, "complete") == ["c", "b"]

@@ -211,3 +211,14 @@ def test_unf_2_malformed(ql, r):
     ql.err("unfail", 0)
     ql.err("unfail", 0, "queue", "group", "x")
     assert r.dbsize() == 0
+
+
+def test_unf_1_resets_remaining(ql):
+    """§5.23 step 2: remaining = the job's retries."""
+    ql.running(retries=3)
+    ql.retry()
+    ql.pop()
+    ql.fail("jid", 1)
+    assert ql.get()["remaining"] == 2
+    ql("unfail", 2, "queue", "group")
+    assert ql.get()["remaining"] == 3

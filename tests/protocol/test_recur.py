@@ -265,3 +265,12 @@ def test_rec_8_tag_replies(ql, r):
     assert r.exists("ql:t:a", "ql:tags") == 0
     assert "does not exist" in ql.err("recur.tag", 0, "nothing", "foo")
     ql.err("recur.untag", 0, "nothing", "foo")
+
+
+def test_rec_4_backlog_rounds_up(ql):
+    """§11.2 step 3: skipped occurrences = ceil(k - backlog) (pop 610 -> only the 600 one)."""
+    ql.recur(backlog=1)
+    popped = ql.pop(now=610, count=100)
+    assert jids(popped) == ["jid-1"]
+    assert popped[0]["history"][0]["when"] == 600
+    assert jids(ql.pop(now=660, count=100)) == ["jid-2"]
