@@ -206,7 +206,17 @@ int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *
 	if (r == NULL)
 		return qless__io_error(c, func);
 	if (r->type == REDIS_REPLY_ERROR) {
-		rc = qless__err(qless__script_error_code(r->str), "%s", r->str);
+		/* Keep the script's own message: drop Redis' "ERR " prefix and
+		 * its " script: <sha>, on @user_script:N." suffix. */
+		const char *msg = r->str, *end = r->str + r->len, *p;
+		if (strncmp(msg, "ERR ", 4) == 0)
+			msg += 4;
+		for (p = msg; (p = strstr(p, " script: ")) != NULL; p++)
+			if (strstr(p, "@user_script") != NULL || strstr(p, "@user_function") != NULL) {
+				end = p;
+				break;
+			}
+		rc = qless__err(qless__script_error_code(msg), "%.*s", (int)(end - msg), msg);
 		freeReplyObject(r);
 		return rc;
 	}

@@ -19,6 +19,7 @@ int qless_client_options_init(qless_client_options *opts, unsigned int version)
 
 static void client_destroy(qless_client *c)
 {
+	qless__handle_add(-1);
 	if (c->ctx != NULL)
 		redisFree(c->ctx);
 	qless__url_free(&c->url);
@@ -58,9 +59,10 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 	if (c == NULL)
 		return qless__err_nomem(F);
 	c->refs = 1;
+	qless__handle_add(1);
 	rc = qless__url_parse(url, &c->url);
 	if (rc != QLESS_OK) {
-		free(c);
+		client_destroy(c);
 		return rc;
 	}
 	c->connect_timeout_ms = 5000;
@@ -80,6 +82,51 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 	snprintf(c->sha, sizeof c->sha, "%s", qless_script_lua_sha1);
 	rc = qless__ensure(c);
 	if (rc != QLESS_OK) {
+		client_destroy(c);
+		return rc;
+	}
+	*out = c;
+	return QLESS_OK;
+}
+
+static char *dup_or_null(const char *s, int *oom)
+{
+	char *d;
+	if (s == NULL)
+		return NULL;
+	if ((d = qless__strdup(s)) == NULL)
+		*oom = 1;
+	return d;
+}
+
+int qless__client_clone(const qless_client *src, qless_client **out)
+{
+	static const char F[] = "qless_client_clone";
+	qless_client *c;
+	int oom = 0, rc;
+
+	*out = NULL;
+	c = calloc(1, sizeof *c);
+	if (c == NULL)
+		return qless__err_nomem(F);
+	c->refs = 1;
+	qless__handle_add(1);
+	c->url.host = dup_or_null(src->url.host, &oom);
+	c->url.path = dup_or_null(src->url.path, &oom);
+	c->url.user = dup_or_null(src->url.user, &oom);
+	c->url.password = dup_or_null(src->url.password, &oom);
+	c->url.port = src->url.port;
+	c->url.db = src->url.db;
+	c->worker_name = dup_or_null(src->worker_name, &oom);
+	c->connect_timeout_ms = src->connect_timeout_ms;
+	c->command_timeout_ms = src->command_timeout_ms;
+	c->offset = src->offset;
+	memcpy(c->sha, src->sha, sizeof c->sha);
+	if (oom) {
+		client_destroy(c);
+		return qless__err_nomem(F);
+	}
+	if ((rc = qless__ensure(c)) != QLESS_OK) {
 		client_destroy(c);
 		return rc;
 	}

@@ -78,6 +78,7 @@ void qless_events_free(qless_events *events)
 	for (i = 0; i < events->n; i++)
 		free(events->channels[i]);
 	free(events->channels);
+	qless__handle_add(-1);
 	qless__client_unref(events->client);
 	free(events);
 }
@@ -102,6 +103,7 @@ int qless_events_new(qless_events **out, qless_client *client, const char *const
 		return qless__err_nomem(F);
 	ev->client = client;
 	qless__client_ref(client);
+	qless__handle_add(1);
 	ev->channels = calloc(nchannels, sizeof *ev->channels);
 	if (ev->channels == NULL) {
 		qless_events_free(ev);

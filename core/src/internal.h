@@ -159,6 +159,12 @@ int qless__put(qless_client *c, const char *func, const char *cmd, const char *q
                const char *klass, const char *data, const qless_put_options *opts);
 
 qless_client *qless__queue_client(const qless_queue *queue);
+qless_client *qless__job_client(const qless_job *job);
+/* A new connected client with src's settings (for another thread). */
+int qless__client_clone(const qless_client *src, qless_client **out);
+
+/* ---- live handle count (util.c) ---- */
+void qless__handle_add(int delta);
 
 /* ---- misc ---- */
 int qless__make_jid(char out[33]);

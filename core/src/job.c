@@ -113,6 +113,7 @@ int qless__job_from_json(qless_client *c, json_t *obj, qless_job **out, const ch
 	}
 	job->client = c;
 	qless__client_ref(c);
+	qless__handle_add(1);
 	job->obj = obj;
 	cache(job);
 	*out = job;
@@ -134,7 +135,7 @@ int qless__joblist_from_json(qless_client *c, json_t *arr, qless_joblist **out, 
 		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON array of jobs", F);
 	l = qless__joblist_empty();
 	if (l == NULL || (n > 0 && (l->jobs = calloc(n, sizeof *l->jobs)) == NULL)) {
-		free(l);
+		qless_joblist_free(l);
 		return qless__err_nomem(F);
 	}
 	for (i = 0; i < n; i++) {
@@ -168,6 +169,7 @@ void qless_job_free(qless_job *job)
 {
 	if (job == NULL)
 		return;
+	qless__handle_add(-1);
 	drop_texts(job);
 	json_decref(job->obj);
 	qless__client_unref(job->client);
@@ -213,6 +215,11 @@ static json_t *failure_obj(const char *group, const char *message, double when, 
 {
 	return json_pack("{s:s, s:s, s:o, s:s}", "group", group, "message", message, "when", jnumber(when),
 	                 "worker", worker);
+}
+
+qless_client *qless__job_client(const qless_job *job)
+{
+	return job->client;
 }
 
 /* ---- refresh ---- */

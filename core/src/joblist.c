@@ -5,7 +5,10 @@
 
 qless_joblist *qless__joblist_empty(void)
 {
-	return calloc(1, sizeof(qless_joblist));
+	qless_joblist *l = calloc(1, sizeof(qless_joblist));
+	if (l != NULL)
+		qless__handle_add(1);
+	return l;
 }
 
 size_t qless_joblist_size(const qless_joblist *list)
@@ -35,6 +38,7 @@ void qless_joblist_free(qless_joblist *list)
 	size_t i;
 	if (list == NULL)
 		return;
+	qless__handle_add(-1);
 	for (i = 0; i < list->size; i++)
 		qless_job_free(list->jobs[i]);
 	free(list->jobs);

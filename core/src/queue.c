@@ -25,6 +25,7 @@ int qless_queue_new(qless_queue **out, qless_client *client, const char *name)
 	}
 	q->client = client;
 	qless__client_ref(client);
+	qless__handle_add(1);
 	*out = q;
 	return QLESS_OK;
 }
@@ -33,6 +34,7 @@ void qless_queue_free(qless_queue *queue)
 {
 	if (queue == NULL)
 		return;
+	qless__handle_add(-1);
 	qless__client_unref(queue->client);
 	free(queue->name);
 	free(queue);

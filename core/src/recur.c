@@ -100,6 +100,7 @@ void qless_recur_free(qless_recur *recur)
 {
 	if (recur == NULL)
 		return;
+	qless__handle_add(-1);
 	qless__client_unref(recur->client);
 	free(recur->jid);
 	free(recur->klass);
@@ -163,6 +164,7 @@ int qless_client_get_recur(qless_client *client, qless_recur **out, const char *
 	}
 	rec->client = client;
 	qless__client_ref(client);
+	qless__handle_add(1);
 	rec->jid = jdup(j, "jid");
 	rec->klass = jdup(j, "klass");
 	rec->queue = jdup(j, "queue");

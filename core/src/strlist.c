@@ -9,6 +9,7 @@ qless_strlist *qless__strlist_new(size_t cap)
 	qless_strlist *l = calloc(1, sizeof *l);
 	if (l == NULL)
 		return NULL;
+	qless__handle_add(1);
 	if (cap > 0) {
 		l->items = malloc(cap * sizeof *l->items);
 		l->numbers = malloc(cap * sizeof *l->numbers);
@@ -127,6 +128,7 @@ void qless_strlist_free(qless_strlist *list)
 	size_t i;
 	if (list == NULL)
 		return;
+	qless__handle_add(-1);
 	for (i = 0; i < list->size; i++)
 		free(list->items[i]);
 	free(list->items);

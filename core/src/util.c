@@ -104,3 +104,15 @@ void qless__fmt_num(char *buf, size_t size, double v)
 	else
 		snprintf(buf, size, "%.17g", v);
 }
+
+static int64_t live_handles;
+
+void qless__handle_add(int delta)
+{
+	__atomic_add_fetch(&live_handles, (int64_t)delta, __ATOMIC_RELAXED);
+}
+
+int64_t qless_handle_count(void)
+{
+	return __atomic_load_n(&live_handles, __ATOMIC_RELAXED);
+}

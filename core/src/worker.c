@@ -33,6 +33,7 @@ void qless_worker_free(qless_worker *worker)
 		qless_queue_free(worker->queues[i]);
 	free(worker->queues);
 	qless_events_free(worker->events);
+	qless__handle_add(-1);
 	qless__client_unref(worker->client);
 	free(worker);
 }
@@ -66,6 +67,7 @@ int qless_worker_new(qless_worker **out, qless_client *client, const char *const
 		return qless__err_nomem(F);
 	w->client = client;
 	qless__client_ref(client);
+	qless__handle_add(1);
 	w->order = o.order;
 	w->queues = calloc(nqueues, sizeof *w->queues);
 	if (w->queues == NULL) {
@@ -108,14 +110,15 @@ const char *qless_worker_name(const qless_worker *worker)
 int qless_worker_reserve(qless_worker *worker, qless_job **out)
 {
 	static const char F[] = "qless_worker_reserve";
-	size_t i;
+	size_t i, start;
 	int rc;
 
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
 	QLESS_CHECK_NULL(F, worker);
+	start = worker->order == QLESS_RESERVE_ROUND_ROBIN ? worker->next : 0;
 	for (i = 0; i < worker->n; i++) {
-		size_t idx = worker->order == QLESS_RESERVE_ROUND_ROBIN ? (worker->next + i) % worker->n : i;
+		size_t idx = (start + i) % worker->n;
 		qless_joblist *l;
 		if (worker->order == QLESS_RESERVE_ROUND_ROBIN)
 			worker->next = (idx + 1) % worker->n;
