@@ -169,7 +169,19 @@ int qless__io_error(qless_client *c, const char *what)
 	return rc;
 }
 
+static int call_impl(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out);
+
 int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out)
+{
+	qless_sigpipe_guard g;
+	int rc;
+	qless__sigpipe_block(&g);
+	rc = call_impl(c, func, cmd, a, out);
+	qless__sigpipe_restore(&g);
+	return rc;
+}
+
+static int call_impl(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out)
 {
 	redisReply *r;
 	int rc;

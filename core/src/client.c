@@ -424,7 +424,12 @@ int qless_client_top_tags(qless_client *client, qless_strlist **out, int64_t off
 		argv[1] = "ql:tags";
 		for (i = 0; i < l->size; i++)
 			argv[i + 2] = l->items[i];
-		r = client->ctx ? redisCommandArgv(client->ctx, (int)(l->size + 2), argv, NULL) : NULL;
+		{
+			qless_sigpipe_guard g;
+			qless__sigpipe_block(&g);
+			r = client->ctx ? redisCommandArgv(client->ctx, (int)(l->size + 2), argv, NULL) : NULL;
+			qless__sigpipe_restore(&g);
+		}
 		if (argv != stack)
 			free(argv);
 		if (r == NULL) {

@@ -1,9 +1,39 @@
 /* hiredis connections: connect with timeouts, AUTH, SELECT. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
 
 #include "internal.h"
+
+void qless__sigpipe_block(qless_sigpipe_guard *g)
+{
+	sigset_t set, pending;
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	sigemptyset(&pending);
+	sigpending(&pending);
+	g->pending = sigismember(&pending, SIGPIPE) == 1;
+	pthread_sigmask(SIG_BLOCK, &set, &g->old);
+}
+
+void qless__sigpipe_restore(qless_sigpipe_guard *g)
+{
+	if (!g->pending) {
+		sigset_t set, pending;
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		sigemptyset(&pending);
+		if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
+			struct timespec zero = { 0, 0 };
+			while (sigtimedwait(&set, NULL, &zero) < 0 && errno == EINTR)
+				;
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
 
 static struct timeval ms_tv(int ms)
 {
@@ -28,7 +58,19 @@ static int simple_command(redisContext *ctx, int argc, const char **argv, const 
 	return QLESS_OK;
 }
 
+static redisContext *do_connect(qless_client *c, int select_db);
+
 redisContext *qless__connect(qless_client *c, int select_db)
+{
+	qless_sigpipe_guard g;
+	redisContext *ctx;
+	qless__sigpipe_block(&g);
+	ctx = do_connect(c, select_db);
+	qless__sigpipe_restore(&g);
+	return ctx;
+}
+
+static redisContext *do_connect(qless_client *c, int select_db)
 {
 	redisContext *ctx;
 	const qless_url *u = &c->url;

@@ -24,7 +24,19 @@ static int events_io_error(qless_events *ev, const char *F)
 	return rc;
 }
 
+static int subscribe_impl(qless_events *ev, const char *F);
+
 static int subscribe(qless_events *ev, const char *F)
+{
+	qless_sigpipe_guard g;
+	int rc;
+	qless__sigpipe_block(&g);
+	rc = subscribe_impl(ev, F);
+	qless__sigpipe_restore(&g);
+	return rc;
+}
+
+static int subscribe_impl(qless_events *ev, const char *F)
 {
 	const char *stack[17];
 	const char **argv;

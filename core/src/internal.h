@@ -86,6 +86,19 @@ typedef struct qless_url {
 int qless__url_parse(const char *url, qless_url *out);
 void qless__url_free(qless_url *u);
 
+/* ---- SIGPIPE guard (conn.c) ----
+ * hiredis 0.14 writes with write(2): a write to a connection the server
+ * closed would raise SIGPIPE and kill the program. Around our I/O the
+ * signal is blocked on the calling thread and a SIGPIPE it caused is
+ * consumed, so the failure surfaces as QLESS_EIO instead. */
+#include <signal.h>
+typedef struct qless_sigpipe_guard {
+	sigset_t old;
+	int pending;
+} qless_sigpipe_guard;
+void qless__sigpipe_block(qless_sigpipe_guard *g);
+void qless__sigpipe_restore(qless_sigpipe_guard *g);
+
 /* ---- argument vectors (call.c) ---- */
 #define QLESS_ARGS_PREFIX 5   /* EVALSHA sha 0 command now */
 #define QLESS_ARGS_STACK 32
