@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Installs the build tree into a temporary prefix and checks what a user of
+# the installed library sees.
+#   check-install.sh pkgconfig BUILD_DIR SOURCE_DIR
+#       .pc points at the prefix; a consumer compiled with
+#       `pkg-config --cflags --libs libqless` runs (shared), and one linked
+#       with `pkg-config --static` against libqless.a runs too.
+#   check-install.sh examples BUILD_DIR SOURCE_DIR
+#       examples/Makefile builds producer and consumer against the prefix;
+#       producer then consumer process jobs on the fixture redis.
+# Needs QLESS_TEST_STATE (the ctest redis fixture). The prefix is removed.
+set -euo pipefail
+mode="${1:?mode}"; build="${2:?build dir}"; src="${3:?source dir}"
+: "${QLESS_TEST_STATE:?run through ctest (redis fixture)}"
+port="$(cat "$QLESS_TEST_STATE/port")"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/qless-install.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+fail() { echo "c.$mode: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$prefix" > "$tmp/install.log" || { cat "$tmp/install.log" >&2; fail "cmake --install failed"; }
+pc="$(find "$prefix" -name libqless.pc -path '*/pkgconfig/*' | head -n1)"
+[ -n "$pc" ] || fail "no libqless.pc installed under $prefix"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+libdir="$(pkg-config --variable=libdir libqless)"
+[ -f "$prefix/include/qless/qless.h" ] || fail "headers not installed in $prefix/include/qless"
+for f in libqless.so libqless.so.0 libqless.a; do
+  [ -e "$libdir/$f" ] || fail "$libdir/$f missing"
+done
+redis_url="redis://127.0.0.1:$port/0"
+cc="${CC:-cc}"
+
+case "$mode" in
+pkgconfig)
+  cflags="$(pkg-config --cflags libqless)"
+  libs="$(pkg-config --libs libqless)"
+  echo "pkg-config: $pc"; echo "  --cflags: $cflags"; echo "  --libs: $libs"
+  [ "$(pkg-config --variable=prefix libqless)" = "$prefix" ] || fail "prefix in .pc is not $prefix"
+  case "$cflags" in *"-I$prefix/include"*) ;; *) fail "--cflags does not point at $prefix/include: $cflags";; esac
+  case "$libs" in *"-L$libdir"*"-lqless"*) ;; *) fail "--libs does not point at $libdir: $libs";; esac
+  [ "$(pkg-config --modversion libqless)" = "0.1.0" ] || fail "--modversion is not 0.1.0"
+
+  # Shared.
+  # shellcheck disable=SC2086
+  "$cc" -Wall -Werror "$src/tests/c/install-consumer.c" $cflags $libs -o "$tmp/consumer-shared"
+  resolved="$(LD_LIBRARY_PATH="$libdir" ldd "$tmp/consumer-shared" | awk '/libqless/ {print $3}')"
+  [ "$resolved" = "$libdir/libqless.so.0" ] || fail "consumer resolves libqless to '$resolved', not $libdir/libqless.so.0"
+  LD_LIBRARY_PATH="$libdir" "$tmp/consumer-shared" "$redis_url" || fail "shared consumer failed"
+
+  # Static libqless (hiredis and jansson from the system, via Requires.private).
+  slibs="$(pkg-config --static --libs libqless)"
+  echo "  --static --libs: $slibs"
+  case "$slibs" in *-lhiredis*) ;; *) fail "--static --libs lacks hiredis: $slibs";; esac
+  case "$slibs" in *-ljansson*) ;; *) fail "--static --libs lacks jansson: $slibs";; esac
+  slibs="${slibs/-lqless/$libdir/libqless.a}"
+  # shellcheck disable=SC2086
+  "$cc" -Wall -Werror "$src/tests/c/install-consumer.c" $cflags $slibs -o "$tmp/consumer-static"
+  if readelf -d "$tmp/consumer-static" | grep -q 'libqless'; then fail "static consumer still needs libqless.so"; fi
+  "$tmp/consumer-static" "$redis_url" || fail "static consumer failed"
+  echo "c.pkgconfig: ok"
+  ;;
+examples)
+  mkdir -p "$tmp/ex"
+  make -s -C "$src/examples" OUT="$tmp/ex" CFLAGS="-O1 -g -Wall -Wextra -Werror" > "$tmp/make.log" 2>&1 \
+    || { cat "$tmp/make.log" >&2; fail "make in examples/ failed"; }
+  [ -x "$tmp/ex/producer" ] && [ -x "$tmp/ex/consumer" ] || fail "examples not built"
+  export LD_LIBRARY_PATH="$libdir"
+  queue="examples-$$"
+  redis-cli -p "$port" DEL "ql:q:$queue-work" > /dev/null
+  "$tmp/ex/producer" -u "$redis_url" -b "$queue" 5 > "$tmp/producer.out" || fail "producer failed"
+  [ "$(wc -l < "$tmp/producer.out")" -eq 6 ] || fail "producer printed $(wc -l < "$tmp/producer.out") jids, expected 6"
+  "$tmp/ex/consumer" -u "$redis_url" "$queue" > "$tmp/consumer.out" || fail "consumer failed"
+  cat "$tmp/consumer.out"
+  grep -qx "consumer: completed 5, failed 1, lost 0" "$tmp/consumer.out" || fail "unexpected consumer summary"
+  # Check the result in Redis itself.
+  while read -r jid data; do
+    state="$(redis-cli -p "$port" HGET "ql:j:$jid" state)"
+    case "$data" in
+      *oops*) [ "$state" = failed ] || fail "$jid is $state, expected failed" ;;
+      *) [ "$state" = complete ] || fail "$jid is $state, expected complete"
+         out="$(redis-cli -p "$port" HGET "ql:j:$jid" data)"
+         n="${data//[^0-9]/}"
+         [ "$out" = "{\"n\": $n, \"square\": $((n * n))}" ] || fail "$jid data is '$out'" ;;
+    esac
+  done < "$tmp/producer.out"
+  "$tmp/ex/producer" -u "$redis_url" > /dev/null 2>&1 && fail "producer without arguments succeeded"
+  "$tmp/ex/consumer" -u "redis://127.0.0.1:1/0" "$queue" > /dev/null 2>&1 && fail "consumer with an unreachable server succeeded"
+  echo "c.examples: ok"
+  ;;
+*) fail "unknown mode $mode" ;;
+esac

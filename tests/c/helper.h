@@ -1,0 +1,86 @@
+/*
+ * Shared helpers of the libqless CUnit suites: where the fixture redis-server
+ * listens, a raw hiredis connection for arranging and inspecting state behind
+ * the library's back, and small shortcuts for the common put/pop steps.
+ */
+#ifndef QLESS_TEST_HELPER_H
+#define QLESS_TEST_HELPER_H
+
+#include <stdio.h>
+#include <string.h>
+#include <CUnit/CUnit.h>
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+#include <qless/qless.h>
+
+/* Fixture location (from $QLESS_TEST_STATE/port and /socket). */
+int th_port(void);
+const char *th_socket(void);
+/* redis://127.0.0.1:<port>/<db> into buf. */
+const char *th_url_db(char *buf, size_t size, int db);
+/* redis://127.0.0.1:<port>/0 (static). */
+const char *th_url(void);
+
+/* Raw hiredis connection to db 0 of the fixture (reconnects when broken). */
+redisContext *th_raw(void);
+/* Runs a command on the raw connection; the reply is owned by the caller
+ * (freeReplyObject) and NULL on I/O error. */
+redisReply *th_cmd(const char *fmt, ...);
+/* Integer reply of a command, or -999999 when the reply is not an integer. */
+long long th_int(const char *fmt, ...);
+/* String (status or bulk) reply copied into a malloc'ed string, else NULL. */
+char *th_str(const char *fmt, ...);
+/* FLUSHALL on the fixture. */
+void th_flush(void);
+
+/* CUnit per-test setup/teardown: flush the server, clear the error state. */
+void th_setup(void);
+void th_teardown(void);
+
+/* A client on th_url() with the given worker name (NULL: default name). */
+qless_client *th_client(const char *worker);
+/* Puts a job; returns its jid (owned, qless_free) or NULL. */
+char *th_put(qless_client *c, const char *queue, const char *klass, const char *data,
+             const qless_put_options *opts);
+/* Pops one job from queue; owned job or NULL. */
+qless_job *th_pop1(qless_client *c, const char *queue);
+/* Gets a job by jid; owned job or NULL. */
+qless_job *th_get(qless_client *c, const char *jid);
+/* 1 when s is 32 lowercase hex digits. */
+int th_is_jid(const char *s);
+/* 1 when list contains s (at any index); index in *at when at != NULL. */
+int th_strlist_has(const qless_strlist *list, const char *s, size_t *at);
+/* Parses JSON text; NULL when it does not parse. */
+json_t *th_json(const char *text);
+/* A TCP port on 127.0.0.1 that nothing listens on (bound then closed). */
+int th_closed_port(void);
+
+/* Assertion that shows the library's message when a call fails. */
+#define TH_RC(expr, expected) do { \
+	int th_rc_ = (expr); \
+	if (th_rc_ != (expected)) \
+		fprintf(stderr, "\n  %s:%d: %s returned %d (%s) \"%s\", expected %d\n", __FILE__, __LINE__, \
+		        #expr, th_rc_, qless_error_name(th_rc_), qless_error_last_message(), (int)(expected)); \
+	CU_ASSERT_EQUAL(th_rc_, (expected)); \
+} while (0)
+#define TH_OK(expr) TH_RC(expr, QLESS_OK)
+/* String equality that tolerates NULL (NULL == NULL only). */
+#define TH_STREQ(a, b) do { \
+	const char *th_a_ = (a), *th_b_ = (b); \
+	int th_eq_ = (th_a_ == NULL || th_b_ == NULL) ? th_a_ == th_b_ : strcmp(th_a_, th_b_) == 0; \
+	if (!th_eq_) fprintf(stderr, "\n  %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__, \
+	                     th_a_ ? th_a_ : "(null)", th_b_ ? th_b_ : "(null)"); \
+	CU_ASSERT(th_eq_); \
+} while (0)
+
+/* Suite tables of each file, registered by main.c. */
+extern CU_TestInfo client_tests[];
+extern CU_TestInfo queue_tests[];
+extern CU_TestInfo job_tests[];
+extern CU_TestInfo error_tests[];
+extern CU_TestInfo recur_tests[];
+extern CU_TestInfo worker_tests[];
+extern CU_TestInfo event_tests[];
+extern CU_TestInfo conn_tests[];
+
+#endif

@@ -1,0 +1,378 @@
+/* Connections: URLs, databases, unix sockets, AUTH, unreachable servers,
+ * script cache flushes and killed connections. */
+#define _POSIX_C_SOURCE 200809L
+#include "helper.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* Puts a job through a client on url; returns the jid (owned) or NULL. */
+static char *put_via(const char *url)
+{
+	qless_client *c = NULL;
+	int rc = qless_client_new(&c, url, NULL);
+	TH_OK(rc);
+	if (rc != QLESS_OK)
+		return NULL;
+	char *jid = th_put(c, "q", "K", NULL, NULL);
+	qless_client_free(c);
+	return jid;
+}
+
+static long long exists_in_db(int db, const char *jid)
+{
+	redisReply *r = th_cmd("SELECT %d", db);
+	if (r)
+		freeReplyObject(r);
+	long long n = th_int("EXISTS ql:j:%s", jid);
+	r = th_cmd("SELECT 0");
+	if (r)
+		freeReplyObject(r);
+	return n;
+}
+
+static void test_url_db(void)
+{
+	char url[256];
+	char *jid = put_via(th_url_db(url, sizeof url, 3));
+	CU_ASSERT_FATAL(th_is_jid(jid));
+	CU_ASSERT_EQUAL(exists_in_db(3, jid), 1);
+	CU_ASSERT_EQUAL(exists_in_db(0, jid), 0);
+	qless_free(jid);
+
+	/* Without a db: 0. */
+	snprintf(url, sizeof url, "redis://127.0.0.1:%d", th_port());
+	jid = put_via(url);
+	CU_ASSERT_FATAL(th_is_jid(jid));
+	CU_ASSERT_EQUAL(exists_in_db(0, jid), 1);
+	qless_free(jid);
+
+	/* localhost by name. */
+	snprintf(url, sizeof url, "redis://localhost:%d/1", th_port());
+	jid = put_via(url);
+	CU_ASSERT_FATAL(th_is_jid(jid));
+	CU_ASSERT_EQUAL(exists_in_db(1, jid), 1);
+	qless_free(jid);
+}
+
+static void test_url_unix(void)
+{
+	char url[700];
+	snprintf(url, sizeof url, "unix://%s?db=2", th_socket());
+	char *jid = put_via(url);
+	CU_ASSERT_FATAL(th_is_jid(jid));
+	CU_ASSERT_EQUAL(exists_in_db(2, jid), 1);
+	CU_ASSERT_EQUAL(exists_in_db(0, jid), 0);
+	qless_free(jid);
+	snprintf(url, sizeof url, "unix://%s", th_socket());
+	jid = put_via(url);
+	CU_ASSERT_FATAL(th_is_jid(jid));
+	CU_ASSERT_EQUAL(exists_in_db(0, jid), 1);
+	qless_free(jid);
+}
+
+static void test_url_env(void)
+{
+	char url[256];
+	char *old = getenv("QLESS_URL") ? strdup(getenv("QLESS_URL")) : NULL;
+	setenv("QLESS_URL", th_url_db(url, sizeof url, 5), 1);
+	qless_client *c = NULL;
+	TH_OK(qless_client_new(&c, NULL, NULL));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *jid = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT_FATAL(th_is_jid(jid));
+	CU_ASSERT_EQUAL(exists_in_db(5, jid), 1);
+	qless_free(jid);
+	qless_client_free(c);
+	if (old) {
+		setenv("QLESS_URL", old, 1);
+		free(old);
+	} else {
+		unsetenv("QLESS_URL");
+	}
+}
+
+static void test_url_bad(void)
+{
+	char url[256];
+	const char *bad[] = {
+		"", "http://127.0.0.1:6379/0", "redis://", "127.0.0.1:6379", "redis://127.0.0.1:notaport/0",
+		"redis://127.0.0.1:99999/0", "redis://127.0.0.1:6379/notadb", "redis://127.0.0.1:6379/-1",
+		"unix://", "unix:///tmp/x.sock?db=abc", NULL,
+	};
+	for (int i = 0; bad[i]; i++) {
+		qless_client *c = NULL;
+		int rc = qless_client_new(&c, bad[i], NULL);
+		if (rc != QLESS_EINVAL)
+			fprintf(stderr, "\n  url \"%s\": %d\n", bad[i], rc);
+		CU_ASSERT_EQUAL(rc, QLESS_EINVAL);
+		CU_ASSERT_PTR_NULL(c);
+		if (c)
+			qless_client_free(c);
+	}
+	/* A db the server does not have: SELECT fails at connect time. */
+	qless_client *c = NULL;
+	snprintf(url, sizeof url, "redis://127.0.0.1:%d/999", th_port());
+	int rc = qless_client_new(&c, url, NULL);
+	CU_ASSERT(rc < 0);
+	CU_ASSERT_PTR_NULL(c);
+	if (c)
+		qless_client_free(c);
+	/* Bad option: wrong version. */
+	qless_client_options o = QLESS_CLIENT_OPTIONS_INIT;
+	o.version = 0;
+	TH_RC(qless_client_new(&c, th_url(), &o), QLESS_EINVAL);
+	CU_ASSERT_PTR_NULL(c);
+}
+
+static void test_unreachable(void)
+{
+	char url[128];
+	snprintf(url, sizeof url, "redis://127.0.0.1:%d/0", th_closed_port());
+	qless_client_options o = QLESS_CLIENT_OPTIONS_INIT;
+	o.connect_timeout_ms = 1000;
+	qless_client *c = NULL;
+	TH_RC(qless_client_new(&c, url, &o), QLESS_EIO);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_EQUAL(qless_error_last_code(), QLESS_EIO);
+	CU_ASSERT(strlen(qless_error_last_message()) > 0);
+	if (c)
+		qless_client_free(c);
+	snprintf(url, sizeof url, "unix:///nonexistent/dir/redis.sock");
+	TH_RC(qless_client_new(&c, url, &o), QLESS_EIO);
+	CU_ASSERT(strlen(qless_error_last_message()) > 0);
+}
+
+/* The server loses its script cache (restart, SCRIPT FLUSH): the library
+ * loads the script again and the call succeeds. */
+static void test_script_flush(void)
+{
+	qless_client *c = th_client("w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *a = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT_PTR_NOT_NULL(a);
+	redisReply *r = th_cmd("SCRIPT FLUSH");
+	CU_ASSERT(r && r->type == REDIS_REPLY_STATUS);
+	freeReplyObject(r);
+	char *b = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT(th_is_jid(b));
+	int64_t len = 0;
+	qless_queue *q = NULL;
+	TH_OK(qless_queue_new(&q, c, "q"));
+	TH_OK(qless_queue_length(q, &len));
+	CU_ASSERT_EQUAL(len, 2);
+	/* And a flush of everything (as after a restart without persistence). */
+	r = th_cmd("SCRIPT FLUSH");
+	freeReplyObject(r);
+	th_flush();
+	TH_OK(qless_queue_length(q, &len));
+	CU_ASSERT_EQUAL(len, 0);
+	qless_queue_free(q);
+	qless_free(a);
+	qless_free(b);
+	qless_client_free(c);
+}
+
+static void kill_other_clients(void)
+{
+	redisReply *r = th_cmd("CLIENT KILL TYPE normal SKIPME yes");
+	CU_ASSERT(r && r->type == REDIS_REPLY_INTEGER && r->integer >= 1);
+	if (r)
+		freeReplyObject(r);
+}
+
+/* The connection is dropped: one call fails with QLESS_EIO, the next one
+ * reconnects (and selects the same db again). */
+static void test_connection_killed(void)
+{
+	char url[256];
+	qless_client *c = NULL;
+	TH_OK(qless_client_new(&c, th_url_db(url, sizeof url, 4), NULL));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *a = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	kill_other_clients();
+	qless_job *job = NULL;
+	int rc = qless_client_get_job(c, &job, a);
+	TH_RC(rc, QLESS_EIO);
+	CU_ASSERT(strlen(qless_error_last_message()) > 0);
+	if (rc == QLESS_OK)
+		qless_job_free(job);
+	job = NULL;
+	TH_OK(qless_client_get_job(c, &job, a));
+	CU_ASSERT_PTR_NOT_NULL(job);
+	if (job)
+		TH_STREQ(qless_job_jid(job), a);
+	qless_job_free(job);
+	/* Still in db 4 after reconnecting. */
+	char *b = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT_FATAL(th_is_jid(b));
+	CU_ASSERT_EQUAL(exists_in_db(4, b), 1);
+	CU_ASSERT_EQUAL(exists_in_db(0, b), 0);
+	qless_free(a);
+	qless_free(b);
+	qless_client_free(c);
+}
+
+/* ---- a second, private redis-server with a password ---- */
+
+static pid_t auth_pid;
+static int auth_port;
+
+static int start_auth_server(void)
+{
+	auth_port = th_closed_port();
+	char port[16];
+	snprintf(port, sizeof port, "%d", auth_port);
+	char *argv[] = {
+		"redis-server", "--port", port, "--bind", "127.0.0.1", "--requirepass", "s3cret",
+		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
+		"--logfile", "/dev/null", NULL,
+	};
+	if (posix_spawnp(&auth_pid, "redis-server", NULL, NULL, argv, environ) != 0) {
+		auth_pid = 0;
+		return -1;
+	}
+	for (int i = 0; i < 200; i++) {
+		struct timeval tv = { 1, 0 };
+		redisContext *rc = redisConnectWithTimeout("127.0.0.1", auth_port, tv);
+		int ok = rc && !rc->err;
+		if (rc)
+			redisFree(rc);
+		if (ok)
+			return 0;
+		sleep_ms(25);
+	}
+	return -1;
+}
+
+static void stop_auth_server(void)
+{
+	if (auth_pid > 0) {
+		kill(auth_pid, SIGTERM);
+		int st;
+		for (int i = 0; i < 200; i++) {
+			if (waitpid(auth_pid, &st, WNOHANG) == auth_pid) {
+				auth_pid = 0;
+				return;
+			}
+			sleep_ms(25);
+		}
+		kill(auth_pid, SIGKILL);
+		waitpid(auth_pid, &st, 0);
+		auth_pid = 0;
+	}
+}
+
+static void test_auth(void)
+{
+	if (start_auth_server() != 0) {
+		CU_FAIL("could not start a private redis-server");
+		stop_auth_server();
+		return;
+	}
+	/* Add an ACL user through a raw, authenticated connection. */
+	struct timeval tv = { 2, 0 };
+	redisContext *raw = redisConnectWithTimeout("127.0.0.1", auth_port, tv);
+	CU_ASSERT_PTR_NOT_NULL(raw);
+	if (raw && !raw->err) {
+		redisReply *r = redisCommand(raw, "AUTH s3cret");
+		CU_ASSERT(r && r->type == REDIS_REPLY_STATUS);
+		if (r)
+			freeReplyObject(r);
+		r = redisCommand(raw, "ACL SETUSER alice on >wonder ~* &* +@all");
+		CU_ASSERT(r && r->type == REDIS_REPLY_STATUS);
+		if (r)
+			freeReplyObject(r);
+	}
+
+	char url[256];
+	qless_client *c = NULL;
+	snprintf(url, sizeof url, "redis://:s3cret@127.0.0.1:%d/2", auth_port);
+	TH_OK(qless_client_new(&c, url, NULL));
+	if (c) {
+		char *jid = th_put(c, "q", "K", NULL, NULL);
+		CU_ASSERT(th_is_jid(jid));
+		if (jid && raw && !raw->err) {
+			redisReply *r = redisCommand(raw, "SELECT 2");
+			freeReplyObject(r);
+			r = redisCommand(raw, "EXISTS ql:j:%s", jid);
+			CU_ASSERT(r && r->type == REDIS_REPLY_INTEGER && r->integer == 1);
+			if (r)
+				freeReplyObject(r);
+		}
+		qless_free(jid);
+		qless_client_free(c);
+	}
+
+	/* ACL user and password. */
+	c = NULL;
+	snprintf(url, sizeof url, "redis://alice:wonder@127.0.0.1:%d", auth_port);
+	TH_OK(qless_client_new(&c, url, NULL));
+	if (c) {
+		char *jid = th_put(c, "q", "K", NULL, NULL);
+		CU_ASSERT(th_is_jid(jid));
+		qless_free(jid);
+		qless_client_free(c);
+	}
+
+	/* Wrong password, wrong user: refused at connect time with a message. */
+	c = NULL;
+	snprintf(url, sizeof url, "redis://:wrong@127.0.0.1:%d/0", auth_port);
+	int rc = qless_client_new(&c, url, NULL);
+	CU_ASSERT(rc < 0);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT(strlen(qless_error_last_message()) > 0);
+	if (c)
+		qless_client_free(c);
+	c = NULL;
+	snprintf(url, sizeof url, "redis://bob:wonder@127.0.0.1:%d/0", auth_port);
+	rc = qless_client_new(&c, url, NULL);
+	CU_ASSERT(rc < 0);
+	CU_ASSERT_PTR_NULL(c);
+	if (c)
+		qless_client_free(c);
+
+	/* No password: the first command is refused, not a crash. */
+	c = NULL;
+	snprintf(url, sizeof url, "redis://127.0.0.1:%d/0", auth_port);
+	rc = qless_client_new(&c, url, NULL);
+	if (rc == QLESS_OK) {
+		qless_queue *q = NULL;
+		TH_OK(qless_queue_new(&q, c, "q"));
+		int64_t len = 0;
+		CU_ASSERT(qless_queue_length(q, &len) < 0);
+		qless_queue_free(q);
+		qless_client_free(c);
+	} else {
+		CU_ASSERT(rc < 0);
+	}
+	if (raw)
+		redisFree(raw);
+	stop_auth_server();
+}
+
+CU_TestInfo conn_tests[] = {
+	{ "url_db", test_url_db },
+	{ "url_unix", test_url_unix },
+	{ "url_env", test_url_env },
+	{ "url_bad", test_url_bad },
+	{ "unreachable", test_unreachable },
+	{ "script_flush", test_script_flush },
+	{ "connection_killed", test_connection_killed },
+	{ "auth", test_auth },
+	CU_TEST_INFO_NULL,
+};

@@ -1,0 +1,320 @@
+/* Error paths: NULL handles everywhere, wrong worker, lost locks, odd replies. */
+#define _POSIX_C_SOURCE 200809L
+#include "helper.h"
+
+#include <stdlib.h>
+
+/* Every function taking a handle refuses NULL with QLESS_EINVAL (and void
+ * ones simply do nothing). */
+static void test_null_handles(void)
+{
+	char *s = NULL;
+	qless_strlist *sl = NULL;
+	qless_joblist *jl = NULL;
+	qless_job *job = NULL;
+	qless_recur *rec = NULL;
+	qless_worker *w = NULL;
+	qless_events *ev = NULL;
+	const char *one[] = { "x" };
+	int64_t n = 0;
+	double d = 0;
+
+	TH_RC(qless_client_new(NULL, th_url(), NULL), QLESS_EINVAL);
+	TH_RC(qless_client_get_jobs(NULL, &jl, one, 1), QLESS_EINVAL);
+	TH_RC(qless_client_timeout(NULL, one, 1), QLESS_EINVAL);
+	TH_RC(qless_client_jobs(NULL, &sl, "complete", NULL, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_tagged(NULL, &sl, &n, "t", 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_top_tags(NULL, &sl, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_tracked(NULL, &jl, &sl), QLESS_EINVAL);
+	TH_RC(qless_client_failed_groups(NULL, &sl), QLESS_EINVAL);
+	TH_RC(qless_client_failed(NULL, &sl, &n, "g", 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_queue_names(NULL, &sl), QLESS_EINVAL);
+	TH_RC(qless_client_queues_json(NULL, &s), QLESS_EINVAL);
+	TH_RC(qless_client_workers(NULL, &sl), QLESS_EINVAL);
+	TH_RC(qless_client_worker_jobs(NULL, "w", &sl, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_deregister_workers(NULL, one, 1), QLESS_EINVAL);
+	TH_RC(qless_client_get_recur(NULL, &rec, "r"), QLESS_EINVAL);
+
+	TH_RC(qless_queue_put(NULL, &s, "K", NULL, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(NULL, &s, "K", NULL, 60, NULL), QLESS_EINVAL);
+
+	TH_RC(qless_job_complete(NULL, NULL), QLESS_EINVAL);
+	TH_RC(qless_job_fail(NULL, "g", "m"), QLESS_EINVAL);
+	TH_RC(qless_job_retry(NULL, 0, NULL, NULL, &n), QLESS_EINVAL);
+	TH_RC(qless_job_heartbeat(NULL, &d), QLESS_EINVAL);
+	TH_RC(qless_job_requeue(NULL, "q", NULL), QLESS_EINVAL);
+	TH_RC(qless_job_timeout(NULL), QLESS_EINVAL);
+	TH_RC(qless_job_tag_remove(NULL, one, 1), QLESS_EINVAL);
+	TH_RC(qless_job_depends_remove(NULL, one, 1), QLESS_EINVAL);
+	CU_ASSERT_PTR_NULL(qless_job_spawned_from_jid(NULL));
+	CU_ASSERT_PTR_NULL(qless_job_failure_group(NULL));
+	CU_ASSERT_PTR_NULL(qless_job_failure_message(NULL));
+	CU_ASSERT_PTR_NULL(qless_job_failure_worker(NULL));
+	CU_ASSERT_PTR_NULL(qless_job_history_what(NULL, 0));
+	CU_ASSERT_PTR_NULL(qless_job_history_json(NULL, 0));
+	CU_ASSERT_PTR_NULL(qless_job_dependency(NULL, 0));
+	CU_ASSERT_PTR_NULL(qless_job_dependent(NULL, 0));
+	CU_ASSERT_EQUAL(qless_job_dependency_count(NULL), 0);
+	CU_ASSERT_EQUAL(qless_job_dependent_count(NULL), 0);
+	CU_ASSERT_EQUAL(qless_job_expires(NULL), 0);
+	CU_ASSERT_EQUAL(qless_job_retries(NULL), 0);
+	CU_ASSERT_EQUAL(qless_job_remaining(NULL), 0);
+	CU_ASSERT_EQUAL(qless_job_tracked(NULL), 0);
+	CU_ASSERT_EQUAL(qless_job_history_when(NULL, 0), 0);
+	CU_ASSERT_EQUAL(qless_job_failure_when(NULL), 0);
+
+	CU_ASSERT_PTR_NULL(qless_recur_jid(NULL));
+	CU_ASSERT_PTR_NULL(qless_recur_klass(NULL));
+	CU_ASSERT_PTR_NULL(qless_recur_queue(NULL));
+	CU_ASSERT_PTR_NULL(qless_recur_data(NULL));
+	CU_ASSERT_PTR_NULL(qless_recur_tag(NULL, 0));
+	CU_ASSERT_EQUAL(qless_recur_tag_count(NULL), 0);
+	CU_ASSERT_EQUAL(qless_recur_count(NULL), 0);
+	TH_RC(qless_recur_set_priority(NULL, 1), QLESS_EINVAL);
+	TH_RC(qless_recur_set_retries(NULL, 1), QLESS_EINVAL);
+	TH_RC(qless_recur_set_interval(NULL, 1), QLESS_EINVAL);
+	TH_RC(qless_recur_set_backlog(NULL, 1), QLESS_EINVAL);
+	TH_RC(qless_recur_set_data(NULL, "{}"), QLESS_EINVAL);
+	TH_RC(qless_recur_set_klass(NULL, "K"), QLESS_EINVAL);
+	TH_RC(qless_recur_set_queue(NULL, "q"), QLESS_EINVAL);
+	TH_RC(qless_recur_tag_add(NULL, one, 1), QLESS_EINVAL);
+	TH_RC(qless_recur_tag_remove(NULL, one, 1), QLESS_EINVAL);
+	TH_RC(qless_recur_cancel(NULL), QLESS_EINVAL);
+	qless_recur_free(NULL);
+
+	TH_RC(qless_worker_new(&w, NULL, one, 1, NULL), QLESS_EINVAL);
+	TH_RC(qless_worker_reserve(NULL, &job), QLESS_EINVAL);
+	TH_RC(qless_worker_lost_locks(NULL, 0, &sl), QLESS_EINVAL);
+	CU_ASSERT_PTR_NULL(qless_worker_name(NULL));
+	qless_worker_free(NULL);
+
+	TH_RC(qless_events_new(&ev, NULL, one, 1), QLESS_EINVAL);
+	char *ch = NULL, *msg = NULL;
+	TH_RC(qless_events_next(NULL, 0, &ch, &msg), QLESS_EINVAL);
+	qless_events_free(NULL);
+
+	CU_ASSERT_EQUAL(qless_strlist_number(NULL, 0), 0);
+	CU_ASSERT_PTR_NULL(qless_joblist_get(NULL, 0));
+	CU_ASSERT_PTR_NULL(qless_joblist_take(NULL, 0));
+	/* Nothing was written on failure. */
+	CU_ASSERT_PTR_NULL(s);
+	CU_ASSERT_PTR_NULL(sl);
+	CU_ASSERT_PTR_NULL(jl);
+	CU_ASSERT_PTR_NULL(job);
+	CU_ASSERT_PTR_NULL(rec);
+	CU_ASSERT_PTR_NULL(w);
+	CU_ASSERT_PTR_NULL(ev);
+	CU_ASSERT_EQUAL(qless_error_last_code(), QLESS_EINVAL);
+}
+
+/* A job held by one worker cannot be completed, failed, retried or
+ * heartbeated by another (a client with a different worker_name). */
+static void test_wrong_worker(void)
+{
+	qless_client *a = th_client("worker-a");
+	qless_client *b = th_client("worker-b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	qless_job *held = th_pop1(a, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(held);
+	qless_job *other = th_get(b, jid);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
+	TH_STREQ(qless_job_worker(other), "worker-a");
+	TH_RC(qless_job_complete(other, NULL), QLESS_ELOCK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "another worker"));
+	TH_RC(qless_job_fail(other, "g", "m"), QLESS_ELOCK);
+	TH_RC(qless_job_heartbeat(other, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_retry(other, 0, NULL, NULL, NULL), QLESS_ELOCK);
+	/* The owner still can. */
+	TH_OK(qless_job_heartbeat(held, NULL));
+	TH_OK(qless_job_complete(held, NULL));
+	qless_job_free(held);
+	qless_job_free(other);
+	qless_free(jid);
+	qless_client_free(a);
+	qless_client_free(b);
+}
+
+/* Lost lock by expiry: worker B runs 2 minutes in the future, so A's lock
+ * (60 s) has expired for it; with grace-period 0 B's pop takes the job. */
+static void test_lost_lock_offset(void)
+{
+	qless_client *a = th_client("worker-a");
+	qless_client *b = th_client("worker-b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	TH_OK(qless_client_config_set(a, "grace-period", "0"));
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	qless_job *held = th_pop1(a, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(held);
+	/* Not yet expired for B at the real time. */
+	CU_ASSERT_PTR_NULL(th_pop1(b, "q"));
+	TH_OK(qless_client_set_time_offset(b, 120));
+	qless_job *stolen = th_pop1(b, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(stolen);
+	TH_STREQ(qless_job_jid(stolen), jid);
+	TH_STREQ(qless_job_worker(stolen), "worker-b");
+	CU_ASSERT_EQUAL(qless_job_remaining(stolen), 4);
+	TH_RC(qless_job_heartbeat(held, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_complete(held, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_fail(held, "g", "m"), QLESS_ELOCK);
+	TH_OK(qless_job_complete(stolen, NULL));
+	qless_job_free(held);
+	qless_job_free(stolen);
+	qless_free(jid);
+	qless_client_free(a);
+	qless_client_free(b);
+}
+
+/* Lost lock with the default grace period: the first late pop only warns,
+ * the owner may still finish during the grace period. */
+static void test_lost_lock_grace(void)
+{
+	qless_client *a = th_client("worker-a");
+	qless_client *b = th_client("worker-b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	qless_job *held = th_pop1(a, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(held);
+	TH_OK(qless_client_set_time_offset(b, 61));
+	CU_ASSERT_PTR_NULL(th_pop1(b, "q")); /* notice only */
+	TH_OK(qless_job_refresh(held));
+	TH_STREQ(qless_job_history_what(held, qless_job_history_count(held) - 1), "timed-out");
+	TH_OK(qless_client_set_time_offset(b, 90));
+	qless_job *stolen = th_pop1(b, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(stolen);
+	TH_STREQ(qless_job_jid(stolen), jid);
+	TH_RC(qless_job_complete(held, NULL), QLESS_ELOCK);
+	qless_job_free(held);
+	qless_job_free(stolen);
+	qless_free(jid);
+	qless_client_free(a);
+	qless_client_free(b);
+}
+
+/* Lost lock by configuration: a negative heartbeat makes every lock expire
+ * at once. */
+static void test_lost_lock_heartbeat_config(void)
+{
+	qless_client *a = th_client("worker-a");
+	qless_client *b = th_client("worker-b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	TH_OK(qless_client_config_set(a, "heartbeat", "-10"));
+	TH_OK(qless_client_config_set(a, "grace-period", "0"));
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	qless_job *held = th_pop1(a, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(held);
+	qless_job *stolen = th_pop1(b, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(stolen);
+	TH_STREQ(qless_job_jid(stolen), jid);
+	TH_RC(qless_job_heartbeat(held, NULL), QLESS_ELOCK);
+	CU_ASSERT(strlen(qless_error_last_message()) > 0);
+	qless_job_free(held);
+	qless_job_free(stolen);
+	qless_free(jid);
+	qless_client_free(a);
+	qless_client_free(b);
+}
+
+/* qless_job_timeout: the holder loses the lock; the job pops first next. */
+static void test_job_timeout(void)
+{
+	qless_client *a = th_client("worker-a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	qless_put_options hi = QLESS_PUT_OPTIONS_INIT;
+	hi.has_priority = 1;
+	hi.priority = 100;
+	qless_job *held = th_pop1(a, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(held);
+	char *other = th_put(a, "q", "K", NULL, &hi);
+	TH_OK(qless_job_timeout(held));
+	TH_RC(qless_job_heartbeat(held, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_complete(held, NULL), QLESS_ELOCK);
+	TH_OK(qless_job_refresh(held));
+	TH_STREQ(qless_job_state(held), "stalled");
+	qless_job *next = th_pop1(a, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(next);
+	TH_STREQ(qless_job_jid(next), jid); /* before the priority-100 job */
+	/* Timing out a job that is not running is refused. */
+	qless_job *w = th_get(a, other);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	int rc = qless_job_timeout(w);
+	if (rc != QLESS_ESTATE && rc != QLESS_ELOCK)
+		fprintf(stderr, "\n  timeout of a waiting job: %d %s\n", rc, qless_error_last_message());
+	CU_ASSERT(rc == QLESS_ESTATE || rc == QLESS_ELOCK);
+	qless_job_free(w);
+	qless_job_free(next);
+	qless_job_free(held);
+	qless_free(jid);
+	qless_free(other);
+	qless_client_free(a);
+}
+
+/* Operations on a job that no longer exists. */
+static void test_unknown_jid(void)
+{
+	qless_client *a = th_client("worker-a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	qless_job *job = th_pop1(a, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	th_flush(); /* gone behind the library's back */
+	int rc = qless_job_complete(job, NULL);
+	CU_ASSERT(rc == QLESS_ENOTFOUND || rc == QLESS_ELOCK);
+	TH_RC(qless_job_set_priority(job, 3), QLESS_ENOTFOUND);
+	TH_RC(qless_job_log(job, "m", NULL), QLESS_ENOTFOUND);
+	const char *t[] = { "x" };
+	TH_RC(qless_job_tag_add(job, t, 1), QLESS_ENOTFOUND);
+	TH_RC(qless_job_track(job), QLESS_ENOTFOUND);
+	TH_RC(qless_job_refresh(job), QLESS_ENOTFOUND);
+	TH_RC(qless_job_requeue(job, "q", NULL), QLESS_ENOTFOUND);
+	/* Unknown jids are skipped by cancel; timeout refuses them. */
+	const char *ids[] = { "nope" };
+	TH_OK(qless_client_cancel(a, ids, 1));
+	rc = qless_client_timeout(a, ids, 1);
+	CU_ASSERT(rc == QLESS_ENOTFOUND);
+	qless_job_free(job);
+	qless_free(jid);
+	qless_client_free(a);
+}
+
+/* Replies the library does not expect: a job key of the wrong Redis type
+ * makes the script fail, which surfaces as QLESS_EPROTOCOL with Redis' text. */
+static void test_odd_replies(void)
+{
+	qless_client *a = th_client("worker-a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	redisReply *r = th_cmd("SET ql:j:weird notahash");
+	freeReplyObject(r);
+	qless_job *job = NULL;
+	int rc = qless_client_get_job(a, &job, "weird");
+	TH_RC(rc, QLESS_EPROTOCOL);
+	CU_ASSERT_PTR_NULL(job);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "WRONGTYPE"));
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	qless_queue *q = NULL;
+	TH_OK(qless_queue_new(&q, a, "q"));
+	/* The library stays usable afterwards. */
+	qless_job *ok = th_pop1(a, "q");
+	CU_ASSERT_PTR_NOT_NULL(ok);
+	qless_job_free(ok);
+	qless_queue_free(q);
+	qless_free(jid);
+	qless_client_free(a);
+}
+
+CU_TestInfo error_tests[] = {
+	{ "null_handles", test_null_handles },
+	{ "wrong_worker", test_wrong_worker },
+	{ "lost_lock_offset", test_lost_lock_offset },
+	{ "lost_lock_grace", test_lost_lock_grace },
+	{ "lost_lock_heartbeat_config", test_lost_lock_heartbeat_config },
+	{ "job_timeout", test_job_timeout },
+	{ "unknown_jid", test_unknown_jid },
+	{ "odd_replies", test_odd_replies },
+	CU_TEST_INFO_NULL,
+};

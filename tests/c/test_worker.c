@@ -1,0 +1,256 @@
+/* qless_worker: reservation order and lost-lock notifications. */
+#define _POSIX_C_SOURCE 200809L
+#include "helper.h"
+
+#include <stdlib.h>
+
+static void put_n(qless_client *c, const char *queue, int n, char **jids)
+{
+	for (int i = 0; i < n; i++) {
+		qless_put_options o = QLESS_PUT_OPTIONS_INIT;
+		o.has_priority = 1;
+		o.priority = n - i; /* pop order = put order */
+		jids[i] = th_put(c, queue, "K", NULL, &o);
+		CU_ASSERT_PTR_NOT_NULL(jids[i]);
+	}
+}
+
+/* Reserves until empty; writes the queue of each job into order[]. */
+static int reserve_all(qless_worker *w, const char **order, int max)
+{
+	int n = 0;
+	for (;;) {
+		qless_job *job = (qless_job *)0x1;
+		int rc = qless_worker_reserve(w, &job);
+		CU_ASSERT_EQUAL(rc, QLESS_OK);
+		if (rc != QLESS_OK || !job)
+			break;
+		if (n < max)
+			order[n] = strcmp(qless_job_queue(job), "a") == 0 ? "a" : "b";
+		n++;
+		TH_STREQ(qless_job_state(job), "running");
+		TH_OK(qless_job_complete(job, NULL));
+		qless_job_free(job);
+		if (n > max)
+			break;
+	}
+	return n;
+}
+
+static void test_new(void)
+{
+	qless_client *c = th_client("wrk");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	const char *qs[] = { "a", "b" };
+	qless_worker *w = NULL;
+	TH_RC(qless_worker_new(&w, c, qs, 0, NULL), QLESS_EINVAL);
+	TH_RC(qless_worker_new(&w, c, NULL, 1, NULL), QLESS_EINVAL);
+	const char *withnull[] = { "a", NULL };
+	TH_RC(qless_worker_new(&w, c, withnull, 2, NULL), QLESS_EINVAL);
+	const char *empty[] = { "" };
+	TH_RC(qless_worker_new(&w, c, empty, 1, NULL), QLESS_EINVAL);
+	TH_RC(qless_worker_new(NULL, c, qs, 2, NULL), QLESS_EINVAL);
+	qless_worker_options bad = QLESS_WORKER_OPTIONS_INIT;
+	bad.version = 9;
+	TH_RC(qless_worker_new(&w, c, qs, 2, &bad), QLESS_EINVAL);
+	CU_ASSERT_PTR_NULL(w);
+	TH_OK(qless_worker_new(&w, c, qs, 2, NULL));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	TH_STREQ(qless_worker_name(w), "wrk");
+	qless_job *job = (qless_job *)0x1;
+	TH_OK(qless_worker_reserve(w, &job));
+	CU_ASSERT_PTR_NULL(job); /* all empty */
+	TH_RC(qless_worker_reserve(w, NULL), QLESS_EINVAL);
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
+static void test_reserve_ordered(void)
+{
+	qless_client *c = th_client("wrk");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *ja[2], *jb[2];
+	put_n(c, "a", 2, ja);
+	put_n(c, "b", 2, jb);
+	const char *qs[] = { "a", "b" };
+	qless_worker_options o = QLESS_WORKER_OPTIONS_INIT;
+	o.order = QLESS_RESERVE_ORDERED;
+	o.watch_locks = 0;
+	qless_worker *w = NULL;
+	TH_OK(qless_worker_new(&w, c, qs, 2, &o));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	const char *order[6] = { 0 };
+	int n = reserve_all(w, order, 6);
+	CU_ASSERT_EQUAL(n, 4);
+	TH_STREQ(order[0], "a");
+	TH_STREQ(order[1], "a");
+	TH_STREQ(order[2], "b");
+	TH_STREQ(order[3], "b");
+	qless_strlist *lost = NULL;
+	TH_RC(qless_worker_lost_locks(w, 0, &lost), QLESS_EINVAL); /* watch_locks 0 */
+	CU_ASSERT_PTR_NULL(lost);
+	qless_worker_free(w);
+	for (int i = 0; i < 2; i++) {
+		qless_free(ja[i]);
+		qless_free(jb[i]);
+	}
+	qless_client_free(c);
+}
+
+static void test_reserve_round_robin(void)
+{
+	qless_client *c = th_client("wrk");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *ja[3], *jb[2];
+	put_n(c, "a", 3, ja);
+	put_n(c, "b", 2, jb);
+	const char *qs[] = { "a", "b" };
+	qless_worker_options o = QLESS_WORKER_OPTIONS_INIT;
+	o.order = QLESS_RESERVE_ROUND_ROBIN;
+	o.watch_locks = 0;
+	qless_worker *w = NULL;
+	TH_OK(qless_worker_new(&w, c, qs, 2, &o));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	const char *order[8] = { 0 };
+	int n = reserve_all(w, order, 8);
+	CU_ASSERT_EQUAL(n, 5);
+	TH_STREQ(order[0], "a");
+	TH_STREQ(order[1], "b");
+	TH_STREQ(order[2], "a");
+	TH_STREQ(order[3], "b");
+	TH_STREQ(order[4], "a");
+	qless_worker_free(w);
+	for (int i = 0; i < 3; i++)
+		qless_free(ja[i]);
+	for (int i = 0; i < 2; i++)
+		qless_free(jb[i]);
+	qless_client_free(c);
+}
+
+static void test_reserve_paused(void)
+{
+	qless_client *c = th_client("wrk");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *j = th_put(c, "a", "K", NULL, NULL);
+	char *k = th_put(c, "b", "K", NULL, NULL);
+	qless_queue *qa = NULL;
+	TH_OK(qless_queue_new(&qa, c, "a"));
+	TH_OK(qless_queue_pause(qa));
+	const char *qs[] = { "a", "b" };
+	qless_worker *w = NULL;
+	TH_OK(qless_worker_new(&w, c, qs, 2, NULL));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	qless_job *job = NULL;
+	TH_OK(qless_worker_reserve(w, &job));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	TH_STREQ(qless_job_jid(job), k);
+	TH_STREQ(qless_job_worker(job), "wrk");
+	qless_job_free(job);
+	job = (qless_job *)0x1;
+	TH_OK(qless_worker_reserve(w, &job));
+	CU_ASSERT_PTR_NULL(job);
+	qless_worker_free(w);
+	qless_queue_free(qa);
+	qless_free(j);
+	qless_free(k);
+	qless_client_free(c);
+}
+
+static int wait_lost(qless_worker *w, const char *jid)
+{
+	qless_strlist *lost = NULL;
+	int rc = qless_worker_lost_locks(w, 2000, &lost);
+	CU_ASSERT_EQUAL(rc, QLESS_OK);
+	int found = lost && th_strlist_has(lost, jid, NULL);
+	if (!found)
+		fprintf(stderr, "\n  lost_locks: %zu entries, %s missing\n", qless_strlist_size(lost), jid);
+	qless_strlist_free(lost);
+	return found;
+}
+
+static void test_lost_locks(void)
+{
+	qless_client *c = th_client("wrk");
+	qless_client *other = th_client("thief");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
+	const char *qs[] = { "q" };
+	qless_worker *w = NULL;
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+
+	/* Nothing yet, without waiting. */
+	qless_strlist *lost = NULL;
+	TH_OK(qless_worker_lost_locks(w, 0, &lost));
+	CU_ASSERT_PTR_NOT_NULL(lost);
+	CU_ASSERT_EQUAL(qless_strlist_size(lost), 0);
+	qless_strlist_free(lost);
+
+	/* 1. timed out. */
+	char *a = th_put(c, "q", "K", NULL, NULL);
+	qless_job *ja = NULL;
+	TH_OK(qless_worker_reserve(w, &ja));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ja);
+	const char *ids[] = { a };
+	TH_OK(qless_client_timeout(other, ids, 1));
+	CU_ASSERT(wait_lost(w, a));
+
+	/* 2. moved by another worker's put. */
+	qless_job *ja2 = NULL;
+	TH_OK(qless_worker_reserve(w, &ja2));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ja2);
+	TH_STREQ(qless_job_jid(ja2), a);
+	qless_job *view = th_get(other, a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(view);
+	TH_OK(qless_job_requeue(view, "elsewhere", NULL));
+	CU_ASSERT(wait_lost(w, a));
+	TH_RC(qless_job_complete(ja2, NULL), QLESS_ELOCK);
+
+	/* 3. canceled. */
+	char *b = th_put(c, "q", "K", NULL, NULL);
+	qless_job *jb = NULL;
+	TH_OK(qless_worker_reserve(w, &jb));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(jb);
+	const char *bid[] = { b };
+	TH_OK(qless_client_cancel(other, bid, 1));
+	CU_ASSERT(wait_lost(w, b));
+
+	/* 4. expired and handed to another worker. */
+	TH_OK(qless_client_config_set(c, "grace-period", "0"));
+	char *d = th_put(c, "q", "K", NULL, NULL);
+	qless_job *jd = NULL;
+	TH_OK(qless_worker_reserve(w, &jd));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(jd);
+	TH_OK(qless_client_set_time_offset(other, 100));
+	qless_job *stolen = th_pop1(other, "q");
+	CU_ASSERT_PTR_NOT_NULL(stolen);
+	CU_ASSERT(wait_lost(w, d));
+	/* Reported once: nothing left now. */
+	lost = NULL;
+	TH_OK(qless_worker_lost_locks(w, 100, &lost));
+	CU_ASSERT_EQUAL(qless_strlist_size(lost), 0);
+	qless_strlist_free(lost);
+	TH_RC(qless_worker_lost_locks(w, 0, NULL), QLESS_EINVAL);
+
+	qless_job_free(stolen);
+	qless_job_free(jd);
+	qless_job_free(jb);
+	qless_job_free(view);
+	qless_job_free(ja2);
+	qless_job_free(ja);
+	qless_worker_free(w);
+	qless_free(a);
+	qless_free(b);
+	qless_free(d);
+	qless_client_free(other);
+	qless_client_free(c);
+}
+
+CU_TestInfo worker_tests[] = {
+	{ "new", test_new },
+	{ "reserve_ordered", test_reserve_ordered },
+	{ "reserve_round_robin", test_reserve_round_robin },
+	{ "reserve_paused", test_reserve_paused },
+	{ "lost_locks", test_lost_locks },
+	CU_TEST_INFO_NULL,
+};
