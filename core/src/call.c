@@ -139,6 +139,37 @@ static int load_script(qless_client *c, const char *func)
 	return QLESS_OK;
 }
 
+/* "%.6f" of t, without printf's floating-point path (hot: once per call). */
+void qless__fmt_now(char *buf, double t)
+{
+	char tmp[24];
+	long long us = (long long)(t * 1e6 + (t >= 0 ? 0.5 : -0.5));
+	unsigned long long sec, frac;
+	int i, n = 0;
+	if (t != t || t > 9e12 || t < -9e12) {
+		snprintf(buf, 48, "%.6f", t);
+		return;
+	}
+	if (us < 0) {
+		*buf++ = '-';
+		us = -us;
+	}
+	sec = (unsigned long long)us / 1000000ULL;
+	frac = (unsigned long long)us % 1000000ULL;
+	do {
+		tmp[n++] = (char)('0' + sec % 10);
+		sec /= 10;
+	} while (sec > 0);
+	while (n > 0)
+		*buf++ = tmp[--n];
+	*buf++ = '.';
+	for (i = 5; i >= 0; i--) {
+		buf[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	buf[6] = '\0';
+}
+
 int qless__ensure(qless_client *c)
 {
 	int rc;
@@ -196,7 +227,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 		qless__args_free(a);
 		return rc;
 	}
-	snprintf(c->nowbuf, sizeof c->nowbuf, "%.6f", qless__now(c));
+	qless__fmt_now(c->nowbuf, qless__now(c));
 	a->v[0] = "EVALSHA";
 	a->v[1] = c->sha;
 	a->v[2] = "0";

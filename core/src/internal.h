@@ -142,6 +142,8 @@ double qless__now(const qless_client *c);
 redisContext *qless__connect(qless_client *c, int select_db);
 /* Ensures c->ctx is connected with the script loaded. */
 int qless__ensure(qless_client *c);
+/* Writes t as "%.6f" into buf (at least 48 bytes). */
+void qless__fmt_now(char *buf, double t);
 /* Drops the connection after an I/O error; records QLESS_EIO. */
 int qless__io_error(qless_client *c, const char *what);
 

@@ -185,15 +185,22 @@ static json_t *jnumber(double v)
 	return json_real(v);
 }
 
-/* Sets key to value (reference stolen); refreshes the cache. */
+/* Sets key to value (reference stolen). The caller re-runs cache(job)
+ * once after its last change (also on failure). */
 static int set_field(qless_job *job, const char *key, json_t *value)
 {
 	if (value == NULL || json_object_set_new(job->obj, key, value) != 0)
 		return QLESS_ENOMEM;
 	free(job->json_text);
 	job->json_text = NULL;
-	cache(job);
 	return QLESS_OK;
+}
+
+/* Ends a series of set_field calls: refreshes the cached fields. */
+static int done(qless_job *job, int rc, const char *F)
+{
+	cache(job);
+	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
 }
 
 static int set_str(qless_job *job, const char *key, const char *value)
@@ -331,9 +338,7 @@ int qless_job_set_data(qless_job *job, const char *data)
 	QLESS_CHECK_NULL(F, data);
 	if (!qless__json_valid(data))
 		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
-	if (set_str(job, "data", data) != QLESS_OK)
-		return qless__err_nomem(F);
-	return QLESS_OK;
+	return done(job, set_str(job, "data", data), F);
 }
 
 /* ---- operations by the worker holding the job ---- */
@@ -405,7 +410,7 @@ int qless_job_complete(qless_job *job, const qless_complete_options *opts)
 		rc = set_num(job, "remaining", (double)job->retries);
 	if (rc == QLESS_OK && json_object_size(job->failure) > 0)
 		rc = set_field(job, "failure", json_object());
-	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, rc, F);
 }
 
 int qless_job_fail(qless_job *job, const char *group, const char *message)
@@ -437,7 +442,7 @@ int qless_job_fail(qless_job *job, const char *group, const char *message)
 		rc = set_str(job, "worker", "");
 	if (rc == QLESS_OK)
 		rc = set_num(job, "expires", 0);
-	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, rc, F);
 }
 
 int qless_job_retry(qless_job *job, double delay, const char *group, const char *message, int64_t *out_remaining)
@@ -503,7 +508,7 @@ int qless_job_retry(qless_job *job, double delay, const char *group, const char 
 			rc = set_field(job, "failure", failure_obj(group, message, fl, job->client->worker_name));
 		}
 	}
-	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, rc, F);
 }
 
 int qless_job_heartbeat(qless_job *job, double *out_expires)
@@ -525,7 +530,7 @@ int qless_job_heartbeat(qless_job *job, double *out_expires)
 	if (out_expires != NULL)
 		*out_expires = (double)expires;
 	rc = set_num(job, "expires", (double)expires);
-	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, rc, F);
 }
 
 /* ---- operations by anyone ---- */
@@ -573,7 +578,7 @@ int qless_job_timeout(qless_job *job)
 	rc = set_str(job, "state", "stalled");
 	if (rc == QLESS_OK)
 		rc = set_num(job, "expires", 0);
-	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, rc, F);
 }
 
 int qless_job_set_priority(qless_job *job, double priority)
@@ -589,7 +594,7 @@ int qless_job_set_priority(qless_job *job, double priority)
 	qless__args_num(&a, priority);
 	if ((rc = qless__call_void(job->client, F, "priority", &a)) != QLESS_OK)
 		return rc;
-	return set_num(job, "priority", priority) == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, set_num(job, "priority", priority), F);
 }
 
 int qless_job_log(qless_job *job, const char *message, const char *data)
@@ -636,7 +641,7 @@ static int tag_op(qless_job *job, const char *F, const char *op, const char *con
 		json_decref(j);
 		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON array of tags", F);
 	}
-	return set_field(job, "tags", j) == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, set_field(job, "tags", j), F);
 }
 
 int qless_job_tag_add(qless_job *job, const char *const *tags, size_t ntags)
@@ -659,7 +664,7 @@ static int track_op(qless_job *job, const char *F, const char *op, int tracked)
 	qless__args_add(&a, job->jid);
 	if ((rc = qless__call_void(job->client, F, "track", &a)) != QLESS_OK)
 		return rc;
-	return set_field(job, "tracked", json_boolean(tracked)) == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, set_field(job, "tracked", json_boolean(tracked)), F);
 }
 
 int qless_job_track(qless_job *job)
@@ -727,9 +732,9 @@ static int depends_op(qless_job *job, const char *F, const char *op, const char 
 					json_array_append_new(deps, json_string(jids[i]));
 	}
 	rc = set_field(job, "dependencies", deps);
-	if (rc == QLESS_OK && json_array_size(job->deps) == 0)
+	if (rc == QLESS_OK && json_array_size(deps) == 0)
 		rc = set_str(job, "state", "waiting");
-	return rc == QLESS_OK ? QLESS_OK : qless__err_nomem(F);
+	return done(job, rc, F);
 }
 
 int qless_job_depends_add(qless_job *job, const char *const *jids, size_t njids)
