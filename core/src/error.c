@@ -41,7 +41,7 @@ int qless__script_error_code(const char *msg)
 	if (strstr(msg, "another worker") || strstr(msg, "not currently running") ||
 	    strstr(msg, "given out to another"))
 		return QLESS_ELOCK;
-	if (strstr(msg, "depends state") || strstr(msg, "is a dependency"))
+	if (strstr(msg, "depends state") || strstr(msg, "is a dependency") || strstr(msg, "not running"))
 		return QLESS_ESTATE;
 	if (strstr(msg, "Arg \"") || strstr(msg, "cannot be used without") ||
 	    strstr(msg, "Unrecognized option") || strstr(msg, "Unknown command"))
