@@ -1,6 +1,11 @@
 /* swig/python.i — Python part of the libqless interface: module name,
- * typemaps and exception classes. Everything else is in qless.i. */
-%module(package="qless") _core
+ * typemaps, exception classes and GIL policy. Everything else is in qless.i.
+ *
+ * Built with -builtin (see bindings/python/CMakeLists.txt): the handles are
+ * real extension types whose tp_dealloc runs the qless_*_free destructor, and
+ * no generated shadow .py is needed (it would be named _core.py too and
+ * shadow nothing). The pythonic layer is bindings/python/qless/*.py. */
+%module(package="qless", threads="1") _core
 
 %{
 #include <qless/qless.h>
@@ -23,16 +28,37 @@ static void qless_py_raise(int code)
 		"qless._core.LockLost", "qless._core.StateError", "qless._core.ProtocolError",
 		"qless._core.ConnectionError", "qless._core.OutOfMemory" };
 	int i;
-	qless_py_errors[0] = PyErr_NewException((char *)names[0], NULL, NULL);
-	PyModule_AddObject(m, "Error", qless_py_errors[0]);
-	Py_XINCREF(qless_py_errors[0]);
-	for (i = 1; i < 8; i++) {
-		qless_py_errors[i] = PyErr_NewException((char *)names[i], qless_py_errors[0], NULL);
-		Py_XINCREF(qless_py_errors[i]);
+	for (i = 0; i < 8; i++) {
+		PyObject *code;
+		qless_py_errors[i] = PyErr_NewException((char *)names[i], i ? qless_py_errors[0] : NULL, NULL);
+		if (!qless_py_errors[i])
+			return NULL;
+		/* The class knows its code (InvalidArgument.code == -1); instances
+		 * carry (message, code) as args, read by the layer's properties. */
+		code = i ? PyLong_FromLong(-i) : Py_NewRef(Py_None);
+		PyObject_SetAttrString(qless_py_errors[i], "code", code);
+		Py_XDECREF(code);
+		Py_INCREF(qless_py_errors[i]);   /* one reference kept in the array */
 		PyModule_AddObject(m, strrchr(names[i], '.') + 1, qless_py_errors[i]);
 	}
 }
 %}
+
+/* GIL policy. Every wrapper keeps the GIL (the C API allows one thread per
+ * client at a time, and the GIL is what gives Python callers that guarantee)
+ * except the calls that wait without touching a client shared with other
+ * Python threads: they release it so other threads run meanwhile.
+ *   qless_events_next       waits on the events handle's own connection
+ *   qless_worker_lost_locks waits on the worker's own subscription
+ *   ~qless_heartbeater      joins the heartbeat thread (its own connection)
+ *   qless_swig_client_new   connects a client nobody else has yet
+ * pop and the other commands share the client's connection, so they keep
+ * the GIL: releasing it would let two threads drive one connection. */
+%nothread;
+%thread qless_events_next;
+%thread qless_worker_lost_locks;
+%thread qless_swig_client_new;
+%thread qless_heartbeater::~qless_heartbeater;
 
 %typemap(out) int QLESS_PLAIN_OUT = int;
 %typemap(out) int QLESS_STATUS_OUT {
@@ -79,5 +105,9 @@ static void qless_py_raise(int code)
 	}
 }
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); Py_XDECREF(seq$argnum); }
+
+/* qless.i does not map qless_client_call's argument list; until it does
+ * (reported), the Python part applies the string-list typemap itself. */
+%apply (const char *const *QLESS_STRV, size_t QLESS_STRC) { (const char *const *argv, size_t argc) };
 
 %include "qless.i"

@@ -1,0 +1,30 @@
+"""qless: the qless Redis job queue, over the libqless C core.
+
+    import qless
+    client = qless.Client()            # $QLESS_URL or redis://127.0.0.1:6379/0
+    jid = client.queues["jobs"].put("app.jobs.Resize", {"size": 64})
+    job = client.queues["jobs"].pop()
+    job.complete()
+
+A Client and everything made from it must be used by one thread at a time.
+"""
+from . import _core
+from .client import Client, Config, FailedPage, Jobs, Queues, Recurring, Workers
+from .errors import (ConnectionError, Error, InvalidArgument, LockLost, NotFound,
+                     OutOfMemory, ProtocolError, StateError)
+from .events import Event, Events
+from .job import Job
+from .queue import Queue, QueueCounts
+from .recurring import RecurringJob
+
+__version__: str = _core.qless_version()
+
+__all__ = ["Client", "Queue", "Job", "RecurringJob", "Events", "Event", "QueueCounts",
+           "Config", "Jobs", "Queues", "Recurring", "Workers", "FailedPage",
+           "Error", "InvalidArgument", "NotFound", "LockLost", "StateError",
+           "ProtocolError", "ConnectionError", "OutOfMemory", "handle_count"]
+
+
+def handle_count() -> int:
+    """Live libqless handles in this process (for leak checks)."""
+    return _core.qless_handle_count()

@@ -1,0 +1,219 @@
+"""Client: one connection to a qless server (qless_client), with mappings
+for queues, jobs, config, workers and recurring jobs."""
+import json
+from typing import (Any, Dict, Iterable, Iterator, List, MutableMapping, NamedTuple,
+                    Optional, Tuple, Union)
+
+from . import _core
+from ._util import joblist, many, strlist, strlist_numbers
+from .errors import NotFound
+from .events import Events
+from .job import Job
+from .queue import Queue
+from .recurring import RecurringJob
+
+
+def _ms(seconds: Optional[float]) -> int:
+    # C: 0 means the library default, < 0 wait forever.
+    return 0 if seconds is None else (-1 if seconds < 0 else max(1, int(seconds * 1000)))
+
+
+class Client:
+    """Connects to url (None: $QLESS_URL, else redis://127.0.0.1:6379/0).
+    Timeouts are in seconds (None: the library's defaults, < 0: forever)."""
+
+    def __init__(self, url: Optional[str] = None, worker_name: Optional[str] = None,
+                 connect_timeout: Optional[float] = None,
+                 command_timeout: Optional[float] = None) -> None:
+        self.url = url
+        self._h: Any = _core.qless_swig_client_new(url, _ms(connect_timeout), _ms(command_timeout),
+                                                   worker_name)
+        self.queues = Queues(self)
+        self.jobs = Jobs(self)
+        self.config = Config(self)
+        self.workers = Workers(self)
+        self.recurring = Recurring(self)
+
+    def __repr__(self) -> str:
+        return "<qless.Client %s>" % self.worker_name
+
+    @property
+    def worker_name(self) -> str:
+        return _core.qless_client_worker_name(self._h)
+
+    @property
+    def now(self) -> float:
+        """The time sent to the server: the clock plus time_offset."""
+        return _core.qless_client_now(self._h)
+
+    def set_time_offset(self, seconds: float) -> None:
+        _core.qless_client_set_time_offset(self._h, seconds)
+
+    def call(self, command: str, *args: Any) -> Optional[str]:
+        """Raw protocol call; the reply as text (arrays as a JSON array)."""
+        return _core.qless_client_call(self._h, command, [str(a) for a in args])
+
+    def cancel(self, *jids: str) -> None:
+        _core.qless_client_cancel(self._h, list(jids))
+
+    def timeout(self, *jids: str) -> None:
+        _core.qless_client_timeout(self._h, list(jids))
+
+    def events(self, *channels: str) -> Events:
+        return Events(self, *channels)
+
+    def queue(self, name: str) -> Queue:
+        return Queue(self, name)
+
+
+class Queues:
+    """client.queues[name] -> Queue (no I/O); iterating gives the known names."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def __getitem__(self, name: str) -> Queue:
+        return Queue(self.client, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
+
+    def names(self) -> List[str]:
+        return strlist(_core.qless_client_queue_names(self.client._h))
+
+    def counts(self) -> List[Dict[str, Any]]:
+        """The protocol's per-queue counts, one dict per known queue."""
+        return json.loads(_core.qless_client_queues_json(self.client._h))
+
+
+class FailedPage(NamedTuple):
+    total: int
+    jobs: List[Job]
+
+
+class Jobs:
+    """client.jobs[jid] -> Job, or None when the job does not exist."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def __getitem__(self, jid: str) -> Optional[Job]:
+        try:
+            return Job(_core.qless_client_get_job(self.client._h, jid), self.client)
+        except NotFound:
+            return None
+
+    def get(self, jids: Union[str, Iterable[str]], *more: str) -> List[Job]:
+        """The jobs that exist among the jids, in argument order."""
+        return joblist(_core.qless_client_get_jobs(self.client._h, many(jids, more)), self.client)
+
+    def complete(self, offset: int = 0, count: int = 25) -> List[str]:
+        return strlist(_core.qless_client_jobs(self.client._h, "complete", None, offset, count))
+
+    def tagged_page(self, tag: str, offset: int = 0, count: int = 25) -> Tuple[int, List[str]]:
+        """(total, jids) for one page of jobs carrying tag."""
+        handle, total = _core.qless_client_tagged(self.client._h, tag, offset, count)
+        return total, strlist(handle)
+
+    def tagged(self, tag: str, page: int = 50) -> Iterator[str]:
+        """Every jid carrying tag, oldest tagging first, fetched page by page."""
+        offset = 0
+        while True:
+            _total, jids = self.tagged_page(tag, offset, page)
+            yield from jids
+            if len(jids) < page:
+                return
+            offset += len(jids)
+
+    def top_tags(self, offset: int = 0, count: int = 25) -> Dict[str, int]:
+        """Tags used by at least two jobs, most used first, with their counts."""
+        return strlist_numbers(_core.qless_client_top_tags(self.client._h, offset, count))
+
+    def tracked(self) -> Tuple[List[Job], List[str]]:
+        """(tracked jobs that exist, tracked jids that no longer do)."""
+        jobs, expired = _core.qless_client_tracked(self.client._h)
+        return joblist(jobs, self.client), strlist(expired)
+
+    def failed_groups(self) -> Dict[str, int]:
+        return strlist_numbers(_core.qless_client_failed_groups(self.client._h))
+
+    def failed(self, group: str, start: int = 0, limit: int = 25) -> FailedPage:
+        """Jobs failed in group, newest first, and how many there are in all."""
+        handle, total = _core.qless_client_failed(self.client._h, group, start, limit)
+        return FailedPage(total, self.get(strlist(handle)))
+
+
+def _value(text: Any) -> Any:
+    # Config values travel as text; numbers come back as numbers.
+    if isinstance(text, str):
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            return text
+        return parsed if isinstance(parsed, (int, float)) and not isinstance(parsed, bool) else text
+    return text
+
+
+class Config(MutableMapping[str, Any]):
+    """client.config: options with their defaults; del restores the default."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def __getitem__(self, key: str) -> Any:
+        value = _core.qless_client_config_get(self.client._h, key)
+        if value is None:
+            raise KeyError(key)
+        return _value(value)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        _core.qless_client_config_set(self.client._h, key, value if isinstance(value, str) else json.dumps(value))
+
+    def __delitem__(self, key: str) -> None:
+        _core.qless_client_config_unset(self.client._h, key)
+
+    def all(self) -> Dict[str, Any]:
+        return {k: _value(v) for k, v in json.loads(_core.qless_client_config_all(self.client._h)).items()}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.all())
+
+    def __len__(self) -> int:
+        return len(self.all())
+
+
+class Workers:
+    """client.workers: iterate names; workers[name] -> {"jobs": [...], "stalled": [...]}."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def counts(self) -> Dict[str, int]:
+        """Recent workers, most recent first, with their running job counts."""
+        return strlist_numbers(_core.qless_client_workers(self.client._h))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.counts())
+
+    def __getitem__(self, name: str) -> Dict[str, List[str]]:
+        jobs, stalled = _core.qless_client_worker_jobs(self.client._h, name)
+        return {"jobs": strlist(jobs), "stalled": strlist(stalled)}
+
+    def deregister(self, *names: str) -> None:
+        _core.qless_client_deregister_workers(self.client._h, list(names))
+
+
+class Recurring:
+    """client.recurring[jid] -> RecurringJob, or None when there is no such template."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def __getitem__(self, jid: str) -> Optional[RecurringJob]:
+        try:
+            return RecurringJob(_core.qless_client_get_recur(self.client._h, jid), self.client)
+        except NotFound:
+            return None

@@ -1,0 +1,48 @@
+"""Events: a subscription to qless pub/sub channels on a connection of its
+own (qless_events). Channels are named without the "ql:" prefix: "log",
+"w:<worker>", "put", "popped", "completed", "failed", "stalled", "canceled",
+"track", "untrack". Waiting releases the GIL."""
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional
+
+from . import _core
+from ._util import seconds_to_ms
+
+if TYPE_CHECKING:
+    from .client import Client
+
+
+class Event(NamedTuple):
+    channel: str
+    message: str   # a jid for job events; JSON text on "log"
+
+
+class Events:
+    def __init__(self, client: "Client", *channels: str) -> None:
+        self.client = client
+        self._h: Any = _core.qless_events_new(client._h, list(channels))
+
+    def next(self, timeout: Optional[float] = None) -> Optional[Event]:
+        """The next message, or None when timeout (seconds; None: forever) passes."""
+        # Two NULL out-strings collapse to a single None in SWIG's output list.
+        reply = _core.qless_events_next(self._h, seconds_to_ms(timeout))
+        return None if reply is None else Event(reply[0], reply[1])
+
+    def listen(self, timeout: Optional[float] = None) -> Iterator[Event]:
+        """Yields messages until none arrives for timeout seconds (None: forever)."""
+        while True:
+            event = self.next(timeout)
+            if event is None:
+                return
+            yield event
+
+    def __iter__(self) -> Iterator[Event]:
+        return self.listen(None)
+
+    def close(self) -> None:
+        self._h = None   # the handle's destructor unsubscribes and disconnects
+
+    def __enter__(self) -> "Events":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
