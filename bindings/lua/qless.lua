@@ -1,0 +1,35 @@
+-- qless: Lua binding of libqless.
+--   local qless = require "qless"
+--   local client = qless.Client()              -- QLESS_URL or redis://127.0.0.1:6379/0
+--   local jid = client.queues.jobs:put("my.job", { n = 1 })
+--   local job = client.queues.jobs:pop()
+--   job:complete()
+-- Errors are tables {code, name, symbol, message} with one metatable per
+-- kind (qless.errors.NotFound, ...); qless.is_error(e, "NotFound") tests them.
+local core = require "qless_core"
+
+local qless = {
+  core = core,                       -- the SWIG module, for what the layer does not cover
+  json = require "qless.json",
+  VERSION = core.qless_version(),
+  errors = core.error_classes(),     -- name -> metatable
+  Client = require("qless.client").new,
+  Worker = require("qless.worker").new,
+}
+
+-- True when err is a qless error (of kind name, e.g. "LockLost", if given).
+function qless.is_error(err, name)
+  if type(err) ~= "table" then return false end
+  local mt = getmetatable(err)
+  if mt == nil or qless.errors[err.name] ~= mt then return false end
+  return name == nil or name == "Error" or err.name == name
+end
+
+-- Sleeps seconds (not cut short by signals), for job code and scripts:
+-- Lua's standard library has no sleep.
+function qless.sleep(seconds) core.qless_lua_sleep(seconds, 0) end
+
+-- Number of live core handles, for leak checks.
+qless.handle_count = core.qless_handle_count
+
+return qless

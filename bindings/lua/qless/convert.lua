@@ -1,0 +1,75 @@
+-- qless.convert: the few conversions every layer file needs between the C
+-- core's handles and Lua values (string lists, job lists, job data).
+local core = require "qless_core"
+local json = require "qless.json"
+
+local M = {}
+
+local INVALID_ARGUMENT = -1
+
+-- Raises the same error object the core raises for a bad argument.
+function M.invalid(message)
+  error(core.new_error(INVALID_ARGUMENT, message), 0)
+end
+
+-- qless_strlist handle -> {strings}, {numbers} (nil handle -> empty tables).
+function M.strings(list)
+  local items, numbers = {}, {}
+  if list then
+    for i = 0, core.qless_strlist_size(list) - 1 do
+      items[i + 1] = core.qless_strlist_get(list, i)
+      numbers[i + 1] = core.qless_strlist_number(list, i)
+    end
+  end
+  return items, numbers
+end
+
+-- Arguments given either as one table of strings or as several strings
+-- (job:tag("a", "b") or job:tag{"a", "b"}) -> one table.
+function M.list(first, ...)
+  if type(first) == "table" and select("#", ...) == 0 then return first end
+  return { first, ... }
+end
+
+-- Optional list option: nil stays nil ("not given"); a single string is a
+-- list of one.
+function M.optlist(v)
+  if type(v) == "string" then return { v } end
+  return v
+end
+
+-- Job data for the core: a string is passed as is (it must already hold
+-- JSON; the core checks it), a table is encoded, nil means {}.
+function M.data(value)
+  if value == nil or type(value) == "string" then return value end
+  local ok, text = pcall(json.encode, value)
+  if not ok then M.invalid("job data: " .. text) end
+  return text
+end
+
+-- Decodes JSON text from the core; nil stays nil.
+function M.decode(text)
+  if text == nil then return nil end
+  return json.decode(text)
+end
+
+-- Seconds (Lua idiom) -> milliseconds (C); nil -> 0 (the core's default),
+-- negative -> -1 (wait forever).
+function M.ms(seconds)
+  if seconds == nil then return 0 end
+  if seconds < 0 then return -1 end
+  return math.max(1, math.floor(seconds * 1000 + 0.5))
+end
+
+-- qless_joblist handle -> table of Job objects, each owning its handle.
+function M.jobs(list, wrap)
+  local jobs = {}
+  if list then
+    for i = 0, core.qless_joblist_size(list) - 1 do
+      jobs[#jobs + 1] = wrap(core.qless_joblist_take(list, i))
+    end
+  end
+  return jobs
+end
+
+return M
