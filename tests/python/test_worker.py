@@ -114,12 +114,13 @@ def test_round_robin(client, run_worker):
     assert states == ["complete", "complete"]
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_graceful_stop_finishes_current_job(client, run_worker, signum):
+@pytest.mark.parametrize("signum,mode", [(signal.SIGTERM, "serial"), (signal.SIGINT, "serial"),
+                                         (signal.SIGTERM, "fork")])
+def test_graceful_stop_finishes_current_job(client, run_worker, signum, mode):
     queue = client.queues["q"]
     first = queue.put("sample.Succeed", {"sleep": 1.5}, priority=1)
     second = queue.put("sample.Succeed", {})
-    proc = run_worker("--queue", "q")
+    proc = run_worker("--queue", "q", "--mode", mode)
     wait_for(lambda: client.jobs[first].state == "running")
     proc.send_signal(signum)
     code, err = finish(proc)

@@ -14,5 +14,5 @@ def _message(self: BaseException) -> str:
 
 
 # str(e) is the library's message rather than the args tuple.
-Error.message = property(_message, doc="the library's message")  # type: ignore[attr-defined]
-Error.__str__ = _message  # type: ignore[method-assign,assignment]
+Error.message = property(_message, doc="the library's message")  # type: ignore[assignment]
+Error.__str__ = _message  # type: ignore[assignment]
