@@ -54,6 +54,16 @@ describe("qless-worker", function()
     assert.matches("^BadInput: no name\nstack traceback:", jb.failure.message)
   end)
 
+  it("leaves a job the code settled itself alone", function()
+    local jid = queue:put("advance", { next = "later" })
+    local w = worker("--max-jobs", "1")
+    assert.equal(0, w.wait(20), w.log())
+    local job = client.jobs[jid]
+    assert.equal("waiting", job.state)
+    assert.equal("later", job.queue)
+    assert.matches(jid .. " advance %(work%) handled", w.log())
+  end)
+
   it("keeps a job longer than its heartbeat alive and completes it", function()
     queue:set_heartbeat(2)
     local jid = queue:put("slow", { seconds = 4 })
