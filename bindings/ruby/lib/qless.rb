@@ -19,6 +19,7 @@ require "qless/recurring_job"
 require "qless/queue"
 require "qless/events"
 require "qless/client"
+require "qless/worker"
 
 module Qless
   VERSION = Core.qless_version

@@ -34,13 +34,15 @@ module Qless
 
     # Subscribes to channels. With a block, yields channel, message for every
     # message until the block breaks (or timeout seconds pass without one)
-    # and closes the subscription; without one, returns the Events.
+    # and closes the subscription (the value is the break value, else nil);
+    # without a block, returns the Events.
     def events(*channels, timeout: nil, &block)
       ev = Events.new(self, channels.flatten)
       return ev unless block
 
       begin
         ev.each(timeout: timeout, &block)
+        nil
       ensure
         ev.close
       end
@@ -148,15 +150,18 @@ module Qless
     end
 
     def delete(key) = Core.qless_client_config_unset(@client.handle, key.to_s)
-    # Every option: defaults overlaid by stored values.
-    def to_h = JSON.parse(Core.qless_client_config_all(@client.handle))
+    # Every option: defaults overlaid by stored values (which the server
+    # keeps as text; numbers are read back as numbers, as in #[]).
+    def to_h = JSON.parse(Core.qless_client_config_all(@client.handle)).transform_values { |v| number(v) }
     alias all to_h
     def each(&block) = to_h.each(&block)
 
     private
 
-    def number(text)
-      Integer(text, exception: false) || Float(text, exception: false) || text
+    def number(value)
+      return value unless value.is_a?(String)
+
+      Integer(value, exception: false) || Float(value, exception: false) || value
     end
   end
 

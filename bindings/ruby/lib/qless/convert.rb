@@ -43,8 +43,12 @@ module Qless
       Core.release(list)
     end
 
+    # A list of strings for the core: nil stays nil ("not given"); any
+    # Array (even empty) is sent, its items as Strings.
     def strv(values)
-      values&.map(&:to_s)
+      return nil if values.nil?
+
+      Array.try_convert(values)&.map(&:to_s) or raise TypeError, "expected an Array, got #{values.class}"
     end
 
     # Seconds (Numeric or nil) to the core's milliseconds (0 = default).

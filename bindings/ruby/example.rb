@@ -1,0 +1,13 @@
+require "qless"
+
+client = Qless::Client.new(ENV["QLESS_URL"])       # nil: redis://127.0.0.1:6379/0
+queue = client.queues["example"]
+
+jid = queue.put("Greeter", { "name" => "world" }, priority: 10, tags: ["demo"])
+job = queue.pop                                     # locked for this client's worker
+puts "popped #{job.klass_name} #{job.jid} with #{job.data.inspect}"
+
+job.data["greeting"] = "hello, #{job.data["name"]}"
+job.complete
+
+puts "#{jid} is #{client.jobs[jid].state}"          # => complete

@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+# Shared by the Ruby test files: the fixture server's URL, a FLUSHALL before
+# each test and small polling helpers. Run through run.rb (see CMakeLists.txt).
+require "minitest/autorun"
+require "socket"
+require "rbconfig"
+require "qless"
+
+module QlessTest
+  STATE = ENV.fetch("QLESS_TEST_STATE") { abort "QLESS_TEST_STATE is not set (run through ctest)" }
+  PORT = File.read(File.join(STATE, "port")).strip
+  SOCKET = File.read(File.join(STATE, "socket")).strip
+  URL = "redis://127.0.0.1:#{PORT}/0"
+  UNIX_URL = "unix://#{SOCKET}"
+  HERE = __dir__
+  RUBY_DIR = File.expand_path("../../bindings/ruby", HERE)
+  # -I flags that load this build's layer and extension in a child ruby.
+  LOAD_PATH = ENV.fetch("QLESS_RUBY_LOAD_PATH").split(File::PATH_SEPARATOR)
+
+  # Plain RESP over the unix socket: the qless protocol has no FLUSHALL.
+  def self.redis(*args)
+    UNIXSocket.open(SOCKET) do |s|
+      s.write("*#{args.size}\r\n" + args.map { |a| "$#{a.to_s.bytesize}\r\n#{a}\r\n" }.join)
+      s.gets
+    end
+  end
+
+  def self.ruby_command(*args)
+    [RbConfig.ruby, *LOAD_PATH.flat_map { |d| ["-I", d] }, *args]
+  end
+
+  class Test < Minitest::Test
+    def setup
+      assert_equal "+OK\r\n", QlessTest.redis("FLUSHALL")
+      @client = Qless::Client.new(URL, worker_name: "ruby-test")
+      @queue = @client.queues["testing"]
+    end
+
+    # Waits until the block is truthy (fails after timeout seconds).
+    def eventually(timeout = 5, what = "condition")
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+      loop do
+        result = yield
+        return result if result
+
+        flunk "timed out waiting for #{what}" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+        sleep 0.05
+      end
+    end
+  end
+end
