@@ -2,6 +2,7 @@
  * connection of its own. */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -76,6 +77,7 @@ int qless_heartbeater_new(qless_heartbeater **out, qless_job *job, double interv
 {
 	static const char F[] = "qless_heartbeater_new";
 	pthread_condattr_t attr;
+	sigset_t all, old;
 	qless_heartbeater *hb;
 	int rc;
 
@@ -102,7 +104,13 @@ int qless_heartbeater_new(qless_heartbeater **out, qless_job *job, double interv
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&hb->cv, &attr);
 	pthread_condattr_destroy(&attr);
-	if ((rc = pthread_create(&hb->thread, NULL, beat_loop, hb)) != 0) {
+	/* The thread starts with every signal blocked, so the program's signal
+	 * handlers (worker shutdown, SIGQUIT) always run on its own threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&hb->thread, NULL, beat_loop, hb);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
 		pthread_cond_destroy(&hb->cv);
 		pthread_mutex_destroy(&hb->mu);
 		hb_destroy(hb);
