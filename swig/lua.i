@@ -219,10 +219,6 @@ static void qless_lua_signal_exit(int sig)
 %}
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) %{ free((void *)tmp$argnum); %}
 
-/* qless.i does not list qless_client_call's argument vector; until it does
- * (reported), it is a list of strings here too. */
-%apply (const char *const *QLESS_STRV, size_t QLESS_STRC) { (const char *const *argv, size_t argc) };
-
 %apply int QLESS_PLAIN_OUT { int qless_lua_signal_install, int qless_lua_signal_pending };
 %constant int QLESS_LUA_SIGINT = SIGINT;
 %constant int QLESS_LUA_SIGTERM = SIGTERM;

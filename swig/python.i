@@ -106,8 +106,4 @@ static void qless_py_raise(int code)
 }
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); Py_XDECREF(seq$argnum); }
 
-/* qless.i does not map qless_client_call's argument list; until it does
- * (reported), the Python part applies the string-list typemap itself. */
-%apply (const char *const *QLESS_STRV, size_t QLESS_STRC) { (const char *const *argv, size_t argc) };
-
 %include "qless.i"

@@ -86,6 +86,7 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 /* ---- lists of strings in ---- */
 %apply (const char *const *QLESS_STRV, size_t QLESS_STRC) {
   (const char *const *jids, size_t njids),
+  (const char *const *argv, size_t argc),
   (const char *const *tags, size_t ntags),
   (const char *const *workers, size_t n),
   (const char *const *channels, size_t nchannels),

@@ -170,10 +170,6 @@ static void *qless_rb_next_nogvl(void *p)
 }
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { RB_GC_GUARD(buf$argnum); RB_GC_GUARD(ary$argnum); }
 
-/* qless.i does not list qless_client_call's arguments among the string
- * lists; without this they would be a raw pointer and a count in Ruby. */
-%apply (const char *const *QLESS_STRV, size_t QLESS_STRC) { (const char *const *argv, size_t argc) };
-
 %include "qless.i"
 
 /* Declared after qless.i so the channel/message out-typemaps apply. */
