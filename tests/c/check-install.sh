@@ -45,7 +45,7 @@ pkgconfig)
   "$cc" -Wall -Werror "$src/tests/c/install-consumer.c" $cflags $libs -o "$tmp/consumer-shared"
   resolved="$(LD_LIBRARY_PATH="$libdir" ldd "$tmp/consumer-shared" | awk '/libqless/ {print $3}')"
   [ "$resolved" = "$libdir/libqless.so.0" ] || fail "consumer resolves libqless to '$resolved', not $libdir/libqless.so.0"
-  LD_LIBRARY_PATH="$libdir" "$tmp/consumer-shared" "$redis_url" || fail "shared consumer failed"
+  LD_LIBRARY_PATH="$libdir" timeout 60 "$tmp/consumer-shared" "$redis_url" || fail "shared consumer failed"
 
   # Static libqless (hiredis and jansson from the system, via Requires.private).
   slibs="$(pkg-config --static --libs libqless)"
@@ -56,7 +56,7 @@ pkgconfig)
   # shellcheck disable=SC2086
   "$cc" -Wall -Werror "$src/tests/c/install-consumer.c" $cflags $slibs -o "$tmp/consumer-static"
   if readelf -d "$tmp/consumer-static" | grep -q 'libqless'; then fail "static consumer still needs libqless.so"; fi
-  "$tmp/consumer-static" "$redis_url" || fail "static consumer failed"
+  timeout 60 "$tmp/consumer-static" "$redis_url" || fail "static consumer failed"
   echo "c.pkgconfig: ok"
   ;;
 examples)
@@ -69,7 +69,7 @@ examples)
   redis-cli -p "$port" DEL "ql:q:$queue-work" > /dev/null
   "$tmp/ex/producer" -u "$redis_url" -b "$queue" 5 > "$tmp/producer.out" || fail "producer failed"
   [ "$(wc -l < "$tmp/producer.out")" -eq 6 ] || fail "producer printed $(wc -l < "$tmp/producer.out") jids, expected 6"
-  "$tmp/ex/consumer" -u "$redis_url" "$queue" > "$tmp/consumer.out" || fail "consumer failed"
+  timeout 60 "$tmp/ex/consumer" -u "$redis_url" "$queue" > "$tmp/consumer.out" || fail "consumer failed (or hung)"
   cat "$tmp/consumer.out"
   grep -qx "consumer: completed 5, failed 1, lost 0" "$tmp/consumer.out" || fail "unexpected consumer summary"
   # Check the result in Redis itself.

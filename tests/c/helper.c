@@ -121,14 +121,28 @@ void th_flush(void)
 	freeReplyObject(r);
 }
 
+/* Every test must free every handle it made (clients, queues, jobs, lists,
+ * workers, events, ...): the library counts live handles. */
+int th_handle_leaks;
+static int64_t handles_before;
+
 void th_setup(void)
 {
 	th_flush();
 	qless_error_clear();
+	handles_before = qless_handle_count();
 }
 
 void th_teardown(void)
 {
+	int64_t now = qless_handle_count();
+	if (now != handles_before) {
+		CU_pTest t = CU_get_current_test();
+		fprintf(stderr, "\n  HANDLE LEAK: %s left %lld handle(s) alive\n", t ? t->pName : "?",
+		        (long long)(now - handles_before));
+		th_handle_leaks++;
+		handles_before = now;
+	}
 	qless_error_clear();
 }
 

@@ -82,5 +82,9 @@ extern CU_TestInfo recur_tests[];
 extern CU_TestInfo worker_tests[];
 extern CU_TestInfo event_tests[];
 extern CU_TestInfo conn_tests[];
+extern CU_TestInfo heartbeater_tests[];
+
+/* Tests that ended with library handles still alive (see th_teardown). */
+extern int th_handle_leaks;
 
 #endif

@@ -24,6 +24,7 @@ int main(int argc, char **argv)
 		SUITE("worker", worker_tests),
 		SUITE("events", event_tests),
 		SUITE("conn", conn_tests),
+		SUITE("heartbeater", heartbeater_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -63,8 +64,9 @@ int main(int argc, char **argv)
 	printf("\n");
 	CU_cleanup_registry();
 	th_close_raw();
-	fprintf(stderr, "qless C tests: %u tests, %u assertions, %u failures\n", run, asserts, failures);
-	if (rc != CUE_SUCCESS || failures != 0 || run == 0)
+	fprintf(stderr, "qless C tests: %u tests, %u assertions, %u failures, %d tests leaking handles\n",
+	        run, asserts, failures, th_handle_leaks);
+	if (rc != CUE_SUCCESS || failures != 0 || run == 0 || th_handle_leaks != 0)
 		return 1;
 	return 0;
 }

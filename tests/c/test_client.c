@@ -303,14 +303,22 @@ static void test_config(void)
 /* Handles keep the client alive: free the client first, then use them. */
 static void test_refcount(void)
 {
+	int64_t base = qless_handle_count();
 	qless_client *c = th_client("w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(qless_handle_count(), base + 1);
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, c, "q"));
 	char *jid = NULL;
 	TH_OK(qless_queue_put(q, &jid, "K", "{}", NULL));
 	qless_job *job = th_get(c, jid);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	CU_ASSERT_EQUAL(qless_handle_count(), base + 3);
+	qless_strlist *names = NULL;
+	TH_OK(qless_client_queue_names(c, &names));
+	CU_ASSERT_EQUAL(qless_handle_count(), base + 4);
+	qless_strlist_free(names);
+	CU_ASSERT_EQUAL(qless_handle_count(), base + 3);
 	qless_client_free(c);
 	int64_t len = -1;
 	TH_OK(qless_queue_length(q, &len));
@@ -321,6 +329,7 @@ static void test_refcount(void)
 	CU_ASSERT_EQUAL(qless_job_priority(job), 7);
 	qless_job_free(job);
 	qless_free(jid);
+	CU_ASSERT_EQUAL(qless_handle_count(), base);
 }
 
 CU_TestInfo client_tests[] = {
