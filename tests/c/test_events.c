@@ -125,6 +125,47 @@ static void test_lifecycle_messages(void)
 	qless_client_free(c);
 }
 
+static void test_lock_lost(void)
+{
+	qless_client *c = th_client("worker");
+	qless_client *other = th_client("another");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
+	const char *chans[] = { "w:worker", "log" };
+	qless_events *ev = NULL;
+	TH_OK(qless_events_new(&ev, c, chans, 2));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
+	o.jid = "jid";
+	char *jid = th_put(c, "queue", "klass", NULL, &o);
+	expect_msg(ev, "log", "{\"jid\":\"jid\",\"event\":\"put\",\"queue\":\"queue\"}");
+	qless_job *job = th_pop1(c, "queue");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	expect_nothing(ev, 50); /* pop publishes nothing for an untracked job */
+	const char *lost = "{\"jid\":\"jid\",\"event\":\"lock_lost\",\"worker\":\"worker\"}";
+	/* timeout: the worker's channel first, then log. */
+	TH_OK(qless_job_timeout(job));
+	expect_msg(ev, "w:worker", lost);
+	expect_msg(ev, "log", lost);
+	/* Moved by another worker (§9.3 put order). */
+	qless_job_free(job);
+	job = th_pop1(c, "queue");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	qless_job *view = th_get(other, "jid");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(view);
+	TH_OK(qless_job_requeue(view, "another", NULL));
+	expect_msg(ev, "log", "{\"jid\":\"jid\",\"event\":\"put\",\"queue\":\"another\"}");
+	expect_msg(ev, "w:worker", lost);
+	expect_msg(ev, "log", lost);
+	expect_nothing(ev, 50);
+	qless_job_free(view);
+	qless_job_free(job);
+	qless_free(jid);
+	qless_events_free(ev);
+	qless_client_free(other);
+	qless_client_free(c);
+}
+
 static void test_events_invalid(void)
 {
 	qless_client *c = th_client("worker");
@@ -161,6 +202,7 @@ static void test_events_invalid(void)
 CU_TestInfo event_tests[] = {
 	{ "log_put", test_log_put },
 	{ "lifecycle_messages", test_lifecycle_messages },
+	{ "lock_lost", test_lock_lost },
 	{ "invalid", test_events_invalid },
 	CU_TEST_INFO_NULL,
 };
