@@ -55,7 +55,7 @@ QLESS_EXTERN(double) qless_client_now(const qless_client *client);
  * rendered as text in *out (owned, free with qless_free): a bulk string as
  * is, an integer in decimal, an array as a JSON array of strings; nil gives
  * *out = NULL. Script errors come back as a negative code with the script's
- * message. This is the escape hatch for commands newer than this library.
+ * message (an unknown command is QLESS_EINVAL). This is the escape hatch for commands newer than this library.
  */
 QLESS_EXTERN(int) qless_client_call(qless_client *client, char **out, const char *command,
                                     const char *const *argv, size_t argc);
