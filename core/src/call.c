@@ -290,12 +290,21 @@ int qless__reply_int(redisReply *r, const char *func, int64_t *out)
 
 int qless__call_json(qless_client *c, const char *func, const char *cmd, qless_args *a, json_t **out)
 {
+	return qless__call_json_found(c, func, cmd, a, out, NULL, NULL);
+}
+
+int qless__call_json_found(qless_client *c, const char *func, const char *cmd, qless_args *a, json_t **out,
+                           const char *what, const char *id)
+{
 	redisReply *r;
 	int rc = qless__call(c, func, cmd, a, &r);
 	*out = NULL;
 	if (rc != QLESS_OK)
 		return rc;
-	rc = qless__reply_json(r, func, out);
+	if (what != NULL && r->type == REDIS_REPLY_NIL)
+		rc = qless__err(QLESS_ENOTFOUND, "%s: %s %s does not exist", func, what, id);
+	else
+		rc = qless__reply_json(r, func, out);
 	freeReplyObject(r);
 	return rc;
 }

@@ -239,7 +239,6 @@ int qless_client_get_job(qless_client *client, qless_job **out, const char *jid)
 {
 	static const char F[] = "qless_client_get_job";
 	qless_args a;
-	redisReply *r;
 	json_t *obj;
 	int rc;
 
@@ -249,15 +248,7 @@ int qless_client_get_job(qless_client *client, qless_job **out, const char *jid)
 	QLESS_CHECK_STR(F, jid);
 	qless__args_init(&a);
 	qless__args_add(&a, jid);
-	if ((rc = qless__call(client, F, "get", &a, &r)) != QLESS_OK)
-		return rc;
-	if (r->type == REDIS_REPLY_NIL) {
-		freeReplyObject(r);
-		return qless__err(QLESS_ENOTFOUND, "%s: job %s does not exist", F, jid);
-	}
-	rc = qless__reply_json(r, F, &obj);
-	freeReplyObject(r);
-	if (rc != QLESS_OK)
+	if ((rc = qless__call_json_found(client, F, "get", &a, &obj, "job", jid)) != QLESS_OK)
 		return rc;
 	return qless__job_from_json(client, obj, out, F);
 }

@@ -155,6 +155,9 @@ int qless__io_error(qless_client *c, const char *what);
 int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out);
 /* call + the reply as parsed JSON / integer / ignored. */
 int qless__call_json(qless_client *c, const char *func, const char *cmd, qless_args *a, json_t **out);
+/* Like qless__call_json, but a nil reply is QLESS_ENOTFOUND ("<what> <id> does not exist"). */
+int qless__call_json_found(qless_client *c, const char *func, const char *cmd, qless_args *a, json_t **out,
+                           const char *what, const char *id);
 int qless__call_int(qless_client *c, const char *func, const char *cmd, qless_args *a, int64_t *out);
 int qless__call_void(qless_client *c, const char *func, const char *cmd, qless_args *a);
 /* Helpers checking a reply's shape (EPROTOCOL otherwise). */

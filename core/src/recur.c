@@ -131,7 +131,6 @@ int qless_client_get_recur(qless_client *client, qless_recur **out, const char *
 	static const char F[] = "qless_client_get_recur";
 	qless_recur *rec;
 	qless_args a;
-	redisReply *r;
 	json_t *j;
 	int rc;
 
@@ -141,15 +140,7 @@ int qless_client_get_recur(qless_client *client, qless_recur **out, const char *
 	QLESS_CHECK_STR(F, jid);
 	qless__args_init(&a);
 	qless__args_add(&a, jid);
-	if ((rc = qless__call(client, F, "recur.get", &a, &r)) != QLESS_OK)
-		return rc;
-	if (r->type == REDIS_REPLY_NIL) {
-		freeReplyObject(r);
-		return qless__err(QLESS_ENOTFOUND, "%s: recurring job %s does not exist", F, jid);
-	}
-	rc = qless__reply_json(r, F, &j);
-	freeReplyObject(r);
-	if (rc != QLESS_OK)
+	if ((rc = qless__call_json_found(client, F, "recur.get", &a, &j, "recurring job", jid)) != QLESS_OK)
 		return rc;
 	if (!json_is_object(j) || !json_is_string(json_object_get(j, "jid")) ||
 	    !json_is_string(json_object_get(j, "klass")) || !json_is_string(json_object_get(j, "queue")) ||
