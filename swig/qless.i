@@ -57,6 +57,8 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_joblist_free;
 %ignore qless_heartbeater_free;
 %ignore qless_joblist_get;
+/* Operators use `qless server status`; programs only need start and stop. */
+%ignore qless_server_status;
 /* Options structs are initialised by their INIT macros in C; the bindings
  * build them field by field from keyword arguments. */
 %ignore qless_client_options_init;
@@ -206,3 +208,4 @@ static int qless_swig_worker_new(qless_worker **out, qless_client *client, const
 %include "qless/worker.h"
 %include "qless/events.h"
 %include "qless/heartbeater.h"
+%include "qless/server.h"

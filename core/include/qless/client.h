@@ -34,8 +34,9 @@ QLESS_EXTERN(int) qless_client_options_init(qless_client_options *opts, unsigned
  *   redis://[[user]:password@]host[:port][/db]     (port 6379, db 0 by default)
  *   unix:///path/to/redis.sock[?db=N&password=P&user=U]
  * A user (ACL) and/or password triggers AUTH; a db other than 0 triggers
- * SELECT. url NULL means the QLESS_URL environment variable, else
- * redis://127.0.0.1:6379/0. opts may be NULL for the defaults.
+ * SELECT. url NULL means the QLESS_URL environment variable, else the
+ * embedded server (see server.h), started on demand. opts may be NULL for
+ * the defaults.
  * *out is an owned handle: release with qless_client_free().
  */
 QLESS_EXTERN(int) qless_client_new(qless_client **out, const char *url, const qless_client_options *opts);

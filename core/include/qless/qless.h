@@ -13,5 +13,6 @@
 #include "worker.h"
 #include "events.h"
 #include "heartbeater.h"
+#include "server.h"
 
 #endif
