@@ -5,7 +5,6 @@
 
 #include "internal.h"
 
-#define DEFAULT_URL "redis://127.0.0.1:6379/0"
 
 int qless_client_options_init(qless_client_options *opts, unsigned int version)
 {
@@ -41,6 +40,7 @@ void qless__client_unref(qless_client *c)
 int qless_client_new(qless_client **out, const char *url, const qless_client_options *opts)
 {
 	static const char F[] = "qless_client_new";
+	char *embedded = NULL;
 	qless_client *c;
 	int rc;
 
@@ -52,15 +52,22 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 		return qless__err_empty(F, "opts->worker_name");
 	if (url == NULL) {
 		url = getenv("QLESS_URL");
-		if (url == NULL || url[0] == '\0')
-			url = DEFAULT_URL;
+		if (url == NULL || url[0] == '\0') {
+			/* No URL anywhere: the embedded server, started on demand. */
+			if ((rc = qless_server_start(NULL, &embedded)) != QLESS_OK)
+				return rc;
+			url = embedded;
+		}
 	}
 	c = calloc(1, sizeof *c);
-	if (c == NULL)
+	if (c == NULL) {
+		qless_free(embedded);
 		return qless__err_nomem(F);
+	}
 	c->refs = 1;
 	qless__handle_add(1);
 	rc = qless__url_parse(url, &c->url);
+	qless_free(embedded);
 	if (rc != QLESS_OK) {
 		client_destroy(c);
 		return rc;

@@ -25,6 +25,7 @@ int main(int argc, char **argv)
 		SUITE("events", event_tests),
 		SUITE("conn", conn_tests),
 		SUITE("heartbeater", heartbeater_tests),
+		SUITE("server", server_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)
