@@ -5,7 +5,7 @@
  *
  * Puts COUNT jobs of class "Square" with data {"n": 1} ... {"n": COUNT} into
  * QUEUE; with -b also one malformed job ({"n": "oops"}) that the consumer
- * example will fail. URL defaults to $QLESS_URL, else redis://127.0.0.1:6379/0.
+ * example will fail. URL defaults to $QLESS_URL, else the embedded server.
  * Prints each jid; exits non-zero on the first error.
  *
  * Build against an installed libqless:

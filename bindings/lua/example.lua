@@ -1,4 +1,4 @@
--- Connects to QLESS_URL (default redis://127.0.0.1:6379/0), puts a job,
+-- Connects to QLESS_URL (default: the embedded server), puts a job,
 -- pops it, completes it and prints its state.
 local qless = require "qless"
 

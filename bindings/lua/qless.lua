@@ -1,6 +1,6 @@
 -- qless: Lua binding of libqless.
 --   local qless = require "qless"
---   local client = qless.Client()              -- QLESS_URL or redis://127.0.0.1:6379/0
+--   local client = qless.Client()              -- QLESS_URL or the embedded server
 --   local jid = client.queues.jobs:put("my.job", { n = 1 })
 --   local job = client.queues.jobs:pop()
 --   job:complete()

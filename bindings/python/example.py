@@ -1,6 +1,6 @@
 import qless
 
-client = qless.Client()  # $QLESS_URL, else redis://127.0.0.1:6379/0
+client = qless.Client()  # $QLESS_URL, else the embedded server
 queue = client.queues["example"]
 
 jid = queue.put("example.Greet", {"name": "world"}, tags=["demo"])

@@ -1,6 +1,6 @@
 require "qless"
 
-client = Qless::Client.new(ENV["QLESS_URL"])       # nil: redis://127.0.0.1:6379/0
+client = Qless::Client.new(ENV["QLESS_URL"])       # nil: the embedded server
 queue = client.queues["example"]
 
 jid = queue.put("Greeter", { "name" => "world" }, priority: 10, tags: ["demo"])

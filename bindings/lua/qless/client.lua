@@ -24,7 +24,7 @@ local function or_nil(f, ...)
   error(result, 0)
 end
 
--- url: nil means QLESS_URL, else redis://127.0.0.1:6379/0. opts:
+-- url: nil means QLESS_URL, else the embedded server (started on demand). opts:
 -- worker_name, connect_timeout and command_timeout (seconds; negative: wait
 -- forever). Client{url = ..., worker_name = ...} works too.
 function Client.new(url, opts)

@@ -1,7 +1,7 @@
 """qless: the qless Redis job queue, over the libqless C core.
 
     import qless
-    client = qless.Client()            # $QLESS_URL or redis://127.0.0.1:6379/0
+    client = qless.Client()            # $QLESS_URL or the embedded server
     jid = client.queues["jobs"].put("app.jobs.Resize", {"size": 64})
     job = client.queues["jobs"].pop()
     job.complete()

@@ -19,7 +19,7 @@ def _ms(seconds: Optional[float]) -> int:
 
 
 class Client:
-    """Connects to url (None: $QLESS_URL, else redis://127.0.0.1:6379/0).
+    """Connects to url (None: $QLESS_URL, else the embedded server, started on demand).
     Timeouts are in seconds (None: the library's defaults, < 0: forever)."""
 
     def __init__(self, url: Optional[str] = None, worker_name: Optional[str] = None,

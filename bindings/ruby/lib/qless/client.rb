@@ -2,7 +2,7 @@
 
 module Qless
   # One connection to a qless server. url nil means ENV["QLESS_URL"], else
-  # redis://127.0.0.1:6379/0; worker_name nil means "<hostname>-<pid>";
+  # the embedded server (started on demand); worker_name nil means "<hostname>-<pid>";
   # timeouts are in seconds (nil: the library defaults, 5 s and 30 s).
   class Client
     attr_reader :handle, :url, :queues, :jobs, :config, :workers, :recurring
