@@ -63,8 +63,10 @@ examples)
   mkdir -p "$tmp/ex"
   make -s -C "$src/examples" OUT="$tmp/ex" CFLAGS="-O1 -g -Wall -Wextra -Werror" > "$tmp/make.log" 2>&1 \
     || { cat "$tmp/make.log" >&2; fail "make in examples/ failed"; }
-  [ -x "$tmp/ex/producer" ] && [ -x "$tmp/ex/consumer" ] || fail "examples not built"
+  [ -x "$tmp/ex/hello" ] && [ -x "$tmp/ex/producer" ] && [ -x "$tmp/ex/consumer" ] || fail "examples not built"
   export LD_LIBRARY_PATH="$libdir"
+  QLESS_URL="$redis_url" timeout 60 "$tmp/ex/hello" > "$tmp/hello.out" || fail "hello failed"
+  grep -Eqx "[0-9a-f]{32} is complete" "$tmp/hello.out" || fail "hello printed '$(cat "$tmp/hello.out")'"
   queue="examples-$$"
   redis-cli -p "$port" DEL "ql:q:$queue-work" > /dev/null
   "$tmp/ex/producer" -u "$redis_url" -b "$queue" 5 > "$tmp/producer.out" || fail "producer failed"
