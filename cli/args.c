@@ -1,0 +1,73 @@
+/*
+ * Checking arguments before anything is sent: integers, numbers,
+ * durations, JSON text, comma-separated lists.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int arg_int(cli *c, const char *what, const char *s, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0)
+		return cli_usage_error(c, "%s must be an integer, not '%s'", what, s);
+	*out = v;
+	return 0;
+}
+
+int arg_number(cli *c, const char *what, const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || !isfinite(v))
+		return cli_usage_error(c, "%s must be a number, not '%s'", what, s);
+	*out = v;
+	return 0;
+}
+
+int arg_duration(cli *c, const char *what, const char *s, double *out)
+{
+	if (duration_parse(s, out) != 0)
+		return cli_usage_error(c, "bad duration '%s' for %s (use 30s, 5m, 2h, 1d or seconds)", s, what);
+	return 0;
+}
+
+int arg_json(cli *c, const char *what, const char *s)
+{
+	json_error_t err;
+	json_t *v = json_loads(s, JSON_DECODE_ANY, &err);
+	if (v == NULL)
+		return cli_usage_error(c, "%s is not valid JSON: %s", what, err.text);
+	json_decref(v);
+	return 0;
+}
+
+char **split_list(const char *s, size_t *n)
+{
+	size_t cap = 1;
+	for (const char *p = s; *p; p++)
+		cap += *p == ',';
+	char **list = calloc(cap + 2, sizeof *list);
+	char *copy = strdup(s);
+	if (list == NULL || copy == NULL)
+		abort();
+	list[0] = copy;              /* the storage, freed by free_list */
+	size_t k = 0;
+	for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		list[1 + k++] = tok;
+	*n = k;
+	return list + 1;
+}
+
+void free_list(char **list)
+{
+	if (list == NULL)
+		return;
+	free(list[-1]);
+	free(list - 1);
+}

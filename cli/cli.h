@@ -1,0 +1,156 @@
+/*
+ * Shared declarations of the `qless` command-line program: the run context,
+ * option parsing, error reporting, output helpers, tables and durations.
+ */
+#ifndef QLESS_CLI_H
+#define QLESS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+#include <qless/qless.h>
+
+/* Exit statuses. */
+#define EXIT_RUNTIME 1   /* the operation failed (server, unknown job, ...) */
+#define EXIT_USAGE 2     /* bad flags, bad duration, bad JSON: nothing was sent */
+
+/* The run context: global options and the (lazily made) client. */
+typedef struct cli {
+	const char *url;      /* --url, else NULL: $QLESS_URL or the embedded server */
+	const char *worker;   /* --worker, else NULL: the client's default name */
+	int json;             /* --json */
+	const char *cmd;      /* subcommand name for messages ("tag add") */
+	qless_client *client;
+} cli;
+
+/* A subcommand: argv[0] is its name. Returns the exit status. */
+typedef int (*cli_fn)(cli *c, int argc, char **argv);
+
+/* ---- option parsing (opts.c) ---- */
+
+typedef enum { OPT_FLAG, OPT_STRING } opt_kind;
+
+typedef struct cli_opt {
+	const char *name;     /* without the leading "--" */
+	opt_kind kind;
+	const char **value;   /* OPT_STRING: receives the argument */
+	int *flag;            /* OPT_FLAG: set to 1 */
+} cli_opt;
+
+/*
+ * Parses argv[1..] of a subcommand: the given options (NULL-terminated by a
+ * zero name) plus the global --json/--url/--worker, in any position, and
+ * --help (prints usage, returns -1 with *status 0). Positionals go to pos
+ * (at most maxpos; more is a usage error). Returns the number of
+ * positionals, or -1 with *status set when the caller should return it.
+ */
+int cli_parse(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage,
+              char **pos, int maxpos, int *status);
+
+/* A global option (--json, --url X, --url=X, --worker X) at argv[i]:
+ * returns the arguments consumed, 0 if not one, -1 if its value is missing. */
+int cli_global_option(cli *c, int argc, char **argv, int i);
+
+/* ---- errors (output.c) ---- */
+
+/* "qless: <cmd>: <reason>" on stderr; return EXIT_USAGE / EXIT_RUNTIME. */
+int cli_usage_error(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_error(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last libqless failure as the reason; returns EXIT_RUNTIME. */
+int cli_lib_error(cli *c);
+
+/* Connects (once) with the global options. Returns 0 or an exit status. */
+int cli_connect(cli *c);
+
+/* ---- arguments (args.c) ---- */
+
+/* Parses an integer / number argument; on failure prints a usage error
+ * naming what and returns non-zero (EXIT_USAGE). */
+int arg_int(cli *c, const char *what, const char *s, int64_t *out);
+int arg_number(cli *c, const char *what, const char *s, double *out);
+/* A duration (30s, 5m, 2h, 1d, 1h30m or plain seconds). */
+int arg_duration(cli *c, const char *what, const char *s, double *out);
+/* JSON text that must parse. */
+int arg_json(cli *c, const char *what, const char *s);
+/* Splits "a,b,c" (empty items dropped) into a NULL-terminated array of
+ * pointers into a copy; *n gets the count. Free with free_list(). */
+char **split_list(const char *s, size_t *n);
+void free_list(char **list);
+
+/* ---- output (output.c) ---- */
+
+/* Prints a JSON value (compact, one line) and releases it. */
+void json_print(json_t *value);
+/* Parses JSON text the library produced; NULL on (impossible) failure. */
+json_t *json_parse(const char *text);
+/* The protocol renders empty arrays as {}; this gives an array either way. */
+json_t *json_array_of(json_t *value);
+/* A strlist as a JSON array of strings / as an object string -> number. */
+json_t *json_strlist(const qless_strlist *list);
+json_t *json_strlist_counts(const qless_strlist *list);
+/* A joblist as a JSON array of job objects. */
+json_t *json_joblist(const qless_joblist *list);
+/* Prints "-" for an empty or NULL string. */
+const char *or_dash(const char *s);
+
+/* ---- tables (table.c) ---- */
+
+typedef struct table table;
+
+/* A table with the given column headers (NULL-terminated). */
+table *table_new(const char *const *headers);
+/* Adds a row of ncols cells (copied). */
+void table_row(table *t, ...);
+/* Prints aligned (numeric-looking columns right-aligned) and frees it. */
+void table_print(table *t);
+/* Frees it unprinted. */
+void table_free(table *t);
+
+/* ---- durations and times (duration.c) ---- */
+
+/* 0 on success: s is 30s, 5m, 2h, 1d, combinations (1h30m) or plain seconds. */
+int duration_parse(const char *s, double *out);
+/* "2h15m", "45s", "3d4h" into buf. */
+const char *duration_format(double seconds, char *buf, size_t size);
+/* Relative to now: "3m ago", "in 20s", "now". */
+const char *time_relative(double when, double now, char *buf, size_t size);
+/* Local "YYYY-MM-DD HH:MM:SS". */
+const char *time_absolute(double when, char *buf, size_t size);
+/* Parses a date: YYYY-MM-DD (UTC) or seconds since the epoch. */
+int date_parse(const char *s, double *out);
+
+/* ---- job helpers (jobs.c) ---- */
+
+/* Fetches a job by jid; reports unknown jobs. Returns 0 or an exit status. */
+int fetch_job(cli *c, const char *jid, qless_job **out);
+/* Prints a table of jobs (JID CLASS QUEUE STATE PRIORITY WORKER TAGS). */
+void print_job_table(cli *c, const qless_joblist *list);
+
+/* ---- subcommands ---- */
+
+int cmd_put(cli *c, int argc, char **argv);
+int cmd_get(cli *c, int argc, char **argv);
+int cmd_peek(cli *c, int argc, char **argv);
+int cmd_pop(cli *c, int argc, char **argv);
+int cmd_complete(cli *c, int argc, char **argv);
+int cmd_fail(cli *c, int argc, char **argv);
+int cmd_retry(cli *c, int argc, char **argv);
+int cmd_cancel(cli *c, int argc, char **argv);
+int cmd_priority(cli *c, int argc, char **argv);
+int cmd_tag(cli *c, int argc, char **argv);
+int cmd_track(cli *c, int argc, char **argv);
+int cmd_depends(cli *c, int argc, char **argv);
+int cmd_queues(cli *c, int argc, char **argv);
+int cmd_jobs(cli *c, int argc, char **argv);
+int cmd_failed(cli *c, int argc, char **argv);
+int cmd_unfail(cli *c, int argc, char **argv);
+int cmd_stats(cli *c, int argc, char **argv);
+int cmd_pause(cli *c, int argc, char **argv);
+int cmd_unpause(cli *c, int argc, char **argv);
+int cmd_workers(cli *c, int argc, char **argv);
+int cmd_config(cli *c, int argc, char **argv);
+int cmd_recur(cli *c, int argc, char **argv);
+int cmd_watch(cli *c, int argc, char **argv);
+int cmd_server(cli *c, int argc, char **argv);
+
+#endif
