@@ -134,6 +134,10 @@ def test_peek_table_in_priority_order(qless, r):
     # aligned: every column starts at the same offset on every line
     lines = out.splitlines()
     assert lines[0].index("CLASS") == lines[1].index("High") == lines[2].index("Low")
+    # numbers are right-aligned under their header, text left-aligned
+    end = lines[0].index("PRIORITY") + len("PRIORITY")
+    assert lines[1][end - 2:end] == "10" and lines[2][end - 2:end] == " 1"
+    assert lines[0].index("WORKER") == lines[1].index("-") == lines[2].index("-")
     assert r.hget("ql:j:" + high, "state") == "waiting"   # peek does not pop
 
 
