@@ -177,7 +177,7 @@ static void print_job(cli *c, const qless_job *job)
 	for (size_t i = 0; i < qless_job_history_count(job); i++) {
 		double when = qless_job_history_when(job, i);
 		json_t *entry = json_parse(qless_job_history_json(job, i));
-		printf("  %s  %-9s %-8s", time_absolute(when, a, sizeof a), time_relative(when, now, r, sizeof r),
+		printf("  %s  %-10s %-8s", time_absolute(when, a, sizeof a), time_relative(when, now, r, sizeof r),
 		       qless_job_history_what(job, i));
 		const char *key;
 		json_t *value;
