@@ -340,6 +340,8 @@ class Demo:
                 last = max([i for i, n in enumerate(hist) if n] or [0])
                 for sec in range(last + 1):
                     print("      %2ds %-20s %d" % (sec, "#" * (hist[sec] * 20 // max(hist)), hist[sec]))
+                if s["count"] > sum(hist):   # the protocol has no bucket for values below 0s
+                    print("      (%d outside 0-59s)" % (s["count"] - sum(hist)))
         return problems
 
 
