@@ -1,4 +1,5 @@
 /* Argument vectors, the protocol call and reply shape helpers. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,96 @@ static int load_script(qless_client *c, const char *func)
 	return QLESS_OK;
 }
 
+/*
+ * The Redis 7 Functions library libqless loads: the embedded script's
+ * modules (everything before its final EVAL entry line) registered as one
+ * function. Library and function are both named qless_<first 16 hex digits
+ * of the script's SHA1>, so the name identifies the code exactly: two
+ * libqless versions sharing a server each load and call their own library,
+ * neither replaces the other, and a library loaded by another client under
+ * the plain name "qless" (the published qless-lib.lua) is left alone.
+ * Built once per process; lib_src stays NULL when the script lacks the
+ * expected entry line (calls then go by EVALSHA).
+ */
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static char *lib_src;
+static size_t lib_len;
+static char lib_name[32];
+
+static void build_lib(void)
+{
+	static const char entry[] = "return QlessDispatch(KEYS, ARGV)";
+	const char *p, *cut = NULL;
+	char head[64], tail[256];
+	size_t body, hl, tl;
+
+	snprintf(lib_name, sizeof lib_name, "qless_%.16s", qless_script_lua_sha1);
+	for (p = qless_script_lua; (p = strstr(p, entry)) != NULL; p++)
+		cut = p;
+	if (cut == NULL)
+		return;
+	body = (size_t)(cut - qless_script_lua);
+	hl = (size_t)snprintf(head, sizeof head, "#!lua name=%s\n", lib_name);
+	tl = (size_t)snprintf(tail, sizeof tail,
+	                      "redis.register_function{function_name = '%s',\n"
+	                      "  callback = function(keys, args) return QlessDispatch(keys, args) end}\n",
+	                      lib_name);
+	lib_src = malloc(hl + body + tl + 1);
+	if (lib_src == NULL)
+		return;
+	memcpy(lib_src, head, hl);
+	memcpy(lib_src + hl, qless_script_lua, body);
+	memcpy(lib_src + hl + body, tail, tl + 1);
+	lib_len = hl + body + tl;
+}
+
+/* QLESS_EVALSHA=1 in the environment when a client is made keeps it on
+ * EVALSHA (for comparisons, and for servers whose Functions should not be
+ * touched). */
+int qless__evalsha_env(void)
+{
+	const char *e = getenv("QLESS_EVALSHA");
+	return e != NULL && *e != '\0' && strcmp(e, "0") != 0;
+}
+
+/* Loads the function library: 1 if FCALL can be used, 0 if the server has
+ * no Functions or refuses FUNCTION LOAD (then EVALSHA), <0 on I/O error. */
+static int load_function(qless_client *c, const char *func)
+{
+	const char *argv[3] = { "FUNCTION", "LOAD", NULL };
+	size_t lens[3] = { 8, 4, 0 };
+	redisReply *r;
+	int ok;
+
+	pthread_once(&lib_once, build_lib);
+	if (lib_src == NULL || c->evalsha_only)
+		return 0;
+	argv[2] = lib_src;
+	lens[2] = lib_len;
+	r = redisCommandArgv(c->ctx, 3, argv, lens);
+	if (r == NULL)
+		return qless__io_error(c, func);
+	/* "already exists": the same name is the same code (see above). */
+	ok = r->type == REDIS_REPLY_STRING ||
+	     (r->type == REDIS_REPLY_ERROR && strstr(r->str, "already exists") != NULL);
+	freeReplyObject(r);
+	if (ok)
+		snprintf(c->fn, sizeof c->fn, "%s", lib_name);
+	return ok;
+}
+
+/* Makes the protocol callable on c->ctx: FCALL if possible, else EVALSHA. */
+static int load_protocol(qless_client *c, const char *func)
+{
+	int rc = load_function(c, func);
+	if (rc < 0)
+		return rc;
+	if (rc > 0)
+		return QLESS_OK;
+	c->fn[0] = '\0';
+	return load_script(c, func);
+}
+
 /* "%.6f" of t, without printf's floating-point path (hot: once per call). */
 void qless__fmt_now(char *buf, double t)
 {
@@ -178,7 +269,7 @@ int qless__ensure(qless_client *c)
 	c->ctx = qless__connect(c, 1);
 	if (c->ctx == NULL)
 		return qless_error_last_code();
-	rc = load_script(c, "qless");
+	rc = load_protocol(c, "qless");
 	if (rc != QLESS_OK && c->ctx != NULL) {
 		redisFree(c->ctx);
 		c->ctx = NULL;
@@ -201,6 +292,29 @@ int qless__io_error(qless_client *c, const char *what)
 }
 
 static int call_impl(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out);
+
+/* FCALL <fn> 0 <cmd> <now> or EVALSHA <sha> 0 <cmd> <now>. */
+static void set_head(qless_client *c, qless_args *a, const char *cmd)
+{
+	if (c->fn[0] != '\0') {
+		a->v[0] = "FCALL";
+		a->v[1] = c->fn;
+	} else {
+		a->v[0] = "EVALSHA";
+		a->v[1] = c->sha;
+	}
+	a->v[2] = "0";
+	a->v[3] = cmd;
+	a->v[4] = c->nowbuf;
+}
+
+/* NOSCRIPT (EVALSHA) or "Function not found" (FCALL): nothing ran. */
+static int needs_reload(const redisReply *r)
+{
+	if (r->type != REDIS_REPLY_ERROR)
+		return 0;
+	return strncmp(r->str, "NOSCRIPT", 8) == 0 || strncmp(r->str, "ERR Function not found", 22) == 0;
+}
 
 int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out)
 {
@@ -228,21 +342,18 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 		return rc;
 	}
 	qless__fmt_now(c->nowbuf, qless__now(c));
-	a->v[0] = "EVALSHA";
-	a->v[1] = c->sha;
-	a->v[2] = "0";
-	a->v[3] = cmd;
-	a->v[4] = c->nowbuf;
+	set_head(c, a, cmd);
 	r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
-	if (r != NULL && r->type == REDIS_REPLY_ERROR && strncmp(r->str, "NOSCRIPT", 8) == 0) {
-		/* The script was flushed: it did not run, so loading and retrying once is safe. */
+	if (r != NULL && needs_reload(r)) {
+		/* The script or function is gone (restart, SCRIPT/FUNCTION FLUSH):
+		 * it did not run, so loading it again and retrying once is safe. */
 		freeReplyObject(r);
-		rc = load_script(c, func);
+		rc = load_protocol(c, func);
 		if (rc != QLESS_OK) {
 			qless__args_free(a);
 			return rc;
 		}
-		a->v[1] = c->sha;
+		set_head(c, a, cmd);
 		r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
 	}
 	qless__args_free(a);

@@ -87,6 +87,7 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 		return qless__err_nomem(F);
 	}
 	snprintf(c->sha, sizeof c->sha, "%s", qless_script_lua_sha1);
+	c->evalsha_only = qless__evalsha_env();
 	rc = qless__ensure(c);
 	if (rc != QLESS_OK) {
 		client_destroy(c);
@@ -129,6 +130,7 @@ int qless__client_clone(const qless_client *src, qless_client **out)
 	c->command_timeout_ms = src->command_timeout_ms;
 	c->offset = src->offset;
 	memcpy(c->sha, src->sha, sizeof c->sha);
+	c->evalsha_only = src->evalsha_only;
 	if (oom) {
 		client_destroy(c);
 		return qless__err_nomem(F);

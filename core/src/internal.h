@@ -132,6 +132,11 @@ struct qless_client {
 	char *worker_name;
 	double offset;
 	char sha[48];
+	/* FCALL target when the server took libqless' function library
+	 * (qless__ensure), else "" and calls go by EVALSHA of sha. */
+	char fn[48];
+	/* Set from QLESS_EVALSHA when the client is made: never use FCALL. */
+	int evalsha_only;
 	char nowbuf[48];
 };
 void qless__client_ref(qless_client *c);
@@ -140,8 +145,11 @@ double qless__now(const qless_client *c);
 /* Opens a hiredis connection as configured (AUTH and SELECT done).
  * Returns NULL after recording an error. */
 redisContext *qless__connect(qless_client *c, int select_db);
-/* Ensures c->ctx is connected with the script loaded. */
+/* Ensures c->ctx is connected with the protocol loaded: the function
+ * library (FCALL) where the server has Functions, else the script (EVALSHA). */
 int qless__ensure(qless_client *c);
+/* Non-zero when QLESS_EVALSHA asks clients to stay on EVALSHA. */
+int qless__evalsha_env(void);
 /* Writes t as "%.6f" into buf (at least 48 bytes). */
 void qless__fmt_now(char *buf, double t);
 /* Drops the connection after an I/O error; records QLESS_EIO. */

@@ -1,5 +1,5 @@
 /* Connections: URLs, databases, unix sockets, AUTH, unreachable servers,
- * script cache flushes and killed connections. */
+ * script cache and function flushes and killed connections. */
 #define _POSIX_C_SOURCE 200809L
 #include "helper.h"
 
@@ -181,6 +181,116 @@ static void test_script_flush(void)
 	TH_OK(qless_queue_length(q, &len));
 	CU_ASSERT_EQUAL(len, 0);
 	qless_queue_free(q);
+	qless_free(a);
+	qless_free(b);
+	qless_client_free(c);
+}
+
+/* Number of function libraries whose name starts with prefix. */
+static long long libraries_named(const char *prefix)
+{
+	redisReply *r = th_cmd("FUNCTION LIST");
+	long long n = 0;
+	if (r && r->type == REDIS_REPLY_ARRAY)
+		for (size_t i = 0; i < r->elements; i++) {
+			redisReply *lib = r->element[i];
+			for (size_t k = 0; lib->type == REDIS_REPLY_ARRAY && k + 1 < lib->elements; k += 2)
+				if (strcmp(lib->element[k]->str, "library_name") == 0 &&
+				    strncmp(lib->element[k + 1]->str, prefix, strlen(prefix)) == 0)
+					n++;
+		}
+	if (r)
+		freeReplyObject(r);
+	return n;
+}
+
+/* Where the server has Functions the library calls FCALL of its own
+ * library (qless_<hash>); after FUNCTION FLUSH it loads it again. */
+static void test_function_flush(void)
+{
+	redisReply *r = th_cmd("FUNCTION FLUSH");
+	freeReplyObject(r);
+	qless_client *c = th_client("w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(libraries_named("qless_"), 1);
+	char *a = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT(th_is_jid(a));
+	r = th_cmd("FUNCTION FLUSH");
+	CU_ASSERT(r && r->type == REDIS_REPLY_STATUS);
+	freeReplyObject(r);
+	CU_ASSERT_EQUAL(libraries_named("qless_"), 0);
+	char *b = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT(th_is_jid(b));
+	CU_ASSERT_EQUAL(libraries_named("qless_"), 1);
+	/* Both flushes at once (a restart without persistence). */
+	freeReplyObject(th_cmd("FUNCTION FLUSH"));
+	freeReplyObject(th_cmd("SCRIPT FLUSH"));
+	th_flush();
+	qless_queue *q = NULL;
+	int64_t len = -1;
+	TH_OK(qless_queue_new(&q, c, "q"));
+	TH_OK(qless_queue_length(q, &len));
+	CU_ASSERT_EQUAL(len, 0);
+	qless_queue_free(q);
+	qless_free(a);
+	qless_free(b);
+	qless_client_free(c);
+}
+
+/* Other code already registered as "qless" (the published qless-lib.lua,
+ * maybe of another version) or as another libqless version's library is
+ * neither replaced nor used. */
+static void test_function_other_versions(void)
+{
+	freeReplyObject(th_cmd("FUNCTION FLUSH"));
+	redisReply *r = th_cmd("FUNCTION LOAD %s",
+	                       "#!lua name=qless\nredis.register_function('qless', function() return 'other' end)");
+	CU_ASSERT(r && r->type == REDIS_REPLY_STRING);
+	freeReplyObject(r);
+	r = th_cmd("FUNCTION LOAD %s", "#!lua name=qless_0000000000000000\n"
+	           "redis.register_function('qless_0000000000000000', function() return 'older' end)");
+	CU_ASSERT(r && r->type == REDIS_REPLY_STRING);
+	freeReplyObject(r);
+	qless_client *c = th_client("w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *a = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT(th_is_jid(a));
+	CU_ASSERT_EQUAL(libraries_named("qless_"), 2);
+	r = th_cmd("FCALL qless 0");
+	CU_ASSERT(r && r->type == REDIS_REPLY_STRING && strcmp(r->str, "other") == 0);
+	freeReplyObject(r);
+	r = th_cmd("FCALL qless_0000000000000000 0");
+	CU_ASSERT(r && r->type == REDIS_REPLY_STRING && strcmp(r->str, "older") == 0);
+	freeReplyObject(r);
+	/* A second client of the same version shares the loaded library. */
+	qless_client *c2 = th_client("w2");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c2);
+	char *b = th_put(c2, "q", "K", NULL, NULL);
+	CU_ASSERT(th_is_jid(b));
+	CU_ASSERT_EQUAL(libraries_named("qless_"), 2);
+	freeReplyObject(th_cmd("FUNCTION FLUSH"));
+	qless_free(a);
+	qless_free(b);
+	qless_client_free(c2);
+	qless_client_free(c);
+}
+
+/* QLESS_EVALSHA=1: no library is loaded, the script runs by EVALSHA and is
+ * loaded again after SCRIPT FLUSH. */
+static void test_evalsha_env(void)
+{
+	freeReplyObject(th_cmd("FUNCTION FLUSH"));
+	setenv("QLESS_EVALSHA", "1", 1);
+	qless_client *c = th_client("w");
+	unsetenv("QLESS_EVALSHA");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *a = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT(th_is_jid(a));
+	CU_ASSERT_EQUAL(libraries_named(""), 0);
+	freeReplyObject(th_cmd("SCRIPT FLUSH"));
+	char *b = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT(th_is_jid(b));
+	CU_ASSERT_EQUAL(libraries_named(""), 0);
 	qless_free(a);
 	qless_free(b);
 	qless_client_free(c);
@@ -372,6 +482,9 @@ CU_TestInfo conn_tests[] = {
 	{ "url_bad", test_url_bad },
 	{ "unreachable", test_unreachable },
 	{ "script_flush", test_script_flush },
+	{ "function_flush", test_function_flush },
+	{ "function_other_versions", test_function_other_versions },
+	{ "evalsha_env", test_evalsha_env },
 	{ "connection_killed", test_connection_killed },
 	{ "auth", test_auth },
 	CU_TEST_INFO_NULL,
