@@ -104,6 +104,9 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_recur_options;
 %ignore qless_worker_options;
 %ignore qless_client_new;
+/* Pipelined raw calls: a C-level batching tool, not wrapped. */
+%ignore qless_call;
+%ignore qless_client_call_batch;
 %ignore qless_queue_put;
 %ignore qless_job_requeue;
 %ignore qless_job_complete;

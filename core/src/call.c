@@ -326,6 +326,22 @@ int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *
 	return rc;
 }
 
+/* Records an error reply as this thread's last error; returns its code.
+ * Keeps the script's own message: drops Redis' "ERR " prefix and its
+ * " script: <sha>, on @user_script:N." suffix. */
+static int script_error(const redisReply *r)
+{
+	const char *msg = r->str, *end = r->str + r->len, *p;
+	if (strncmp(msg, "ERR ", 4) == 0)
+		msg += 4;
+	for (p = msg; (p = strstr(p, " script: ")) != NULL; p++)
+		if (strstr(p, "@user_script") != NULL || strstr(p, "@user_function") != NULL) {
+			end = p;
+			break;
+		}
+	return qless__err(qless__script_error_code(msg), "%.*s", (int)(end - msg), msg);
+}
+
 static int call_impl(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out)
 {
 	redisReply *r;
@@ -360,17 +376,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 	if (r == NULL)
 		return qless__io_error(c, func);
 	if (r->type == REDIS_REPLY_ERROR) {
-		/* Keep the script's own message: drop Redis' "ERR " prefix and
-		 * its " script: <sha>, on @user_script:N." suffix. */
-		const char *msg = r->str, *end = r->str + r->len, *p;
-		if (strncmp(msg, "ERR ", 4) == 0)
-			msg += 4;
-		for (p = msg; (p = strstr(p, " script: ")) != NULL; p++)
-			if (strstr(p, "@user_script") != NULL || strstr(p, "@user_function") != NULL) {
-				end = p;
-				break;
-			}
-		rc = qless__err(qless__script_error_code(msg), "%.*s", (int)(end - msg), msg);
+		rc = script_error(r);
 		freeReplyObject(r);
 		return rc;
 	}
@@ -442,4 +448,96 @@ int qless__call_void(qless_client *c, const char *func, const char *cmd, qless_a
 		return rc;
 	freeReplyObject(r);
 	return QLESS_OK;
+}
+
+/* ---- pipelined calls ---- */
+
+/* Appends calls [from, n) that have no reply yet, then reads their replies.
+ * Returns QLESS_OK or an I/O error. */
+static int pipe_round(qless_client *c, size_t n, const char *const *cmds, qless_args *as, redisReply **replies)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		if (replies[i] != NULL)
+			continue;
+		set_head(c, &as[i], cmds[i]);
+		if (redisAppendCommandArgv(c->ctx, (int)as[i].n, as[i].v, NULL) != REDIS_OK)
+			return QLESS_EIO;
+	}
+	for (i = 0; i < n; i++) {
+		void *r = NULL;
+		if (replies[i] != NULL)
+			continue;
+		if (redisGetReply(c->ctx, &r) != REDIS_OK || r == NULL)
+			return QLESS_EIO;
+		replies[i] = r;
+	}
+	return QLESS_OK;
+}
+
+static int call_many_impl(qless_client *c, const char *func, size_t n, const char *const *cmds, qless_args *as,
+                          redisReply **replies, int *rcs)
+{
+	size_t i, reload = 0, first_error = n;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		replies[i] = NULL;
+		rcs[i] = QLESS_OK;
+		if (as[i].oom)
+			return qless__err_nomem(func);
+	}
+	if ((rc = qless__ensure(c)) != QLESS_OK)
+		return rc;
+	qless__fmt_now(c->nowbuf, qless__now(c));
+	if (pipe_round(c, n, cmds, as, replies) != QLESS_OK)
+		goto io_error;
+	for (i = 0; i < n; i++)
+		if (needs_reload(replies[i])) {
+			/* These did not run (script/function flushed): load and resend. */
+			freeReplyObject(replies[i]);
+			replies[i] = NULL;
+			reload++;
+		}
+	if (reload > 0) {
+		if ((rc = load_protocol(c, func)) != QLESS_OK)
+			goto fail;
+		if (pipe_round(c, n, cmds, as, replies) != QLESS_OK)
+			goto io_error;
+	}
+	for (i = 0; i < n; i++)
+		if (replies[i]->type == REDIS_REPLY_ERROR) {
+			rcs[i] = script_error(replies[i]);
+			if (first_error == n)
+				first_error = i;
+		}
+	if (first_error == n)
+		return QLESS_OK;
+	/* The first failure's message is the one left as the last error. */
+	return script_error(replies[first_error]);
+
+io_error:
+	rc = qless__io_error(c, func);
+fail:
+	for (i = 0; i < n; i++) {
+		if (replies[i] != NULL)
+			freeReplyObject(replies[i]);
+		replies[i] = NULL;
+		rcs[i] = rc;
+	}
+	return rc;
+}
+
+int qless__call_many(qless_client *c, const char *func, size_t n, const char *const *cmds, qless_args *as,
+                     redisReply **replies, int *rcs)
+{
+	qless_sigpipe_guard g;
+	size_t i;
+	int rc;
+	qless__sigpipe_block(&g);
+	rc = call_many_impl(c, func, n, cmds, as, replies, rcs);
+	qless__sigpipe_restore(&g);
+	for (i = 0; i < n; i++)
+		qless__args_free(&as[i]);
+	return rc;
 }

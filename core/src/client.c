@@ -197,25 +197,14 @@ static json_t *reply_to_json(const redisReply *r)
 	}
 }
 
-int qless_client_call(qless_client *client, char **out, const char *command, const char *const *argv, size_t argc)
+/* The text qless_client_call gives for a (non-error) reply. */
+static int render_reply(const char *F, const redisReply *r, char **out)
 {
-	static const char F[] = "qless_client_call";
-	qless_args a;
-	redisReply *r;
-	json_t *j;
 	char buf[32];
-	int rc;
+	json_t *j;
+	int rc = QLESS_OK;
 
-	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
-	QLESS_CHECK_NULL(F, client);
-	QLESS_CHECK_STR(F, command);
-	if ((rc = qless__check_strv(F, "argv", argv, argc, 0)) != QLESS_OK)
-		return rc;
-	qless__args_init(&a);
-	qless__args_addv(&a, argv, argc);
-	if ((rc = qless__call(client, F, command, &a, &r)) != QLESS_OK)
-		return rc;
 	switch (r->type) {
 	case REDIS_REPLY_NIL:
 		break;
@@ -238,8 +227,86 @@ int qless_client_call(qless_client *client, char **out, const char *command, con
 	default:
 		rc = qless__err(QLESS_EPROTOCOL, "%s: unexpected reply type %d", F, r->type);
 	}
+	return rc;
+}
+
+int qless_client_call(qless_client *client, char **out, const char *command, const char *const *argv, size_t argc)
+{
+	static const char F[] = "qless_client_call";
+	qless_args a;
+	redisReply *r;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	QLESS_CHECK_STR(F, command);
+	if ((rc = qless__check_strv(F, "argv", argv, argc, 0)) != QLESS_OK)
+		return rc;
+	qless__args_init(&a);
+	qless__args_addv(&a, argv, argc);
+	if ((rc = qless__call(client, F, command, &a, &r)) != QLESS_OK)
+		return rc;
+	rc = render_reply(F, r, out);
 	freeReplyObject(r);
 	return rc;
+}
+
+int qless_client_call_batch(qless_client *client, qless_call *calls, size_t ncalls)
+{
+	static const char F[] = "qless_client_call_batch";
+	qless_args *as;
+	redisReply **replies;
+	const char **cmds;
+	int *rcs;
+	size_t i;
+	int rc, first = QLESS_OK;
+
+	QLESS_CHECK_NULL(F, client);
+	if (ncalls == 0)
+		return QLESS_OK;
+	QLESS_CHECK_NULL(F, calls);
+	for (i = 0; i < ncalls; i++) {
+		calls[i].out = NULL;
+		calls[i].rc = QLESS_OK;
+	}
+	for (i = 0; i < ncalls; i++) {
+		if (calls[i].command == NULL || calls[i].command[0] == '\0')
+			return qless__err(QLESS_EINVAL, "%s: calls[%zu].command is NULL or empty", F, i);
+		if ((rc = qless__check_strv(F, "argv", calls[i].argv, calls[i].argc, 0)) != QLESS_OK)
+			return rc;
+	}
+	as = malloc(ncalls * sizeof *as);
+	replies = malloc(ncalls * sizeof *replies);
+	cmds = malloc(ncalls * sizeof *cmds);
+	rcs = malloc(ncalls * sizeof *rcs);
+	if (as == NULL || replies == NULL || cmds == NULL || rcs == NULL) {
+		free(as);
+		free(replies);
+		free(cmds);
+		free(rcs);
+		return qless__err_nomem(F);
+	}
+	for (i = 0; i < ncalls; i++) {
+		qless__args_init(&as[i]);
+		qless__args_addv(&as[i], calls[i].argv, calls[i].argc);
+		cmds[i] = calls[i].command;
+	}
+	rc = qless__call_many(client, F, ncalls, cmds, as, replies, rcs);
+	for (i = 0; i < ncalls; i++) {
+		calls[i].rc = rcs[i];
+		if (replies[i] == NULL)
+			continue;
+		if (rcs[i] == QLESS_OK && (calls[i].rc = render_reply(F, replies[i], &calls[i].out)) != QLESS_OK &&
+		    first == QLESS_OK)
+			first = calls[i].rc;
+		freeReplyObject(replies[i]);
+	}
+	free(as);
+	free(replies);
+	free(cmds);
+	free(rcs);
+	return rc != QLESS_OK ? rc : first;
 }
 
 /* ---- jobs by id ---- */

@@ -161,6 +161,15 @@ int qless__io_error(qless_client *c, const char *what);
  * freeReplyObject. Script errors are mapped to codes.
  */
 int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out);
+/*
+ * n calls in one round trip (pipelined, the same `now`; each as[i] freed).
+ * replies[i] is the reply (may be an error reply; rcs[i] then holds its
+ * code), or NULL for all on an I/O or memory error, whose code is returned
+ * and stored in every rcs[i]. Else returns QLESS_OK or the first failed
+ * call's code (its message is the last error).
+ */
+int qless__call_many(qless_client *c, const char *func, size_t n, const char *const *cmds, qless_args *as,
+                     redisReply **replies, int *rcs);
 /* call + the reply as parsed JSON / integer / ignored. */
 int qless__call_json(qless_client *c, const char *func, const char *cmd, qless_args *a, json_t **out);
 /* Like qless__call_json, but a nil reply is QLESS_ENOTFOUND ("<what> <id> does not exist"). */

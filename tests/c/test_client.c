@@ -236,6 +236,89 @@ static void test_call(void)
 	qless_client_free(c);
 }
 
+/* Pipelined raw calls: every reply lands in its call; a failing call does
+ * not stop the others; the first failure's code is returned. */
+static void test_call_batch(void)
+{
+	qless_client *c = th_client("w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	enum { N = 60 };
+	qless_call calls[N];
+	char jids[N][24];
+	const char *args[N][6];
+	for (int i = 0; i < N; i++) {
+		snprintf(jids[i], sizeof jids[i], "batch-%d", i);
+		args[i][0] = "w";
+		args[i][1] = "q";
+		args[i][2] = jids[i];
+		args[i][3] = "K";
+		args[i][4] = "{}";
+		args[i][5] = "0";
+		calls[i].command = "put";
+		calls[i].argv = args[i];
+		calls[i].argc = 6;
+	}
+	TH_OK(qless_client_call_batch(c, calls, N));
+	for (int i = 0; i < N; i++) {
+		TH_OK(calls[i].rc);
+		TH_STREQ(calls[i].out, jids[i]);
+		qless_free(calls[i].out);
+	}
+	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:q-work"), N);
+
+	/* One pop of all, then completes with one bad call in the middle. */
+	char *out = NULL;
+	const char *pop[] = { "q", "w", "60" };
+	TH_OK(qless_client_call(c, &out, "pop", pop, 3));
+	qless_free(out);
+	const char *comp[N][4];
+	for (int i = 0; i < N; i++) {
+		comp[i][0] = i == 7 ? "no-such-jid" : jids[i];
+		comp[i][1] = "w";
+		comp[i][2] = "q";
+		comp[i][3] = "{}";
+		calls[i].command = "complete";
+		calls[i].argv = comp[i];
+		calls[i].argc = 4;
+	}
+	int rc = qless_client_call_batch(c, calls, N);
+	CU_ASSERT(rc < 0);
+	CU_ASSERT_EQUAL(calls[7].rc, rc);
+	CU_ASSERT_PTR_NULL(calls[7].out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "no-such-jid"));
+	for (int i = 0; i < N; i++) {
+		if (i == 7)
+			continue;
+		TH_OK(calls[i].rc);
+		TH_STREQ(calls[i].out, "complete");
+		qless_free(calls[i].out);
+	}
+	CU_ASSERT_EQUAL(th_int("ZCARD ql:completed"), N - 1);
+
+	/* After the protocol was flushed, the batch loads it again and runs. */
+	freeReplyObject(th_cmd("FUNCTION FLUSH"));
+	freeReplyObject(th_cmd("SCRIPT FLUSH"));
+	const char *qn[] = { "q" }, *hb[] = { "heartbeat" };
+	for (int i = 0; i < 3; i++) {
+		calls[i].command = i == 1 ? "config.get" : "length";
+		calls[i].argv = i == 1 ? hb : qn;
+		calls[i].argc = 1;
+	}
+	TH_OK(qless_client_call_batch(c, calls, 3));
+	TH_STREQ(calls[0].out, "1");
+	TH_STREQ(calls[1].out, "60");
+	TH_STREQ(calls[2].out, "1");
+	for (int i = 0; i < 3; i++)
+		qless_free(calls[i].out);
+
+	TH_OK(qless_client_call_batch(c, NULL, 0));
+	TH_RC(qless_client_call_batch(NULL, calls, 1), QLESS_EINVAL);
+	calls[0].command = "";
+	TH_RC(qless_client_call_batch(c, calls, 1), QLESS_EINVAL);
+	CU_ASSERT_PTR_NULL(calls[0].out);
+	qless_client_free(c);
+}
+
 static void test_config(void)
 {
 	qless_client *c = th_client("w");
@@ -333,6 +416,7 @@ static void test_refcount(void)
 }
 
 CU_TestInfo client_tests[] = {
+	{ "call_batch", test_call_batch },
 	{ "version", test_version },
 	{ "error_names", test_error_names },
 	{ "error_state", test_error_state },

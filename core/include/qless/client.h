@@ -61,6 +61,27 @@ QLESS_EXTERN(double) qless_client_now(const qless_client *client);
 QLESS_EXTERN(int) qless_client_call(qless_client *client, char **out, const char *command,
                                     const char *const *argv, size_t argc);
 
+/* One call of qless_client_call_batch: inputs, then results. */
+typedef struct qless_call {
+	const char *command;        /* in: as qless_client_call's */
+	const char *const *argv;    /* in */
+	size_t argc;                /* in */
+	char *out;                  /* out: reply text as qless_client_call renders it (owned) or NULL */
+	int rc;                     /* out: QLESS_OK or this call's negative code */
+} qless_call;
+
+/*
+ * Raw protocol calls in one round trip: sends calls[0..ncalls) pipelined,
+ * all with the same `now`, then reads every reply into calls[i].out/.rc.
+ * Each call runs atomically on its own and in order; they are not one
+ * transaction (a failing call does not stop the next ones).
+ * Returns QLESS_OK when every call succeeded, else the code of the first
+ * failed call, whose message is qless_error_last_message(). On a connection
+ * error every call gets QLESS_EIO (which of them ran is unknown, as for any
+ * call that loses its connection).
+ */
+QLESS_EXTERN(int) qless_client_call_batch(qless_client *client, qless_call *calls, size_t ncalls);
+
 /* ---- jobs by id ---- */
 
 /* *out: owned job; QLESS_ENOTFOUND when the job does not exist. */
