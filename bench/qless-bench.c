@@ -1,0 +1,721 @@
+/*
+ * qless-bench: jobs/s and Redis server CPU per job of the qless protocol
+ * through libqless, next to the physical limit of the same server measured
+ * in the same run (PING and EVALSHA of `return 1`).
+ *
+ *   qless-bench --socket PATH --lib build/lua/qless-lib.lua [--quick]
+ *               [--json FILE] [--driver NAME=COMMAND]...
+ *
+ * The server must be private (bench/run.sh starts one): the run flushes it.
+ * Redis CPU is the delta of used_cpu_sys + used_cpu_user of `INFO cpu`
+ * around each measured loop, divided by the jobs (or calls) of the loop.
+ * Every row is also given as ratios to the trivial EVALSHA of the same mode:
+ *   x limit  = jobs/s of the row / calls/s of the trivial EVALSHA
+ *   x cpu    = Redis CPU per job / Redis CPU per trivial EVALSHA
+ * where mode `seq` rows compare with sequential EVALSHA and `pipe` rows
+ * (several calls per round trip) with pipelined EVALSHA.
+ * A driver (NAME=COMMAND) is a shell command run with the job count
+ * appended; it must print "<name> <jobs> jobs <seconds> s ..." (see
+ * bench/roundtrip.py): its sequential life cycle is a row of its own.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+#include <qless/qless.h>
+
+#define BATCH 50
+#define MAX_ROWS 64
+#define MAX_DRIVERS 8
+
+typedef struct row {
+	char name[64];
+	const char *mode; /* "seq" or "pipe" */
+	long jobs;
+	double secs;
+	double cpu; /* Redis CPU seconds */
+	double mem; /* bytes per job, memory rows only (else 0) */
+} row;
+
+static row rows[MAX_ROWS];
+static int nrows;
+static redisContext *adm; /* raw connection: INFO, setup, raw loops */
+static const char *sock_path;
+static char url[512];
+static int quick;
+static long jid_seq;
+
+/* ---- helpers ---- */
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "qless-bench: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static void qcheck(int rc, const char *what)
+{
+	if (rc != QLESS_OK)
+		die("%s: %s", what, qless_error_last_message());
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static redisReply *cmd(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	redisReply *r = redisvCommand(adm, fmt, ap);
+	va_end(ap);
+	if (r == NULL)
+		die("redis: %s", adm->errstr);
+	if (r->type == REDIS_REPLY_ERROR)
+		die("redis: %s", r->str);
+	return r;
+}
+
+static void cmd_free(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	redisReply *r = redisvCommand(adm, fmt, ap);
+	va_end(ap);
+	if (r == NULL)
+		die("redis: %s", adm->errstr);
+	if (r->type == REDIS_REPLY_ERROR)
+		die("redis: %s", r->str);
+	freeReplyObject(r);
+}
+
+static double info_field(const char *section, const char *field)
+{
+	redisReply *r = cmd("INFO %s", section);
+	char key[64];
+	snprintf(key, sizeof key, "\n%s:", field);
+	const char *p = strstr(r->str, key);
+	double v = p ? strtod(p + strlen(key), NULL) : 0;
+	freeReplyObject(r);
+	return v;
+}
+
+static double redis_cpu(void)
+{
+	redisReply *r = cmd("INFO cpu");
+	const char *s = strstr(r->str, "used_cpu_sys:"), *u = strstr(r->str, "used_cpu_user:");
+	double v = (s ? strtod(s + 13, NULL) : 0) + (u ? strtod(u + 14, NULL) : 0);
+	freeReplyObject(r);
+	return v;
+}
+
+/* A measured loop: start() ... stop(name, mode, jobs). */
+static double t0, c0;
+
+static void start(void)
+{
+	c0 = redis_cpu();
+	t0 = mono();
+}
+
+static row *stop(const char *name, const char *mode, long jobs)
+{
+	double secs = mono() - t0;
+	double cpu = redis_cpu() - c0;
+	if (nrows == MAX_ROWS)
+		die("too many rows");
+	row *r = &rows[nrows++];
+	snprintf(r->name, sizeof r->name, "%s", name);
+	r->mode = mode;
+	r->jobs = jobs;
+	r->secs = secs;
+	r->cpu = cpu;
+	r->mem = 0;
+	fprintf(stderr, "  %-34s %8ld jobs %7.3f s\n", name, jobs, secs);
+	return r;
+}
+
+static row *find(const char *name)
+{
+	for (int i = 0; i < nrows; i++)
+		if (strcmp(rows[i].name, name) == 0)
+			return &rows[i];
+	return NULL;
+}
+
+static void flush_data(void)
+{
+	cmd_free("FLUSHALL");
+}
+
+static void next_jid(char *buf, size_t size)
+{
+	snprintf(buf, size, "b%08lx%012lx", (long)getpid(), ++jid_seq);
+}
+
+/* ---- the physical limit: PING and trivial EVALSHA ---- */
+
+static void raw_loop(const char *name, int pipelined, long n, int argc, const char **argv)
+{
+	start();
+	if (!pipelined) {
+		for (long i = 0; i < n; i++) {
+			redisReply *r = redisCommandArgv(adm, argc, argv, NULL);
+			if (r == NULL || r->type == REDIS_REPLY_ERROR)
+				die("%s failed", name);
+			freeReplyObject(r);
+		}
+	} else {
+		for (long i = 0; i < n; i += BATCH) {
+			for (int k = 0; k < BATCH; k++)
+				redisAppendCommandArgv(adm, argc, argv, NULL);
+			for (int k = 0; k < BATCH; k++) {
+				void *r = NULL;
+				if (redisGetReply(adm, &r) != REDIS_OK || r == NULL ||
+				    ((redisReply *)r)->type == REDIS_REPLY_ERROR)
+					die("%s failed", name);
+				freeReplyObject(r);
+			}
+		}
+	}
+	stop(name, pipelined ? "pipe" : "seq", n);
+}
+
+static char trivial_sha[64];
+
+static void bench_limits(long nseq, long npipe)
+{
+	redisReply *r = cmd("SCRIPT LOAD %s", "return 1");
+	snprintf(trivial_sha, sizeof trivial_sha, "%s", r->str);
+	freeReplyObject(r);
+	cmd_free("FUNCTION LOAD REPLACE %s",
+	         "#!lua name=qless_bench_trivial\nredis.register_function('qless_bench_trivial', function() return 1 end)");
+	const char *ping[] = { "PING" };
+	const char *eval[] = { "EVALSHA", trivial_sha, "0" };
+	const char *fcall[] = { "FCALL", "qless_bench_trivial", "0" };
+	raw_loop("PING", 0, nseq, 1, ping);
+	raw_loop("PING", 1, npipe, 1, ping);
+	raw_loop("EVALSHA return 1", 0, nseq, 3, eval);
+	raw_loop("EVALSHA return 1", 1, npipe, 3, eval);
+	raw_loop("FCALL return 1", 1, npipe, 3, fcall);
+}
+
+/* ---- entering the protocol: config.get heartbeat ---- */
+
+static void batch_calls(qless_client *c, qless_call *calls, size_t n, const char *what)
+{
+	int rc = qless_client_call_batch(c, calls, n);
+	for (size_t i = 0; i < n; i++)
+		qless_free(calls[i].out);
+	qcheck(rc, what);
+}
+
+static void bench_enter(qless_client *c, const char *name, long n)
+{
+	static const char *const key[] = { "heartbeat" };
+	qless_call calls[BATCH];
+	for (int i = 0; i < BATCH; i++) {
+		calls[i].command = "config.get";
+		calls[i].argv = key;
+		calls[i].argc = 1;
+	}
+	start();
+	for (long i = 0; i < n; i += BATCH)
+		batch_calls(c, calls, BATCH, name);
+	stop(name, "pipe", n);
+}
+
+/* ---- single commands through the libqless API ---- */
+
+/* n puts of small jobs into queue q through batches (setup, not measured). */
+static void fill(qless_client *c, const char *queue, long n)
+{
+	static char jids[BATCH][40];
+	const char *argv[BATCH][6];
+	qless_call calls[BATCH];
+	for (long done = 0; done < n;) {
+		int k = 0;
+		for (; k < BATCH && done < n; k++, done++) {
+			next_jid(jids[k], sizeof jids[k]);
+			argv[k][0] = "";
+			argv[k][1] = queue;
+			argv[k][2] = jids[k];
+			argv[k][3] = "Bench";
+			argv[k][4] = "{\"i\": 1}";
+			argv[k][5] = "0";
+			calls[k].command = "put";
+			calls[k].argv = argv[k];
+			calls[k].argc = 6;
+		}
+		batch_calls(c, calls, (size_t)k, "fill");
+	}
+}
+
+static void put_loop(qless_queue *q, const char *name, long n)
+{
+	start();
+	for (long i = 0; i < n; i++) {
+		char *jid = NULL;
+		qcheck(qless_queue_put(q, &jid, "Bench", "{\"i\": 1}", NULL), "put");
+		qless_free(jid);
+	}
+	stop(name, "seq", n);
+}
+
+/* Pops n jobs, count per call; the popped jobs are returned in *held when
+ * held != NULL (else freed). */
+static void pop_loop(qless_queue *q, const char *name, long n, int count, qless_joblist ***held, long *nheld)
+{
+	long calls = n / count, got = 0;
+	qless_joblist **keep = held ? calloc((size_t)calls, sizeof *keep) : NULL;
+	start();
+	for (long i = 0; i < calls; i++) {
+		qless_joblist *jobs = NULL;
+		qcheck(qless_queue_pop(q, &jobs, count), "pop");
+		got += (long)qless_joblist_size(jobs);
+		if (keep)
+			keep[i] = jobs;
+		else
+			qless_joblist_free(jobs);
+	}
+	stop(name, "seq", got);
+	if (got != calls * count)
+		die("%s: popped %ld of %ld", name, got, calls * count);
+	if (held) {
+		*held = keep;
+		*nheld = calls;
+	}
+}
+
+static void bench_commands(qless_client *c, long n)
+{
+	qless_queue *q = NULL;
+	qless_joblist **lists = NULL;
+	long nlists = 0;
+	qcheck(qless_queue_new(&q, c, "bench-cmd"), "queue");
+
+	put_loop(q, "put", n);
+	pop_loop(q, "pop (count 1)", n, 1, &lists, &nlists);
+	start();
+	for (long i = 0; i < nlists; i++)
+		qcheck(qless_job_heartbeat(qless_joblist_get(lists[i], 0), NULL), "heartbeat");
+	stop("heartbeat", "seq", nlists);
+	start();
+	for (long i = 0; i < nlists; i++)
+		qcheck(qless_job_complete(qless_joblist_get(lists[i], 0), NULL), "complete");
+	stop("complete", "seq", nlists);
+	for (long i = 0; i < nlists; i++)
+		qless_joblist_free(lists[i]);
+	free(lists);
+
+	fill(c, "bench-cmd", n);
+	pop_loop(q, "pop (count 50)", n, BATCH, NULL, NULL);
+
+	fill(c, "bench-cmd", n);
+	pop_loop(q, "pop (count 1), fail setup", n, 1, &lists, &nlists);
+	nrows--; /* setup only */
+	start();
+	for (long i = 0; i < nlists; i++)
+		qcheck(qless_job_fail(qless_joblist_get(lists[i], 0), "bench-group", "bench failure"), "fail");
+	stop("fail", "seq", nlists);
+	for (long i = 0; i < nlists; i++)
+		qless_joblist_free(lists[i]);
+	free(lists);
+	qless_queue_free(q);
+}
+
+/* ---- full life cycles ---- */
+
+static void lifecycle_seq(qless_client *c, const char *queue, const char *name, long n)
+{
+	qless_queue *q = NULL;
+	qcheck(qless_queue_new(&q, c, queue), "queue");
+	start();
+	for (long i = 0; i < n; i++) {
+		qless_joblist *jobs = NULL;
+		qcheck(qless_queue_put(q, NULL, "Bench", "{\"i\": 1}", NULL), "put");
+		qcheck(qless_queue_pop(q, &jobs, 1), "pop");
+		if (qless_joblist_size(jobs) != 1)
+			die("%s: nothing popped", name);
+		qcheck(qless_job_complete(qless_joblist_get(jobs, 0), NULL), "complete");
+		qless_joblist_free(jobs);
+	}
+	stop(name, "seq", n);
+	qless_queue_free(q);
+}
+
+/* put 50 pipelined, one pop of 50, 50 completes pipelined. */
+static void lifecycle_batched(qless_client *c, const char *queue, const char *name, long n, int measured)
+{
+	qless_queue *q = NULL;
+	static char jids[BATCH][40];
+	const char *pargv[BATCH][6], *cargv[BATCH][4];
+	qless_call calls[BATCH];
+	const char *worker = qless_client_worker_name(c);
+	qcheck(qless_queue_new(&q, c, queue), "queue");
+	if (measured)
+		start();
+	for (long i = 0; i < n; i += BATCH) {
+		for (int k = 0; k < BATCH; k++) {
+			next_jid(jids[k], sizeof jids[k]);
+			pargv[k][0] = "";
+			pargv[k][1] = queue;
+			pargv[k][2] = jids[k];
+			pargv[k][3] = "Bench";
+			pargv[k][4] = "{\"i\": 1}";
+			pargv[k][5] = "0";
+			calls[k].command = "put";
+			calls[k].argv = pargv[k];
+			calls[k].argc = 6;
+		}
+		batch_calls(c, calls, BATCH, "put batch");
+		qless_joblist *jobs = NULL;
+		qcheck(qless_queue_pop(q, &jobs, BATCH), "pop");
+		size_t got = qless_joblist_size(jobs);
+		if (got != BATCH)
+			die("%s: popped %zu", name, got);
+		for (size_t k = 0; k < got; k++) {
+			cargv[k][0] = qless_job_jid(qless_joblist_get(jobs, k));
+			cargv[k][1] = worker;
+			cargv[k][2] = queue;
+			cargv[k][3] = "{}";
+			calls[k].command = "complete";
+			calls[k].argv = cargv[k];
+			calls[k].argc = 4;
+		}
+		batch_calls(c, calls, got, "complete batch");
+		qless_joblist_free(jobs);
+	}
+	if (measured)
+		stop(name, "pipe", n);
+	qless_queue_free(q);
+}
+
+/* The same sequential life cycle with hiredis alone, by FCALL of the
+ * published library (loaded as "qless"), no reply parsing: the floor. */
+static void lifecycle_hiredis(const char *name, long n)
+{
+	redisContext *r = redisConnectUnix(sock_path);
+	if (r == NULL || r->err)
+		die("cannot connect");
+	const char *verb = "FCALL", *target = "qless";
+	start();
+	for (long i = 0; i < n; i++) {
+		char jid[40], now[40];
+		next_jid(jid, sizeof jid);
+		snprintf(now, sizeof now, "%.6f", wall());
+		freeReplyObject(redisCommand(r, "%s %s 0 put %s w bench-raw %s Bench %s 0", verb, target, now, jid,
+		                             "{\"i\": 1}"));
+		freeReplyObject(redisCommand(r, "%s %s 0 pop %s bench-raw w 1", verb, target, now));
+		redisReply *rep = redisCommand(r, "%s %s 0 complete %s %s w bench-raw {}", verb, target, now, jid);
+		if (!rep || rep->type != REDIS_REPLY_STRING || strcmp(rep->str, "complete") != 0)
+			die("%s: loop failed: %s", name, rep && rep->type == REDIS_REPLY_ERROR ? rep->str : "?");
+		freeReplyObject(rep);
+	}
+	stop(name, "seq", n);
+	redisFree(r);
+}
+
+static void run_driver(const char *spec, long n)
+{
+	const char *eq = strchr(spec, '=');
+	if (eq == NULL)
+		die("driver %s: expected NAME=COMMAND", spec);
+	char name[64], command[4096], line[512];
+	snprintf(name, sizeof name, "%.*s life cycle", (int)(eq - spec), spec);
+	snprintf(command, sizeof command, "%s %ld", eq + 1, n);
+	double cpu0 = redis_cpu();
+	FILE *p = popen(command, "r");
+	if (p == NULL)
+		die("cannot run %s", command);
+	long jobs = 0;
+	double secs = 0;
+	int ok = 0;
+	while (fgets(line, sizeof line, p) != NULL) {
+		char who[64];
+		if (sscanf(line, "%63s %ld jobs %lf s", who, &jobs, &secs) == 3)
+			ok = 1;
+	}
+	if (pclose(p) != 0 || !ok) {
+		fprintf(stderr, "qless-bench: driver %s failed; row skipped\n", name);
+		return;
+	}
+	double cpu = redis_cpu() - cpu0;
+	row *r = &rows[nrows++];
+	snprintf(r->name, sizeof r->name, "%s", name);
+	r->mode = "seq";
+	r->jobs = jobs;
+	r->secs = secs;
+	r->cpu = cpu;
+	r->mem = 0;
+	fprintf(stderr, "  %-34s %8ld jobs %7.3f s\n", name, jobs, secs);
+}
+
+/* ---- scaling ---- */
+
+static void bench_scaling(qless_client *c, long level, long n)
+{
+	char name[64];
+	qless_queue *q = NULL;
+	qcheck(qless_queue_new(&q, c, "bench-scale"), "queue");
+	flush_data();
+	double mem0 = info_field("memory", "used_memory");
+	double f0 = mono();
+	fill(c, "bench-scale", level);
+	fprintf(stderr, "  (filled %ld waiting jobs in %.1f s)\n", level, mono() - f0);
+	double mem1 = info_field("memory", "used_memory");
+	const char *unit = level >= 1000000 ? "M" : "k";
+	long shown = level >= 1000000 ? level / 1000000 : level / 1000;
+	snprintf(name, sizeof name, "pop (count 1), %ld%s waiting", shown, unit);
+	pop_loop(q, name, n, 1, NULL, NULL);
+	snprintf(name, sizeof name, "put, %ld%s waiting", shown, unit);
+	put_loop(q, name, n);
+	snprintf(name, sizeof name, "memory per waiting job, %ld%s", shown, unit);
+	row *r = &rows[nrows++];
+	snprintf(r->name, sizeof r->name, "%s", name);
+	r->mode = "-";
+	r->jobs = level;
+	r->mem = (mem1 - mem0) / (double)level;
+	qless_queue_free(q);
+}
+
+/* The completed-job purge: completes while more than `keep` completed jobs
+ * are kept (each complete then deletes the oldest). */
+static void bench_purge(qless_client *c, long keep, long n)
+{
+	char kbuf[32], name[64];
+	flush_data();
+	if (keep != 50000) {
+		snprintf(kbuf, sizeof kbuf, "%ld", keep);
+		const char *kv[] = { "jobs-history-count", kbuf };
+		char *out = NULL;
+		qcheck(qless_client_call(c, &out, "config.set", kv, 2), "config.set");
+		qless_free(out);
+	}
+	double f0 = mono();
+	lifecycle_batched(c, "bench-purge", "purge fill", keep + BATCH * 4, 0);
+	fprintf(stderr, "  (completed %ld jobs in %.1f s)\n", keep + BATCH * 4, mono() - f0);
+	snprintf(name, sizeof name, "batched life cycle, purging (%ldk kept)", keep / 1000);
+	lifecycle_batched(c, "bench-purge", name, n, 1);
+	redisReply *r = cmd("ZCARD ql:completed");
+	if (r->integer != keep)
+		die("purge: %lld completed jobs kept, expected %ld", r->integer, keep);
+	freeReplyObject(r);
+}
+
+/* ---- output ---- */
+
+static const row *limit_for(const row *r)
+{
+	return find(strcmp(r->mode, "pipe") == 0 ? "EVALSHA return 1 (pipe)" : "EVALSHA return 1 (seq)");
+}
+
+static void print_table(FILE *out)
+{
+	fprintf(out, "\n%-40s %-4s %8s %10s %8s %12s %8s\n", "row", "mode", "jobs", "jobs/s", "x limit",
+	        "Redis us/job", "x cpu");
+	for (int i = 0; i < nrows; i++) {
+		const row *r = &rows[i];
+		if (r->mem > 0) {
+			fprintf(out, "%-40s %-4s %8ld %10s %8s %9.0f B/job\n", r->name, r->mode, r->jobs, "", "",
+			        r->mem);
+			continue;
+		}
+		const row *l = limit_for(r);
+		double rate = (double)r->jobs / r->secs, cpu = r->cpu / (double)r->jobs * 1e6;
+		double lrate = (double)l->jobs / l->secs, lcpu = l->cpu / (double)l->jobs * 1e6;
+		fprintf(out, "%-40s %-4s %8ld %10.0f %8.3f %12.2f %8.2f\n", r->name, r->mode, r->jobs, rate,
+		        rate / lrate, cpu, cpu / lcpu);
+	}
+}
+
+static double cpu_per(const char *name)
+{
+	const row *r = find(name);
+	return r ? r->cpu / (double)r->jobs : -1;
+}
+
+static double rate_of(const char *name)
+{
+	const row *r = find(name);
+	return r ? (double)r->jobs / r->secs : -1;
+}
+
+static int print_targets(FILE *out, const char *const *drivers, int ndrivers)
+{
+	int all = 1;
+	double lim = cpu_per("EVALSHA return 1 (pipe)");
+	double v;
+	fprintf(out, "\ntargets\n");
+#define TARGET(ok, ...) do { int ok_ = (ok); all &= ok_; fprintf(out, "  [%s] ", ok_ ? "met " : "MISS"); \
+		fprintf(out, __VA_ARGS__); fprintf(out, "\n"); } while (0)
+	v = cpu_per("batched life cycle (pipe)") / lim;
+	TARGET(v <= 32, "Redis CPU per batched life cycle = %.1f x trivial EVALSHA (target <= 32)", v);
+	v = cpu_per("config.get heartbeat (pipe)") / lim;
+	TARGET(v <= 2, "entering the protocol (config.get heartbeat) = %.2f x trivial EVALSHA (target <= 2)", v);
+	v = rate_of("C libqless life cycle (seq)") / rate_of("hiredis FCALL life cycle (seq)");
+	TARGET(v >= 0.9, "C sequential life cycle = %.3f x bare hiredis loop (target >= 0.9)", v);
+	for (int i = 0; i < ndrivers; i++) {
+		char name[80];
+		snprintf(name, sizeof name, "%.*s life cycle (seq)", (int)(strchr(drivers[i], '=') - drivers[i]),
+		         drivers[i]);
+		v = rate_of(name) / rate_of("C libqless life cycle (seq)");
+		if (find(name) == NULL)
+			TARGET(0, "%s: no result", name);
+		else
+			TARGET(v >= 0.8, "%s = %.3f x C (target >= 0.8)", name, v);
+	}
+	const char *big = find("pop (count 1), 1M waiting (seq)") ? "pop (count 1), 1M waiting (seq)"
+	                                                          : "pop (count 1), 100k waiting (seq)";
+	v = cpu_per(big) / cpu_per("pop (count 1), 1k waiting (seq)");
+	TARGET(v <= 1.2, "Redis CPU of %s = %.2f x with 1k waiting (target <= 1.2)", big, v);
+	return all;
+}
+
+static void write_json(const char *path, int met)
+{
+	FILE *f = fopen(path, "w");
+	if (f == NULL)
+		die("cannot write %s", path);
+	const row *lp = find("EVALSHA return 1 (pipe)"), *ls = find("EVALSHA return 1 (seq)");
+	fprintf(f, "{\n  \"quick\": %s,\n  \"all_targets_met\": %s,\n  \"rows\": [\n", quick ? "true" : "false",
+	        met ? "true" : "false");
+	for (int i = 0; i < nrows; i++) {
+		const row *r = &rows[i];
+		if (r->mem > 0) {
+			fprintf(f, "    {\"name\": \"%s\", \"waiting_jobs\": %ld, \"bytes_per_job\": %.1f}", r->name,
+			        r->jobs, r->mem);
+		} else {
+			const row *l = strcmp(r->mode, "pipe") == 0 ? lp : ls;
+			double rate = (double)r->jobs / r->secs, cpu = r->cpu / (double)r->jobs;
+			fprintf(f,
+			        "    {\"name\": \"%s\", \"mode\": \"%s\", \"jobs\": %ld, \"seconds\": %.6f, "
+			        "\"jobs_per_s\": %.1f, \"redis_cpu_s\": %.6f, \"redis_cpu_us_per_job\": %.3f, "
+			        "\"rate_vs_evalsha\": %.4f, \"cpu_vs_evalsha\": %.3f}",
+			        r->name, r->mode, r->jobs, r->secs, rate, r->cpu, cpu * 1e6,
+			        rate / ((double)l->jobs / l->secs), cpu / (l->cpu / (double)l->jobs));
+		}
+		fprintf(f, "%s\n", i + 1 < nrows ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+	fclose(f);
+}
+
+/* Row names carry their mode so that lookups are unambiguous. */
+static void suffix_modes(void)
+{
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].mem == 0) {
+			char buf[80];
+			snprintf(buf, sizeof buf, "%s (%s)", rows[i].name, rows[i].mode);
+			snprintf(rows[i].name, sizeof rows[i].name, "%s", buf);
+		}
+}
+
+int main(int argc, char **argv)
+{
+	const char *json = NULL, *libpath = NULL;
+	const char *drivers[MAX_DRIVERS];
+	int ndrivers = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc)
+			sock_path = argv[++i];
+		else if (strcmp(argv[i], "--lib") == 0 && i + 1 < argc)
+			libpath = argv[++i];
+		else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+			json = argv[++i];
+		else if (strcmp(argv[i], "--driver") == 0 && i + 1 < argc && ndrivers < MAX_DRIVERS)
+			drivers[ndrivers++] = argv[++i];
+		else if (strcmp(argv[i], "--quick") == 0)
+			quick = 1;
+		else
+			die("usage: qless-bench --socket PATH --lib qless-lib.lua [--quick] [--json FILE] "
+			    "[--driver NAME=COMMAND]...");
+	}
+	if (sock_path == NULL || libpath == NULL)
+		die("--socket and --lib are required");
+	snprintf(url, sizeof url, "unix://%s", sock_path);
+	adm = redisConnectUnix(sock_path);
+	if (adm == NULL || adm->err)
+		die("cannot connect to %s", sock_path);
+
+	/* The published library as "qless", for the bare hiredis loop. */
+	static char lib[1 << 20];
+	FILE *f = fopen(libpath, "rb");
+	if (f == NULL)
+		die("cannot read %s", libpath);
+	size_t len = fread(lib, 1, sizeof lib - 1, f);
+	fclose(f);
+	lib[len] = '\0';
+	cmd_free("FUNCTION LOAD REPLACE %b", lib, len);
+
+	long nseq = quick ? 5000 : 20000, npipe = quick ? 50000 : 300000;
+	long ncmd = quick ? 1000 : 5000, nlife = quick ? 1000 : 5000, nbatch = quick ? 5000 : 20000;
+	long nscale = quick ? 1000 : 3000, ndrv = quick ? 500 : 2000;
+
+	qless_client *c = NULL, *ce = NULL;
+	qcheck(qless_client_new(&c, url, NULL), "client");
+	setenv("QLESS_EVALSHA", "1", 1);
+	qcheck(qless_client_new(&ce, url, NULL), "EVALSHA client");
+	unsetenv("QLESS_EVALSHA");
+
+	fprintf(stderr, "qless-bench: %s run against %s\n", quick ? "quick" : "full", sock_path);
+	flush_data();
+	bench_limits(nseq, npipe);
+	bench_enter(c, "config.get heartbeat", npipe / 2);
+	bench_enter(ce, "config.get heartbeat, EVALSHA", npipe / 10);
+
+	flush_data();
+	bench_commands(c, ncmd);
+	flush_data();
+	lifecycle_seq(c, "bench-c", "C libqless life cycle", nlife);
+	flush_data();
+	lifecycle_hiredis("hiredis FCALL life cycle", nlife);
+	flush_data();
+	lifecycle_seq(ce, "bench-ce", "C libqless life cycle, EVALSHA", nlife);
+	for (int i = 0; i < ndrivers; i++) {
+		flush_data();
+		run_driver(drivers[i], ndrv);
+	}
+	flush_data();
+	lifecycle_batched(c, "bench-batch", "batched life cycle", nbatch, 1);
+	flush_data();
+	lifecycle_batched(ce, "bench-batch", "batched life cycle, EVALSHA", nbatch / 4, 1);
+
+	bench_scaling(c, 1000, nscale);
+	bench_scaling(c, 100000, nscale);
+	if (!quick)
+		bench_scaling(c, 1000000, nscale);
+	bench_purge(c, quick ? 5000 : 50000, nbatch / 2);
+	flush_data();
+
+	suffix_modes();
+	print_table(stdout);
+	int met = print_targets(stdout, drivers, ndrivers);
+	if (json)
+		write_json(json, met);
+	qless_client_free(ce);
+	qless_client_free(c);
+	redisFree(adm);
+	return 0;
+}
