@@ -669,9 +669,12 @@ int main(int argc, char **argv)
 	lib[len] = '\0';
 	cmd_free("FUNCTION LOAD REPLACE %b", lib, len);
 
-	long nseq = quick ? 5000 : 20000, npipe = quick ? 50000 : 300000;
-	long ncmd = quick ? 1000 : 5000, nlife = quick ? 1000 : 5000, nbatch = quick ? 5000 : 20000;
-	long nscale = quick ? 1000 : 3000, ndrv = quick ? 500 : 2000;
+	/* Full-run sizes give each row about a second of Redis CPU or more:
+	 * INFO cpu comes from the kernel's tick-based accounting, so short
+	 * samples (--quick) are rough. */
+	long nseq = quick ? 5000 : 30000, npipe = quick ? 50000 : 1000000;
+	long ncmd = quick ? 1000 : 10000, nlife = quick ? 1000 : 5000, nbatch = quick ? 5000 : 30000;
+	long nscale = quick ? 1000 : 10000, ndrv = quick ? 500 : 4000;
 
 	qless_client *c = NULL, *ce = NULL;
 	qcheck(qless_client_new(&c, url, NULL), "client");

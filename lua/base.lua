@@ -148,8 +148,18 @@ Q.zrem_all = function(key, members)
   end
 end
 
+-- Per-invocation memo (reset by the dispatcher before every command: in a
+-- Functions library Q outlives the call). Holds the ql:config hash and
+-- whether any job is tracked, each read at most once per command.
+Q.memo = {}
+
 Q.tracked = function(jid)
-  return redis.call('zscore', 'ql:tracked', jid) ~= false
+  local any = Q.memo.any_tracked
+  if any == nil then
+    any = redis.call('exists', 'ql:tracked') == 1
+    Q.memo.any_tracked = any
+  end
+  return any and redis.call('zscore', 'ql:tracked', jid) ~= false
 end
 
 -- Tag index: ql:t:<tag> lists jids, ql:tags counts uses.

@@ -3,9 +3,10 @@
 -- Checks that `jid` exists, is running and is held by `worker`; returns the
 -- job's state/worker/queue fields. `texts` holds the command-specific wording
 -- of the state/worker errors; `texts.no_owner` also rejects a job whose
--- worker field is empty (heartbeat).
-Q.must_be_running = function(cmd, jid, worker, texts)
-  local f = redis.call('hmget', Q.jkey(jid), 'state', 'worker', 'queue')
+-- worker field is empty (heartbeat). `extra` lists more fields to read
+-- (returned from f[4] on).
+Q.must_be_running = function(cmd, jid, worker, texts, extra)
+  local f = redis.call('hmget', Q.jkey(jid), 'state', 'worker', 'queue', unpack(extra or {}))
   local state, owner = f[1], f[2]
   if not state then
     Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
@@ -27,21 +28,29 @@ end
 Q.purge_completed = function(now)
   local age = Q.config_number('jobs-history', 604800)
   local count = math.floor(Q.config_number('jobs-history-count', 50000))
-  for _, jid in ipairs(redis.call('zrangebyscore', 'ql:completed', 0, now - age)) do
-    Q.forget_job(jid)
+  local old = redis.call('zrangebyscore', 'ql:completed', 0, now - age)
+  if #old > 0 then
+    for _, jid in ipairs(old) do
+      Q.forget_job(jid)
+    end
+    redis.call('zremrangebyscore', 'ql:completed', 0, now - age)
   end
-  redis.call('zremrangebyscore', 'ql:completed', 0, now - age)
-  for _, jid in ipairs(redis.call('zrange', 'ql:completed', 0, -1 - count)) do
-    Q.forget_job(jid)
+  local extra = redis.call('zrange', 'ql:completed', 0, -1 - count)
+  if #extra > 0 then
+    for _, jid in ipairs(extra) do
+      Q.forget_job(jid)
+    end
+    redis.call('zremrangebyrank', 'ql:completed', 0, -1 - count)
   end
-  redis.call('zremrangebyrank', 'ql:completed', 0, -1 - count)
 end
 
 -- Releases the jobs waiting for `jid`: those with no dependency left become
 -- scheduled (if a delay was pending) or waiting.
 Q.release_dependents = function(jid, now)
   local key = Q.jkey(jid) .. '-dependents'
-  for _, d in ipairs(redis.call('smembers', key)) do
+  local dependents = redis.call('smembers', key)
+  if #dependents == 0 then return end
+  for _, d in ipairs(dependents) do
     local dkey = Q.jkey(d)
     redis.call('srem', dkey .. '-dependencies', jid)
     if redis.call('scard', dkey .. '-dependencies') == 0 then
@@ -126,29 +135,28 @@ C.complete = function(now, args)
   local f = Q.must_be_running('Complete', jid, worker, {
     state = ' is not currently running: ',
     worker = ' has been handed out to another worker: ',
-  })
+  }, {'time', 'retries', 'history'})
   if f[3] ~= queue then
     Q.raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
   end
   local key = Q.jkey(jid)
 
-  Q.history(jid, now, 'done')
-  redis.call('hset', key, 'data', c.data)
+  Q.history(jid, now, 'done', nil, not f[6])
   Q.unqueue(queue, jid, {'work', 'locks', 'scheduled'})
-  local started = tonumber(redis.call('hget', key, 'time')) or now
+  local started = tonumber(f[4]) or now
   Q.stat(queue, 'run', now, now - started)
-  redis.call('hset', key, 'time', Q.timestr(now))
   redis.call('zrem', Q.wkey(worker), jid)
   Q.track_event(jid, 'completed')
 
   if c.next ~= nil then
+    redis.call('hmset', key, 'data', c.data, 'time', Q.timestr(now))
     return Q.advance(now, c, key)
   end
 
   Q.log_event(Q.msg_completed(jid, queue))
-  local retries = tonumber(redis.call('hget', key, 'retries')) or 0
-  redis.call('hmset', key, 'state', 'complete', 'worker', '', 'failure', '{}',
-    'queue', '', 'expires', 0, 'remaining', retries)
+  local retries = tonumber(f[5]) or 0
+  redis.call('hmset', key, 'data', c.data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
+    'failure', '{}', 'queue', '', 'expires', 0, 'remaining', retries)
   redis.call('zadd', 'ql:completed', now, jid)
   Q.purge_completed(now)
   Q.release_dependents(jid, now)

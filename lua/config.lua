@@ -18,9 +18,21 @@ Q.config_defaults = {
   },
 }
 
+-- The stored options as a table, read once per command (Q.memo).
+Q.config_stored = function()
+  local stored = Q.memo.config
+  if stored == nil then
+    stored = {}
+    local flat = redis.call('hgetall', 'ql:config')
+    for i = 1, #flat, 2 do stored[flat[i]] = flat[i + 1] end
+    Q.memo.config = stored
+  end
+  return stored
+end
+
 -- The stored value (a string), else the built-in default, else nil.
 Q.config = function(key)
-  local stored = redis.call('hget', 'ql:config', key)
+  local stored = Q.config_stored()[key]
   if stored then return stored end
   local d = Q.config_defaults
   local value = d.listed[key]
@@ -37,7 +49,7 @@ end
 
 -- Lock duration for a queue: `<queue>-heartbeat`, else `heartbeat`.
 Q.heartbeat = function(queue)
-  local value = tonumber(redis.call('hget', 'ql:config', queue .. '-heartbeat'))
+  local value = tonumber(Q.config_stored()[queue .. '-heartbeat'])
   if value == nil then value = Q.config_number('heartbeat', 60) end
   return value
 end
@@ -70,6 +82,7 @@ C['config.set'] = function(now, args)
   local value = Q.need('Config.set', 'value', args[2])
   Q.log_event(Q.msg_config_set(key, value))
   redis.call('hset', 'ql:config', key, value)
+  Q.memo.config = nil
   return nil
 end
 
@@ -77,5 +90,6 @@ C['config.unset'] = function(now, args)
   local key = Q.need('Config.unset', 'option', args[1])
   Q.log_event(Q.msg_config_unset(key))
   redis.call('hdel', 'ql:config', key)
+  Q.memo.config = nil
   return nil
 end

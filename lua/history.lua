@@ -36,15 +36,18 @@ end
 -- HISTORY: append [floor(t), what, extras] under the max-job-history limit.
 -- The limit keeps the very first entry plus the newest n-1 (§3.3). The
 -- pop/trim/push dance of the spec only changes the list once it holds n
--- entries (for n >= 3), so it is skipped below that; n = 1 and n = 2 follow
--- the literal rule.
-Q.history = function(jid, t, what, extras)
-  Q.history_migrate(jid)
+-- entries (for n >= 3), so for n >= 3 the entry is pushed first and the
+-- list trimmed only when the push made it longer than n (same result, one
+-- call in the common case); n = 1 and n = 2 follow the literal rule.
+-- `plain` = true: the caller read the hash and it has no legacy `history`
+-- field, so the migration check is skipped.
+Q.history = function(jid, t, what, extras, plain)
+  if not plain then Q.history_migrate(jid) end
   local key = Q.hkey(jid)
   local n = math.floor(Q.config_number('max-job-history', 100))
-  if n > 0 then
+  if n > 0 and n < 3 then
     local len = redis.call('llen', key)
-    if (n >= 3 and len >= n) or (n == 1 and len >= 2) then
+    if n == 1 and len >= 2 then
       local first = redis.call('lpop', key)
       redis.call('ltrim', key, 2 - n, -1)
       redis.call('lpush', key, first)
@@ -56,12 +59,18 @@ Q.history = function(jid, t, what, extras)
   else
     entry = {math.floor(t), what, extras}
   end
-  redis.call('rpush', key, cjson.encode(entry))
+  local len = redis.call('rpush', key, cjson.encode(entry))
+  if n >= 3 and len > n then
+    local first = redis.call('lindex', key, 0)
+    redis.call('ltrim', key, 1 - n, -1)
+    redis.call('lpush', key, first)
+  end
 end
 
 -- Rendered history: list of objects, extras plus `when` and `what`.
-Q.history_render = function(jid)
-  Q.history_migrate(jid)
+-- `plain` as for Q.history.
+Q.history_render = function(jid, plain)
+  if not plain then Q.history_migrate(jid) end
   local out = {}
   for i, text in ipairs(redis.call('lrange', Q.hkey(jid), 0, -1)) do
     local ok, e = pcall(cjson.decode, text)

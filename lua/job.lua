@@ -12,6 +12,7 @@ end
 Q.job_fields = {
   'jid', 'klass', 'state', 'queue', 'worker', 'priority', 'expires',
   'retries', 'remaining', 'data', 'tags', 'failure', 'spawned_from_jid',
+  'history',
 }
 
 -- The job as a Lua table with exactly the 17 keys of §3.1, or nil.
@@ -39,7 +40,7 @@ Q.job_view = function(jid)
     remaining = math.floor(tonumber(f[9]) or 0),
     data = f[10] or '',
     tags = Q.decode_or(f[11], {}),
-    history = Q.history_render(jid),
+    history = Q.history_render(jid, not f[14]),
     failure = Q.decode_or(f[12], {}),
     spawned_from_jid = f[13] or false,
     dependents = redis.call('smembers', deps .. '-dependents'),

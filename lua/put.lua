@@ -25,7 +25,8 @@ end
 Q.put = function(now, p)
   local jid, queue = p.jid, p.queue
   local key = Q.jkey(jid)
-  local old = redis.call('hmget', key, 'priority', 'tags', 'queue', 'state', 'failure', 'retries', 'worker')
+  local old = redis.call('hmget', key, 'priority', 'tags', 'queue', 'state', 'failure', 'retries', 'worker',
+    'history')
   local old_queue, old_state, old_worker = old[3], old[4], old[7]
 
   -- Old tags leave the index; the resolved list is indexed again below.
@@ -46,7 +47,7 @@ Q.put = function(now, p)
   end
 
   Q.log_event(Q.msg_put(jid, queue))
-  Q.history(jid, now, 'put', {q = queue})
+  Q.history(jid, now, 'put', {q = queue}, not old[8])
 
   if old_queue then
     Q.unqueue(old_queue, jid, {'work', 'locks', 'depends', 'scheduled'})

@@ -34,12 +34,12 @@ end
 -- Hands one job to a worker (§5.6 step 9).
 Q.hand_out = function(queue, jid, worker, now, expires)
   local key = Q.jkey(jid)
-  Q.history(jid, now, 'popped', {worker = worker})
-  local last = tonumber(redis.call('hget', key, 'time')) or now
+  local f = redis.call('hmget', key, 'time', 'history')
+  Q.history(jid, now, 'popped', {worker = worker}, not f[2])
+  local last = tonumber(f[1]) or now
   Q.stat(queue, 'wait', now, now - last)
-  redis.call('hset', key, 'time', Q.timestr(now))
   redis.call('zadd', Q.wkey(worker), expires, jid)
-  redis.call('hmset', key, 'worker', worker, 'expires', expires, 'state', 'running')
+  redis.call('hmset', key, 'time', Q.timestr(now), 'worker', worker, 'expires', expires, 'state', 'running')
   redis.call('zadd', Q.qkey(queue, 'locks'), expires, jid)
   Q.track_event(jid, 'popped')
 end
@@ -56,7 +56,7 @@ C.pop = function(now, args)
   redis.call('zadd', 'ql:workers', now, worker)
 
   -- Concurrency cap: only unexpired locks count as running.
-  local cap = tonumber(redis.call('hget', 'ql:config', queue .. '-max-concurrency')) or 0
+  local cap = tonumber(Q.config_stored()[queue .. '-max-concurrency']) or 0
   if cap > 0 then
     local running = redis.call('zcount', Q.qkey(queue, 'locks'), now, '+inf')
     count = math.min(count, math.max(0, math.floor(cap - running)))

@@ -18,7 +18,8 @@ end
 -- STAT(queue, kind, now, v): Welford update of total/mean/vk and one bucket.
 Q.stat = function(queue, kind, now, v)
   local key = Q.statkey(kind, now, queue)
-  local cur = redis.call('hmget', key, 'total', 'mean', 'vk')
+  local bucket = Q.stat_bucket(v)
+  local cur = redis.call('hmget', key, 'total', 'mean', 'vk', bucket)
   local total, mean, vk
   if not cur[1] then
     total, mean, vk = 1, v, 0
@@ -28,8 +29,7 @@ Q.stat = function(queue, kind, now, v)
     mean = old_mean + (v - old_mean) / total
     vk = (tonumber(cur[3]) or 0) + (v - mean) * (v - old_mean)
   end
-  redis.call('hmset', key, 'total', total, 'mean', mean, 'vk', vk)
-  redis.call('hincrby', key, Q.stat_bucket(v), 1)
+  redis.call('hmset', key, 'total', total, 'mean', mean, 'vk', vk, bucket, (tonumber(cur[4]) or 0) + 1)
 end
 
 -- The 148 reported histogram fields, in reply order (built on first use).
