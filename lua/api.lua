@@ -9,7 +9,7 @@ local QlessDispatch = function(keys, argv)
   if command == nil then
     Q.raise('Must provide a command')
   end
-  Q.memo = {}
+  Q.memo_config, Q.memo_tracked = nil, nil
   local handler = C[command]
   if type(handler) ~= 'function' then
     Q.raise('Unknown command ' .. command)

@@ -148,16 +148,15 @@ Q.zrem_all = function(key, members)
   end
 end
 
--- Per-invocation memo (reset by the dispatcher before every command: in a
--- Functions library Q outlives the call). Holds the ql:config hash and
--- whether any job is tracked, each read at most once per command.
-Q.memo = {}
+-- Per-invocation memos (Q.memo_*, reset by the dispatcher before every
+-- command: in a Functions library Q outlives the call): the ql:config hash
+-- and whether any job is tracked, each read at most once per command.
 
 Q.tracked = function(jid)
-  local any = Q.memo.any_tracked
+  local any = Q.memo_tracked
   if any == nil then
     any = redis.call('exists', 'ql:tracked') == 1
-    Q.memo.any_tracked = any
+    Q.memo_tracked = any
   end
   return any and redis.call('zscore', 'ql:tracked', jid) ~= false
 end

@@ -18,14 +18,14 @@ Q.config_defaults = {
   },
 }
 
--- The stored options as a table, read once per command (Q.memo).
+-- The stored options as a table, read once per command (Q.memo_config).
 Q.config_stored = function()
-  local stored = Q.memo.config
+  local stored = Q.memo_config
   if stored == nil then
     stored = {}
     local flat = redis.call('hgetall', 'ql:config')
     for i = 1, #flat, 2 do stored[flat[i]] = flat[i + 1] end
-    Q.memo.config = stored
+    Q.memo_config = stored
   end
   return stored
 end
@@ -57,7 +57,13 @@ end
 C['config.get'] = function(now, args)
   local key = args[1]
   if key ~= nil then
-    return Q.config(key)
+    -- One option: a single HGET (no need for the whole hash).
+    local stored = redis.call('hget', 'ql:config', key)
+    if stored then return stored end
+    local d = Q.config_defaults
+    local value = d.listed[key]
+    if value == nil then value = d.hidden[key] end
+    return value
   end
   local all = {}
   for k, v in pairs(Q.config_defaults.listed) do all[k] = v end
@@ -82,7 +88,7 @@ C['config.set'] = function(now, args)
   local value = Q.need('Config.set', 'value', args[2])
   Q.log_event(Q.msg_config_set(key, value))
   redis.call('hset', 'ql:config', key, value)
-  Q.memo.config = nil
+  Q.memo_config = nil
   return nil
 end
 
@@ -90,6 +96,6 @@ C['config.unset'] = function(now, args)
   local key = Q.need('Config.unset', 'option', args[1])
   Q.log_event(Q.msg_config_unset(key))
   redis.call('hdel', 'ql:config', key)
-  Q.memo.config = nil
+  Q.memo_config = nil
   return nil
 end
