@@ -33,6 +33,14 @@ Q.history_migrate = function(jid)
   redis.call('hdel', key, 'history')
 end
 
+-- The stored text of one entry.
+Q.history_entry = function(t, what, extras)
+  if extras == nil then
+    return cjson.encode({math.floor(t), what})
+  end
+  return cjson.encode({math.floor(t), what, extras})
+end
+
 -- HISTORY: append [floor(t), what, extras] under the max-job-history limit.
 -- The limit keeps the very first entry plus the newest n-1 (§3.3). The
 -- pop/trim/push dance of the spec only changes the list once it holds n
@@ -41,7 +49,10 @@ end
 -- call in the common case); n = 1 and n = 2 follow the literal rule.
 -- `plain` = true: the caller read the hash and it has no legacy `history`
 -- field, so the migration check is skipped.
-Q.history = function(jid, t, what, extras, plain)
+-- `text`, when given, is the entry already encoded; the encoded entry is
+-- returned (pop encodes its `popped` entry once for all the jobs it hands
+-- out).
+Q.history = function(jid, t, what, extras, plain, text)
   if not plain then Q.history_migrate(jid) end
   local key = Q.hkey(jid)
   local n = math.floor(Q.config_number('max-job-history', 100))
@@ -53,18 +64,14 @@ Q.history = function(jid, t, what, extras, plain)
       redis.call('lpush', key, first)
     end
   end
-  local entry
-  if extras == nil then
-    entry = {math.floor(t), what}
-  else
-    entry = {math.floor(t), what, extras}
-  end
-  local len = redis.call('rpush', key, cjson.encode(entry))
+  if text == nil then text = Q.history_entry(t, what, extras) end
+  local len = redis.call('rpush', key, text)
   if n >= 3 and len > n then
     local first = redis.call('lindex', key, 0)
     redis.call('ltrim', key, 1 - n, -1)
     redis.call('lpush', key, first)
   end
+  return text
 end
 
 -- Rendered history: list of objects, extras plus `when` and `what`.
@@ -82,4 +89,42 @@ Q.history_render = function(jid, plain)
     end
   end
   return out
+end
+
+-- The JSON text of one rendered entry (one element of the list that
+-- Q.history_render builds, encoded alone: cjson writes a nested value the
+-- same way wherever it sits), or false for an entry it skips.
+Q.history_item_json = function(text)
+  local ok, e = pcall(cjson.decode, text)
+  if ok and type(e) == 'table' then
+    local item = type(e[3]) == 'table' and e[3] or {}
+    item.when = e[1]
+    item.what = e[2]
+    return cjson.encode(item)
+  end
+  return false
+end
+
+-- The rendered history as JSON text, as cjson.encode(Q.history_render(...))
+-- would write it. `memo` maps entry texts to their item JSON: the jobs of one
+-- pop mostly share identical entries (same `put` and `popped` second), so
+-- each distinct entry is decoded and encoded once per command.
+Q.history_json = function(jid, plain, memo)
+  if not plain then Q.history_migrate(jid) end
+  local parts, n = {}, 0
+  local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
+  for i = 1, #entries do
+    local text = entries[i]
+    local item = memo[text]
+    if item == nil then
+      item = Q.history_item_json(text)
+      memo[text] = item
+    end
+    if item then
+      n = n + 1
+      parts[n] = item
+    end
+  end
+  if n == 0 then return '{}' end
+  return '[' .. table.concat(parts, ',') .. ']'
 end

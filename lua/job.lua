@@ -48,14 +48,129 @@ Q.job_view = function(jid)
   }
 end
 
--- JSON array of the views of the jids that exist ({} when none).
-Q.job_list = function(jids)
-  local out = {}
-  for _, jid in ipairs(jids) do
-    local view = Q.job_view(jid)
-    if view then out[#out + 1] = view end
+-- Job objects as JSON text, written by hand rather than by cjson.encode of
+-- Q.job_view's table: key order is not significant (§3.1) and each value is
+-- encoded exactly as cjson encodes it inside the object (strings and numbers
+-- through cjson itself, tags/failure decoded then re-encoded, the history
+-- by Q.history_json), so the parsed reply is the same. What repeats across
+-- the jobs of one reply (klass, queue, numbers, tags, history entries) is
+-- encoded once per command through the tables of Q.view_memo().
+
+-- Q.job_fields plus `time` (read by pop's hand-out).
+Q.view_fields = {
+  'jid', 'klass', 'state', 'queue', 'worker', 'priority', 'expires',
+  'retries', 'remaining', 'data', 'tags', 'failure', 'spawned_from_jid',
+  'history', 'time',
+}
+
+Q.view_memo = function()
+  return {s = {}, n = {}, r = {}, j = {}, h = {}}
+end
+
+-- cjson string literal of s, memoised.
+Q.memo_str = function(memo, s)
+  local m = memo.s
+  local v = m[s]
+  if v == nil then
+    v = cjson.encode(s)
+    m[s] = v
   end
-  return cjson.encode(out)
+  return v
+end
+
+-- JSON of tonumber(text) or 0 (priority, expires, retries), memoised.
+Q.memo_num = function(memo, text)
+  local m = memo.n
+  local key = text or ''
+  local v = m[key]
+  if v == nil then
+    v = cjson.encode(tonumber(text) or 0)
+    m[key] = v
+  end
+  return v
+end
+
+-- JSON of the decoded tags/failure text ({} when absent or invalid), memoised.
+Q.memo_decoded = function(memo, text)
+  local m = memo.j
+  local key = text or ''
+  local v = m[key]
+  if v == nil then
+    v = cjson.encode(Q.decode_or(text, {}))
+    m[key] = v
+  end
+  return v
+end
+
+-- JSON of the -dependents/-dependencies set of jid ({} when empty).
+Q.set_json = function(key)
+  local members = redis.call('smembers', key)
+  if #members == 0 then return '{}' end
+  return cjson.encode(members)
+end
+
+-- The object of §3.1 from f = HMGET of Q.view_fields. `expires` is the JSON
+-- of the expires number when the caller knows it (nil: from f[7]);
+-- `deps` false says both dependency sets are known to be empty.
+Q.view_json = function(jid, f, memo, expires, deps)
+  local remaining = memo.r
+  local rem = remaining[f[9] or '']
+  if rem == nil then
+    rem = cjson.encode(math.floor(tonumber(f[9]) or 0))
+    remaining[f[9] or ''] = rem
+  end
+  local dependents, dependencies = '{}', '{}'
+  if deps ~= false then
+    local key = Q.jkey(jid)
+    dependents = Q.set_json(key .. '-dependents')
+    dependencies = Q.set_json(key .. '-dependencies')
+  end
+  return '{"jid":' .. cjson.encode(f[1] or jid) ..
+    ',"klass":' .. Q.memo_str(memo, f[2] or '') ..
+    ',"state":' .. Q.memo_str(memo, f[3] or '') ..
+    ',"queue":' .. Q.memo_str(memo, f[4] or '') ..
+    ',"worker":' .. Q.memo_str(memo, f[5] or '') ..
+    ',"tracked":' .. (Q.tracked(jid) and 'true' or 'false') ..
+    ',"priority":' .. Q.memo_num(memo, f[6]) ..
+    ',"expires":' .. (expires or Q.memo_num(memo, f[7])) ..
+    ',"retries":' .. Q.memo_num(memo, f[8]) ..
+    ',"remaining":' .. rem ..
+    ',"data":' .. Q.memo_str(memo, f[10] or '') ..
+    ',"tags":' .. Q.memo_decoded(memo, f[11]) ..
+    ',"history":' .. Q.history_json(jid, not f[14], memo.h) ..
+    ',"failure":' .. Q.memo_decoded(memo, f[12]) ..
+    ',"spawned_from_jid":' .. (f[13] and Q.memo_str(memo, f[13]) or 'false') ..
+    ',"dependents":' .. dependents ..
+    ',"dependencies":' .. dependencies .. '}'
+end
+
+-- The JSON of one job, or nil if it does not exist.
+Q.job_json = function(jid, memo)
+  local key = Q.jkey(jid)
+  local f = redis.call('hmget', key, unpack(Q.view_fields))
+  local any = false
+  for i = 1, 14 do
+    if f[i] then any = true break end
+  end
+  if not any and redis.call('exists', key) == 0 then
+    return nil
+  end
+  return Q.view_json(jid, f, memo)
+end
+
+-- JSON array of the objects of the jids that exist ({} when none).
+Q.job_list = function(jids)
+  local memo = Q.view_memo()
+  local out, n = {}, 0
+  for i = 1, #jids do
+    local view = Q.job_json(jids[i], memo)
+    if view then
+      n = n + 1
+      out[n] = view
+    end
+  end
+  if n == 0 then return '{}' end
+  return '[' .. table.concat(out, ',') .. ']'
 end
 
 -- Raises "<Cmd>(): Job <jid> does not exist" unless the job hash exists.
@@ -67,9 +182,7 @@ end
 
 C.get = function(now, args)
   local jid = Q.need('Get', 'jid', args[1])
-  local view = Q.job_view(jid)
-  if view == nil then return nil end
-  return cjson.encode(view)
+  return Q.job_json(jid, Q.view_memo())
 end
 
 C.multiget = function(now, args)

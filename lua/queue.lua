@@ -44,6 +44,87 @@ Q.hand_out = function(queue, jid, worker, now, expires)
   Q.track_event(jid, 'popped')
 end
 
+-- ZADD of distinct `members`, all with the same score, in slices that stay
+-- within Lua's unpack limit. The score is passed as %.17g text, which ZADD
+-- reads back as the same double.
+Q.zadd_all = function(key, score, members)
+  local text = string.format('%.17g', score)
+  local args, n = {}, 0
+  for i = 1, #members do
+    args[n + 1] = text
+    args[n + 2] = members[i]
+    n = n + 2
+    if n >= 2000 then
+      redis.call('zadd', key, unpack(args, 1, n))
+      n = 0
+    end
+  end
+  if n > 0 then redis.call('zadd', key, unpack(args, 1, n)) end
+end
+
+-- True unless none of the jids has a -dependents or -dependencies set
+-- (one EXISTS per 500 jids instead of two SMEMBERS per job).
+Q.any_deps = function(jids)
+  local keys, n = {}, 0
+  for i = 1, #jids do
+    local key = Q.jkey(jids[i])
+    keys[n + 1] = key .. '-dependents'
+    keys[n + 2] = key .. '-dependencies'
+    n = n + 2
+    if n >= 1000 or i == #jids then
+      if redis.call('exists', unpack(keys, 1, n)) > 0 then return true end
+      n = 0
+    end
+  end
+  return false
+end
+
+-- Q.hand_out of each of the (distinct) jids, then the reply, with four calls
+-- per job (HMGET, RPUSH, HMSET, LRANGE): what only differs by jid is written
+-- once for all (the wait stats, the worker's and the queue's lock sets,
+-- which hold each jid once whatever the order), the `popped` entry and the
+-- `time` text are made once, and each job object is built from the fields
+-- read before its hand-out plus the ones the hand-out wrote. Pub/sub and the
+-- final data are those of the one-at-a-time loop.
+Q.hand_out_all = function(queue, jids, worker, now, expires)
+  local n = #jids
+  if n == 0 then return '{}' end
+  local time = Q.timestr(now)
+  local fields = Q.view_fields
+  local rows, waits = {}, {}
+  local popped, last_text, last = nil, nil, nil
+  for i = 1, n do
+    local jid = jids[i]
+    local key = Q.jkey(jid)
+    local f = redis.call('hmget', key, unpack(fields))
+    popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[14], popped)
+    f[14] = nil
+    if f[15] ~= last_text then
+      last_text, last = f[15], tonumber(f[15]) or now
+    end
+    waits[i] = now - last
+    redis.call('hmset', key, 'time', time, 'worker', worker, 'expires', expires, 'state', 'running')
+    f[3], f[5] = 'running', worker
+    rows[i] = f
+  end
+  Q.stat_batch(queue, 'wait', now, waits)
+  Q.zadd_all(Q.wkey(worker), expires, jids)
+  Q.zadd_all(Q.qkey(queue, 'locks'), expires, jids)
+  for i = 1, n do
+    Q.track_event(jids[i], 'popped')
+  end
+  Q.zrem_all(Q.qkey(queue, 'work'), jids)
+
+  local memo = Q.view_memo()
+  local deps = Q.any_deps(jids)
+  local expires_json = cjson.encode(expires)
+  local out = {}
+  for i = 1, n do
+    out[i] = Q.view_json(jids[i], rows[i], memo, expires_json, deps)
+  end
+  return '[' .. table.concat(out, ',') .. ']'
+end
+
 C.pop = function(now, args)
   local queue = Q.need('Pop', 'queue', args[1])
   local worker = Q.need('Pop', 'worker', args[2])
@@ -68,11 +149,19 @@ C.pop = function(now, args)
   Q.promote_scheduled(queue, now, count - #jids)
   Q.take_work(queue, count - #jids, jids)
 
-  for _, jid in ipairs(jids) do
-    Q.hand_out(queue, jid, worker, now, expires)
+  local seen = {}
+  for i = 1, #jids do
+    if seen[jids[i]] then
+      -- A jid twice (only in a corrupt data set): one job at a time.
+      for _, jid in ipairs(jids) do
+        Q.hand_out(queue, jid, worker, now, expires)
+      end
+      Q.zrem_all(Q.qkey(queue, 'work'), jids)
+      return Q.job_list(jids)
+    end
+    seen[jids[i]] = true
   end
-  Q.zrem_all(Q.qkey(queue, 'work'), jids)
-  return Q.job_list(jids)
+  return Q.hand_out_all(queue, jids, worker, now, expires)
 end
 
 C.peek = function(now, args)

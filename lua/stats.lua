@@ -32,6 +32,53 @@ Q.stat = function(queue, kind, now, v)
   redis.call('hmset', key, 'total', total, 'mean', mean, 'vk', vk, bucket, (tonumber(cur[4]) or 0) + 1)
 end
 
+-- Q.stat for each of `values` in order, with one read and one write of the
+-- hash: the Welford steps run here on the numbers Q.stat would re-read from
+-- the hash (Redis writes a Lua number as text that reads back as the same
+-- double), and the fields are written in the order the steps add them, so
+-- the hash ends exactly as after the one-by-one updates.
+Q.stat_batch = function(queue, kind, now, values)
+  local n = #values
+  if n == 0 then return end
+  local fields, slot, buckets = {'total', 'mean', 'vk'}, {}, {}
+  for i = 1, n do
+    local b = Q.stat_bucket(values[i])
+    local j = slot[b]
+    if j == nil then
+      j = #fields + 1
+      fields[j] = b
+      slot[b] = j
+    end
+    buckets[i] = j
+  end
+  local key = Q.statkey(kind, now, queue)
+  local cur = redis.call('hmget', key, unpack(fields))
+  local counts = {}
+  for j = 4, #fields do counts[j] = tonumber(cur[j]) or 0 end
+  local total, mean, vk
+  if cur[1] then
+    total, mean, vk = tonumber(cur[1]) or 0, tonumber(cur[2]) or 0, tonumber(cur[3]) or 0
+  end
+  for i = 1, n do
+    local v = values[i]
+    if total == nil then
+      total, mean, vk = 1, v, 0
+    else
+      local old_mean = mean
+      total = total + 1
+      mean = old_mean + (v - old_mean) / total
+      vk = vk + (v - mean) * (v - old_mean)
+    end
+    counts[buckets[i]] = counts[buckets[i]] + 1
+  end
+  local args = {'total', total, 'mean', mean, 'vk', vk}
+  for j = 4, #fields do
+    args[#args + 1] = fields[j]
+    args[#args + 1] = counts[j]
+  end
+  redis.call('hmset', key, unpack(args))
+end
+
 -- The 148 reported histogram fields, in reply order (built on first use).
 Q.stat_fields = function()
   local fields = {}
