@@ -33,12 +33,26 @@ Q.history_migrate = function(jid)
   redis.call('hdel', key, 'history')
 end
 
--- The stored text of one entry.
+-- The stored text of one entry, cjson.encode({floor(t), what, extras}).
+-- The usual entries are written by hand: cjson writes an integer below 1e14
+-- as its digits (%.14g) and an object of one key in its only order, so only
+-- other times (and -0) and other extras go through cjson.encode.
 Q.history_entry = function(t, what, extras)
-  if extras == nil then
-    return cjson.encode({math.floor(t), what})
+  local when = math.floor(t)
+  if when < 1e14 and when > -1e14 and when ~= 0 then
+    local head = '[' .. string.format('%d', when) .. ',' .. cjson.encode(what)
+    if extras == nil then
+      return head .. ']'
+    end
+    local k, v = next(extras)
+    if type(k) == 'string' and type(v) == 'string' and next(extras, k) == nil then
+      return head .. ',{' .. cjson.encode(k) .. ':' .. cjson.encode(v) .. '}]'
+    end
   end
-  return cjson.encode({math.floor(t), what, extras})
+  if extras == nil then
+    return cjson.encode({when, what})
+  end
+  return cjson.encode({when, what, extras})
 end
 
 -- HISTORY: append [floor(t), what, extras] under the max-job-history limit.
@@ -52,9 +66,32 @@ end
 -- `text`, when given, is the entry already encoded; the encoded entry is
 -- returned (pop encodes its `popped` entry once for all the jobs it hands
 -- out).
+-- When ql:config has not been read yet by the command, the entry is pushed
+-- first and the limit read only if the list then holds 3 entries or more:
+-- with at most 2, no value of the limit changes anything (n = 1 acts on a
+-- list of 2 or more before the push; n >= 3 trims above n).
 Q.history = function(jid, t, what, extras, plain, text)
   if not plain then Q.history_migrate(jid) end
   local key = Q.hkey(jid)
+  if Q.memo_config == nil then
+    if text == nil then text = Q.history_entry(t, what, extras) end
+    local len = redis.call('rpush', key, text)
+    if len <= 2 then return text end
+    local n = math.floor(Q.config_number('max-job-history', 100))
+    if n >= 3 and len > n then
+      local first = redis.call('lindex', key, 0)
+      redis.call('ltrim', key, 1 - n, -1)
+      redis.call('lpush', key, first)
+    elseif n == 1 then
+      -- The literal rule runs before the push: take the entry back out.
+      redis.call('rpop', key)
+      local first = redis.call('lpop', key)
+      redis.call('ltrim', key, 1, -1)
+      redis.call('lpush', key, first)
+      redis.call('rpush', key, text)
+    end
+    return text
+  end
   local n = math.floor(Q.config_number('max-job-history', 100))
   if n > 0 and n < 3 then
     local len = redis.call('llen', key)
