@@ -18,10 +18,17 @@ local QlessDispatch = function(keys, argv)
   if now == nil then
     Q.raise('Arg "now" missing or not a number: ' .. tostring(argv[2]))
   end
-  -- Command arguments start at ARGV[3]; copied by hand (unpack has a limit).
-  local args = {}
-  for i = 3, #argv do
-    args[i - 2] = argv[i]
+  -- Command arguments start at ARGV[3]. A table constructor over unpack
+  -- is sized once; past unpack's stack limit they are copied one by one.
+  local n = #argv
+  local args
+  if n <= 2000 then
+    args = {unpack(argv, 3, n)}
+  else
+    args = {}
+    for i = 3, n do
+      args[i - 2] = argv[i]
+    end
   end
   return handler(now, args)
 end

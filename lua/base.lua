@@ -123,8 +123,9 @@ Q.statkey = function(kind, t, queue) return 'ql:s:' .. kind .. ':' .. Q.day(t) .
 -- Shared procedures (§6) ---------------------------------------------------------
 
 -- REGISTER-QUEUE: remember the queue name with its first-seen time.
+-- (ZRANK, not ZSCORE: an integer reply, no double written out as text.)
 Q.register_queue = function(queue, now)
-  if not redis.call('zscore', 'ql:queues', queue) then
+  if not redis.call('zrank', 'ql:queues', queue) then
     redis.call('zadd', 'ql:queues', now, queue)
   end
 end
@@ -151,6 +152,28 @@ end
 -- Per-invocation memos (Q.memo_*, reset by the dispatcher before every
 -- command: in a Functions library Q outlives the call): the ql:config hash
 -- and whether any job is tracked, each read at most once per command.
+
+-- EXISTS of `key` together with ql:tracked named twice: the count says both
+-- whether `key` exists (odd) and whether any job is tracked (>= 2), which
+-- fills the tracked memo in the same call. Returns true if `key` exists.
+Q.exists_and_tracked = function(key)
+  local count = redis.call('exists', key, 'ql:tracked', 'ql:tracked')
+  Q.memo_tracked = count >= 2
+  return count % 2 == 1
+end
+
+-- Small integers as the text Redis writes for a Lua number argument (%.17g
+-- on 7.0, a shortest-digits form later: plain digits either way below 1e7);
+-- other numbers are passed on as numbers so Redis formats them as always.
+-- Saves Redis a floating-point print per argument.
+Q.int_arg = function(v)
+  if v == math.floor(v) and v < 1e7 and v > -1e7 and v ~= 0 then
+    return string.format('%d', v)
+  elseif v == 0 and 1 / v > 0 then
+    return '0'
+  end
+  return v
+end
 
 Q.tracked = function(jid)
   local any = Q.memo_tracked

@@ -35,7 +35,7 @@ Q.purge_completed = function(now)
     end
     redis.call('zremrangebyscore', 'ql:completed', 0, now - age)
   end
-  local extra = redis.call('zrange', 'ql:completed', 0, -1 - count)
+  local extra = redis.call('zrange', 'ql:completed', 0, Q.int_arg(-1 - count))
   if #extra > 0 then
     for _, jid in ipairs(extra) do
       Q.forget_job(jid)
@@ -46,7 +46,9 @@ end
 
 -- Releases the jobs waiting for `jid`: those with no dependency left become
 -- scheduled (if a delay was pending) or waiting.
-Q.release_dependents = function(jid, now)
+-- `known_empty`: the caller saw that the set does not exist.
+Q.release_dependents = function(jid, now, known_empty)
+  if known_empty then return end
   local key = Q.jkey(jid) .. '-dependents'
   local dependents = redis.call('smembers', key)
   if #dependents == 0 then return end
@@ -129,23 +131,30 @@ Q.advance = function(now, c, key)
   return 'waiting'
 end
 
+Q.complete_texts = {
+  state = ' is not currently running: ',
+  worker = ' has been handed out to another worker: ',
+}
+Q.complete_fields = {'time', 'retries', 'history'}
+Q.running_sets = {'work', 'locks', 'scheduled'}
+
 C.complete = function(now, args)
   local c = Q.complete_args(args)
   local jid, worker, queue = c.jid, c.worker, c.queue
-  local f = Q.must_be_running('Complete', jid, worker, {
-    state = ' is not currently running: ',
-    worker = ' has been handed out to another worker: ',
-  }, {'time', 'retries', 'history'})
+  local f = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Q.complete_fields)
   if f[3] ~= queue then
     Q.raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
   end
   local key = Q.jkey(jid)
 
   Q.history(jid, now, 'done', nil, not f[6])
-  Q.unqueue(queue, jid, {'work', 'locks', 'scheduled'})
+  Q.unqueue(queue, jid, Q.running_sets)
   local started = tonumber(f[4]) or now
   Q.stat(queue, 'run', now, now - started)
   redis.call('zrem', Q.wkey(worker), jid)
+  -- One EXISTS tells whether any job is tracked and whether this one has
+  -- dependents to release (nothing below writes either before the release).
+  local no_dependents = not Q.exists_and_tracked(key .. '-dependents')
   Q.track_event(jid, 'completed')
 
   if c.next ~= nil then
@@ -156,9 +165,9 @@ C.complete = function(now, args)
   Q.log_event(Q.msg_completed(jid, queue))
   local retries = tonumber(f[5]) or 0
   redis.call('hmset', key, 'data', c.data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
-    'failure', '{}', 'queue', '', 'expires', 0, 'remaining', retries)
+    'failure', '{}', 'queue', '', 'expires', '0', 'remaining', Q.int_arg(retries))
   redis.call('zadd', 'ql:completed', now, jid)
   Q.purge_completed(now)
-  Q.release_dependents(jid, now)
+  Q.release_dependents(jid, now, no_dependents)
   return 'complete'
 end

@@ -75,22 +75,22 @@ Q.put = function(now, p)
     'jid', jid,
     'klass', p.klass,
     'data', p.data,
-    'priority', priority,
+    'priority', Q.int_arg(priority),
     'tags', cjson.encode(tags),
     'state', delay > 0 and 'scheduled' or 'waiting',
     'worker', '',
-    'expires', 0,
+    'expires', '0',
     'queue', queue,
-    'retries', retries,
-    'remaining', retries,
+    'retries', Q.int_arg(retries),
+    'remaining', Q.int_arg(retries),
     'time', Q.timestr(now))
 
   for _, d in ipairs(p.depends) do
     Q.link(jid, d)
   end
 
-  local ndeps = redis.call('scard', key .. '-dependencies')
-  if ndeps > 0 then
+  -- A set exists iff it is not empty; the same call reads `any tracked`.
+  if Q.exists_and_tracked(key .. '-dependencies') then
     redis.call('zadd', Q.qkey(queue, 'depends'), now, jid)
     if delay > 0 then
       redis.call('hmset', key, 'state', 'depends', 'scheduled', now + delay)

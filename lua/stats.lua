@@ -29,7 +29,8 @@ Q.stat = function(queue, kind, now, v)
     mean = old_mean + (v - old_mean) / total
     vk = (tonumber(cur[3]) or 0) + (v - mean) * (v - old_mean)
   end
-  redis.call('hmset', key, 'total', total, 'mean', mean, 'vk', vk, bucket, (tonumber(cur[4]) or 0) + 1)
+  redis.call('hmset', key, 'total', Q.int_arg(total), 'mean', mean, 'vk', vk, bucket,
+    Q.int_arg((tonumber(cur[4]) or 0) + 1))
 end
 
 -- Q.stat for each of `values` in order, with one read and one write of the
@@ -71,10 +72,10 @@ Q.stat_batch = function(queue, kind, now, values)
     end
     counts[buckets[i]] = counts[buckets[i]] + 1
   end
-  local args = {'total', total, 'mean', mean, 'vk', vk}
+  local args = {'total', Q.int_arg(total), 'mean', mean, 'vk', vk}
   for j = 4, #fields do
     args[#args + 1] = fields[j]
-    args[#args + 1] = counts[j]
+    args[#args + 1] = Q.int_arg(counts[j])
   end
   redis.call('hmset', key, unpack(args))
 end
