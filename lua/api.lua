@@ -14,7 +14,14 @@ local QlessDispatch = function(keys, argv)
   if type(handler) ~= 'function' then
     Q.raise('Unknown command ' .. command)
   end
-  local now = tonumber(argv[2])
+  -- `now` repeats across a pipelined batch: parsed once per distinct text.
+  local now_text, now = argv[2], nil
+  if now_text ~= nil and now_text == Q.cache.now_text then
+    now = Q.cache.now
+  else
+    now = tonumber(now_text)
+    Q.cache.now_text, Q.cache.now = now_text, now
+  end
   if now == nil then
     Q.raise('Arg "now" missing or not a number: ' .. tostring(argv[2]))
   end

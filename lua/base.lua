@@ -85,14 +85,41 @@ Q.bin = function(t)
   return t - (t % 86400)
 end
 
+-- Caches of pure number -> text conversions, one entry each. In the
+-- Functions library Q outlives the call, and the commands of one pipelined
+-- batch share their `now` (libqless sends one per batch), so the texts are
+-- made once per batch instead of once per command. Zero is never cached
+-- (0 == -0 but they print differently); NaN never matches.
+Q.cache = {}
+
 -- Day numbers in key names are written as plain integers ("0", "86400").
 Q.day = function(t)
-  return string.format('%d', Q.bin(t))
+  local b = Q.bin(t)
+  local cache = Q.cache
+  if b ~= cache.day_bin or b == 0 then
+    cache.day_bin, cache.day_text = b, string.format('%d', b)
+  end
+  return cache.day_text
 end
 
 -- The job field `time` is written with 20 decimals.
 Q.timestr = function(t)
-  return string.format('%.20f', t)
+  local cache = Q.cache
+  if t ~= cache.time_num or t == 0 then
+    cache.time_num, cache.time_text = t, string.format('%.20f', t)
+  end
+  return cache.time_text
+end
+
+-- A score argument (ZADD, ZRANGEBYSCORE) as %.17g text: Redis parses it
+-- back to the same double, so the sorted set holds the same score as when
+-- the number itself is passed (and Redis printed it). Cached by value.
+Q.score = function(x)
+  local cache = Q.cache
+  if x ~= cache.score_num or x == 0 then
+    cache.score_num, cache.score_text = x, string.format('%.17g', x)
+  end
+  return cache.score_text
 end
 
 -- A JSON string literal with cjson's escaping (so "/" becomes "\/").
@@ -132,7 +159,7 @@ end
 
 -- WORK-ADD: higher priority first, then older first (§2.3).
 Q.work_add = function(queue, jid, priority, t)
-  redis.call('zadd', Q.qkey(queue, 'work'), priority - (t / 10000000000), jid)
+  redis.call('zadd', Q.qkey(queue, 'work'), Q.score(priority - (t / 10000000000)), jid)
 end
 
 -- Removes a jid from the listed sets of a queue.

@@ -28,7 +28,7 @@ end
 Q.purge_completed = function(now)
   local age = Q.config_number('jobs-history', 604800)
   local count = math.floor(Q.config_number('jobs-history-count', 50000))
-  local old = redis.call('zrangebyscore', 'ql:completed', 0, now - age)
+  local old = redis.call('zrangebyscore', 'ql:completed', 0, Q.score(now - age))
   if #old > 0 then
     for _, jid in ipairs(old) do
       Q.forget_job(jid)
@@ -75,16 +75,21 @@ Q.release_dependents = function(jid, now, known_empty)
 end
 
 -- Parses complete's options; a trailing name without a value is ignored.
+-- Returns nil when no option is given (a plain completion).
 Q.complete_args = function(args)
   local cmd = 'Complete'
+  Q.need(cmd, 'jid', args[1])
+  Q.need(cmd, 'worker', args[2])
+  Q.need(cmd, 'queue', args[3])
+  Q.json(cmd, 'data', args[4])
+  if #args < 6 then return nil end
   local c = {
-    jid = Q.need(cmd, 'jid', args[1]),
-    worker = Q.need(cmd, 'worker', args[2]),
-    queue = Q.need(cmd, 'queue', args[3]),
+    jid = args[1],
+    worker = args[2],
+    queue = args[3],
     data = args[4],
     depends = {},
   }
-  Q.json(cmd, 'data', args[4])
   local opts = {}
   for i = 5, #args - 1, 2 do
     opts[args[i]] = args[i + 1]
@@ -140,7 +145,7 @@ Q.running_sets = {'work', 'locks', 'scheduled'}
 
 C.complete = function(now, args)
   local c = Q.complete_args(args)
-  local jid, worker, queue = c.jid, c.worker, c.queue
+  local jid, worker, queue, data = args[1], args[2], args[3], args[4]
   local f = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Q.complete_fields)
   if f[3] ~= queue then
     Q.raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
@@ -157,16 +162,16 @@ C.complete = function(now, args)
   local no_dependents = not Q.exists_and_tracked(key .. '-dependents')
   Q.track_event(jid, 'completed')
 
-  if c.next ~= nil then
-    redis.call('hmset', key, 'data', c.data, 'time', Q.timestr(now))
+  if c ~= nil and c.next ~= nil then
+    redis.call('hmset', key, 'data', data, 'time', Q.timestr(now))
     return Q.advance(now, c, key)
   end
 
   Q.log_event(Q.msg_completed(jid, queue))
   local retries = tonumber(f[5]) or 0
-  redis.call('hmset', key, 'data', c.data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
+  redis.call('hmset', key, 'data', data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
     'failure', '{}', 'queue', '', 'expires', '0', 'remaining', Q.int_arg(retries))
-  redis.call('zadd', 'ql:completed', now, jid)
+  redis.call('zadd', 'ql:completed', Q.score(now), jid)
   Q.purge_completed(now)
   Q.release_dependents(jid, now, no_dependents)
   return 'complete'

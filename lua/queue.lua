@@ -90,6 +90,9 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   local n = #jids
   if n == 0 then return '{}' end
   local time = Q.timestr(now)
+  -- The text Redis makes of the expires number, made once: ECHO of the
+  -- number returns exactly what HMSET would store for it.
+  local expires_text = redis.call('echo', expires)
   local fields = Q.view_fields
   local rows, waits = {}, {}
   local popped, last_text, last = nil, nil, nil
@@ -103,7 +106,7 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
       last_text, last = f[15], tonumber(f[15]) or now
     end
     waits[i] = now - last
-    redis.call('hmset', key, 'time', time, 'worker', worker, 'expires', expires, 'state', 'running')
+    redis.call('hmset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', 'running')
     f[3], f[5] = 'running', worker
     rows[i] = f
   end

@@ -5,7 +5,20 @@
 -- h<hour> below a day, d<day> above.
 Q.stat_bucket = function(v)
   local f = math.floor(v)
-  if f < 60 then
+  if f >= 0 and f < 60 then
+    -- Cached: the seconds buckets are the common ones.
+    local names = Q.cache.second_buckets
+    if names == nil then
+      names = {}
+      Q.cache.second_buckets = names
+    end
+    local name = names[f]
+    if name == nil then
+      name = 's' .. string.format('%d', f)
+      names[f] = name
+    end
+    return name
+  elseif f < 60 then
     return 's' .. string.format('%d', f)
   elseif f < 3600 then
     return 'm' .. string.format('%d', math.floor(f / 60))
