@@ -90,9 +90,10 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   local n = #jids
   if n == 0 then return '{}' end
   local time = Q.timestr(now)
-  -- The text Redis makes of the expires number, made once: ECHO of the
-  -- number returns exactly what HMSET would store for it.
-  local expires_text = redis.call('echo', expires)
+  -- The text Redis makes of the expires number, made once for several
+  -- jobs: ECHO of the number returns exactly what HMSET would store for it.
+  local expires_text = expires
+  if n > 1 then expires_text = redis.call('echo', expires) end
   local fields = Q.view_fields
   local rows, waits = {}, {}
   local popped, last_text, last = nil, nil, nil
