@@ -1,0 +1,327 @@
+/* Client-wide job commands: get, cancel, timeout, listings by state,
+ * tag, tracking and failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int qless_client_get_job(qless_client *client, qless_job **out, const char *jid)
+{
+	static const char F[] = "qless_client_get_job";
+	qless_args a;
+	json_t *obj;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	QLESS_CHECK_STR(F, jid);
+	qless__args_init(&a);
+	qless__args_add(&a, jid);
+	if ((rc = qless__call_json_found(client, F, "get", &a, &obj, "job", jid)) != QLESS_OK)
+		return rc;
+	return qless__job_from_json(client, obj, out, F);
+}
+
+int qless_client_get_jobs(qless_client *client, qless_joblist **out, const char *const *jids, size_t njids)
+{
+	static const char F[] = "qless_client_get_jobs";
+	qless_args a;
+	redisReply *r;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	if ((rc = qless__check_strv(F, "jids", jids, njids, 1)) != QLESS_OK)
+		return rc;
+	if (njids == 0) {
+		if ((*out = qless__joblist_empty()) == NULL)
+			return qless__err_nomem(F);
+		return QLESS_OK;
+	}
+	qless__args_init(&a);
+	qless__args_addv(&a, jids, njids);
+	if ((rc = qless__call(client, F, "multiget", &a, &r)) != QLESS_OK)
+		return rc;
+	rc = qless__joblist_from_reply(client, r, out, F);
+	freeReplyObject(r);
+	return rc;
+}
+
+static int jids_command(qless_client *client, const char *F, const char *cmd, const char *const *jids, size_t njids)
+{
+	qless_args a;
+	int rc;
+	QLESS_CHECK_NULL(F, client);
+	if ((rc = qless__check_strv(F, "jids", jids, njids, 1)) != QLESS_OK)
+		return rc;
+	if (njids == 0)
+		return QLESS_OK;
+	qless__args_init(&a);
+	qless__args_addv(&a, jids, njids);
+	return qless__call_void(client, F, cmd, &a);
+}
+
+int qless_client_cancel(qless_client *client, const char *const *jids, size_t njids)
+{
+	return jids_command(client, "qless_client_cancel", "cancel", jids, njids);
+}
+
+int qless_client_timeout(qless_client *client, const char *const *jids, size_t njids)
+{
+	return jids_command(client, "qless_client_timeout", "timeout", jids, njids);
+}
+
+int qless_client_jobs(qless_client *client, qless_strlist **out, const char *state, const char *queue,
+                      int64_t offset, int64_t count)
+{
+	static const char F[] = "qless_client_jobs";
+	qless_args a;
+	redisReply *r;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	QLESS_CHECK_STR(F, state);
+	if (strcmp(state, "complete") != 0) {
+		if (strcmp(state, "running") != 0 && strcmp(state, "stalled") != 0 && strcmp(state, "scheduled") != 0 &&
+		    strcmp(state, "depends") != 0 && strcmp(state, "recurring") != 0)
+			return qless__err(QLESS_EINVAL, "%s: unknown state \"%s\"", F, state);
+		QLESS_CHECK_STR(F, queue);
+	}
+	if (offset < 0 || count < 0)
+		return qless__err(QLESS_EINVAL, "%s: offset and count must not be negative", F);
+	qless__args_init(&a);
+	qless__args_add(&a, state);
+	if (strcmp(state, "complete") != 0)
+		qless__args_add(&a, queue);
+	qless__args_int(&a, offset);
+	qless__args_int(&a, count ? count : 25);
+	if ((rc = qless__call(client, F, "jobs", &a, &r)) != QLESS_OK)
+		return rc;
+	rc = qless__strlist_from_reply(r, out, F);
+	freeReplyObject(r);
+	return rc;
+}
+
+/* {"total": n, "jobs": [...]} replies of tag get and failed <group>. */
+static int total_jobs(json_t *j, const char *F, qless_strlist **out, int64_t *total)
+{
+	json_t *t = json_object_get(j, "total");
+	json_t *jobs = json_object_get(j, "jobs");
+	int rc;
+	if (!json_is_object(j) || !json_is_number(t) || jobs == NULL)
+		return qless__err(QLESS_EPROTOCOL, "%s: expected {\"total\", \"jobs\"} in the reply", F);
+	rc = qless__strlist_from_json(jobs, out, F);
+	if (rc == QLESS_OK && total != NULL)
+		*total = qless__jint(t);
+	return rc;
+}
+
+int qless_client_tagged(qless_client *client, qless_strlist **out, int64_t *total, const char *tag,
+                        int64_t offset, int64_t count)
+{
+	static const char F[] = "qless_client_tagged";
+	qless_args a;
+	json_t *j;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	if (total != NULL)
+		*total = 0;
+	QLESS_CHECK_NULL(F, client);
+	QLESS_CHECK_STR(F, tag);
+	if (offset < 0 || count < 0)
+		return qless__err(QLESS_EINVAL, "%s: offset and count must not be negative", F);
+	qless__args_init(&a);
+	qless__args_add(&a, "get");
+	qless__args_add(&a, tag);
+	qless__args_int(&a, offset);
+	qless__args_int(&a, count ? count : 25);
+	if ((rc = qless__call_json(client, F, "tag", &a, &j)) != QLESS_OK)
+		return rc;
+	rc = total_jobs(j, F, out, total);
+	json_decref(j);
+	return rc;
+}
+
+int qless_client_top_tags(qless_client *client, qless_strlist **out, int64_t offset, int64_t count)
+{
+	static const char F[] = "qless_client_top_tags";
+	qless_args a;
+	qless_strlist *l;
+	redisReply *r;
+	json_t *j;
+	size_t i;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	if (offset < 0 || count < 0)
+		return qless__err(QLESS_EINVAL, "%s: offset and count must not be negative", F);
+	qless__args_init(&a);
+	qless__args_add(&a, "top");
+	qless__args_int(&a, offset);
+	qless__args_int(&a, count ? count : 25);
+	if ((rc = qless__call_json(client, F, "tag", &a, &j)) != QLESS_OK)
+		return rc;
+	rc = qless__strlist_from_json(j, &l, F);
+	json_decref(j);
+	if (rc != QLESS_OK)
+		return rc;
+	if (l->size > 0) {
+		/* The protocol reply has names only; the counts are the ql:tags scores. */
+		const char *stack[34];
+		const char **argv = l->size + 2 <= 34 ? stack : malloc((l->size + 2) * sizeof *argv);
+		if (argv == NULL) {
+			qless_strlist_free(l);
+			return qless__err_nomem(F);
+		}
+		argv[0] = "ZMSCORE";
+		argv[1] = "ql:tags";
+		for (i = 0; i < l->size; i++)
+			argv[i + 2] = l->items[i];
+		{
+			qless_sigpipe_guard g;
+			qless__sigpipe_block(&g);
+			r = client->ctx ? redisCommandArgv(client->ctx, (int)(l->size + 2), argv, NULL) : NULL;
+			qless__sigpipe_restore(&g);
+		}
+		if (argv != stack)
+			free(argv);
+		if (r == NULL) {
+			qless_strlist_free(l);
+			return qless__io_error(client, F);
+		}
+		if (r->type != REDIS_REPLY_ARRAY || r->elements != l->size) {
+			rc = qless__err(QLESS_EPROTOCOL, "%s: unexpected ZMSCORE reply%s%s", F,
+			                r->type == REDIS_REPLY_ERROR ? ": " : "", r->type == REDIS_REPLY_ERROR ? r->str : "");
+			freeReplyObject(r);
+			qless_strlist_free(l);
+			return rc;
+		}
+		for (i = 0; i < l->size; i++) {
+			const redisReply *e = r->element[i];
+			l->numbers[i] = e->type == REDIS_REPLY_STRING ? (int64_t)strtod(e->str, NULL) : 0;
+		}
+		freeReplyObject(r);
+	}
+	*out = l;
+	return QLESS_OK;
+}
+
+int qless_client_tracked(qless_client *client, qless_joblist **jobs, qless_strlist **expired)
+{
+	static const char F[] = "qless_client_tracked";
+	qless_args a;
+	json_t *j, *jj, *je;
+	qless_joblist *jl = NULL;
+	qless_strlist *el = NULL;
+	int rc;
+
+	if (jobs != NULL)
+		*jobs = NULL;
+	if (expired != NULL)
+		*expired = NULL;
+	QLESS_CHECK_NULL(F, client);
+	qless__args_init(&a);
+	if ((rc = qless__call_json(client, F, "track", &a, &j)) != QLESS_OK)
+		return rc;
+	jj = json_object_get(j, "jobs");
+	je = json_object_get(j, "expired");
+	if (!json_is_object(j) || jj == NULL || je == NULL) {
+		json_decref(j);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected {\"jobs\", \"expired\"} in the reply", F);
+	}
+	rc = qless__strlist_from_json(je, &el, F);
+	if (rc == QLESS_OK)
+		rc = qless__joblist_from_json(client, jj, &jl, F);
+	json_decref(j);
+	if (rc != QLESS_OK) {
+		qless_strlist_free(el);
+		return rc;
+	}
+	if (jobs != NULL)
+		*jobs = jl;
+	else
+		qless_joblist_free(jl);
+	if (expired != NULL)
+		*expired = el;
+	else
+		qless_strlist_free(el);
+	return QLESS_OK;
+}
+
+int qless_client_failed_groups(qless_client *client, qless_strlist **out)
+{
+	static const char F[] = "qless_client_failed_groups";
+	qless_args a;
+	qless_strlist *l;
+	json_t *j, *v;
+	const char *k;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	QLESS_CHECK_NULL(F, client);
+	qless__args_init(&a);
+	if ((rc = qless__call_json(client, F, "failed", &a, &j)) != QLESS_OK)
+		return rc;
+	if (!json_is_object(j)) {
+		json_decref(j);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON object reply", F);
+	}
+	if ((l = qless__strlist_new(json_object_size(j))) == NULL) {
+		json_decref(j);
+		return qless__err_nomem(F);
+	}
+	json_object_foreach(j, k, v) {
+		if (!json_is_number(v)) {
+			rc = qless__err(QLESS_EPROTOCOL, "%s: expected numbers in the reply", F);
+			break;
+		}
+		if (qless__strlist_push(l, k, strlen(k), qless__jint(v)) != QLESS_OK) {
+			rc = qless__err_nomem(F);
+			break;
+		}
+	}
+	json_decref(j);
+	if (rc != QLESS_OK) {
+		qless_strlist_free(l);
+		return rc;
+	}
+	*out = l;
+	return QLESS_OK;
+}
+
+int qless_client_failed(qless_client *client, qless_strlist **out, int64_t *total, const char *group,
+                        int64_t start, int64_t limit)
+{
+	static const char F[] = "qless_client_failed";
+	qless_args a;
+	json_t *j;
+	int rc;
+
+	QLESS_CHECK_NULL(F, out);
+	*out = NULL;
+	if (total != NULL)
+		*total = 0;
+	QLESS_CHECK_NULL(F, client);
+	QLESS_CHECK_STR(F, group);
+	if (start < 0 || limit < 0)
+		return qless__err(QLESS_EINVAL, "%s: start and limit must not be negative", F);
+	qless__args_init(&a);
+	qless__args_add(&a, group);
+	qless__args_int(&a, start);
+	qless__args_int(&a, limit ? limit : 25);
+	if ((rc = qless__call_json(client, F, "failed", &a, &j)) != QLESS_OK)
+		return rc;
+	rc = total_jobs(j, F, out, total);
+	json_decref(j);
+	return rc;
+}
