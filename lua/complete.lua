@@ -110,7 +110,7 @@ end
 Q.advance = function(now, c, key)
   local jid, nextq = c.jid, c.next
   Q.log_event(Q.msg_advanced(jid, nextq, c.queue))
-  Q.history(jid, now, 'put', {q = nextq})
+  Q.history(jid, now, 'put', nil, false, Q.history_text(now, 'put', 'q', nextq))
   Q.register_queue(nextq, now)
   local f = redis.call('hmget', key, 'retries', 'priority')
   redis.call('hmset', key, 'state', 'waiting', 'worker', '', 'failure', '{}',
@@ -152,7 +152,7 @@ C.complete = function(now, args)
   end
   local key = Q.jkey(jid)
 
-  Q.history(jid, now, 'done', nil, not f[6])
+  Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
   Q.unqueue(queue, jid, Q.running_sets)
   local started = tonumber(f[4]) or now
   Q.stat(queue, 'run', now, now - started)

@@ -55,6 +55,30 @@ Q.history_entry = function(t, what, extras)
   return cjson.encode({when, what, extras})
 end
 
+-- The entry text for `what` with no extras (k == nil) or the one string
+-- extra {[k] = v}, as Q.history_entry writes it, without building the extras
+-- table. The last text made is cached (Q outlives the call): the commands of
+-- one pipelined batch share their second, queue and entry kind. Only the
+-- hand-written forms are cached (a zero time, where 0 and -0 print apart,
+-- is not).
+Q.history_text = function(t, what, k, v)
+  local when = math.floor(t)
+  if when >= 1e14 or when <= -1e14 or when == 0 then
+    return Q.history_entry(t, what, k ~= nil and {[k] = v} or nil)
+  end
+  local c = Q.cache
+  if when ~= c.entry_when or what ~= c.entry_what or k ~= c.entry_k or v ~= c.entry_v then
+    local text = '[' .. string.format('%d', when) .. ',' .. cjson.encode(what)
+    if k == nil then
+      text = text .. ']'
+    else
+      text = text .. ',{' .. cjson.encode(k) .. ':' .. cjson.encode(v) .. '}]'
+    end
+    c.entry_when, c.entry_what, c.entry_k, c.entry_v, c.entry_text = when, what, k, v, text
+  end
+  return c.entry_text
+end
+
 -- HISTORY: append [floor(t), what, extras] under the max-job-history limit.
 -- The limit keeps the very first entry plus the newest n-1 (§3.3). The
 -- pop/trim/push dance of the spec only changes the list once it holds n

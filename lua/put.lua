@@ -47,7 +47,7 @@ Q.put = function(now, p)
   end
 
   Q.log_event(Q.msg_put(jid, queue))
-  Q.history(jid, now, 'put', {q = queue}, not old[8])
+  Q.history(jid, now, 'put', nil, not old[8], Q.history_text(now, 'put', 'q', queue))
 
   if old_queue then
     Q.unqueue(old_queue, jid, {'work', 'locks', 'depends', 'scheduled'})
