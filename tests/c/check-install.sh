@@ -29,6 +29,10 @@ for f in libqless.so libqless.so.0 libqless.a; do
 done
 redis_url="redis://127.0.0.1:$port/0"
 cc="${CC:-cc}"
+# Start from an empty server like every other suite: state left by the suite
+# that ran before (say, jobs-history set to purge at once) must not decide
+# the outcome here.
+redis-cli -p "$port" FLUSHALL > /dev/null || fail "cannot flush the fixture redis-server"
 
 case "$mode" in
 pkgconfig)
