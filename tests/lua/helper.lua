@@ -68,7 +68,18 @@ function H.spawn_worker(args)
     qless.sleep(0.01)
   end
   assert(w.pid, "worker did not start")
-  function w.kill(sig) assert(os.execute("kill -" .. sig .. " " .. w.pid)) end
+  -- Still our worker? After it exits its pid may belong to someone else.
+  function w.alive()
+    local f = io.open("/proc/" .. w.pid .. "/cmdline")
+    if not f then return false end
+    local cmdline = f:read("a")
+    f:close()
+    return cmdline:find(H.worker_script, 1, true) ~= nil
+  end
+  function w.kill(sig)
+    assert(w.alive(), "worker " .. w.pid .. " is not running")
+    assert(os.execute("kill -" .. sig .. " " .. w.pid))
+  end
   function w.wait(seconds)
     local deadline = os.time() + (seconds or 20)
     while os.time() <= deadline do
@@ -90,7 +101,7 @@ function H.spawn_worker(args)
     return s
   end
   function w.cleanup()
-    if not w.wait(0) then pcall(w.kill, "KILL"); w.wait(5) end
+    if not w.wait(0) and w.alive() then pcall(w.kill, "KILL"); w.wait(5) end
     for _, ext in ipairs({ ".log", ".pid", ".rc" }) do os.remove(base .. ext) end
   end
   return w

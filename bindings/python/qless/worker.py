@@ -203,6 +203,7 @@ class Worker:
             while True:
                 done, status = os.waitpid(pid, os.WNOHANG)
                 if done:
+                    self._child = None   # reaped: its pid may be reused, never signal it again
                     break
                 if beater.lost or jid in _lost(self._h, 100):
                     os.kill(pid, signal.SIGKILL)
