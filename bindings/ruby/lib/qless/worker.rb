@@ -124,6 +124,7 @@ module Qless
           end
           sleep 0.05
         end
+        @child = nil   # reaped: its pid may be reused, never signal it again
       ensure
         Core.release(heartbeater)
         @child = nil
