@@ -155,14 +155,8 @@ int qless_client_worker_jobs(qless_client *client, const char *worker, qless_str
 		qless_strlist_free(jl);
 		return rc;
 	}
-	if (jobs != NULL)
-		*jobs = jl;
-	else
-		qless_strlist_free(jl);
-	if (stalled != NULL)
-		*stalled = sl;
-	else
-		qless_strlist_free(sl);
+	qless__strlist_give(jl, jobs);
+	qless__strlist_give(sl, stalled);
 	return QLESS_OK;
 }
 

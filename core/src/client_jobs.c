@@ -107,17 +107,23 @@ int qless_client_jobs(qless_client *client, qless_strlist **out, const char *sta
 	return rc;
 }
 
-/* {"total": n, "jobs": [...]} replies of tag get and failed <group>. */
-static int total_jobs(json_t *j, const char *F, qless_strlist **out, int64_t *total)
+/* Runs tag get / failed <group>, whose reply is {"total": n, "jobs": [...]}. */
+static int call_total_jobs(qless_client *client, const char *F, const char *cmd, qless_args *a,
+                           qless_strlist **out, int64_t *total)
 {
-	json_t *t = json_object_get(j, "total");
-	json_t *jobs = json_object_get(j, "jobs");
-	int rc;
+	json_t *j, *t, *jobs;
+	int rc = qless__call_json(client, F, cmd, a, &j);
+	if (rc != QLESS_OK)
+		return rc;
+	t = json_object_get(j, "total");
+	jobs = json_object_get(j, "jobs");
 	if (!json_is_object(j) || !json_is_number(t) || jobs == NULL)
-		return qless__err(QLESS_EPROTOCOL, "%s: expected {\"total\", \"jobs\"} in the reply", F);
-	rc = qless__strlist_from_json(jobs, out, F);
+		rc = qless__err(QLESS_EPROTOCOL, "%s: expected {\"total\", \"jobs\"} in the reply", F);
+	else
+		rc = qless__strlist_from_json(jobs, out, F);
 	if (rc == QLESS_OK && total != NULL)
 		*total = qless__jint(t);
+	json_decref(j);
 	return rc;
 }
 
@@ -126,8 +132,6 @@ int qless_client_tagged(qless_client *client, qless_strlist **out, int64_t *tota
 {
 	static const char F[] = "qless_client_tagged";
 	qless_args a;
-	json_t *j;
-	int rc;
 
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
@@ -142,11 +146,7 @@ int qless_client_tagged(qless_client *client, qless_strlist **out, int64_t *tota
 	qless__args_add(&a, tag);
 	qless__args_int(&a, offset);
 	qless__args_int(&a, count ? count : 25);
-	if ((rc = qless__call_json(client, F, "tag", &a, &j)) != QLESS_OK)
-		return rc;
-	rc = total_jobs(j, F, out, total);
-	json_decref(j);
-	return rc;
+	return call_total_jobs(client, F, "tag", &a, out, total);
 }
 
 int qless_client_top_tags(qless_client *client, qless_strlist **out, int64_t offset, int64_t count)
@@ -246,14 +246,8 @@ int qless_client_tracked(qless_client *client, qless_joblist **jobs, qless_strli
 		qless_strlist_free(el);
 		return rc;
 	}
-	if (jobs != NULL)
-		*jobs = jl;
-	else
-		qless_joblist_free(jl);
-	if (expired != NULL)
-		*expired = el;
-	else
-		qless_strlist_free(el);
+	qless__joblist_give(jl, jobs);
+	qless__strlist_give(el, expired);
 	return QLESS_OK;
 }
 
@@ -304,8 +298,6 @@ int qless_client_failed(qless_client *client, qless_strlist **out, int64_t *tota
 {
 	static const char F[] = "qless_client_failed";
 	qless_args a;
-	json_t *j;
-	int rc;
 
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
@@ -319,9 +311,5 @@ int qless_client_failed(qless_client *client, qless_strlist **out, int64_t *tota
 	qless__args_add(&a, group);
 	qless__args_int(&a, start);
 	qless__args_int(&a, limit ? limit : 25);
-	if ((rc = qless__call_json(client, F, "failed", &a, &j)) != QLESS_OK)
-		return rc;
-	rc = total_jobs(j, F, out, total);
-	json_decref(j);
-	return rc;
+	return call_total_jobs(client, F, "failed", &a, out, total);
 }

@@ -63,6 +63,9 @@ struct qless_strlist {
 	int64_t *numbers;
 };
 qless_strlist *qless__strlist_new(size_t cap);
+/* For optional out-parameters: hands l to *out when out is not NULL, else frees it. */
+void qless__strlist_give(qless_strlist *l, qless_strlist **out);
+void qless__joblist_give(qless_joblist *l, qless_joblist **out);
 int qless__strlist_push(qless_strlist *l, const char *s, size_t len, int64_t number);
 /* Strings from a Redis array reply; NULL on bad shape (EPROTOCOL) or OOM. */
 int qless__strlist_from_reply(const redisReply *r, qless_strlist **out, const char *func);

@@ -44,3 +44,11 @@ void qless_joblist_free(qless_joblist *list)
 	free(list->jobs);
 	free(list);
 }
+
+void qless__joblist_give(qless_joblist *l, qless_joblist **out)
+{
+	if (out != NULL)
+		*out = l;
+	else
+		qless_joblist_free(l);
+}

@@ -135,3 +135,11 @@ void qless_strlist_free(qless_strlist *list)
 	free(list->numbers);
 	free(list);
 }
+
+void qless__strlist_give(qless_strlist *l, qless_strlist **out)
+{
+	if (out != NULL)
+		*out = l;
+	else
+		qless_strlist_free(l);
+}
