@@ -55,6 +55,15 @@ Q.json = function(cmd, name, value)
   return decoded
 end
 
+-- Like Q.json for a caller that only needs the text to be valid JSON. The
+-- last text found valid is remembered (validity depends on the text alone),
+-- so a payload repeated across commands is parsed once.
+Q.json_valid = function(cmd, name, value)
+  if value ~= nil and value == Q.cache.valid_json then return end
+  Q.json(cmd, name, value)
+  Q.cache.valid_json = value
+end
+
 -- Like Q.json but the value must decode to a list (tags, depends).
 Q.json_list = function(cmd, name, value)
   local decoded = Q.json(cmd, name, value)
@@ -111,15 +120,30 @@ Q.timestr = function(t)
   return cache.time_text
 end
 
+-- tonumber of a stored time text, memoised for the last text: the jobs of
+-- one batch were all popped with the same `now`.
+Q.time_number = function(text)
+  local cache = Q.cache
+  if text ~= cache.tn_text then
+    cache.tn_text, cache.tn_num = text, tonumber(text)
+  end
+  return cache.tn_num
+end
+
 -- A score argument (ZADD, ZRANGEBYSCORE) as %.17g text: Redis parses it
 -- back to the same double, so the sorted set holds the same score as when
--- the number itself is passed (and Redis printed it). Cached by value.
+-- the number itself is passed (and Redis printed it). The two last values
+-- are kept: complete alternates between `now` and the purge cutoff.
 Q.score = function(x)
   local cache = Q.cache
-  if x ~= cache.score_num or x == 0 then
-    cache.score_num, cache.score_text = x, string.format('%.17g', x)
+  if x ~= 0 then
+    if x == cache.score_num then return cache.score_text end
+    if x == cache.score_num2 then return cache.score_text2 end
   end
-  return cache.score_text
+  local text = string.format('%.17g', x)
+  cache.score_num2, cache.score_text2 = cache.score_num, cache.score_text
+  cache.score_num, cache.score_text = x, text
+  return text
 end
 
 -- A JSON string literal with cjson's escaping (so "/" becomes "\/").
@@ -192,14 +216,22 @@ end
 -- Small integers as the text Redis writes for a Lua number argument (%.17g
 -- on 7.0, a shortest-digits form later: plain digits either way below 1e7);
 -- other numbers are passed on as numbers so Redis formats them as always.
--- Saves Redis a floating-point print per argument.
+-- Saves Redis a floating-point print per argument. The texts are memoised
+-- (retries, counters and ranks repeat), in a table emptied when it grows.
+Q.int_texts, Q.int_count = {}, 0
 Q.int_arg = function(v)
+  local text = Q.int_texts[v]
+  if text then return text end
   if v == math.floor(v) and v < 1e7 and v > -1e7 and v ~= 0 then
-    return string.format('%d', v)
+    text = string.format('%d', v)
   elseif v == 0 and 1 / v > 0 then
     return '0'
+  else
+    return v
   end
-  return v
+  if Q.int_count >= 4096 then Q.int_texts, Q.int_count = {}, 0 end
+  Q.int_texts[v], Q.int_count = text, Q.int_count + 1
+  return text
 end
 
 Q.tracked = function(jid)

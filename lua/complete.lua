@@ -28,7 +28,7 @@ end
 Q.purge_completed = function(now)
   local age = Q.config_number('jobs-history', 604800)
   local count = math.floor(Q.config_number('jobs-history-count', 50000))
-  local old = redis.call('zrangebyscore', 'ql:completed', 0, Q.score(now - age))
+  local old = redis.call('zrangebyscore', 'ql:completed', '0', Q.score(now - age))
   if #old > 0 then
     for _, jid in ipairs(old) do
       Q.forget_job(jid)
@@ -81,7 +81,7 @@ Q.complete_args = function(args)
   Q.need(cmd, 'jid', args[1])
   Q.need(cmd, 'worker', args[2])
   Q.need(cmd, 'queue', args[3])
-  Q.json(cmd, 'data', args[4])
+  Q.json_valid(cmd, 'data', args[4])
   if #args < 6 then return nil end
   local c = {
     jid = args[1],
@@ -154,7 +154,7 @@ C.complete = function(now, args)
 
   Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
   Q.unqueue(queue, jid, Q.running_sets)
-  local started = tonumber(f[4]) or now
+  local started = Q.time_number(f[4]) or now
   Q.stat(queue, 'run', now, now - started)
   redis.call('zrem', Q.wkey(worker), jid)
   -- One EXISTS tells whether any job is tracked and whether this one has

@@ -64,7 +64,7 @@ Q.view_fields = {
 }
 
 Q.view_memo = function()
-  return {s = {}, n = {}, r = {}, j = {}, h = {}}
+  return {s = {}, n = {}, j = {}, h = {}, p = {}}
 end
 
 -- cjson string literal of s, memoised.
@@ -112,12 +112,38 @@ end
 -- The object of §3.1 from f = HMGET of Q.view_fields. `expires` is the JSON
 -- of the expires number when the caller knows it (nil: from f[7]);
 -- `deps` false says both dependency sets are known to be empty.
+-- Around the per-job jid, data, history and dependency sets, the object is
+-- three fixed runs of text (klass … remaining; tags; failure and
+-- spawned_from_jid). memo.p keeps the last job's runs with the values they
+-- were made from: the jobs of one reply mostly share them, and interned
+-- strings compare in constant time.
 Q.view_json = function(jid, f, memo, expires, deps)
-  local remaining = memo.r
-  local rem = remaining[f[9] or '']
-  if rem == nil then
-    rem = cjson.encode(math.floor(tonumber(f[9]) or 0))
-    remaining[f[9] or ''] = rem
+  local tracked = Q.tracked(jid)
+  local p = memo.p
+  local exp = expires or f[7]
+  if p.run1 == nil or p[2] ~= f[2] or p[3] ~= f[3] or p[4] ~= f[4] or p[5] ~= f[5]
+      or p[6] ~= f[6] or p[7] ~= exp or p[8] ~= f[8] or p[9] ~= f[9] or p.tracked ~= tracked then
+    p.run1 = ',"klass":' .. Q.memo_str(memo, f[2] or '') ..
+      ',"state":' .. Q.memo_str(memo, f[3] or '') ..
+      ',"queue":' .. Q.memo_str(memo, f[4] or '') ..
+      ',"worker":' .. Q.memo_str(memo, f[5] or '') ..
+      ',"tracked":' .. (tracked and 'true' or 'false') ..
+      ',"priority":' .. Q.memo_num(memo, f[6]) ..
+      ',"expires":' .. (expires or Q.memo_num(memo, f[7])) ..
+      ',"retries":' .. Q.memo_num(memo, f[8]) ..
+      ',"remaining":' .. cjson.encode(math.floor(tonumber(f[9]) or 0)) ..
+      ',"data":'
+    p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p.tracked = f[2], f[3], f[4], f[5], f[6], exp, f[8], f[9], tracked
+  end
+  if p.run2 == nil or p[11] ~= f[11] then
+    p.run2 = ',"tags":' .. Q.memo_decoded(memo, f[11]) .. ',"history":'
+    p[11] = f[11]
+  end
+  if p.run3 == nil or p[12] ~= f[12] or p[13] ~= f[13] then
+    p.run3 = ',"failure":' .. Q.memo_decoded(memo, f[12]) ..
+      ',"spawned_from_jid":' .. (f[13] and Q.memo_str(memo, f[13]) or 'false') ..
+      ',"dependents":'
+    p[12], p[13] = f[12], f[13]
   end
   local dependents, dependencies = '{}', '{}'
   if deps ~= false then
@@ -125,23 +151,9 @@ Q.view_json = function(jid, f, memo, expires, deps)
     dependents = Q.set_json(key .. '-dependents')
     dependencies = Q.set_json(key .. '-dependencies')
   end
-  return '{"jid":' .. cjson.encode(f[1] or jid) ..
-    ',"klass":' .. Q.memo_str(memo, f[2] or '') ..
-    ',"state":' .. Q.memo_str(memo, f[3] or '') ..
-    ',"queue":' .. Q.memo_str(memo, f[4] or '') ..
-    ',"worker":' .. Q.memo_str(memo, f[5] or '') ..
-    ',"tracked":' .. (Q.tracked(jid) and 'true' or 'false') ..
-    ',"priority":' .. Q.memo_num(memo, f[6]) ..
-    ',"expires":' .. (expires or Q.memo_num(memo, f[7])) ..
-    ',"retries":' .. Q.memo_num(memo, f[8]) ..
-    ',"remaining":' .. rem ..
-    ',"data":' .. Q.memo_str(memo, f[10] or '') ..
-    ',"tags":' .. Q.memo_decoded(memo, f[11]) ..
-    ',"history":' .. Q.history_json(jid, not f[14], memo.h) ..
-    ',"failure":' .. Q.memo_decoded(memo, f[12]) ..
-    ',"spawned_from_jid":' .. (f[13] and Q.memo_str(memo, f[13]) or 'false') ..
-    ',"dependents":' .. dependents ..
-    ',"dependencies":' .. dependencies .. '}'
+  return '{"jid":' .. cjson.encode(f[1] or jid) .. p.run1 .. Q.memo_str(memo, f[10] or '') ..
+    p.run2 .. Q.history_json(jid, not f[14], memo.h) ..
+    p.run3 .. dependents .. ',"dependencies":' .. dependencies .. '}'
 end
 
 -- The JSON of one job, or nil if it does not exist.

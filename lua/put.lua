@@ -10,7 +10,7 @@ Q.put_args = function(cmd, args)
     klass = Q.need(cmd, 'klass', args[4]),
     data = args[5],
   }
-  Q.json(cmd, 'data', args[5])
+  Q.json_valid(cmd, 'data', args[5])
   p.delay = Q.number(cmd, 'delay', args[6])
   local opts = Q.options(cmd, args, 7)
   if opts.priority ~= nil then p.priority = Q.number(cmd, 'priority', opts.priority) end
@@ -76,7 +76,7 @@ Q.put = function(now, p)
     'klass', p.klass,
     'data', p.data,
     'priority', Q.int_arg(priority),
-    'tags', cjson.encode(tags),
+    'tags', next(tags) == nil and '{}' or cjson.encode(tags),
     'state', delay > 0 and 'scheduled' or 'waiting',
     'worker', '',
     'expires', '0',

@@ -46,11 +46,18 @@ end
 
 -- ZADD of distinct `members`, all with the same score, in slices that stay
 -- within Lua's unpack limit. The score is passed as %.17g text, which ZADD
--- reads back as the same double.
+-- reads back as the same double. The members go in descending order: a
+-- small sorted set is a listpack that ZADD scans from the head, parsing
+-- each score it passes, up to the insertion point; a member smaller than
+-- those of equal score already there stops the scan at the first of them,
+-- where ascending or random order would walk (and parse) the whole run.
+-- The set ends the same whatever the order.
+-- `members` is sorted in place.
 Q.zadd_all = function(key, score, members)
   local text = string.format('%.17g', score)
+  table.sort(members)
   local args, n = {}, 0
-  for i = 1, #members do
+  for i = #members, 1, -1 do
     args[n + 1] = text
     args[n + 2] = members[i]
     n = n + 2
@@ -112,8 +119,10 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
     rows[i] = f
   end
   Q.stat_batch(queue, 'wait', now, waits)
-  Q.zadd_all(Q.wkey(worker), expires, jids)
-  Q.zadd_all(Q.qkey(queue, 'locks'), expires, jids)
+  local sorted = {}
+  for i = 1, n do sorted[i] = jids[i] end
+  Q.zadd_all(Q.wkey(worker), expires, sorted)
+  Q.zadd_all(Q.qkey(queue, 'locks'), expires, sorted)
   for i = 1, n do
     Q.track_event(jids[i], 'popped')
   end
