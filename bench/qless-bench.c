@@ -45,6 +45,7 @@ typedef struct row {
 static row rows[MAX_ROWS];
 static int nrows;
 static redisContext *adm; /* raw connection: INFO, setup, raw loops */
+static redisContext *srv; /* the server whose CPU start()/stop() measure */
 static const char *sock_path;
 static char url[512];
 static int quick;
@@ -110,9 +111,11 @@ static void cmd_free(const char *fmt, ...)
 	freeReplyObject(r);
 }
 
-static double info_field(const char *section, const char *field)
+static double info_field(redisContext *at, const char *section, const char *field)
 {
-	redisReply *r = cmd("INFO %s", section);
+	redisReply *r = redisCommand(at, "INFO %s", section);
+	if (r == NULL || r->type != REDIS_REPLY_STRING)
+		die("INFO %s failed", section);
 	char key[64];
 	snprintf(key, sizeof key, "\n%s:", field);
 	const char *p = strstr(r->str, key);
@@ -123,7 +126,9 @@ static double info_field(const char *section, const char *field)
 
 static double redis_cpu(void)
 {
-	redisReply *r = cmd("INFO cpu");
+	redisReply *r = redisCommand(srv, "INFO cpu");
+	if (r == NULL || r->type != REDIS_REPLY_STRING)
+		die("INFO cpu failed");
 	const char *s = strstr(r->str, "used_cpu_sys:"), *u = strstr(r->str, "used_cpu_user:");
 	double v = (s ? strtod(s + 13, NULL) : 0) + (u ? strtod(u + 14, NULL) : 0);
 	freeReplyObject(r);
@@ -139,22 +144,35 @@ static void start(void)
 	t0 = mono();
 }
 
+/* Adds a measurement to the row (name, mode), created on first use: a row
+ * measured in several rounds sums them. */
+static row *add_row(const char *name, const char *mode, long jobs, double secs, double cpu)
+{
+	row *r = NULL;
+	for (int i = 0; i < nrows && r == NULL; i++)
+		if (strcmp(rows[i].name, name) == 0 && strcmp(rows[i].mode, mode) == 0)
+			r = &rows[i];
+	if (r == NULL) {
+		if (nrows == MAX_ROWS)
+			die("too many rows");
+		r = &rows[nrows++];
+		memset(r, 0, sizeof *r);
+		snprintf(r->name, sizeof r->name, "%s", name);
+		r->mode = mode;
+	}
+	r->jobs += jobs;
+	r->secs += secs;
+	r->cpu += cpu;
+	return r;
+}
+
 static row *stop(const char *name, const char *mode, long jobs)
 {
 	double secs = mono() - t0;
 	double cpu = redis_cpu() - c0;
-	if (nrows == MAX_ROWS)
-		die("too many rows");
-	row *r = &rows[nrows++];
-	snprintf(r->name, sizeof r->name, "%s", name);
-	r->mode = mode;
-	r->jobs = jobs;
-	r->secs = secs;
-	r->cpu = cpu;
-	r->mem = 0;
 	if (!quiet)
 		fprintf(stderr, "  %-34s %8ld jobs %7.3f s\n", name, jobs, secs);
-	return r;
+	return add_row(name, mode, jobs, secs, cpu);
 }
 
 static row *find(const char *name)
@@ -205,7 +223,7 @@ static void raw_loop(const char *name, int pipelined, long n, int argc, const ch
 
 static char trivial_sha[64];
 
-static void bench_limits(long nseq, long npipe)
+static void bench_limits_seq(long nseq)
 {
 	redisReply *r = cmd("SCRIPT LOAD %s", "return 1");
 	snprintf(trivial_sha, sizeof trivial_sha, "%s", r->str);
@@ -214,12 +232,90 @@ static void bench_limits(long nseq, long npipe)
 	         "#!lua name=qless_bench_trivial\nredis.register_function('qless_bench_trivial', function() return 1 end)");
 	const char *ping[] = { "PING" };
 	const char *eval[] = { "EVALSHA", trivial_sha, "0" };
-	const char *fcall[] = { "FCALL", "qless_bench_trivial", "0" };
 	raw_loop("PING", 0, nseq, 1, ping);
-	raw_loop("PING", 1, npipe, 1, ping);
 	raw_loop("EVALSHA return 1", 0, nseq, 3, eval);
+}
+
+static void bench_limits_pipe(long npipe)
+{
+	const char *ping[] = { "PING" };
+	const char *eval[] = { "EVALSHA", trivial_sha, "0" };
+	const char *fcall[] = { "FCALL", "qless_bench_trivial", "0" };
+	raw_loop("PING", 1, npipe, 1, ping);
 	raw_loop("EVALSHA return 1", 1, npipe, 3, eval);
 	raw_loop("FCALL return 1", 1, npipe, 3, fcall);
+}
+
+/* ---- rounds ----
+ * A ratio target is measured in rounds that alternate its two sides: the
+ * speed of a shared machine drifts during a run, and alternating makes the
+ * drift hit both sides alike. Rows sum their rounds (the table shows the
+ * pooled figures); the targets also show the spread of the per-round
+ * values. */
+static row before[MAX_ROWS];
+static int nbefore;
+
+typedef struct spread {
+	char what[80];
+	double lo, hi;
+	int n;
+} spread;
+static spread spreads[16];
+static int nspreads;
+
+static void round_begin(void)
+{
+	memcpy(before, rows, sizeof rows);
+	nbefore = nrows;
+}
+
+/* The row (name, mode) minus its value at round_begin(). */
+static int round_delta(const char *name, const char *mode, row *d)
+{
+	for (int i = 0; i < nrows; i++)
+		if (strcmp(rows[i].name, name) == 0 && strcmp(rows[i].mode, mode) == 0) {
+			*d = rows[i];
+			if (i < nbefore) {
+				d->jobs -= before[i].jobs;
+				d->secs -= before[i].secs;
+				d->cpu -= before[i].cpu;
+			}
+			return d->jobs > 0 && d->secs > 0 && d->cpu > 0;
+		}
+	return 0;
+}
+
+/* Records this round's a / b: jobs/s (rate) or Redis CPU per job. */
+static void round_ratio(const char *what, const char *a, const char *am, const char *b, const char *bm, int rate)
+{
+	row da, db;
+	if (!round_delta(a, am, &da) || !round_delta(b, bm, &db))
+		return;
+	double v = rate ? ((double)da.jobs / da.secs) / ((double)db.jobs / db.secs)
+	                : (da.cpu / (double)da.jobs) / (db.cpu / (double)db.jobs);
+	spread *sp = NULL;
+	for (int i = 0; i < nspreads && sp == NULL; i++)
+		if (strcmp(spreads[i].what, what) == 0)
+			sp = &spreads[i];
+	if (sp == NULL) {
+		if (nspreads == (int)(sizeof spreads / sizeof spreads[0]))
+			return;
+		sp = &spreads[nspreads++];
+		snprintf(sp->what, sizeof sp->what, "%s", what);
+		sp->lo = sp->hi = v;
+	}
+	if (v < sp->lo)
+		sp->lo = v;
+	if (v > sp->hi)
+		sp->hi = v;
+	sp->n++;
+}
+
+/* n split over `rounds`, in whole batches. */
+static long per_round(long n, int rounds)
+{
+	long k = n / rounds / BATCH * BATCH;
+	return k < BATCH ? BATCH : k;
 }
 
 /* ---- entering the protocol: config.get heartbeat ---- */
@@ -463,62 +559,87 @@ static void run_driver(const char *spec, long n)
 		return;
 	}
 	double cpu = redis_cpu() - cpu0;
-	row *r = &rows[nrows++];
-	snprintf(r->name, sizeof r->name, "%s", name);
-	r->mode = "seq";
-	r->jobs = jobs;
-	r->secs = secs;
-	r->cpu = cpu;
-	r->mem = 0;
+	add_row(name, "seq", jobs, secs, cpu);
 	fprintf(stderr, "  %-34s %8ld jobs %7.3f s\n", name, jobs, secs);
 }
 
 /* ---- scaling ---- */
 
-static void bench_scaling(qless_client *c, long level, long n)
+/* Each level (1k, 100k, 1M waiting jobs) lives on a server of its own, so
+ * that it has the memory and keyspace of its size alone; the levels are
+ * measured in alternating chunks so that they see the same machine. */
+typedef struct level {
+	long jobs;
+	const char *socket;
+	redisContext *adm;
+	qless_client *c;
+	qless_queue *q;
+	char pop_row[64], put_row[64], mem_row[64];
+	double mem;
+} level;
+
+static void level_fill(level *lv)
 {
-	char name[64];
-	qless_queue *q = NULL;
-	qcheck(qless_queue_new(&q, c, "bench-scale"), "queue");
-	flush_data();
-	double mem0 = info_field("memory", "used_memory");
-	double f0 = mono();
-	fill(c, "bench-scale", level);
-	fprintf(stderr, "  (filled %ld waiting jobs in %.1f s)\n", level, mono() - f0);
-	double mem1 = info_field("memory", "used_memory");
-	const char *unit = level >= 1000000 ? "M" : "k";
-	long shown = level >= 1000000 ? level / 1000000 : level / 1000;
-	snprintf(name, sizeof name, "pop (count 1), %ld%s waiting", shown, unit);
-	/* Pops in chunks of at most half the level, refilled between chunks
-	 * (not measured), so the queue stays near its level. */
-	long chunk = level / 2 < 500 ? level / 2 : 500;
-	double secs = 0, cpu = 0;
+	char u[600];
+	lv->adm = redisConnectUnix(lv->socket);
+	if (lv->adm == NULL || lv->adm->err)
+		die("cannot connect to %s", lv->socket);
+	snprintf(u, sizeof u, "unix://%s", lv->socket);
+	qcheck(qless_client_new(&lv->c, u, NULL), "level client");
+	qcheck(qless_queue_new(&lv->q, lv->c, "bench-scale"), "queue");
+	freeReplyObject(redisCommand(lv->adm, "FLUSHALL"));
+	const char *unit = lv->jobs >= 1000000 ? "M" : "k";
+	long shown = lv->jobs >= 1000000 ? lv->jobs / 1000000 : lv->jobs / 1000;
+	snprintf(lv->pop_row, sizeof lv->pop_row, "pop (count 1), %ld%s waiting", shown, unit);
+	snprintf(lv->put_row, sizeof lv->put_row, "put, %ld%s waiting", shown, unit);
+	snprintf(lv->mem_row, sizeof lv->mem_row, "memory per waiting job, %ld%s", shown, unit);
+	double mem0 = info_field(lv->adm, "memory", "used_memory"), f0 = mono();
+	fill(lv->c, "bench-scale", lv->jobs);
+	lv->mem = (info_field(lv->adm, "memory", "used_memory") - mem0) / (double)lv->jobs;
+	fprintf(stderr, "  (filled %ld waiting jobs in %.1f s)\n", lv->jobs, mono() - f0);
+}
+
+/* Per level and round: pops (count 1) in a chunk of at most half the
+ * level, refilled afterwards (not measured), then puts a chunk and pops it
+ * back (not measured), so every queue stays at its level. */
+static void bench_scaling(level *lv, int nlv, long n)
+{
+	long chunk = 500;
+	for (int i = 0; i < nlv; i++) {
+		level_fill(&lv[i]);
+		if (lv[i].jobs / 2 < chunk)
+			chunk = lv[i].jobs / 2;
+	}
 	quiet = 1;
 	for (long done = 0; done < n; done += chunk) {
-		pop_loop(q, name, chunk, 1, NULL, NULL);
-		nrows--;
-		secs += rows[nrows].secs;
-		cpu += rows[nrows].cpu;
-		fill(c, "bench-scale", chunk);
+		round_begin();
+		for (int i = 0; i < nlv; i++) {
+			srv = lv[i].adm;
+			pop_loop(lv[i].q, lv[i].pop_row, chunk, 1, NULL, NULL);
+			fill(lv[i].c, "bench-scale", chunk);
+		}
+		for (int i = 0; i < nlv; i++) {
+			srv = lv[i].adm;
+			put_loop(lv[i].q, lv[i].put_row, chunk);
+			for (long k = 0; k < chunk; k++) {
+				qless_joblist *jobs = NULL;
+				qcheck(qless_queue_pop(lv[i].q, &jobs, 1), "pop");
+				qless_joblist_free(jobs);
+			}
+		}
+		if (nlv > 1)
+			round_ratio("pop scaling", lv[nlv - 1].pop_row, "seq", lv[0].pop_row, "seq", 0);
 	}
 	quiet = 0;
-	fprintf(stderr, "  %-34s %8ld jobs %7.3f s\n", name, (n + chunk - 1) / chunk * chunk, secs);
-	row *p = &rows[nrows++];
-	snprintf(p->name, sizeof p->name, "%s", name);
-	p->mode = "seq";
-	p->jobs = (n + chunk - 1) / chunk * chunk;
-	p->secs = secs;
-	p->cpu = cpu;
-	p->mem = 0;
-	snprintf(name, sizeof name, "put, %ld%s waiting", shown, unit);
-	put_loop(q, name, n);
-	snprintf(name, sizeof name, "memory per waiting job, %ld%s", shown, unit);
-	row *r = &rows[nrows++];
-	snprintf(r->name, sizeof r->name, "%s", name);
-	r->mode = "-";
-	r->jobs = level;
-	r->mem = (mem1 - mem0) / (double)level;
-	qless_queue_free(q);
+	srv = adm;
+	for (int i = 0; i < nlv; i++) {
+		row *r = add_row(lv[i].mem_row, "-", lv[i].jobs, 0, 0);
+		r->mem = lv[i].mem;
+		qless_queue_free(lv[i].q);
+		qless_client_free(lv[i].c);
+		freeReplyObject(redisCommand(lv[i].adm, "FLUSHALL"));
+		redisFree(lv[i].adm);
+	}
 }
 
 /* The completed-job purge: completes while more than `keep` completed jobs
@@ -583,6 +704,15 @@ static double rate_of(const char *name)
 	return r ? (double)r->jobs / r->secs : -1;
 }
 
+/* The per-round spread of a target measured in rounds. */
+static void print_spread(FILE *out, const char *what)
+{
+	for (int i = 0; i < nspreads; i++)
+		if (strcmp(spreads[i].what, what) == 0 && spreads[i].n > 1)
+			fprintf(out, "         per round: %.3g .. %.3g (%d rounds)\n", spreads[i].lo, spreads[i].hi,
+			        spreads[i].n);
+}
+
 static int print_targets(FILE *out, const char *const *drivers, int ndrivers)
 {
 	int all = 1;
@@ -593,10 +723,13 @@ static int print_targets(FILE *out, const char *const *drivers, int ndrivers)
 		fprintf(out, __VA_ARGS__); fprintf(out, "\n"); } while (0)
 	v = cpu_per("batched life cycle (pipe)") / lim;
 	TARGET(v <= 32, "Redis CPU per batched life cycle = %.1f x trivial EVALSHA (target <= 32)", v);
+	print_spread(out, "batched");
 	v = cpu_per("config.get heartbeat (pipe)") / lim;
 	TARGET(v <= 2, "entering the protocol (config.get heartbeat) = %.2f x trivial EVALSHA (target <= 2)", v);
+	print_spread(out, "config.get");
 	v = rate_of("C libqless life cycle (seq)") / rate_of("hiredis FCALL life cycle (seq)");
 	TARGET(v >= 0.9, "C sequential life cycle = %.3f x bare hiredis loop (target >= 0.9)", v);
+	print_spread(out, "C vs hiredis");
 	for (int i = 0; i < ndrivers; i++) {
 		char name[80];
 		snprintf(name, sizeof name, "%.*s life cycle (seq)", (int)(strchr(drivers[i], '=') - drivers[i]),
@@ -606,11 +739,18 @@ static int print_targets(FILE *out, const char *const *drivers, int ndrivers)
 			TARGET(0, "%s: no result", name);
 		else
 			TARGET(v >= 0.8, "%s = %.3f x C (target >= 0.8)", name, v);
+		name[strlen(name) - strlen(" (seq)")] = '\0';
+		print_spread(out, name);
 	}
 	const char *big = find("pop (count 1), 1M waiting (seq)") ? "pop (count 1), 1M waiting (seq)"
 	                                                          : "pop (count 1), 100k waiting (seq)";
-	v = cpu_per(big) / cpu_per("pop (count 1), 1k waiting (seq)");
-	TARGET(v <= 1.2, "Redis CPU of %s = %.2f x with 1k waiting (target <= 1.2)", big, v);
+	if (find(big) == NULL || find("pop (count 1), 1k waiting (seq)") == NULL) {
+		TARGET(0, "pop scaling: no result (no --level-socket)");
+	} else {
+		v = cpu_per(big) / cpu_per("pop (count 1), 1k waiting (seq)");
+		TARGET(v <= 1.2, "Redis CPU of %s = %.2f x with 1k waiting (target <= 1.2)", big, v);
+		print_spread(out, "pop scaling");
+	}
 	return all;
 }
 
@@ -659,6 +799,10 @@ int main(int argc, char **argv)
 	const char *json = NULL, *libpath = NULL;
 	const char *drivers[MAX_DRIVERS];
 	int ndrivers = 0;
+	static const long level_jobs[] = { 1000, 100000, 1000000 };
+	level levels[3];
+	int nlevels = 0;
+	memset(levels, 0, sizeof levels);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc)
 			sock_path = argv[++i];
@@ -668,11 +812,14 @@ int main(int argc, char **argv)
 			json = argv[++i];
 		else if (strcmp(argv[i], "--driver") == 0 && i + 1 < argc && ndrivers < MAX_DRIVERS)
 			drivers[ndrivers++] = argv[++i];
-		else if (strcmp(argv[i], "--quick") == 0)
+		else if (strcmp(argv[i], "--level-socket") == 0 && i + 1 < argc && nlevels < 3) {
+			levels[nlevels].jobs = level_jobs[nlevels];
+			levels[nlevels++].socket = argv[++i];
+		} else if (strcmp(argv[i], "--quick") == 0)
 			quick = 1;
 		else
 			die("usage: qless-bench --socket PATH --lib qless-lib.lua [--quick] [--json FILE] "
-			    "[--driver NAME=COMMAND]...");
+			    "[--driver NAME=COMMAND]... [--level-socket PATH]...");
 	}
 	if (sock_path == NULL || libpath == NULL)
 		die("--socket and --lib are required");
@@ -680,6 +827,7 @@ int main(int argc, char **argv)
 	adm = redisConnectUnix(sock_path);
 	if (adm == NULL || adm->err)
 		die("cannot connect to %s", sock_path);
+	srv = adm;
 
 	/* The published library as "qless", for the bare hiredis loop. */
 	static char lib[1 << 20];
@@ -705,32 +853,43 @@ int main(int argc, char **argv)
 	unsetenv("QLESS_EVALSHA");
 
 	fprintf(stderr, "qless-bench: %s run against %s\n", quick ? "quick" : "full", sock_path);
+	int rounds = quick ? 2 : 5;
 	flush_data();
-	bench_limits(nseq, npipe);
-	bench_enter(c, "config.get heartbeat", npipe / 2);
-	bench_enter(ce, "config.get heartbeat, EVALSHA", npipe / 10);
+	bench_limits_seq(nseq);
+	for (int r = 0; r < rounds; r++) {
+		round_begin();
+		bench_limits_pipe(per_round(npipe, rounds));
+		bench_enter(c, "config.get heartbeat", per_round(npipe / 2, rounds));
+		bench_enter(ce, "config.get heartbeat, EVALSHA", per_round(npipe / 10, rounds));
+		flush_data();
+		lifecycle_batched(c, "bench-batch", "batched life cycle", per_round(nbatch, rounds), 1);
+		flush_data();
+		lifecycle_batched(ce, "bench-batch", "batched life cycle, EVALSHA", per_round(nbatch / 4, rounds), 1);
+		round_ratio("batched", "batched life cycle", "pipe", "EVALSHA return 1", "pipe", 0);
+		round_ratio("config.get", "config.get heartbeat", "pipe", "EVALSHA return 1", "pipe", 0);
+	}
 
 	flush_data();
 	bench_commands(c, ncmd);
-	flush_data();
-	lifecycle_seq(c, "bench-c", "C libqless life cycle", nlife);
-	flush_data();
-	lifecycle_hiredis("hiredis FCALL life cycle", nlife);
-	flush_data();
-	lifecycle_seq(ce, "bench-ce", "C libqless life cycle, EVALSHA", nlife);
-	for (int i = 0; i < ndrivers; i++) {
+	for (int r = 0; r < rounds; r++) {
+		round_begin();
 		flush_data();
-		run_driver(drivers[i], ndrv);
+		lifecycle_seq(c, "bench-c", "C libqless life cycle", per_round(nlife, rounds));
+		flush_data();
+		lifecycle_hiredis("hiredis FCALL life cycle", per_round(nlife, rounds));
+		flush_data();
+		lifecycle_seq(ce, "bench-ce", "C libqless life cycle, EVALSHA", per_round(nlife, rounds));
+		round_ratio("C vs hiredis", "C libqless life cycle", "seq", "hiredis FCALL life cycle", "seq", 1);
+		for (int i = 0; i < ndrivers; i++) {
+			char name[80];
+			flush_data();
+			run_driver(drivers[i], per_round(ndrv, rounds));
+			snprintf(name, sizeof name, "%.*s life cycle", (int)(strchr(drivers[i], '=') - drivers[i]), drivers[i]);
+			round_ratio(name, name, "seq", "C libqless life cycle", "seq", 1);
+		}
 	}
-	flush_data();
-	lifecycle_batched(c, "bench-batch", "batched life cycle", nbatch, 1);
-	flush_data();
-	lifecycle_batched(ce, "bench-batch", "batched life cycle, EVALSHA", nbatch / 4, 1);
 
-	bench_scaling(c, 1000, nscale);
-	bench_scaling(c, 100000, nscale);
-	if (!quick)
-		bench_scaling(c, 1000000, nscale);
+	bench_scaling(levels, nlevels, nscale);
 	bench_purge(c, quick ? 5000 : 50000, nbatch / 2);
 	flush_data();
 

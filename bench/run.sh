@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The qless benchmark in one command: builds if needed, starts a private
-# redis-server (unix socket + 127.0.0.1, no persistence), runs qless-bench
+# The qless benchmark in one command: builds if needed, starts private
+# redis-servers (unix socket + 127.0.0.1, no persistence), runs qless-bench
 # with the Python, Ruby and Lua life-cycle drivers, prints the table and
-# writes it as JSON, then stops the server.
+# writes it as JSON, then stops the servers.
 #   bash bench/run.sh [--quick] [--json FILE]     (default FILE: build/bench/results.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,14 +18,27 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -x "$BUILD/bench/qless-bench" ] || bash scripts/build.sh >/dev/null
-state="$(mktemp -d /tmp/qless-bench.XXXXXX)"
-bash tests/redis-fixture.sh start "$state" >/dev/null
-trap 'bash tests/redis-fixture.sh stop "$state"; rm -rf "$state"' EXIT
-sock="$(cat "$state/socket")"
+# One server for the main rows and one per scaling level (1k, 100k, 1M;
+# --quick: 1k, 100k), each level alone in its server's memory.
+nlevels=3
+[ ${#quick[@]} -eq 0 ] || nlevels=2
+states=()
+cleanup() {
+  for s in "${states[@]}"; do bash tests/redis-fixture.sh stop "$s"; rm -rf "$s"; done
+}
+trap cleanup EXIT
+levels=()
+for i in $(seq 0 "$nlevels"); do
+  s="$(mktemp -d /tmp/qless-bench.XXXXXX)"
+  states+=("$s")
+  bash tests/redis-fixture.sh start "$s" >/dev/null
+  [ "$i" -eq 0 ] || levels+=(--level-socket "$(cat "$s/socket")")
+done
+sock="$(cat "${states[0]}/socket")"
 export QLESS_URL="unix://$sock"
 root="$(pwd)"
 
-"$BUILD/bench/qless-bench" --socket "$sock" --lib "$BUILD/lua/qless-lib.lua" "${quick[@]}" --json "$json" \
+"$BUILD/bench/qless-bench" --socket "$sock" --lib "$BUILD/lua/qless-lib.lua" "${quick[@]}" --json "$json" "${levels[@]}" \
   --driver "python=PYTHONPATH='$BUILD/bindings/python' /usr/bin/python3 '$root/bench/roundtrip.py'" \
   --driver "ruby=ruby -I '$root/bindings/ruby/lib' -I '$BUILD/bindings/ruby/ext' '$root/bench/roundtrip.rb'" \
   --driver "lua=LUA_CPATH='$BUILD/bindings/lua/?.so;;' LUA_PATH='$root/bindings/lua/?.lua;$root/bindings/lua/?/init.lua;;' lua5.4 '$root/bench/roundtrip.lua'"
