@@ -12,6 +12,10 @@
 local Q = {}
 local C = {}
 
+-- An empty list for values read but never written (absent options, tags,
+-- dependencies): saves a table per command on the hot paths. Never modify.
+Q.none = {}
+
 -- Errors ----------------------------------------------------------------------
 
 -- Raises an error reply. Level 0 keeps Lua's "file:line:" out of the text so
@@ -76,8 +80,9 @@ end
 -- Reads `key value` option pairs starting at args[first]. An option name
 -- without a value is an error; later duplicates override earlier ones.
 Q.options = function(cmd, args, first)
-  local opts = {}
   local n = #args
+  if n < first then return Q.none end
+  local opts = {}
   if n >= first and (n - first + 1) % 2 == 1 then
     Q.raise(cmd .. '(): Arg "' .. args[n] .. '" has no value')
   end
@@ -148,7 +153,8 @@ end
 
 -- A JSON string literal with cjson's escaping (so "/" becomes "\/").
 Q.jstr = function(s)
-  return cjson.encode(tostring(s))
+  if type(s) ~= 'string' then s = tostring(s) end
+  return cjson.encode(s)
 end
 
 -- Encodes a decoded tag list; cjson writes an empty list as {}.
@@ -169,7 +175,15 @@ end
 Q.jkey = function(jid) return 'ql:j:' .. jid end
 Q.qkey = function(queue, kind) return 'ql:q:' .. queue .. '-' .. kind end
 Q.wkey = function(worker) return 'ql:w:' .. worker .. ':jobs' end
-Q.statkey = function(kind, t, queue) return 'ql:s:' .. kind .. ':' .. Q.day(t) .. ':' .. queue end
+-- The last key made is remembered: a batch updates the same day and queue.
+Q.statkey = function(kind, t, queue)
+  local day, c = Q.day(t), Q.cache
+  if kind ~= c.sk_kind or day ~= c.sk_day or queue ~= c.sk_queue then
+    c.sk_kind, c.sk_day, c.sk_queue = kind, day, queue
+    c.sk_key = 'ql:s:' .. kind .. ':' .. day .. ':' .. queue
+  end
+  return c.sk_key
+end
 
 -- Shared procedures (§6) ---------------------------------------------------------
 
@@ -216,22 +230,21 @@ end
 -- Small integers as the text Redis writes for a Lua number argument (%.17g
 -- on 7.0, a shortest-digits form later: plain digits either way below 1e7);
 -- other numbers are passed on as numbers so Redis formats them as always.
--- Saves Redis a floating-point print per argument. The texts are memoised
--- (retries, counters and ranks repeat), in a table emptied when it grows.
-Q.int_texts, Q.int_count = {}, 0
+-- Saves Redis a floating-point print per argument. The texts of 1..255
+-- (retries, priorities, small counters) are memoised; a bigger memo would
+-- only add to what Lua's collector walks on every cycle.
+Q.int_texts = {}
 Q.int_arg = function(v)
   local text = Q.int_texts[v]
   if text then return text end
   if v == math.floor(v) and v < 1e7 and v > -1e7 and v ~= 0 then
     text = string.format('%d', v)
+    if v > 0 and v < 256 then Q.int_texts[v] = text end
+    return text
   elseif v == 0 and 1 / v > 0 then
     return '0'
-  else
-    return v
   end
-  if Q.int_count >= 4096 then Q.int_texts, Q.int_count = {}, 0 end
-  Q.int_texts[v], Q.int_count = text, Q.int_count + 1
-  return text
+  return v
 end
 
 Q.tracked = function(jid)

@@ -4,9 +4,10 @@
 -- job's state/worker/queue fields. `texts` holds the command-specific wording
 -- of the state/worker errors; `texts.no_owner` also rejects a job whose
 -- worker field is empty (heartbeat). `extra` lists more fields to read
--- (returned from f[4] on).
+-- (returned from f[4] on). Also returns the job's key.
 Q.must_be_running = function(cmd, jid, worker, texts, extra)
-  local f = redis.call('hmget', Q.jkey(jid), 'state', 'worker', 'queue', unpack(extra or {}))
+  local key = Q.jkey(jid)
+  local f = redis.call('hmget', key, 'state', 'worker', 'queue', unpack(extra or Q.none))
   local state, owner = f[1], f[2]
   if not state then
     Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
@@ -15,7 +16,7 @@ Q.must_be_running = function(cmd, jid, worker, texts, extra)
   elseif owner ~= worker or (texts.no_owner and owner == '') then
     Q.raise(cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
   end
-  return f
+  return f, key
 end
 
 -- Deletes a completed job's hash and history and unindexes its tags.
@@ -35,7 +36,11 @@ Q.purge_completed = function(now)
     end
     redis.call('zremrangebyscore', 'ql:completed', 0, now - age)
   end
-  local extra = redis.call('zrange', 'ql:completed', 0, Q.int_arg(-1 - count))
+  local cache = Q.cache
+  if count ~= cache.keep_count then
+    cache.keep_count, cache.keep_rank = count, Q.int_arg(-1 - count)
+  end
+  local extra = redis.call('zrange', 'ql:completed', '0', cache.keep_rank)
   if #extra > 0 then
     for _, jid in ipairs(extra) do
       Q.forget_job(jid)
@@ -146,11 +151,10 @@ Q.running_sets = {'work', 'locks', 'scheduled'}
 C.complete = function(now, args)
   local c = Q.complete_args(args)
   local jid, worker, queue, data = args[1], args[2], args[3], args[4]
-  local f = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Q.complete_fields)
+  local f, key = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Q.complete_fields)
   if f[3] ~= queue then
     Q.raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
   end
-  local key = Q.jkey(jid)
 
   Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
   Q.unqueue(queue, jid, Q.running_sets)

@@ -167,13 +167,16 @@ Q.history_item_json = function(text)
 end
 
 -- The rendered history as JSON text, as cjson.encode(Q.history_render(...))
--- would write it. `memo` maps entry texts to their item JSON: the jobs of one
+-- would write it, appended in pieces to buf after index k; returns the new
+-- last index. `memo` maps entry texts to their item JSON: the jobs of one
 -- pop mostly share identical entries (same `put` and `popped` second), so
 -- each distinct entry is decoded and encoded once per command.
-Q.history_json = function(jid, plain, memo)
+Q.history_parts = function(buf, k, jid, plain, memo)
   if not plain then Q.history_migrate(jid) end
-  local parts, n = {}, 0
   local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
+  local first = k + 1
+  buf[first] = '['
+  k = first
   for i = 1, #entries do
     local text = entries[i]
     local item = memo[text]
@@ -182,10 +185,18 @@ Q.history_json = function(jid, plain, memo)
       memo[text] = item
     end
     if item then
-      n = n + 1
-      parts[n] = item
+      if k > first then
+        k = k + 1
+        buf[k] = ','
+      end
+      k = k + 1
+      buf[k] = item
     end
   end
-  if n == 0 then return '{}' end
-  return '[' .. table.concat(parts, ',') .. ']'
+  if k == first then
+    buf[first] = '{}'
+    return first
+  end
+  buf[k + 1] = ']'
+  return k + 1
 end

@@ -52,7 +52,7 @@ end
 -- Q.job_view's table: key order is not significant (§3.1) and each value is
 -- encoded exactly as cjson encodes it inside the object (strings and numbers
 -- through cjson itself, tags/failure decoded then re-encoded, the history
--- by Q.history_json), so the parsed reply is the same. What repeats across
+-- by Q.history_parts), so the parsed reply is the same. What repeats across
 -- the jobs of one reply (klass, queue, numbers, tags, history entries) is
 -- encoded once per command through the tables of Q.view_memo().
 
@@ -112,12 +112,14 @@ end
 -- The object of §3.1 from f = HMGET of Q.view_fields. `expires` is the JSON
 -- of the expires number when the caller knows it (nil: from f[7]);
 -- `deps` false says both dependency sets are known to be empty.
+-- Q.view_parts appends the pieces of the text to buf after index k and
+-- returns the new last index: a reply of several jobs is one table.concat.
 -- Around the per-job jid, data, history and dependency sets, the object is
 -- three fixed runs of text (klass … remaining; tags; failure and
 -- spawned_from_jid). memo.p keeps the last job's runs with the values they
 -- were made from: the jobs of one reply mostly share them, and interned
 -- strings compare in constant time.
-Q.view_json = function(jid, f, memo, expires, deps)
+Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
   local tracked = Q.tracked(jid)
   local p = memo.p
   local exp = expires or f[7]
@@ -145,44 +147,69 @@ Q.view_json = function(jid, f, memo, expires, deps)
       ',"dependents":'
     p[12], p[13] = f[12], f[13]
   end
-  local dependents, dependencies = '{}', '{}'
+  buf[k + 1] = '{"jid":'
+  buf[k + 2] = cjson.encode(f[1] or jid)
+  buf[k + 3] = p.run1
+  buf[k + 4] = Q.memo_str(memo, f[10] or '')
+  buf[k + 5] = p.run2
+  k = Q.history_parts(buf, k + 5, jid, not f[14], memo.h)
+  buf[k + 1] = p.run3
   if deps ~= false then
     local key = Q.jkey(jid)
-    dependents = Q.set_json(key .. '-dependents')
-    dependencies = Q.set_json(key .. '-dependencies')
+    buf[k + 2] = Q.set_json(key .. '-dependents')
+    buf[k + 3] = ',"dependencies":'
+    buf[k + 4] = Q.set_json(key .. '-dependencies')
+    buf[k + 5] = '}'
+    return k + 5
   end
-  return '{"jid":' .. cjson.encode(f[1] or jid) .. p.run1 .. Q.memo_str(memo, f[10] or '') ..
-    p.run2 .. Q.history_json(jid, not f[14], memo.h) ..
-    p.run3 .. dependents .. ',"dependencies":' .. dependencies .. '}'
+  buf[k + 2] = '{},"dependencies":{}}'
+  return k + 2
+end
+
+-- The object's JSON text alone.
+Q.view_json = function(jid, f, memo, expires, deps)
+  local buf = {}
+  Q.view_parts(buf, 0, jid, f, memo, expires, deps)
+  return table.concat(buf)
+end
+
+-- HMGET of Q.view_fields for jid, or nil if the job does not exist.
+Q.job_fields_of = function(jid)
+  local key = Q.jkey(jid)
+  local f = redis.call('hmget', key, unpack(Q.view_fields))
+  for i = 1, 14 do
+    if f[i] then return f end
+  end
+  if redis.call('exists', key) == 0 then
+    return nil
+  end
+  return f
 end
 
 -- The JSON of one job, or nil if it does not exist.
 Q.job_json = function(jid, memo)
-  local key = Q.jkey(jid)
-  local f = redis.call('hmget', key, unpack(Q.view_fields))
-  local any = false
-  for i = 1, 14 do
-    if f[i] then any = true break end
-  end
-  if not any and redis.call('exists', key) == 0 then
-    return nil
-  end
+  local f = Q.job_fields_of(jid)
+  if f == nil then return nil end
   return Q.view_json(jid, f, memo)
 end
 
 -- JSON array of the objects of the jids that exist ({} when none).
 Q.job_list = function(jids)
   local memo = Q.view_memo()
-  local out, n = {}, 0
+  local buf, k = {'['}, 1
   for i = 1, #jids do
-    local view = Q.job_json(jids[i], memo)
-    if view then
-      n = n + 1
-      out[n] = view
+    local f = Q.job_fields_of(jids[i])
+    if f then
+      if k > 1 then
+        k = k + 1
+        buf[k] = ','
+      end
+      k = Q.view_parts(buf, k, jids[i], f, memo)
     end
   end
-  if n == 0 then return '{}' end
-  return '[' .. table.concat(out, ',') .. ']'
+  if k == 1 then return '{}' end
+  buf[k + 1] = ']'
+  return table.concat(buf)
 end
 
 -- Raises "<Cmd>(): Job <jid> does not exist" unless the job hash exists.

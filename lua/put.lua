@@ -16,7 +16,7 @@ Q.put_args = function(cmd, args)
   if opts.priority ~= nil then p.priority = Q.number(cmd, 'priority', opts.priority) end
   if opts.retries ~= nil then p.retries = Q.number(cmd, 'retries', opts.retries) end
   if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags) end
-  p.depends = {}
+  p.depends = Q.none
   if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends) end
   return p
 end
@@ -30,7 +30,7 @@ Q.put = function(now, p)
   local old_queue, old_state, old_worker = old[3], old[4], old[7]
 
   -- Old tags leave the index; the resolved list is indexed again below.
-  local old_tags = Q.decode_or(old[2], {})
+  local old_tags = Q.decode_or(old[2], Q.none)
   Q.unindex_tag_list(jid, old_tags)
 
   local priority = p.priority or tonumber(old[1]) or 0

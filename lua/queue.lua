@@ -131,11 +131,16 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   local memo = Q.view_memo()
   local deps = Q.any_deps(jids)
   local expires_json = cjson.encode(expires)
-  local out = {}
+  local buf, k = {'['}, 1
   for i = 1, n do
-    out[i] = Q.view_json(jids[i], rows[i], memo, expires_json, deps)
+    if i > 1 then
+      k = k + 1
+      buf[k] = ','
+    end
+    k = Q.view_parts(buf, k, jids[i], rows[i], memo, expires_json, deps)
   end
-  return '[' .. table.concat(out, ',') .. ']'
+  buf[k + 1] = ']'
+  return table.concat(buf)
 end
 
 C.pop = function(now, args)
