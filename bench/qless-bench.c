@@ -49,7 +49,6 @@ static redisContext *srv; /* the server whose CPU start()/stop() measure */
 static const char *sock_path;
 static char url[512];
 static int quick;
-static long jid_seq;
 static int quiet; /* no progress line per measured loop */
 
 /* ---- helpers ---- */
@@ -188,9 +187,24 @@ static void flush_data(void)
 	cmd_free("FLUSHALL");
 }
 
+/* A fresh jid, 32 random hex digits like the ones libqless makes: the work
+ * set orders jobs of equal score by jid, so the cost of adding one depends
+ * on how jids compare (an always-increasing jid is the worst case for a
+ * small set, which scans to its end). xorshift64*, seeded from the pid and
+ * the clock: unique within a run, which is all the bench needs. */
 static void next_jid(char *buf, size_t size)
 {
-	snprintf(buf, size, "b%08lx%012lx", (long)getpid(), ++jid_seq);
+	static unsigned long long x;
+	if (x == 0)
+		x = ((unsigned long long)getpid() << 32) ^ (unsigned long long)(mono() * 1e9) ^ 0x9E3779B97F4A7C15ULL;
+	unsigned long long v[2];
+	for (int i = 0; i < 2; i++) {
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		v[i] = x * 0x2545F4914F6CDD1DULL;
+	}
+	snprintf(buf, size, "%016llx%016llx", v[0], v[1]);
 }
 
 /* ---- the physical limit: PING and trivial EVALSHA ---- */
