@@ -157,6 +157,15 @@ Q.jstr = function(s)
   return cjson.encode(s)
 end
 
+-- Q.jstr of a queue name, remembered for the last one.
+Q.jqueue = function(queue)
+  local c = Q.cache
+  if queue ~= c.jqueue_name then
+    c.jqueue_name, c.jqueue_text = queue, Q.jstr(queue)
+  end
+  return c.jqueue_text
+end
+
 -- Encodes a decoded tag list; cjson writes an empty list as {}.
 Q.encode = function(value)
   return cjson.encode(value)
@@ -173,7 +182,21 @@ end
 -- Keys ------------------------------------------------------------------------
 
 Q.jkey = function(jid) return 'ql:j:' .. jid end
-Q.qkey = function(queue, kind) return 'ql:q:' .. queue .. '-' .. kind end
+-- Queue keys, remembered for the last queue named (a batch works on one).
+Q.qkey = function(queue, kind)
+  local c = Q.cache
+  local keys = c.qkeys
+  if queue ~= c.qkeys_queue then
+    keys = {}
+    c.qkeys, c.qkeys_queue = keys, queue
+  end
+  local key = keys[kind]
+  if key == nil then
+    key = 'ql:q:' .. queue .. '-' .. kind
+    keys[kind] = key
+  end
+  return key
+end
 Q.wkey = function(worker) return 'ql:w:' .. worker .. ':jobs' end
 -- The last key made is remembered: a batch updates the same day and queue.
 Q.statkey = function(kind, t, queue)

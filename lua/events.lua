@@ -12,7 +12,7 @@ Q.log_event = function(message)
 end
 
 Q.msg_put = function(jid, queue)
-  return '{"jid":' .. Q.jstr(jid) .. ',"event":"put","queue":' .. Q.jstr(queue) .. '}'
+  return '{"jid":' .. Q.jstr(jid) .. ',"event":"put","queue":' .. Q.jqueue(queue) .. '}'
 end
 
 Q.msg_lock_lost = function(jid, worker)
@@ -27,7 +27,7 @@ Q.msg_canceled = function(jid, queue, worker)
 end
 
 Q.msg_completed = function(jid, queue)
-  return '{"jid":' .. Q.jstr(jid) .. ',"event":"completed","queue":' .. Q.jstr(queue) .. '}'
+  return '{"jid":' .. Q.jstr(jid) .. ',"event":"completed","queue":' .. Q.jqueue(queue) .. '}'
 end
 
 Q.msg_advanced = function(jid, to, queue)

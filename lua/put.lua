@@ -25,8 +25,19 @@ end
 Q.put = function(now, p)
   local jid, queue = p.jid, p.queue
   local key = Q.jkey(jid)
-  local old = redis.call('hmget', key, 'priority', 'tags', 'queue', 'state', 'failure', 'retries', 'worker',
-    'history')
+  local deps_key = key .. '-dependencies'
+  -- One EXISTS gives three flags: the job hash (named four times), its
+  -- -dependencies set (once) and ql:tracked (twice). A new job then skips
+  -- reading its old fields. Nothing below touches ql:tracked, nor the
+  -- -dependencies set unless a depends list is given (checked again then).
+  local flags = redis.call('exists', key, key, key, key, deps_key, 'ql:tracked', 'ql:tracked')
+  Q.memo_tracked = flags % 4 >= 2
+  local has_deps = flags % 2 == 1
+  local old = Q.none
+  if flags >= 4 then
+    old = redis.call('hmget', key, 'priority', 'tags', 'queue', 'state', 'failure', 'retries', 'worker',
+      'history')
+  end
   local old_queue, old_state, old_worker = old[3], old[4], old[7]
 
   -- Old tags leave the index; the resolved list is indexed again below.
@@ -89,8 +100,9 @@ Q.put = function(now, p)
     Q.link(jid, d)
   end
 
-  -- A set exists iff it is not empty; the same call reads `any tracked`.
-  if Q.exists_and_tracked(key .. '-dependencies') then
+  -- A set exists iff it is not empty.
+  if #p.depends > 0 then has_deps = Q.exists_and_tracked(deps_key) end
+  if has_deps then
     redis.call('zadd', Q.qkey(queue, 'depends'), now, jid)
     if delay > 0 then
       redis.call('hmset', key, 'state', 'depends', 'scheduled', now + delay)

@@ -52,12 +52,21 @@ end
 -- those of equal score already there stops the scan at the first of them,
 -- where ascending or random order would walk (and parse) the whole run.
 -- The set ends the same whatever the order.
--- `members` is sorted in place.
+-- `members` is sorted in place unless it already is in descending order
+-- (as pop takes jobs of equal score from the work set).
 Q.zadd_all = function(key, score, members)
   local text = string.format('%.17g', score)
-  table.sort(members)
+  local m = #members
+  local first, last, step = 1, m, 1
+  for i = 2, m do
+    if members[i - 1] < members[i] then
+      table.sort(members)
+      first, last, step = m, 1, -1
+      break
+    end
+  end
   local args, n = {}, 0
-  for i = #members, 1, -1 do
+  for i = first, last, step do
     args[n + 1] = text
     args[n + 2] = members[i]
     n = n + 2
@@ -86,6 +95,13 @@ Q.any_deps = function(jids)
   return false
 end
 
+-- The fields pop reads before a hand-out: Q.view_fields but those the
+-- hand-out writes (state, worker, expires), plus history and time.
+Q.pop_fields = {
+  'jid', 'klass', 'queue', 'priority', 'retries', 'remaining', 'data', 'tags',
+  'failure', 'spawned_from_jid', 'history', 'time',
+}
+
 -- Q.hand_out of each of the (distinct) jids, then the reply, with four calls
 -- per job (HMGET, RPUSH, HMSET, LRANGE): what only differs by jid is written
 -- once for all (the wait stats, the worker's and the queue's lock sets,
@@ -101,22 +117,22 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   -- jobs: ECHO of the number returns exactly what HMSET would store for it.
   local expires_text = expires
   if n > 1 then expires_text = redis.call('echo', expires) end
-  local fields = Q.view_fields
+  local fields = Q.pop_fields
   local rows, waits = {}, {}
   local popped, last_text, last = nil, nil, nil
   for i = 1, n do
     local jid = jids[i]
     local key = Q.jkey(jid)
-    local f = redis.call('hmget', key, unpack(fields))
-    popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[14], popped)
-    f[14] = nil
-    if f[15] ~= last_text then
-      last_text, last = f[15], tonumber(f[15]) or now
+    local g = redis.call('hmget', key, unpack(fields))
+    popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not g[11], popped)
+    if g[12] ~= last_text then
+      last_text, last = g[12], tonumber(g[12]) or now
     end
     waits[i] = now - last
     redis.call('hmset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', 'running')
-    f[3], f[5] = 'running', worker
-    rows[i] = f
+    -- Laid out as an HMGET of Q.view_fields after the hand-out (the
+    -- history field, when there was one, is gone after the migration).
+    rows[i] = {g[1], g[2], 'running', g[3], worker, g[4], false, g[5], g[6], g[7], g[8], g[9], g[10], false}
   end
   Q.stat_batch(queue, 'wait', now, waits)
   local sorted = {}
