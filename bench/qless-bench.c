@@ -256,8 +256,8 @@ static void bench_limits_pipe(long npipe)
 	const char *eval[] = { "EVALSHA", trivial_sha, "0" };
 	const char *fcall[] = { "FCALL", "qless_bench_trivial", "0" };
 	raw_loop("PING", 1, npipe, 1, ping);
-	raw_loop("EVALSHA return 1", 1, npipe, 3, eval);
 	raw_loop("FCALL return 1", 1, npipe, 3, fcall);
+	raw_loop("EVALSHA return 1", 1, npipe, 3, eval);
 }
 
 /* ---- rounds ----
@@ -618,7 +618,7 @@ static void level_fill(level *lv)
  * back (not measured), so every queue stays at its level. */
 static void bench_scaling(level *lv, int nlv, long n)
 {
-	long chunk = 500;
+	long chunk = 250;
 	for (int i = 0; i < nlv; i++) {
 		level_fill(&lv[i]);
 		if (lv[i].jobs / 2 < chunk)
@@ -867,37 +867,39 @@ int main(int argc, char **argv)
 	unsetenv("QLESS_EVALSHA");
 
 	fprintf(stderr, "qless-bench: %s run against %s\n", quick ? "quick" : "full", sock_path);
-	int rounds = quick ? 2 : 5;
+	/* Short rounds: the machine's speed changes within seconds. */
+	int rounds = quick ? 4 : 20, seq_rounds = quick ? 2 : 10;
 	flush_data();
 	bench_limits_seq(nseq);
 	for (int r = 0; r < rounds; r++) {
+		/* The two sides of each ratio next to each other. */
 		round_begin();
-		bench_limits_pipe(per_round(npipe, rounds));
-		bench_enter(c, "config.get heartbeat", per_round(npipe / 2, rounds));
-		bench_enter(ce, "config.get heartbeat, EVALSHA", per_round(npipe / 10, rounds));
-		flush_data();
-		lifecycle_batched(c, "bench-batch", "batched life cycle", per_round(nbatch, rounds), 1);
 		flush_data();
 		lifecycle_batched(ce, "bench-batch", "batched life cycle, EVALSHA", per_round(nbatch / 4, rounds), 1);
+		bench_enter(ce, "config.get heartbeat, EVALSHA", per_round(npipe / 10, rounds));
+		bench_limits_pipe(per_round(npipe, rounds));
+		bench_enter(c, "config.get heartbeat", per_round(npipe / 2, rounds));
+		flush_data();
+		lifecycle_batched(c, "bench-batch", "batched life cycle", per_round(nbatch, rounds), 1);
 		round_ratio("batched", "batched life cycle", "pipe", "EVALSHA return 1", "pipe", 0);
 		round_ratio("config.get", "config.get heartbeat", "pipe", "EVALSHA return 1", "pipe", 0);
 	}
 
 	flush_data();
 	bench_commands(c, ncmd);
-	for (int r = 0; r < rounds; r++) {
+	for (int r = 0; r < seq_rounds; r++) {
 		round_begin();
 		flush_data();
-		lifecycle_seq(c, "bench-c", "C libqless life cycle", per_round(nlife, rounds));
+		lifecycle_seq(c, "bench-c", "C libqless life cycle", per_round(nlife, seq_rounds));
 		flush_data();
-		lifecycle_hiredis("hiredis FCALL life cycle", per_round(nlife, rounds));
+		lifecycle_hiredis("hiredis FCALL life cycle", per_round(nlife, seq_rounds));
 		flush_data();
-		lifecycle_seq(ce, "bench-ce", "C libqless life cycle, EVALSHA", per_round(nlife, rounds));
+		lifecycle_seq(ce, "bench-ce", "C libqless life cycle, EVALSHA", per_round(nlife, seq_rounds));
 		round_ratio("C vs hiredis", "C libqless life cycle", "seq", "hiredis FCALL life cycle", "seq", 1);
 		for (int i = 0; i < ndrivers; i++) {
 			char name[80];
 			flush_data();
-			run_driver(drivers[i], per_round(ndrv, rounds));
+			run_driver(drivers[i], per_round(ndrv, seq_rounds));
 			snprintf(name, sizeof name, "%.*s life cycle", (int)(strchr(drivers[i], '=') - drivers[i]), drivers[i]);
 			round_ratio(name, name, "seq", "C libqless life cycle", "seq", 1);
 		}
