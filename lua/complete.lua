@@ -118,7 +118,7 @@ Q.advance = function(now, c, key)
   Q.history(jid, now, 'put', nil, false, Q.history_text(now, 'put', 'q', nextq))
   Q.register_queue(nextq, now)
   local f = redis.call('hmget', key, 'retries', 'priority')
-  redis.call('hmset', key, 'state', 'waiting', 'worker', '', 'failure', '{}',
+  redis.call('hset', key, 'state', 'waiting', 'worker', '', 'failure', '{}',
     'queue', nextq, 'expires', 0, 'remaining', tonumber(f[1]) or 0)
   if c.delay > 0 and #c.depends == 0 then
     -- Sits in -scheduled while its state reads `waiting` (§4 exception).
@@ -167,13 +167,13 @@ C.complete = function(now, args)
   Q.track_event(jid, 'completed')
 
   if c ~= nil and c.next ~= nil then
-    redis.call('hmset', key, 'data', data, 'time', Q.timestr(now))
+    redis.call('hset', key, 'data', data, 'time', Q.timestr(now))
     return Q.advance(now, c, key)
   end
 
   Q.log_event(Q.msg_completed(jid, queue))
   local retries = tonumber(f[5]) or 0
-  redis.call('hmset', key, 'data', data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
+  redis.call('hset', key, 'data', data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
     'failure', '{}', 'queue', '', 'expires', '0', 'remaining', Q.int_arg(retries))
   redis.call('zadd', 'ql:completed', Q.score(now), jid)
   Q.purge_completed(now)

@@ -29,7 +29,7 @@ C.fail = function(now, args)
   if data ~= nil then
     redis.call('hset', key, 'data', cjson.encode(data))
   end
-  redis.call('hmset', key, 'state', 'failed', 'worker', '', 'expires', '',
+  redis.call('hset', key, 'state', 'failed', 'worker', '', 'expires', '',
     'failure', cjson.encode({group = group, message = message,
       when = math.floor(now), worker = worker}))
   Q.add_failure(jid, group, now, queue)
@@ -67,7 +67,7 @@ C.retry = function(now, args)
     if not explained then
       failure = {group = g, message = Q.exhausted_message(job_queue), when = now, worker = ''}
     end
-    redis.call('hmset', key, 'state', 'failed', 'worker', '', 'expires', '',
+    redis.call('hset', key, 'state', 'failed', 'worker', '', 'expires', '',
       'failure', cjson.encode(failure))
     Q.track_event(jid, 'failed')
     Q.add_failure(jid, g, now, queue)
@@ -115,7 +115,7 @@ C.unfail = function(now, args)
     local key = Q.jkey(jid)
     Q.history(jid, now, 'put', {q = queue})
     local f = redis.call('hmget', key, 'retries', 'priority')
-    redis.call('hmset', key, 'state', 'waiting', 'worker', '', 'expires', 0,
+    redis.call('hset', key, 'state', 'waiting', 'worker', '', 'expires', 0,
       'queue', queue, 'remaining', tonumber(f[1]) or 5)
     Q.work_add(queue, jid, tonumber(f[2]) or 0, now)
   end

@@ -16,9 +16,9 @@ C.heartbeat = function(now, args)
   local key = Q.jkey(jid)
   local expires = now + Q.heartbeat(queue)
   if data ~= nil then
-    redis.call('hmset', key, 'expires', expires, 'worker', worker, 'data', cjson.encode(data))
+    redis.call('hset', key, 'expires', expires, 'worker', worker, 'data', cjson.encode(data))
   else
-    redis.call('hmset', key, 'expires', expires, 'worker', worker)
+    redis.call('hset', key, 'expires', expires, 'worker', worker)
   end
   redis.call('zadd', Q.wkey(worker), expires, jid)
   redis.call('zadd', 'ql:workers', now, worker)
@@ -40,7 +40,7 @@ C.timeout = function(now, args)
     Q.history(jid, now, 'timed-out')
     redis.call('zrem', Q.qkey(queue, 'locks'), jid)
     redis.call('zadd', Q.qkey(queue, 'work'), '+inf', jid)
-    redis.call('hmset', key, 'state', 'stalled', 'expires', 0)
+    redis.call('hset', key, 'state', 'stalled', 'expires', 0)
     Q.lock_lost(jid, worker)
   end
   return nil
@@ -69,7 +69,7 @@ Q.lock_handout = function(queue, jid, worker, now)
   local group = 'failed-retries-' .. job_queue
   local message = Q.exhausted_message(queue)
   Q.history(jid, now, 'failed', {group = group})
-  redis.call('hmset', key, 'state', 'failed', 'worker', '', 'expires', '',
+  redis.call('hset', key, 'state', 'failed', 'worker', '', 'expires', '',
     'failure', cjson.encode({group = group, message = message, when = now, worker = ''}))
   redis.call('sadd', 'ql:failures', group)
   redis.call('lpush', 'ql:f:' .. group, jid)

@@ -82,7 +82,7 @@ Q.put = function(now, p)
   end
 
   local delay = p.delay
-  redis.call('hmset', key,
+  redis.call('hset', key,
     'jid', jid,
     'klass', p.klass,
     'data', p.data,
@@ -105,7 +105,7 @@ Q.put = function(now, p)
   if has_deps then
     redis.call('zadd', Q.qkey(queue, 'depends'), now, jid)
     if delay > 0 then
-      redis.call('hmset', key, 'state', 'depends', 'scheduled', now + delay)
+      redis.call('hset', key, 'state', 'depends', 'scheduled', now + delay)
     else
       redis.call('hset', key, 'state', 'depends')
     end

@@ -39,7 +39,7 @@ Q.hand_out = function(queue, jid, worker, now, expires)
   local last = tonumber(f[1]) or now
   Q.stat(queue, 'wait', now, now - last)
   redis.call('zadd', Q.wkey(worker), expires, jid)
-  redis.call('hmset', key, 'time', Q.timestr(now), 'worker', worker, 'expires', expires, 'state', 'running')
+  redis.call('hset', key, 'time', Q.timestr(now), 'worker', worker, 'expires', expires, 'state', 'running')
   redis.call('zadd', Q.qkey(queue, 'locks'), expires, jid)
   Q.track_event(jid, 'popped')
 end
@@ -103,7 +103,7 @@ Q.pop_fields = {
 }
 
 -- Q.hand_out of each of the (distinct) jids, then the reply, with four calls
--- per job (HMGET, RPUSH, HMSET, LRANGE): what only differs by jid is written
+-- per job (HMGET, RPUSH, HSET, LRANGE): what only differs by jid is written
 -- once for all (the wait stats, the worker's and the queue's lock sets,
 -- which hold each jid once whatever the order), the `popped` entry and the
 -- `time` text are made once, and each job object is built from the fields
@@ -114,7 +114,7 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   if n == 0 then return '{}' end
   local time = Q.timestr(now)
   -- The text Redis makes of the expires number, made once for several
-  -- jobs: ECHO of the number returns exactly what HMSET would store for it.
+  -- jobs: ECHO of the number returns exactly what HSET would store for it.
   local expires_text = expires
   if n > 1 then expires_text = redis.call('echo', expires) end
   local fields = Q.pop_fields
@@ -129,7 +129,7 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
       last_text, last = g[12], tonumber(g[12]) or now
     end
     waits[i] = now - last
-    redis.call('hmset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', 'running')
+    redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', 'running')
     -- Laid out as an HMGET of Q.view_fields after the hand-out (the
     -- history field, when there was one, is gone after the migration).
     rows[i] = {g[1], g[2], 'running', g[3], worker, g[4], false, g[5], g[6], g[7], g[8], g[9], g[10], false}

@@ -30,7 +30,7 @@ Q.spawn_recurring = function(queue, now, n)
       moved = moved + 1
       local child = r .. '-' .. count
       Q.index_tags(child, tags, now)
-      redis.call('hmset', Q.jkey(child),
+      redis.call('hset', Q.jkey(child),
         'jid', child,
         'klass', t[1] or '',
         'data', t[2] or '{}',
@@ -80,7 +80,7 @@ C.recur = function(now, args)
   if old[2] then
     redis.call('zrem', Q.qkey(old[2], 'recur'), jid)
   end
-  redis.call('hmset', rkey,
+  redis.call('hset', rkey,
     'jid', jid,
     'klass', klass,
     'data', data,

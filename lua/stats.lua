@@ -42,7 +42,7 @@ Q.stat = function(queue, kind, now, v)
     mean = old_mean + (v - old_mean) / total
     vk = (tonumber(cur[3]) or 0) + (v - mean) * (v - old_mean)
   end
-  redis.call('hmset', key, 'total', Q.int_arg(total), 'mean', mean, 'vk', vk, bucket,
+  redis.call('hset', key, 'total', Q.int_arg(total), 'mean', mean, 'vk', vk, bucket,
     Q.int_arg((tonumber(cur[4]) or 0) + 1))
 end
 
@@ -90,7 +90,7 @@ Q.stat_batch = function(queue, kind, now, values)
     args[#args + 1] = fields[j]
     args[#args + 1] = Q.int_arg(counts[j])
   end
-  redis.call('hmset', key, unpack(args))
+  redis.call('hset', key, unpack(args))
 end
 
 -- The 148 reported histogram fields, in reply order (built on first use).
