@@ -626,18 +626,22 @@ static void bench_scaling(level *lv, int nlv, long n)
 	}
 	quiet = 1;
 	for (long done = 0; done < n; done += chunk) {
+		/* Levels in the opposite order every other round. */
+		int flip = (int)(done / chunk) % 2;
 		round_begin();
-		for (int i = 0; i < nlv; i++) {
-			srv = lv[i].adm;
-			pop_loop(lv[i].q, lv[i].pop_row, chunk, 1, NULL, NULL);
-			fill(lv[i].c, "bench-scale", chunk);
+		for (int k = 0; k < nlv; k++) {
+			level *l = &lv[flip ? nlv - 1 - k : k];
+			srv = l->adm;
+			pop_loop(l->q, l->pop_row, chunk, 1, NULL, NULL);
+			fill(l->c, "bench-scale", chunk);
 		}
-		for (int i = 0; i < nlv; i++) {
-			srv = lv[i].adm;
-			put_loop(lv[i].q, lv[i].put_row, chunk);
-			for (long k = 0; k < chunk; k++) {
+		for (int k = 0; k < nlv; k++) {
+			level *l = &lv[flip ? nlv - 1 - k : k];
+			srv = l->adm;
+			put_loop(l->q, l->put_row, chunk);
+			for (long m = 0; m < chunk; m++) {
 				qless_joblist *jobs = NULL;
-				qcheck(qless_queue_pop(lv[i].q, &jobs, 1), "pop");
+				qcheck(qless_queue_pop(l->q, &jobs, 1), "pop");
 				qless_joblist_free(jobs);
 			}
 		}
@@ -857,8 +861,8 @@ int main(int argc, char **argv)
 	 * INFO cpu comes from the kernel's tick-based accounting, so short
 	 * samples (--quick) are rough. */
 	long nseq = quick ? 5000 : 30000, npipe = quick ? 50000 : 1000000;
-	long ncmd = quick ? 1000 : 10000, nlife = quick ? 1000 : 5000, nbatch = quick ? 5000 : 30000;
-	long nscale = quick ? 1000 : 10000, ndrv = quick ? 500 : 4000;
+	long ncmd = quick ? 1000 : 10000, nlife = quick ? 1000 : 10000, nbatch = quick ? 5000 : 30000;
+	long nscale = quick ? 1000 : 10000, ndrv = quick ? 500 : 8000;
 
 	qless_client *c = NULL, *ce = NULL;
 	qcheck(qless_client_new(&c, url, NULL), "client");
@@ -868,19 +872,34 @@ int main(int argc, char **argv)
 
 	fprintf(stderr, "qless-bench: %s run against %s\n", quick ? "quick" : "full", sock_path);
 	/* Short rounds: the machine's speed changes within seconds. */
-	int rounds = quick ? 4 : 20, seq_rounds = quick ? 2 : 10;
+	int rounds = quick ? 4 : 20, seq_rounds = quick ? 2 : 20;
 	flush_data();
 	bench_limits_seq(nseq);
 	for (int r = 0; r < rounds; r++) {
-		/* The two sides of each ratio next to each other. */
+		/* The two sides of each ratio next to each other, in the opposite
+		 * order every other round (no side always runs first). */
 		round_begin();
-		flush_data();
-		lifecycle_batched(ce, "bench-batch", "batched life cycle, EVALSHA", per_round(nbatch / 4, rounds), 1);
-		bench_enter(ce, "config.get heartbeat, EVALSHA", per_round(npipe / 10, rounds));
-		bench_limits_pipe(per_round(npipe, rounds));
-		bench_enter(c, "config.get heartbeat", per_round(npipe / 2, rounds));
-		flush_data();
-		lifecycle_batched(c, "bench-batch", "batched life cycle", per_round(nbatch, rounds), 1);
+		for (int step = 0; step < 5; step++) {
+			switch (r % 2 == 0 ? step : 4 - step) {
+			case 0:
+				flush_data();
+				lifecycle_batched(ce, "bench-batch", "batched life cycle, EVALSHA",
+				                  per_round(nbatch / 4, rounds), 1);
+				break;
+			case 1:
+				bench_enter(ce, "config.get heartbeat, EVALSHA", per_round(npipe / 10, rounds));
+				break;
+			case 2:
+				bench_limits_pipe(per_round(npipe, rounds));
+				break;
+			case 3:
+				bench_enter(c, "config.get heartbeat", per_round(npipe / 2, rounds));
+				break;
+			default:
+				flush_data();
+				lifecycle_batched(c, "bench-batch", "batched life cycle", per_round(nbatch, rounds), 1);
+			}
+		}
 		round_ratio("batched", "batched life cycle", "pipe", "EVALSHA return 1", "pipe", 0);
 		round_ratio("config.get", "config.get heartbeat", "pipe", "EVALSHA return 1", "pipe", 0);
 	}
@@ -888,18 +907,23 @@ int main(int argc, char **argv)
 	flush_data();
 	bench_commands(c, ncmd);
 	for (int r = 0; r < seq_rounds; r++) {
+		int steps = 3 + ndrivers;
 		round_begin();
-		flush_data();
-		lifecycle_seq(c, "bench-c", "C libqless life cycle", per_round(nlife, seq_rounds));
-		flush_data();
-		lifecycle_hiredis("hiredis FCALL life cycle", per_round(nlife, seq_rounds));
-		flush_data();
-		lifecycle_seq(ce, "bench-ce", "C libqless life cycle, EVALSHA", per_round(nlife, seq_rounds));
+		for (int step = 0; step < steps; step++) {
+			int what = r % 2 == 0 ? step : steps - 1 - step;
+			flush_data();
+			if (what == 0)
+				lifecycle_seq(c, "bench-c", "C libqless life cycle", per_round(nlife, seq_rounds));
+			else if (what == 1)
+				lifecycle_hiredis("hiredis FCALL life cycle", per_round(nlife, seq_rounds));
+			else if (what == 2)
+				lifecycle_seq(ce, "bench-ce", "C libqless life cycle, EVALSHA", per_round(nlife, seq_rounds));
+			else
+				run_driver(drivers[what - 3], per_round(ndrv, seq_rounds));
+		}
 		round_ratio("C vs hiredis", "C libqless life cycle", "seq", "hiredis FCALL life cycle", "seq", 1);
 		for (int i = 0; i < ndrivers; i++) {
 			char name[80];
-			flush_data();
-			run_driver(drivers[i], per_round(ndrv, seq_rounds));
 			snprintf(name, sizeof name, "%.*s life cycle", (int)(strchr(drivers[i], '=') - drivers[i]), drivers[i]);
 			round_ratio(name, name, "seq", "C libqless life cycle", "seq", 1);
 		}
