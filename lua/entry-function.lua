@@ -1,7 +1,5 @@
 -- Redis 7 Functions form: FCALL qless 0 <command> <now> <args>...
 redis.register_function{
   function_name = 'qless',
-  callback = function(keys, args)
-    return QlessDispatch(keys, args)
-  end,
+  callback = QlessDispatch,
 }
