@@ -56,11 +56,12 @@ end
 -- the jobs of one reply (klass, queue, numbers, tags, history entries) is
 -- encoded once per command through the tables of Q.view_memo().
 
--- Q.job_fields plus `time` (read by pop's hand-out).
+-- The fields a job object is made from (Q.view_parts), in this order: pop
+-- reads the first twelve before its hand-out and fills in the last three,
+-- which the hand-out writes.
 Q.view_fields = {
-  'jid', 'klass', 'state', 'queue', 'worker', 'priority', 'expires',
-  'retries', 'remaining', 'data', 'tags', 'failure', 'spawned_from_jid',
-  'history', 'time',
+  'jid', 'klass', 'queue', 'priority', 'retries', 'remaining', 'data', 'tags',
+  'failure', 'spawned_from_jid', 'history', 'time', 'state', 'worker', 'expires',
 }
 
 Q.view_memo = function()
@@ -110,7 +111,7 @@ Q.set_json = function(key)
 end
 
 -- The object of §3.1 from f = HMGET of Q.view_fields. `expires` is the JSON
--- of the expires number when the caller knows it (nil: from f[7]);
+-- of the expires number when the caller knows it (nil: from f[15]);
 -- `deps` false says both dependency sets are known to be empty.
 -- Q.view_parts appends the pieces of the text to buf after index k and
 -- returns the new last index: a reply of several jobs is one table.concat.
@@ -122,37 +123,40 @@ end
 Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
   local tracked = Q.tracked(jid)
   local p = memo.p
-  local exp = expires or f[7]
-  if p.run1 == nil or p[2] ~= f[2] or p[3] ~= f[3] or p[4] ~= f[4] or p[5] ~= f[5]
-      or p[6] ~= f[6] or p[7] ~= exp or p[8] ~= f[8] or p[9] ~= f[9] or p.tracked ~= tracked then
+  local exp = expires or f[15]
+  -- f: 1 jid, 2 klass, 3 queue, 4 priority, 5 retries, 6 remaining, 7 data,
+  -- 8 tags, 9 failure, 10 spawned_from_jid, 11 history, 12 time, 13 state,
+  -- 14 worker, 15 expires (Q.view_fields).
+  if p.run1 == nil or p[2] ~= f[2] or p[13] ~= f[13] or p[3] ~= f[3] or p[14] ~= f[14]
+      or p[4] ~= f[4] or p[15] ~= exp or p[5] ~= f[5] or p[6] ~= f[6] or p.tracked ~= tracked then
     p.run1 = ',"klass":' .. Q.memo_str(memo, f[2] or '') ..
-      ',"state":' .. Q.memo_str(memo, f[3] or '') ..
-      ',"queue":' .. Q.memo_str(memo, f[4] or '') ..
-      ',"worker":' .. Q.memo_str(memo, f[5] or '') ..
+      ',"state":' .. Q.memo_str(memo, f[13] or '') ..
+      ',"queue":' .. Q.memo_str(memo, f[3] or '') ..
+      ',"worker":' .. Q.memo_str(memo, f[14] or '') ..
       ',"tracked":' .. (tracked and 'true' or 'false') ..
-      ',"priority":' .. Q.memo_num(memo, f[6]) ..
-      ',"expires":' .. (expires or Q.memo_num(memo, f[7])) ..
-      ',"retries":' .. Q.memo_num(memo, f[8]) ..
-      ',"remaining":' .. cjson.encode(math.floor(tonumber(f[9]) or 0)) ..
+      ',"priority":' .. Q.memo_num(memo, f[4]) ..
+      ',"expires":' .. (expires or Q.memo_num(memo, f[15])) ..
+      ',"retries":' .. Q.memo_num(memo, f[5]) ..
+      ',"remaining":' .. cjson.encode(math.floor(tonumber(f[6]) or 0)) ..
       ',"data":'
-    p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p.tracked = f[2], f[3], f[4], f[5], f[6], exp, f[8], f[9], tracked
+    p[2], p[13], p[3], p[14], p[4], p[15], p[5], p[6], p.tracked = f[2], f[13], f[3], f[14], f[4], exp, f[5], f[6], tracked
   end
-  if p.run2 == nil or p[11] ~= f[11] then
-    p.run2 = ',"tags":' .. Q.memo_decoded(memo, f[11]) .. ',"history":'
-    p[11] = f[11]
+  if p.run2 == nil or p[8] ~= f[8] then
+    p.run2 = ',"tags":' .. Q.memo_decoded(memo, f[8]) .. ',"history":'
+    p[8] = f[8]
   end
-  if p.run3 == nil or p[12] ~= f[12] or p[13] ~= f[13] then
-    p.run3 = ',"failure":' .. Q.memo_decoded(memo, f[12]) ..
-      ',"spawned_from_jid":' .. (f[13] and Q.memo_str(memo, f[13]) or 'false') ..
+  if p.run3 == nil or p[9] ~= f[9] or p[10] ~= f[10] then
+    p.run3 = ',"failure":' .. Q.memo_decoded(memo, f[9]) ..
+      ',"spawned_from_jid":' .. (f[10] and Q.memo_str(memo, f[10]) or 'false') ..
       ',"dependents":'
-    p[12], p[13] = f[12], f[13]
+    p[9], p[10] = f[9], f[10]
   end
   buf[k + 1] = '{"jid":'
   buf[k + 2] = cjson.encode(f[1] or jid)
   buf[k + 3] = p.run1
-  buf[k + 4] = Q.memo_str(memo, f[10] or '')
+  buf[k + 4] = Q.memo_str(memo, f[7] or '')
   buf[k + 5] = p.run2
-  k = Q.history_parts(buf, k + 5, jid, not f[14], memo.h)
+  k = Q.history_parts(buf, k + 5, jid, not f[11], memo.h)
   buf[k + 1] = p.run3
   if deps ~= false then
     local key = Q.jkey(jid)
@@ -177,7 +181,7 @@ end
 Q.job_fields_of = function(jid)
   local key = Q.jkey(jid)
   local f = redis.call('hmget', key, unpack(Q.view_fields))
-  for i = 1, 14 do
+  for i = 1, #Q.view_fields do
     if f[i] then return f end
   end
   if redis.call('exists', key) == 0 then

@@ -95,13 +95,6 @@ Q.any_deps = function(jids)
   return false
 end
 
--- The fields pop reads before a hand-out: Q.view_fields but those the
--- hand-out writes (state, worker, expires), plus history and time.
-Q.pop_fields = {
-  'jid', 'klass', 'queue', 'priority', 'retries', 'remaining', 'data', 'tags',
-  'failure', 'spawned_from_jid', 'history', 'time',
-}
-
 -- Q.hand_out of each of the (distinct) jids, then the reply, with four calls
 -- per job (HMGET, RPUSH, HSET, LRANGE): what only differs by jid is written
 -- once for all (the wait stats, the worker's and the queue's lock sets,
@@ -117,22 +110,24 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   -- jobs: ECHO of the number returns exactly what HSET would store for it.
   local expires_text = expires
   if n > 1 then expires_text = redis.call('echo', expires) end
-  local fields = Q.pop_fields
+  local fields = Q.view_fields
   local rows, waits = {}, {}
   local popped, last_text, last = nil, nil, nil
   for i = 1, n do
     local jid = jids[i]
     local key = Q.jkey(jid)
-    local g = redis.call('hmget', key, unpack(fields))
-    popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not g[11], popped)
-    if g[12] ~= last_text then
-      last_text, last = g[12], tonumber(g[12]) or now
+    -- The first twelve fields; the hand-out writes the other three.
+    local f = redis.call('hmget', key, unpack(fields, 1, 12))
+    popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[11], popped)
+    if f[12] ~= last_text then
+      last_text, last = f[12], tonumber(f[12]) or now
     end
     waits[i] = now - last
     redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', 'running')
-    -- Laid out as an HMGET of Q.view_fields after the hand-out (the
-    -- history field, when there was one, is gone after the migration).
-    rows[i] = {g[1], g[2], 'running', g[3], worker, g[4], false, g[5], g[6], g[7], g[8], g[9], g[10], false}
+    -- As an HMGET of Q.view_fields would read it now (a legacy history
+    -- field is gone after the migration; expires is passed on as JSON).
+    f[11], f[13], f[14] = false, 'running', worker
+    rows[i] = f
   end
   Q.stat_batch(queue, 'wait', now, waits)
   local sorted = {}
