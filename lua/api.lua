@@ -25,17 +25,12 @@ local QlessDispatch = function(keys, argv)
   if now == nil then
     Q.raise('Arg "now" missing or not a number: ' .. tostring(argv[2]))
   end
-  -- Command arguments start at ARGV[3]. A table constructor over unpack
-  -- is sized once; past unpack's stack limit they are copied one by one.
+  -- Command arguments start at ARGV[3]: moved down in place (the table is
+  -- this call's own), which saves a second table per command.
   local n = #argv
-  local args
-  if n <= 2000 then
-    args = {unpack(argv, 3, n)}
-  else
-    args = {}
-    for i = 3, n do
-      args[i - 2] = argv[i]
-    end
+  for i = 3, n do
+    argv[i - 2] = argv[i]
   end
-  return handler(now, args)
+  argv[n - 1], argv[n] = nil, nil
+  return handler(now, argv)
 end

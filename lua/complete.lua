@@ -146,7 +146,6 @@ Q.complete_texts = {
   worker = ' has been handed out to another worker: ',
 }
 Q.complete_fields = {'time', 'retries', 'history'}
-Q.running_sets = {'work', 'locks', 'scheduled'}
 
 C.complete = function(now, args)
   local c = Q.complete_args(args)
@@ -157,13 +156,22 @@ C.complete = function(now, args)
   end
 
   Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
-  Q.unqueue(queue, jid, Q.running_sets)
+  -- One EXISTS gives three flags: whether this job has dependents to
+  -- release (named once), whether any job is tracked (twice) and whether
+  -- the queue has a scheduled set (four times); nothing below writes the
+  -- first two before the release. A running job is seldom also scheduled:
+  -- the ZREM from a scheduled set that does not exist is skipped.
+  local scheduled = Q.qkey(queue, 'scheduled')
+  local flags = redis.call('exists', key .. '-dependents', 'ql:tracked', 'ql:tracked',
+    scheduled, scheduled, scheduled, scheduled)
+  Q.memo_tracked = flags % 4 >= 2
+  local no_dependents = flags % 2 == 0
+  redis.call('zrem', Q.qkey(queue, 'work'), jid)
+  redis.call('zrem', Q.qkey(queue, 'locks'), jid)
+  if flags >= 4 then redis.call('zrem', scheduled, jid) end
   local started = Q.time_number(f[4]) or now
   Q.stat(queue, 'run', now, now - started)
   redis.call('zrem', Q.wkey(worker), jid)
-  -- One EXISTS tells whether any job is tracked and whether this one has
-  -- dependents to release (nothing below writes either before the release).
-  local no_dependents = not Q.exists_and_tracked(key .. '-dependents')
   Q.track_event(jid, 'completed')
 
   if c ~= nil and c.next ~= nil then
