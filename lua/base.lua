@@ -83,7 +83,7 @@ Q.options = function(cmd, args, first)
   local n = #args
   if n < first then return Q.none end
   local opts = {}
-  if n >= first and (n - first + 1) % 2 == 1 then
+  if (n - first + 1) % 2 == 1 then
     Q.raise(cmd .. '(): Arg "' .. args[n] .. '" has no value')
   end
   for i = first, n - 1, 2 do
@@ -126,7 +126,7 @@ Q.timestr = function(t)
 end
 
 -- tonumber of a stored time text, memoised for the last text: the jobs of
--- one batch were all popped with the same `now`.
+-- one batch were all put (or popped) with the same `now`.
 Q.time_number = function(text)
   local cache = Q.cache
   if text ~= cache.tn_text then
@@ -241,13 +241,19 @@ end
 -- command: in a Functions library Q outlives the call): the ql:config hash
 -- and whether any job is tracked, each read at most once per command.
 
--- EXISTS of `key` together with ql:tracked named twice: the count says both
--- whether `key` exists (odd) and whether any job is tracked (>= 2), which
--- fills the tracked memo in the same call. Returns true if `key` exists.
-Q.exists_and_tracked = function(key)
-  local count = redis.call('exists', key, 'ql:tracked', 'ql:tracked')
-  Q.memo_tracked = count >= 2
-  return count % 2 == 1
+-- One EXISTS of `key` (named once), ql:tracked (twice) and, if given,
+-- `other` (four times): the count holds a bit for each, and the tracked one
+-- fills the tracked memo in the same call. Returns whether `key` exists and
+-- whether `other` does.
+Q.exists_and_tracked = function(key, other)
+  local count
+  if other then
+    count = redis.call('exists', key, 'ql:tracked', 'ql:tracked', other, other, other, other)
+  else
+    count = redis.call('exists', key, 'ql:tracked', 'ql:tracked')
+  end
+  Q.memo_tracked = count % 4 >= 2
+  return count % 2 == 1, count >= 4
 end
 
 -- Small integers as the text Redis writes for a Lua number argument (%.17g

@@ -156,19 +156,15 @@ C.complete = function(now, args)
   end
 
   Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
-  -- One EXISTS gives three flags: whether this job has dependents to
-  -- release (named once), whether any job is tracked (twice) and whether
-  -- the queue has a scheduled set (four times); nothing below writes the
-  -- first two before the release. A running job is seldom also scheduled:
-  -- the ZREM from a scheduled set that does not exist is skipped.
+  -- One EXISTS tells whether this job has dependents to release, whether
+  -- any job is tracked (nothing below writes either before the release) and
+  -- whether the queue has a scheduled set: a running job is seldom also
+  -- scheduled, and the ZREM from a set that does not exist is skipped.
   local scheduled = Q.qkey(queue, 'scheduled')
-  local flags = redis.call('exists', key .. '-dependents', 'ql:tracked', 'ql:tracked',
-    scheduled, scheduled, scheduled, scheduled)
-  Q.memo_tracked = flags % 4 >= 2
-  local no_dependents = flags % 2 == 0
+  local has_dependents, has_scheduled = Q.exists_and_tracked(key .. '-dependents', scheduled)
   redis.call('zrem', Q.qkey(queue, 'work'), jid)
   redis.call('zrem', Q.qkey(queue, 'locks'), jid)
-  if flags >= 4 then redis.call('zrem', scheduled, jid) end
+  if has_scheduled then redis.call('zrem', scheduled, jid) end
   local started = Q.time_number(f[4]) or now
   Q.stat(queue, 'run', now, now - started)
   redis.call('zrem', Q.wkey(worker), jid)
@@ -185,6 +181,6 @@ C.complete = function(now, args)
     'failure', '{}', 'queue', '', 'expires', '0', 'remaining', Q.int_arg(retries))
   redis.call('zadd', 'ql:completed', Q.score(now), jid)
   Q.purge_completed(now)
-  Q.release_dependents(jid, now, no_dependents)
+  Q.release_dependents(jid, now, not has_dependents)
   return 'complete'
 end

@@ -26,15 +26,13 @@ Q.put = function(now, p)
   local jid, queue = p.jid, p.queue
   local key = Q.jkey(jid)
   local deps_key = key .. '-dependencies'
-  -- One EXISTS gives three flags: the job hash (named four times), its
-  -- -dependencies set (once) and ql:tracked (twice). A new job then skips
-  -- reading its old fields. Nothing below touches ql:tracked, nor the
-  -- -dependencies set unless a depends list is given (checked again then).
-  local flags = redis.call('exists', key, key, key, key, deps_key, 'ql:tracked', 'ql:tracked')
-  Q.memo_tracked = flags % 4 >= 2
-  local has_deps = flags % 2 == 1
+  -- One EXISTS tells whether the -dependencies set, any tracked job and the
+  -- job hash exist: a new job skips reading its old fields. Nothing below
+  -- touches ql:tracked, nor the -dependencies set unless a depends list is
+  -- given (checked again then).
+  local has_deps, exists = Q.exists_and_tracked(deps_key, key)
   local old = Q.none
-  if flags >= 4 then
+  if exists then
     old = redis.call('hmget', key, 'priority', 'tags', 'queue', 'state', 'failure', 'retries', 'worker',
       'history')
   end

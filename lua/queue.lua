@@ -112,17 +112,14 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   if n > 1 then expires_text = redis.call('echo', expires) end
   local fields = Q.view_fields
   local rows, waits = {}, {}
-  local popped, last_text, last = nil, nil, nil
+  local popped = nil
   for i = 1, n do
     local jid = jids[i]
     local key = Q.jkey(jid)
     -- The first twelve fields; the hand-out writes the other three.
     local f = redis.call('hmget', key, unpack(fields, 1, 12))
     popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[11], popped)
-    if f[12] ~= last_text then
-      last_text, last = f[12], tonumber(f[12]) or now
-    end
-    waits[i] = now - last
+    waits[i] = now - (Q.time_number(f[12]) or now)
     redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', 'running')
     -- As an HMGET of Q.view_fields would read it now (a legacy history
     -- field is gone after the migration; expires is passed on as JSON).
