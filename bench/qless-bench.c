@@ -143,14 +143,21 @@ static void start(void)
 	t0 = mono();
 }
 
+/* The index of the row (name, mode), or -1. */
+static int row_index(const char *name, const char *mode)
+{
+	for (int i = 0; i < nrows; i++)
+		if (strcmp(rows[i].name, name) == 0 && strcmp(rows[i].mode, mode) == 0)
+			return i;
+	return -1;
+}
+
 /* Adds a measurement to the row (name, mode), created on first use: a row
  * measured in several rounds sums them. */
 static row *add_row(const char *name, const char *mode, long jobs, double secs, double cpu)
 {
-	row *r = NULL;
-	for (int i = 0; i < nrows && r == NULL; i++)
-		if (strcmp(rows[i].name, name) == 0 && strcmp(rows[i].mode, mode) == 0)
-			r = &rows[i];
+	int i = row_index(name, mode);
+	row *r = i < 0 ? NULL : &rows[i];
 	if (r == NULL) {
 		if (nrows == MAX_ROWS)
 			die("too many rows");
@@ -286,17 +293,16 @@ static void round_begin(void)
 /* The row (name, mode) minus its value at round_begin(). */
 static int round_delta(const char *name, const char *mode, row *d)
 {
-	for (int i = 0; i < nrows; i++)
-		if (strcmp(rows[i].name, name) == 0 && strcmp(rows[i].mode, mode) == 0) {
-			*d = rows[i];
-			if (i < nbefore) {
-				d->jobs -= before[i].jobs;
-				d->secs -= before[i].secs;
-				d->cpu -= before[i].cpu;
-			}
-			return d->jobs > 0 && d->secs > 0 && d->cpu > 0;
-		}
-	return 0;
+	int i = row_index(name, mode);
+	if (i < 0)
+		return 0;
+	*d = rows[i];
+	if (i < nbefore) {
+		d->jobs -= before[i].jobs;
+		d->secs -= before[i].secs;
+		d->cpu -= before[i].cpu;
+	}
+	return d->jobs > 0 && d->secs > 0 && d->cpu > 0;
 }
 
 /* Records this round's a / b: jobs/s (rate) or Redis CPU per job. */
