@@ -28,6 +28,28 @@ Q.stat_bucket = function(v)
   return 'd' .. string.format('%d', math.floor(f / 86400))
 end
 
+-- mean and vk are written as %.17g text, which is what Redis 7.0 makes of a
+-- Lua number argument, made here so that the texts and their numbers can be
+-- remembered: the next update of the same hash usually reads back the texts
+-- written last (interned strings compare in constant time), and their
+-- numbers are taken from the memo instead of being parsed again (%.17g text
+-- parses back to the very same double).
+Q.stat_floats = function(cur)
+  local c = Q.cache
+  if cur[2] == c.stat_mean_text and cur[3] == c.stat_vk_text then
+    return c.stat_mean, c.stat_vk
+  end
+  return tonumber(cur[2]) or 0, tonumber(cur[3]) or 0
+end
+
+-- The HSET arguments total/mean/vk of the new state, remembered as above.
+Q.stat_texts = function(total, mean, vk)
+  local c = Q.cache
+  local mean_text, vk_text = string.format('%.17g', mean), string.format('%.17g', vk)
+  c.stat_mean_text, c.stat_vk_text, c.stat_mean, c.stat_vk = mean_text, vk_text, mean, vk
+  return Q.int_arg(total), mean_text, vk_text
+end
+
 -- STAT(queue, kind, now, v): Welford update of total/mean/vk and one bucket.
 Q.stat = function(queue, kind, now, v)
   local key = Q.statkey(kind, now, queue)
@@ -37,12 +59,13 @@ Q.stat = function(queue, kind, now, v)
   if not cur[1] then
     total, mean, vk = 1, v, 0
   else
-    local old_mean = tonumber(cur[2]) or 0
+    local old_mean, old_vk = Q.stat_floats(cur)
     total = (tonumber(cur[1]) or 0) + 1
     mean = old_mean + (v - old_mean) / total
-    vk = (tonumber(cur[3]) or 0) + (v - mean) * (v - old_mean)
+    vk = old_vk + (v - mean) * (v - old_mean)
   end
-  redis.call('hset', key, 'total', Q.int_arg(total), 'mean', mean, 'vk', vk, bucket,
+  local total_text, mean_text, vk_text = Q.stat_texts(total, mean, vk)
+  redis.call('hset', key, 'total', total_text, 'mean', mean_text, 'vk', vk_text, bucket,
     Q.int_arg((tonumber(cur[4]) or 0) + 1))
 end
 
@@ -71,7 +94,8 @@ Q.stat_batch = function(queue, kind, now, values)
   for j = 4, #fields do counts[j] = tonumber(cur[j]) or 0 end
   local total, mean, vk
   if cur[1] then
-    total, mean, vk = tonumber(cur[1]) or 0, tonumber(cur[2]) or 0, tonumber(cur[3]) or 0
+    total = tonumber(cur[1]) or 0
+    mean, vk = Q.stat_floats(cur)
   end
   for i = 1, n do
     local v = values[i]
@@ -85,7 +109,8 @@ Q.stat_batch = function(queue, kind, now, values)
     end
     counts[buckets[i]] = counts[buckets[i]] + 1
   end
-  local args = {'total', Q.int_arg(total), 'mean', mean, 'vk', vk}
+  local total_text, mean_text, vk_text = Q.stat_texts(total, mean, vk)
+  local args = {'total', total_text, 'mean', mean_text, 'vk', vk_text}
   for j = 4, #fields do
     args[#args + 1] = fields[j]
     args[#args + 1] = Q.int_arg(counts[j])
