@@ -19,12 +19,16 @@ Q.config_defaults = {
 }
 
 -- The stored options as a table, read once per command (Q.memo_config).
+-- An empty hash (the usual case) is the shared empty table.
 Q.config_stored = function()
   local stored = Q.memo_config
   if stored == nil then
-    stored = {}
     local flat = redis.call('hgetall', 'ql:config')
-    for i = 1, #flat, 2 do stored[flat[i]] = flat[i + 1] end
+    stored = Q.none
+    if #flat > 0 then
+      stored = {}
+      for i = 1, #flat, 2 do stored[flat[i]] = flat[i + 1] end
+    end
     Q.memo_config = stored
   end
   return stored
@@ -41,10 +45,15 @@ Q.config = function(key)
 end
 
 -- A numeric option: stored value parsed as a number, else `default`.
+-- (Q.config inlined: complete reads three options per call.)
 Q.config_number = function(key, default)
-  local value = tonumber(Q.config(key))
-  if value == nil then return default end
-  return value
+  local value = Q.config_stored()[key]
+  if value == nil then
+    local d = Q.config_defaults
+    value = d.listed[key]
+    if value == nil then value = d.hidden[key] end
+  end
+  return tonumber(value) or default
 end
 
 -- Lock duration for a queue: `<queue>-heartbeat`, else `heartbeat`.

@@ -1,7 +1,14 @@
 -- Job history (§3.3): list ql:j:<jid>-history of JSON arrays
 -- [floor(when), what, extras?], oldest first.
 
-Q.hkey = function(jid) return 'ql:j:' .. jid .. '-history' end
+-- The last key made is kept: pop appends to and then reads each job's list.
+Q.hkey = function(jid)
+  local c = Q.cache
+  if jid ~= c.hkey_jid then
+    c.hkey_jid, c.hkey_text = jid, 'ql:j:' .. jid .. '-history'
+  end
+  return c.hkey_text
+end
 
 -- §3.4: jobs written by old qless keep their history as a JSON array in the
 -- hash field `history`; convert it to list entries before any read/append.
