@@ -80,19 +80,21 @@ Q.put = function(now, p)
   end
 
   local delay = p.delay
+  -- A new job's fields go in the order the commands after it look them up
+  -- most: Redis scans a small hash front to back for each field.
   redis.call('hset', key,
+    'state', delay > 0 and 'scheduled' or 'waiting',
+    'worker', '',
+    'time', Q.timestr(now),
+    'queue', queue,
+    'expires', '0',
+    'retries', Q.int_arg(retries),
+    'remaining', Q.int_arg(retries),
+    'priority', Q.int_arg(priority),
     'jid', jid,
     'klass', p.klass,
     'data', p.data,
-    'priority', Q.int_arg(priority),
-    'tags', next(tags) == nil and '{}' or cjson.encode(tags),
-    'state', delay > 0 and 'scheduled' or 'waiting',
-    'worker', '',
-    'expires', '0',
-    'queue', queue,
-    'retries', Q.int_arg(retries),
-    'remaining', Q.int_arg(retries),
-    'time', Q.timestr(now))
+    'tags', next(tags) == nil and '{}' or cjson.encode(tags))
 
   for _, d in ipairs(p.depends) do
     Q.link(jid, d)
