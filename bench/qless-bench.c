@@ -194,24 +194,11 @@ static void flush_data(void)
 	cmd_free("FLUSHALL");
 }
 
-/* A fresh jid, 32 random hex digits like the ones libqless makes: the work
- * set orders jobs of equal score by jid, so the cost of adding one depends
- * on how jids compare (an always-increasing jid is the worst case for a
- * small set, which scans to its end). xorshift64*, seeded from the pid and
- * the clock: unique within a run, which is all the bench needs. */
+/* A fresh jid, made as libqless makes one for a put without a jid. */
 static void next_jid(char *buf, size_t size)
 {
-	static unsigned long long x;
-	if (x == 0)
-		x = ((unsigned long long)getpid() << 32) ^ (unsigned long long)(mono() * 1e9) ^ 0x9E3779B97F4A7C15ULL;
-	unsigned long long v[2];
-	for (int i = 0; i < 2; i++) {
-		x ^= x >> 12;
-		x ^= x << 25;
-		x ^= x >> 27;
-		v[i] = x * 0x2545F4914F6CDD1DULL;
-	}
-	snprintf(buf, size, "%016llx%016llx", v[0], v[1]);
+	if (size < QLESS_JID_SIZE || qless_jid_generate(buf) != QLESS_OK)
+		die("no jid: %s", qless_error_last_message());
 }
 
 /* ---- the physical limit: PING and trivial EVALSHA ---- */
@@ -368,7 +355,7 @@ static void bench_enter(qless_client *c, const char *name, long n)
 /* n puts of small jobs into queue q through batches (setup, not measured). */
 static void fill(qless_client *c, const char *queue, long n)
 {
-	static char jids[BATCH][40];
+	static char jids[BATCH][QLESS_JID_SIZE];
 	const char *argv[BATCH][6];
 	qless_call calls[BATCH];
 	for (long done = 0; done < n;) {
@@ -486,7 +473,7 @@ static void lifecycle_seq(qless_client *c, const char *queue, const char *name, 
 static void lifecycle_batched(qless_client *c, const char *queue, const char *name, long n, int measured)
 {
 	qless_queue *q = NULL;
-	static char jids[BATCH][40];
+	static char jids[BATCH][QLESS_JID_SIZE];
 	const char *pargv[BATCH][6], *cargv[BATCH][4];
 	qless_call calls[BATCH];
 	const char *worker = qless_client_worker_name(c);

@@ -107,6 +107,8 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 /* Pipelined raw calls: a C-level batching tool, not wrapped. */
 %ignore qless_call;
 %ignore qless_client_call_batch;
+/* Jids for raw batched puts: C-level too (the bindings' put makes its own). */
+%ignore qless_jid_generate;
 %ignore qless_queue_put;
 %ignore qless_job_requeue;
 %ignore qless_job_complete;

@@ -205,7 +205,7 @@ int qless__client_clone(const qless_client *src, qless_client **out);
 void qless__handle_add(int delta);
 
 /* ---- misc ---- */
-int qless__make_jid(char out[33]);
+int qless__make_jid(char out[QLESS_JID_SIZE]);
 char *qless__default_worker_name(void);
 
 #endif

@@ -63,7 +63,7 @@ int qless_put_options_init(qless_put_options *opts, unsigned int version)
 int qless__put(qless_client *c, const char *F, const char *cmd, const char *queue, char **out_jid,
                const char *klass, const char *data, const qless_put_options *opts)
 {
-	char jidbuf[33];
+	char jidbuf[QLESS_JID_SIZE];
 	const char *jid;
 	qless_args a;
 	redisReply *r;

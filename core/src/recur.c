@@ -27,7 +27,7 @@ int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, con
                       double interval, const qless_recur_options *opts)
 {
 	static const char F[] = "qless_queue_recur";
-	char jidbuf[33];
+	char jidbuf[QLESS_JID_SIZE];
 	const char *jid;
 	qless_client *c;
 	qless_args a;

@@ -319,6 +319,59 @@ static void test_call_batch(void)
 	qless_client_free(c);
 }
 
+/* Generated jids: 32 lowercase hex digits, each sorting below the one made
+ * before it, so a batch of puts sharing one `now` pops in put order (the
+ * work set orders equal scores by jid). */
+static void test_jid_generate(void)
+{
+	enum { N = 40 };
+	char jids[N][QLESS_JID_SIZE];
+	for (int i = 0; i < N; i++) {
+		TH_OK(qless_jid_generate(jids[i]));
+		CU_ASSERT_EQUAL(strlen(jids[i]), 32);
+		CU_ASSERT_EQUAL(strspn(jids[i], "0123456789abcdef"), 32);
+		if (i > 0)
+			CU_ASSERT(strcmp(jids[i], jids[i - 1]) < 0);
+	}
+	TH_RC(qless_jid_generate(NULL), QLESS_EINVAL);
+
+	qless_client *c = th_client("w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	qless_call calls[N];
+	const char *args[N][6];
+	for (int i = 0; i < N; i++) {
+		args[i][0] = "w";
+		args[i][1] = "fifo";
+		args[i][2] = jids[i];
+		args[i][3] = "K";
+		args[i][4] = "{}";
+		args[i][5] = "0";
+		calls[i].command = "put";
+		calls[i].argv = args[i];
+		calls[i].argc = 6;
+	}
+	TH_OK(qless_client_call_batch(c, calls, N));
+	for (int i = 0; i < N; i++)
+		qless_free(calls[i].out);
+	qless_queue *q = NULL;
+	TH_OK(qless_queue_new(&q, c, "fifo"));
+	qless_joblist *jobs = NULL;
+	TH_OK(qless_queue_pop(q, &jobs, N));
+	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(jobs), N);
+	for (int i = 0; i < N; i++)
+		TH_STREQ(qless_job_jid(qless_joblist_get(jobs, (size_t)i)), jids[i]);
+	qless_joblist_free(jobs);
+
+	/* put without a jid makes one of the same kind. */
+	char *jid = NULL;
+	TH_OK(qless_queue_put(q, &jid, "K", "{}", NULL));
+	CU_ASSERT_EQUAL(strlen(jid), 32);
+	CU_ASSERT(strcmp(jid, jids[N - 1]) < 0);
+	qless_free(jid);
+	qless_queue_free(q);
+	qless_client_free(c);
+}
+
 static void test_config(void)
 {
 	qless_client *c = th_client("w");
@@ -417,6 +470,7 @@ static void test_refcount(void)
 
 CU_TestInfo client_tests[] = {
 	{ "call_batch", test_call_batch },
+	{ "jid_generate", test_jid_generate },
 	{ "version", test_version },
 	{ "error_names", test_error_names },
 	{ "error_state", test_error_state },

@@ -21,7 +21,7 @@ QLESS_EXTERN(const char *) qless_queue_name(const qless_queue *queue);
 
 typedef struct qless_put_options {
 	unsigned int version;        /* QLESS_PUT_OPTIONS_VERSION */
-	const char *jid;             /* NULL: a new random jid; else put (or move) this job */
+	const char *jid;             /* NULL: a new jid (qless_jid_generate); else put (or move) this job */
 	double delay;                /* seconds before the job may run; 0: now */
 	int has_priority;            /* 0: keep an existing job's priority (new job: 0) */
 	double priority;             /* higher pops first */
@@ -35,6 +35,19 @@ typedef struct qless_put_options {
 #define QLESS_PUT_OPTIONS_INIT { QLESS_PUT_OPTIONS_VERSION, NULL, 0, 0, 0, -1, NULL, 0, NULL, 0 }
 
 QLESS_EXTERN(int) qless_put_options_init(qless_put_options *opts, unsigned int version);
+
+/* Size of a jid made by the library, terminating NUL included. */
+#define QLESS_JID_SIZE 33
+
+/*
+ * Writes a new jid into out: 32 lowercase hex digits and a NUL, as put makes
+ * when no jid is given (useful to put jobs with qless_client_call_batch).
+ * The first 13 digits count down with time, strictly within a process, so a
+ * jid made later sorts lower: jobs of equal priority put with the same `now`
+ * (one batch), which the queue orders by jid, pop in the order their jids
+ * were made. The other 19 digits are random (76 bits).
+ */
+QLESS_EXTERN(int) qless_jid_generate(char out[QLESS_JID_SIZE]);
 
 /*
  * Puts a job of class klass with data (JSON text; NULL means "{}") into the

@@ -16,7 +16,7 @@ extern "C" {
 
 typedef struct qless_recur_options {
 	unsigned int version;       /* QLESS_RECUR_OPTIONS_VERSION */
-	const char *jid;            /* NULL: a new random jid; else create or replace it */
+	const char *jid;            /* NULL: a new jid (qless_jid_generate); else create or replace it */
 	double offset;              /* seconds until the first instance */
 	double priority;
 	int retries;                /* retries of each instance; protocol default 0 */
