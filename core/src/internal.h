@@ -97,7 +97,7 @@ void qless__url_free(qless_url *u);
 #include <signal.h>
 typedef struct qless_sigpipe_guard {
 	sigset_t old;
-	int pending;
+	int was_blocked;
 } qless_sigpipe_guard;
 void qless__sigpipe_block(qless_sigpipe_guard *g);
 void qless__sigpipe_restore(qless_sigpipe_guard *g);

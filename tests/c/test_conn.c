@@ -4,7 +4,9 @@
 #include "helper.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <string.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <time.h>
@@ -337,6 +339,74 @@ static void test_connection_killed(void)
 	qless_client_free(c);
 }
 
+/* Whether SIGPIPE is pending for this thread (blocked meanwhile). */
+static int sigpipe_pending(void)
+{
+	sigset_t pending;
+	sigemptyset(&pending);
+	sigpending(&pending);
+	return sigismember(&pending, SIGPIPE) == 1;
+}
+
+static int sigpipe_blocked(void)
+{
+	sigset_t now;
+	pthread_sigmask(SIG_SETMASK, NULL, &now);
+	return sigismember(&now, SIGPIPE) == 1;
+}
+
+/* Writing to a unix socket the server closed raises SIGPIPE, whose default
+ * action ends the process: the library takes it and reports QLESS_EIO,
+ * leaving the thread's signal mask as it was. When the caller blocks
+ * SIGPIPE itself, the signal is the caller's: left pending, mask kept. */
+static void test_sigpipe(void)
+{
+	char url[600];
+	snprintf(url, sizeof url, "unix://%s", th_socket());
+	struct sigaction dfl, old;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGPIPE, &dfl, &old);
+	for (int caller_blocks = 0; caller_blocks < 2; caller_blocks++) {
+		qless_client *c = NULL;
+		TH_OK(qless_client_new(&c, url, NULL));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		char *jid = th_put(c, "q", "K", NULL, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(jid);
+		sigset_t set, before;
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		pthread_sigmask(caller_blocks ? SIG_BLOCK : SIG_UNBLOCK, &set, &before);
+		kill_other_clients();
+		sleep_ms(50);
+		/* Several calls: the first may still find the socket open. */
+		int failed = 0;
+		for (int i = 0; i < 3 && !failed; i++) {
+			qless_job *job = NULL;
+			int rc = qless_client_get_job(c, &job, jid);
+			if (rc == QLESS_EIO)
+				failed = 1;
+			else
+				qless_job_free(job);
+			/* A call that reconnects succeeds: kill it again. */
+			if (!failed)
+				kill_other_clients();
+		}
+		CU_ASSERT(failed);
+		CU_ASSERT_EQUAL(sigpipe_blocked(), caller_blocks);
+		CU_ASSERT_EQUAL(sigpipe_pending(), caller_blocks);
+		if (caller_blocks && sigpipe_pending()) {
+			struct timespec zero = { 0, 0 };
+			sigtimedwait(&set, NULL, &zero);
+		}
+		pthread_sigmask(SIG_SETMASK, &before, NULL);
+		qless_free(jid);
+		qless_client_free(c);
+	}
+	sigaction(SIGPIPE, &old, NULL);
+}
+
 /* ---- a second, private redis-server with a password ---- */
 
 static pid_t auth_pid;
@@ -486,6 +556,7 @@ CU_TestInfo conn_tests[] = {
 	{ "function_other_versions", test_function_other_versions },
 	{ "evalsha_env", test_evalsha_env },
 	{ "connection_killed", test_connection_killed },
+	{ "sigpipe", test_sigpipe },
 	{ "auth", test_auth },
 	CU_TEST_INFO_NULL,
 };
