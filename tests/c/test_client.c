@@ -236,6 +236,27 @@ static void test_call(void)
 	qless_client_free(c);
 }
 
+/* calls[i]: put of job jid(i) (class K, data {}, no delay) into queue by
+ * worker w; args[i] holds its arguments. */
+static void put_calls(qless_call *calls, const char *(*args)[6], int n, const char *queue,
+                      const char *(*jid)(int))
+{
+	for (int i = 0; i < n; i++) {
+		args[i][0] = "w";
+		args[i][1] = queue;
+		args[i][2] = jid(i);
+		args[i][3] = "K";
+		args[i][4] = "{}";
+		args[i][5] = "0";
+		calls[i].command = "put";
+		calls[i].argv = args[i];
+		calls[i].argc = 6;
+	}
+}
+
+static char batch_jids[60][24];
+static const char *batch_jid(int i) { return batch_jids[i]; }
+
 /* Pipelined raw calls: every reply lands in its call; a failing call does
  * not stop the others; the first failure's code is returned. */
 static void test_call_batch(void)
@@ -244,20 +265,11 @@ static void test_call_batch(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	enum { N = 60 };
 	qless_call calls[N];
-	char jids[N][24];
+	char (*jids)[24] = batch_jids;
 	const char *args[N][6];
-	for (int i = 0; i < N; i++) {
+	for (int i = 0; i < N; i++)
 		snprintf(jids[i], sizeof jids[i], "batch-%d", i);
-		args[i][0] = "w";
-		args[i][1] = "q";
-		args[i][2] = jids[i];
-		args[i][3] = "K";
-		args[i][4] = "{}";
-		args[i][5] = "0";
-		calls[i].command = "put";
-		calls[i].argv = args[i];
-		calls[i].argc = 6;
-	}
+	put_calls(calls, args, N, "q", batch_jid);
 	TH_OK(qless_client_call_batch(c, calls, N));
 	for (int i = 0; i < N; i++) {
 		TH_OK(calls[i].rc);
@@ -319,13 +331,16 @@ static void test_call_batch(void)
 	qless_client_free(c);
 }
 
+static char made_jids[40][QLESS_JID_SIZE];
+static const char *made_jid(int i) { return made_jids[i]; }
+
 /* Generated jids: 32 lowercase hex digits, each sorting below the one made
  * before it, so a batch of puts sharing one `now` pops in put order (the
  * work set orders equal scores by jid). */
 static void test_jid_generate(void)
 {
 	enum { N = 40 };
-	char jids[N][QLESS_JID_SIZE];
+	char (*jids)[QLESS_JID_SIZE] = made_jids;
 	for (int i = 0; i < N; i++) {
 		TH_OK(qless_jid_generate(jids[i]));
 		CU_ASSERT_EQUAL(strlen(jids[i]), 32);
@@ -339,17 +354,7 @@ static void test_jid_generate(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	qless_call calls[N];
 	const char *args[N][6];
-	for (int i = 0; i < N; i++) {
-		args[i][0] = "w";
-		args[i][1] = "fifo";
-		args[i][2] = jids[i];
-		args[i][3] = "K";
-		args[i][4] = "{}";
-		args[i][5] = "0";
-		calls[i].command = "put";
-		calls[i].argv = args[i];
-		calls[i].argc = 6;
-	}
+	put_calls(calls, args, N, "fifo", made_jid);
 	TH_OK(qless_client_call_batch(c, calls, N));
 	for (int i = 0; i < N; i++)
 		qless_free(calls[i].out);
