@@ -1,5 +1,5 @@
 -- Redis 7 Functions form: FCALL qless 0 <command> <now> <args>...
-redis.register_function{
+loader.register_function{
   function_name = 'qless',
   callback = QlessDispatch,
 }
