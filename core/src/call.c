@@ -322,7 +322,7 @@ int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *
 	int rc;
 	qless__sigpipe_block(&g);
 	rc = call_impl(c, func, cmd, a, out);
-	qless__sigpipe_restore(&g);
+	qless__sigpipe_restore(&g, rc != QLESS_OK);
 	return rc;
 }
 
@@ -536,7 +536,7 @@ int qless__call_many(qless_client *c, const char *func, size_t n, const char *co
 	int rc;
 	qless__sigpipe_block(&g);
 	rc = call_many_impl(c, func, n, cmds, as, replies, rcs);
-	qless__sigpipe_restore(&g);
+	qless__sigpipe_restore(&g, rc != QLESS_OK);
 	for (i = 0; i < n; i++)
 		qless__args_free(&as[i]);
 	return rc;

@@ -190,7 +190,7 @@ int qless_client_top_tags(qless_client *client, qless_strlist **out, int64_t off
 			qless_sigpipe_guard g;
 			qless__sigpipe_block(&g);
 			r = client->ctx ? redisCommandArgv(client->ctx, (int)(l->size + 2), argv, NULL) : NULL;
-			qless__sigpipe_restore(&g);
+			qless__sigpipe_restore(&g, r == NULL);
 		}
 		if (argv != stack)
 			free(argv);

@@ -8,8 +8,10 @@
 
 #include "internal.h"
 
-/* Three system calls per guarded call (one when the caller blocks SIGPIPE
- * itself): block, take a SIGPIPE our writes raised, restore. */
+/* Two system calls per guarded operation (none when the caller blocks
+ * SIGPIPE itself): block, then restore; in between, a write to a closed
+ * connection raises SIGPIPE, which only a failed write does, so the pending
+ * signal is taken only after a failure. */
 void qless__sigpipe_block(qless_sigpipe_guard *g)
 {
 	sigset_t set;
@@ -20,17 +22,18 @@ void qless__sigpipe_block(qless_sigpipe_guard *g)
 	g->was_blocked = sigismember(&g->old, SIGPIPE) == 1;
 }
 
-void qless__sigpipe_restore(qless_sigpipe_guard *g)
+void qless__sigpipe_restore(qless_sigpipe_guard *g, int failed)
 {
-	sigset_t set;
-	struct timespec zero = { 0, 0 };
 	if (g->was_blocked)
 		return;
-	sigemptyset(&set);
-	sigaddset(&set, SIGPIPE);
-	/* A write to a closed connection left one pending: take it before unblocking. */
-	while (sigtimedwait(&set, NULL, &zero) < 0 && errno == EINTR)
-		;
+	if (failed) {
+		sigset_t set;
+		struct timespec zero = { 0, 0 };
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		while (sigtimedwait(&set, NULL, &zero) < 0 && errno == EINTR)
+			;
+	}
 	pthread_sigmask(SIG_SETMASK, &g->old, NULL);
 }
 
@@ -65,7 +68,7 @@ redisContext *qless__connect(qless_client *c, int select_db)
 	redisContext *ctx;
 	qless__sigpipe_block(&g);
 	ctx = do_connect(c, select_db);
-	qless__sigpipe_restore(&g);
+	qless__sigpipe_restore(&g, ctx == NULL || ctx->err != 0);
 	return ctx;
 }
 

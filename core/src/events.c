@@ -32,7 +32,7 @@ static int subscribe(qless_events *ev, const char *F)
 	int rc;
 	qless__sigpipe_block(&g);
 	rc = subscribe_impl(ev, F);
-	qless__sigpipe_restore(&g);
+	qless__sigpipe_restore(&g, rc != QLESS_OK);
 	return rc;
 }
 

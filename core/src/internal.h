@@ -100,7 +100,8 @@ typedef struct qless_sigpipe_guard {
 	int was_blocked;
 } qless_sigpipe_guard;
 void qless__sigpipe_block(qless_sigpipe_guard *g);
-void qless__sigpipe_restore(qless_sigpipe_guard *g);
+/* failed: the guarded operation failed (then a SIGPIPE it raised is taken). */
+void qless__sigpipe_restore(qless_sigpipe_guard *g, int failed);
 
 /* ---- argument vectors (call.c) ---- */
 #define QLESS_ARGS_PREFIX 5   /* EVALSHA sha 0 command now */
