@@ -2,61 +2,61 @@
 -- not keep key order, so each message is assembled by hand in the exact key
 -- order of §9.2; every string value goes through cjson for identical escaping.
 
-Q.publish = function(channel, message)
+local function publish(channel, message)
   redis.call('publish', channel, message)
 end
 
 -- `message` on ql:log.
-Q.log_event = function(message)
+local function log_event(message)
   redis.call('publish', 'ql:log', message)
 end
 
-Q.msg_put = function(jid, queue)
-  return '{"jid":' .. Q.jstr(jid) .. ',"event":"put","queue":' .. Q.jqueue(queue) .. '}'
+local function msg_put(jid, queue)
+  return '{"jid":' .. jstr(jid) .. ',"event":"put","queue":' .. jqueue(queue) .. '}'
 end
 
-Q.msg_lock_lost = function(jid, worker)
-  return '{"jid":' .. Q.jstr(jid) .. ',"event":"lock_lost","worker":' .. Q.jstr(worker) .. '}'
+local function msg_lock_lost(jid, worker)
+  return '{"jid":' .. jstr(jid) .. ',"event":"lock_lost","worker":' .. jstr(worker) .. '}'
 end
 
 -- queue/worker are the raw hash fields: false (absent) is written as false.
-Q.msg_canceled = function(jid, queue, worker)
-  local q = queue and Q.jstr(queue) or 'false'
-  local w = worker and Q.jstr(worker) or 'false'
-  return '{"jid":' .. Q.jstr(jid) .. ',"queue":' .. q .. ',"event":"canceled","worker":' .. w .. '}'
+local function msg_canceled(jid, queue, worker)
+  local q = queue and jstr(queue) or 'false'
+  local w = worker and jstr(worker) or 'false'
+  return '{"jid":' .. jstr(jid) .. ',"queue":' .. q .. ',"event":"canceled","worker":' .. w .. '}'
 end
 
-Q.msg_completed = function(jid, queue)
-  return '{"jid":' .. Q.jstr(jid) .. ',"event":"completed","queue":' .. Q.jqueue(queue) .. '}'
+local function msg_completed(jid, queue)
+  return '{"jid":' .. jstr(jid) .. ',"event":"completed","queue":' .. jqueue(queue) .. '}'
 end
 
-Q.msg_advanced = function(jid, to, queue)
-  return '{"jid":' .. Q.jstr(jid) .. ',"to":' .. Q.jstr(to) ..
-    ',"event":"advanced","queue":' .. Q.jstr(queue) .. '}'
+local function msg_advanced(jid, to, queue)
+  return '{"jid":' .. jstr(jid) .. ',"to":' .. jstr(to) ..
+    ',"event":"advanced","queue":' .. jstr(queue) .. '}'
 end
 
-Q.msg_failed = function(jid, group, message, worker)
-  return '{"message":' .. Q.jstr(message) .. ',"jid":' .. Q.jstr(jid) ..
-    ',"group":' .. Q.jstr(group) .. ',"event":"failed","worker":' .. Q.jstr(worker) .. '}'
+local function msg_failed(jid, group, message, worker)
+  return '{"message":' .. jstr(message) .. ',"jid":' .. jstr(jid) ..
+    ',"group":' .. jstr(group) .. ',"event":"failed","worker":' .. jstr(worker) .. '}'
 end
 
-Q.msg_config_set = function(option, value)
-  return '{"option":' .. Q.jstr(option) .. ',"event":"config_set","value":' .. Q.jstr(value) .. '}'
+local function msg_config_set(option, value)
+  return '{"option":' .. jstr(option) .. ',"event":"config_set","value":' .. jstr(value) .. '}'
 end
 
-Q.msg_config_unset = function(option)
-  return '{"event":"config_unset","option":' .. Q.jstr(option) .. '}'
+local function msg_config_unset(option)
+  return '{"event":"config_unset","option":' .. jstr(option) .. '}'
 end
 
 -- lock_lost goes to the worker's own channel first, then to ql:log.
-Q.lock_lost = function(jid, worker)
-  local message = Q.msg_lock_lost(jid, worker)
+local function lock_lost(jid, worker)
+  local message = msg_lock_lost(jid, worker)
   redis.call('publish', 'ql:w:' .. worker, message)
   redis.call('publish', 'ql:log', message)
 end
 
 -- Publishes the bare jid on a tracking channel when the job is tracked.
-Q.track_event = function(jid, channel)
+local function track_event(jid, channel)
   if Q.tracked(jid) then
     redis.call('publish', 'ql:' .. channel, jid)
   end
