@@ -2,18 +2,18 @@
 --   <command> <now> <args>...   with no KEYS.
 
 local QlessDispatch = function(keys, argv)
-  bind_globals()
+  Q.bind_globals()
   if #keys > 0 then
-    raise('No Keys should be provided')
+    Q.raise('No Keys should be provided')
   end
   local command = argv[1]
   if command == nil then
-    raise('Must provide a command')
+    Q.raise('Must provide a command')
   end
   Q.memo_config, Q.memo_tracked = nil, nil
   local handler = C[command]
   if type(handler) ~= 'function' then
-    raise('Unknown command ' .. command)
+    Q.raise('Unknown command ' .. command)
   end
   -- `now` repeats across a pipelined batch: parsed once per distinct text.
   local now_text, now = argv[2], nil
@@ -24,7 +24,7 @@ local QlessDispatch = function(keys, argv)
     Q.cache.now_text, Q.cache.now = now_text, now
   end
   if now == nil then
-    raise('Arg "now" missing or not a number: ' .. tostring(argv[2]))
+    Q.raise('Arg "now" missing or not a number: ' .. tostring(argv[2]))
   end
   -- Command arguments start at ARGV[3]: moved down in place (the table is
   -- this call's own), which saves a second table per command.

@@ -1,14 +1,10 @@
 -- Shared namespace and small helpers used by every other module.
 --
--- Redis 7 makes the global table read-only, so nothing here is global. The
--- helpers are local functions of the one chunk the modules are concatenated
--- into (a call to a local skips the table lookup a call through a table
--- costs; each module uses only helpers of the modules before it, which the
--- build's "no globals" check enforces: an undeclared name reads a global).
--- The local table Q holds shared state (caches, per-command memos, constant
--- tables) and the few helpers whose names local variables use; the local
--- table C the command handlers, dispatched from api.lua. The chunk stays
--- below Lua 5.1's limits of 200 locals and 60 upvalues per function.
+-- Redis 7 makes the global table read-only, so nothing here is global: all
+-- helpers live in the local table Q and all command handlers in the local
+-- table C (filled by the other modules, dispatched from api.lua). Keeping
+-- them in two tables also keeps the main chunk far below Lua 5.1's limits of
+-- 200 locals and 60 upvalues per function.
 --
 -- Only functions and constant tables are defined at load time; no Redis call
 -- happens until a command runs (FUNCTION LOAD forbids it, and EVALSHA re-runs
@@ -21,7 +17,7 @@ local C = {}
 -- on to the real one through its metatable (three table lookups a read, two
 -- dozen reads of `redis` alone per job), and at load time only the loader's
 -- `redis` (register_function) exists: so the locals are bound when a command
--- runs (`bind_globals`, first thing in the dispatcher).
+-- runs (Q.bind_globals, first thing in the dispatcher).
 local loader = redis
 local runtime_globals = function()
   return redis, cjson, string, math, table, tonumber, tostring, type, ipairs, pairs, next, unpack,
@@ -30,7 +26,7 @@ end
 local redis, cjson, string, math, table, tonumber, tostring, type, ipairs, pairs, next, unpack,
   pcall, error
 
-local function bind_globals()
+Q.bind_globals = function()
   if redis == nil then
     redis, cjson, string, math, table, tonumber, tostring, type, ipairs, pairs, next, unpack,
       pcall, error = runtime_globals()
@@ -45,71 +41,71 @@ Q.none = {}
 
 -- Raises an error reply. Level 0 keeps Lua's "file:line:" out of the text so
 -- EVAL and FCALL give identical messages.
-local function raise(msg)
+Q.raise = function(msg)
   error(msg, 0)
 end
 
 -- Argument checks. `cmd` is the display name ("Put"), `name` the argument.
 -- A missing argument is nil; an empty string counts as given.
-local function need(cmd, name, value)
+Q.need = function(cmd, name, value)
   if value == nil then
-    raise(cmd .. '(): Arg "' .. name .. '" missing')
+    Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
   end
   return value
 end
 
 -- Parses a number like Lua's tonumber. With `default` ~= nil a missing value
 -- yields the default; otherwise a missing value is an error.
-local function number(cmd, name, value, default)
+Q.number = function(cmd, name, value, default)
   if value == nil then
     if default ~= nil then return default end
-    raise(cmd .. '(): Arg "' .. name .. '" missing or not a number: nil')
+    Q.raise(cmd .. '(): Arg "' .. name .. '" missing or not a number: nil')
   end
   local n = tonumber(value)
   if n == nil then
-    raise(cmd .. '(): Arg "' .. name .. '" not a number: ' .. tostring(value))
+    Q.raise(cmd .. '(): Arg "' .. name .. '" not a number: ' .. tostring(value))
   end
   return n
 end
 
 -- Decodes JSON text; invalid text is an error. Returns the decoded value.
-local function json(cmd, name, value)
+Q.json = function(cmd, name, value)
   if value == nil then
-    raise(cmd .. '(): Arg "' .. name .. '" missing')
+    Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
   end
   local ok, decoded = pcall(cjson.decode, value)
   if not ok then
-    raise(cmd .. '(): Arg "' .. name .. '" not JSON: ' .. tostring(value))
+    Q.raise(cmd .. '(): Arg "' .. name .. '" not JSON: ' .. tostring(value))
   end
   return decoded
 end
 
--- Like `json` for a caller that only needs the text to be valid JSON. The
+-- Like Q.json for a caller that only needs the text to be valid JSON. The
 -- last text found valid is remembered (validity depends on the text alone),
 -- so a payload repeated across commands is parsed once.
-local function json_valid(cmd, name, value)
+Q.json_valid = function(cmd, name, value)
   if value ~= nil and value == Q.cache.valid_json then return end
-  json(cmd, name, value)
+  Q.json(cmd, name, value)
   Q.cache.valid_json = value
 end
 
--- Like `json` but the value must decode to a list (tags, depends).
-local function json_list(cmd, name, value)
-  local decoded = json(cmd, name, value)
+-- Like Q.json but the value must decode to a list (tags, depends).
+Q.json_list = function(cmd, name, value)
+  local decoded = Q.json(cmd, name, value)
   if type(decoded) ~= 'table' then
-    raise(cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
+    Q.raise(cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
   end
   return decoded
 end
 
 -- Reads `key value` option pairs starting at args[first]. An option name
 -- without a value is an error; later duplicates override earlier ones.
-local function options(cmd, args, first)
+Q.options = function(cmd, args, first)
   local n = #args
   if n < first then return Q.none end
   local opts = {}
   if (n - first + 1) % 2 == 1 then
-    raise(cmd .. '(): Arg "' .. args[n] .. '" has no value')
+    Q.raise(cmd .. '(): Arg "' .. args[n] .. '" has no value')
   end
   for i = first, n - 1, 2 do
     opts[args[i]] = args[i + 1]
@@ -120,7 +116,7 @@ end
 -- Numbers, time and JSON text ---------------------------------------------------
 
 -- The UTC day containing t; floored modulo so bin(-5) = -86400.
-local function bin(t)
+Q.bin = function(t)
   return t - (t % 86400)
 end
 
@@ -133,7 +129,7 @@ Q.cache = {}
 
 -- Day numbers in key names are written as plain integers ("0", "86400").
 Q.day = function(t)
-  local b = bin(t)
+  local b = Q.bin(t)
   local cache = Q.cache
   if b ~= cache.day_bin or b == 0 then
     cache.day_bin, cache.day_text = b, string.format('%d', b)
@@ -142,7 +138,7 @@ Q.day = function(t)
 end
 
 -- The job field `time` is written with 20 decimals.
-local function timestr(t)
+Q.timestr = function(t)
   local cache = Q.cache
   if t ~= cache.time_num or t == 0 then
     cache.time_num, cache.time_text = t, string.format('%.20f', t)
@@ -152,7 +148,7 @@ end
 
 -- tonumber of a stored time text, memoised for the last text: the jobs of
 -- one batch were all put (or popped) with the same `now`.
-local function time_number(text)
+Q.time_number = function(text)
   local cache = Q.cache
   if text ~= cache.tn_text then
     cache.tn_text, cache.tn_num = text, tonumber(text)
@@ -177,16 +173,16 @@ Q.score = function(x)
 end
 
 -- A JSON string literal with cjson's escaping (so "/" becomes "\/").
-local function jstr(s)
+Q.jstr = function(s)
   if type(s) ~= 'string' then s = tostring(s) end
   return cjson.encode(s)
 end
 
--- `jstr` of a queue name, remembered for the last one.
-local function jqueue(queue)
+-- Q.jstr of a queue name, remembered for the last one.
+Q.jqueue = function(queue)
   local c = Q.cache
   if queue ~= c.jqueue_name then
-    c.jqueue_name, c.jqueue_text = queue, jstr(queue)
+    c.jqueue_name, c.jqueue_text = queue, Q.jstr(queue)
   end
   return c.jqueue_text
 end
@@ -197,7 +193,7 @@ Q.encode = function(value)
 end
 
 -- Position of `value` in list `t`, or nil.
-local function index_of(t, value)
+Q.index_of = function(t, value)
   for i, v in ipairs(t) do
     if v == value then return i end
   end
@@ -206,9 +202,9 @@ end
 
 -- Keys ------------------------------------------------------------------------
 
-local function jkey(jid) return 'ql:j:' .. jid end
+Q.jkey = function(jid) return 'ql:j:' .. jid end
 -- Queue keys, remembered for the last queue named (a batch works on one).
-local function qkey(queue, kind)
+Q.qkey = function(queue, kind)
   local c = Q.cache
   local keys = c.qkeys
   if queue ~= c.qkeys_queue then
@@ -222,9 +218,9 @@ local function qkey(queue, kind)
   end
   return key
 end
-local function wkey(worker) return 'ql:w:' .. worker .. ':jobs' end
+Q.wkey = function(worker) return 'ql:w:' .. worker .. ':jobs' end
 -- The last key made is remembered: a batch updates the same day and queue.
-local function statkey(kind, t, queue)
+Q.statkey = function(kind, t, queue)
   local day, c = Q.day(t), Q.cache
   if kind ~= c.sk_kind or day ~= c.sk_day or queue ~= c.sk_queue then
     c.sk_kind, c.sk_day, c.sk_queue = kind, day, queue
@@ -237,26 +233,26 @@ end
 
 -- REGISTER-QUEUE: remember the queue name with its first-seen time.
 -- (ZRANK, not ZSCORE: an integer reply, no double written out as text.)
-local function register_queue(queue, now)
+Q.register_queue = function(queue, now)
   if not redis.call('zrank', 'ql:queues', queue) then
     redis.call('zadd', 'ql:queues', now, queue)
   end
 end
 
 -- WORK-ADD: higher priority first, then older first (§2.3).
-local function work_add(queue, jid, priority, t)
-  redis.call('zadd', qkey(queue, 'work'), Q.score(priority - (t / 10000000000)), jid)
+Q.work_add = function(queue, jid, priority, t)
+  redis.call('zadd', Q.qkey(queue, 'work'), Q.score(priority - (t / 10000000000)), jid)
 end
 
 -- Removes a jid from the listed sets of a queue.
-local function unqueue(queue, jid, kinds)
+Q.unqueue = function(queue, jid, kinds)
   for _, kind in ipairs(kinds) do
-    redis.call('zrem', qkey(queue, kind), jid)
+    redis.call('zrem', Q.qkey(queue, kind), jid)
   end
 end
 
 -- ZREM of a whole list, in slices that stay within Lua's unpack limit.
-local function zrem_all(key, members)
+Q.zrem_all = function(key, members)
   for i = 1, #members, 1000 do
     redis.call('zrem', key, unpack(members, i, math.min(i + 999, #members)))
   end
@@ -270,7 +266,7 @@ end
 -- `other` (four times): the count holds a bit for each, and the tracked one
 -- fills the tracked memo in the same call. Returns whether `key` exists and
 -- whether `other` does.
-local function exists_and_tracked(key, other)
+Q.exists_and_tracked = function(key, other)
   local count
   if other then
     count = redis.call('exists', key, 'ql:tracked', 'ql:tracked', other, other, other, other)
@@ -288,7 +284,7 @@ end
 -- (retries, priorities, small counters) are memoised; a bigger memo would
 -- only add to what Lua's collector walks on every cycle.
 Q.int_texts = {}
-local function int_arg(v)
+Q.int_arg = function(v)
   local text = Q.int_texts[v]
   if text then return text end
   if v == math.floor(v) and v < 1e7 and v > -1e7 and v ~= 0 then
@@ -311,14 +307,14 @@ Q.tracked = function(jid)
 end
 
 -- Tag index: ql:t:<tag> lists jids, ql:tags counts uses.
-local function index_tags(jid, tags, now)
+Q.index_tags = function(jid, tags, now)
   for _, tag in ipairs(tags) do
     redis.call('zadd', 'ql:t:' .. tag, now, jid)
     redis.call('zincrby', 'ql:tags', 1, tag)
   end
 end
 
-local function unindex_tag_list(jid, tags)
+Q.unindex_tag_list = function(jid, tags)
   for _, tag in ipairs(tags) do
     redis.call('zrem', 'ql:t:' .. tag, jid)
     redis.call('zincrby', 'ql:tags', -1, tag)
@@ -326,35 +322,35 @@ local function unindex_tag_list(jid, tags)
 end
 
 -- UNINDEX-TAGS: drop the job (by its stored tags) from the tag index.
-local function unindex_tags(jid)
-  local text = redis.call('hget', jkey(jid), 'tags')
+Q.unindex_tags = function(jid)
+  local text = redis.call('hget', Q.jkey(jid), 'tags')
   if text then
     local ok, tags = pcall(cjson.decode, text)
     if ok and type(tags) == 'table' then
-      unindex_tag_list(jid, tags)
+      Q.unindex_tag_list(jid, tags)
     end
   end
 end
 
 -- LINK: jid waits for d unless d is missing or complete. Returns true if linked.
-local function link(jid, d)
-  local state = redis.call('hget', jkey(d), 'state')
+Q.link = function(jid, d)
+  local state = redis.call('hget', Q.jkey(d), 'state')
   if state and state ~= 'complete' then
-    redis.call('sadd', jkey(d) .. '-dependents', jid)
-    redis.call('sadd', jkey(jid) .. '-dependencies', d)
+    redis.call('sadd', Q.jkey(d) .. '-dependents', jid)
+    redis.call('sadd', Q.jkey(jid) .. '-dependencies', d)
     return true
   end
   return false
 end
 
-local function unlink(jid, d)
-  redis.call('srem', jkey(d) .. '-dependents', jid)
-  redis.call('srem', jkey(jid) .. '-dependencies', d)
+Q.unlink = function(jid, d)
+  redis.call('srem', Q.jkey(d) .. '-dependents', jid)
+  redis.call('srem', Q.jkey(jid) .. '-dependencies', d)
 end
 
 -- Removes a failed job from its failure group list (and the group from
 -- ql:failures when the list empties) and takes it off the `failed` counter.
-local function unfail_one(jid, failure_text, stat_queue)
+Q.unfail_one = function(jid, failure_text, stat_queue)
   local ok, failure = pcall(cjson.decode, failure_text or '')
   if not ok or type(failure) ~= 'table' or failure.group == nil then
     return
@@ -365,14 +361,14 @@ local function unfail_one(jid, failure_text, stat_queue)
     redis.call('srem', 'ql:failures', group)
   end
   local when = tonumber(failure.when) or 0
-  redis.call('hincrby', statkey('stats', when, stat_queue), 'failed', -1)
+  redis.call('hincrby', Q.statkey('stats', when, stat_queue), 'failed', -1)
 end
 
 -- Records a failure: group list, ql:failures and the day's counters.
-local function add_failure(jid, group, now, stat_queue)
+Q.add_failure = function(jid, group, now, stat_queue)
   redis.call('sadd', 'ql:failures', group)
   redis.call('lpush', 'ql:f:' .. group, jid)
-  local key = statkey('stats', now, stat_queue)
+  local key = Q.statkey('stats', now, stat_queue)
   redis.call('hincrby', key, 'failures', 1)
   redis.call('hincrby', key, 'failed', 1)
 end

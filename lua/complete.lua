@@ -5,45 +5,45 @@
 -- of the state/worker errors; `texts.no_owner` also rejects a job whose
 -- worker field is empty (heartbeat). `extra` lists more fields to read
 -- (returned from f[4] on). Also returns the job's key.
-local function must_be_running(cmd, jid, worker, texts, extra)
-  local key = jkey(jid)
+Q.must_be_running = function(cmd, jid, worker, texts, extra)
+  local key = Q.jkey(jid)
   local f = redis.call('hmget', key, 'state', 'worker', 'queue', unpack(extra or Q.none))
   local state, owner = f[1], f[2]
   if not state then
-    raise(cmd .. '(): Job ' .. jid .. ' does not exist')
+    Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
   elseif state ~= 'running' then
-    raise(cmd .. '(): Job ' .. jid .. texts.state .. state)
+    Q.raise(cmd .. '(): Job ' .. jid .. texts.state .. state)
   elseif owner ~= worker or (texts.no_owner and owner == '') then
-    raise(cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
+    Q.raise(cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
   end
   return f, key
 end
 
 -- Deletes a completed job's hash and history and unindexes its tags.
-local function forget_job(jid)
-  unindex_tags(jid)
-  redis.call('del', jkey(jid), Q.hkey(jid))
+Q.forget_job = function(jid)
+  Q.unindex_tags(jid)
+  redis.call('del', Q.jkey(jid), Q.hkey(jid))
 end
 
 -- PURGE-COMPLETED: by age (jobs-history), then by count (jobs-history-count).
-local function purge_completed(now)
-  local age = config_number('jobs-history', 604800)
-  local count = math.floor(config_number('jobs-history-count', 50000))
+Q.purge_completed = function(now)
+  local age = Q.config_number('jobs-history', 604800)
+  local count = math.floor(Q.config_number('jobs-history-count', 50000))
   local old = redis.call('zrangebyscore', 'ql:completed', '0', Q.score(now - age))
   if #old > 0 then
     for _, jid in ipairs(old) do
-      forget_job(jid)
+      Q.forget_job(jid)
     end
     redis.call('zremrangebyscore', 'ql:completed', 0, now - age)
   end
   local cache = Q.cache
   if count ~= cache.keep_count then
-    cache.keep_count, cache.keep_rank = count, int_arg(-1 - count)
+    cache.keep_count, cache.keep_rank = count, Q.int_arg(-1 - count)
   end
   local extra = redis.call('zrange', 'ql:completed', '0', cache.keep_rank)
   if #extra > 0 then
     for _, jid in ipairs(extra) do
-      forget_job(jid)
+      Q.forget_job(jid)
     end
     redis.call('zremrangebyrank', 'ql:completed', 0, -1 - count)
   end
@@ -52,25 +52,25 @@ end
 -- Releases the jobs waiting for `jid`: those with no dependency left become
 -- scheduled (if a delay was pending) or waiting.
 -- `known_empty`: the caller saw that the set does not exist.
-local function release_dependents(jid, now, known_empty)
+Q.release_dependents = function(jid, now, known_empty)
   if known_empty then return end
-  local key = jkey(jid) .. '-dependents'
+  local key = Q.jkey(jid) .. '-dependents'
   local dependents = redis.call('smembers', key)
   if #dependents == 0 then return end
   for _, d in ipairs(dependents) do
-    local dkey = jkey(d)
+    local dkey = Q.jkey(d)
     redis.call('srem', dkey .. '-dependencies', jid)
     if redis.call('scard', dkey .. '-dependencies') == 0 then
       local f = redis.call('hmget', dkey, 'queue', 'scheduled', 'priority')
       local dq = f[1]
       if dq then
-        redis.call('zrem', qkey(dq, 'depends'), d)
+        redis.call('zrem', Q.qkey(dq, 'depends'), d)
         if f[2] then
-          redis.call('zadd', qkey(dq, 'scheduled'), f[2], d)
+          redis.call('zadd', Q.qkey(dq, 'scheduled'), f[2], d)
           redis.call('hset', dkey, 'state', 'scheduled')
           redis.call('hdel', dkey, 'scheduled')
         else
-          work_add(dq, d, tonumber(f[3]) or 0, now)
+          Q.work_add(dq, d, tonumber(f[3]) or 0, now)
           redis.call('hset', dkey, 'state', 'waiting')
         end
       end
@@ -81,12 +81,12 @@ end
 
 -- Parses complete's options; a trailing name without a value is ignored.
 -- Returns nil when no option is given (a plain completion).
-local function complete_args(args)
+Q.complete_args = function(args)
   local cmd = 'Complete'
-  need(cmd, 'jid', args[1])
-  need(cmd, 'worker', args[2])
-  need(cmd, 'queue', args[3])
-  json_valid(cmd, 'data', args[4])
+  Q.need(cmd, 'jid', args[1])
+  Q.need(cmd, 'worker', args[2])
+  Q.need(cmd, 'queue', args[3])
+  Q.json_valid(cmd, 'data', args[4])
   if #args < 6 then return nil end
   local c = {
     jid = args[1],
@@ -100,44 +100,44 @@ local function complete_args(args)
     opts[args[i]] = args[i + 1]
   end
   c.next = opts.next
-  c.delay = number(cmd, 'delay', opts.delay, 0)
-  if opts.depends ~= nil then c.depends = json_list(cmd, 'depends', opts.depends) end
+  c.delay = Q.number(cmd, 'delay', opts.delay, 0)
+  if opts.depends ~= nil then c.depends = Q.json_list(cmd, 'depends', opts.depends) end
   if opts.delay ~= nil and c.next == nil then
-    raise('Complete(): "delay" cannot be used without a "next".')
+    Q.raise('Complete(): "delay" cannot be used without a "next".')
   end
   if opts.depends ~= nil and c.next == nil then
-    raise('Complete(): "depends" cannot be used without a "next".')
+    Q.raise('Complete(): "depends" cannot be used without a "next".')
   end
   return c
 end
 
 -- Moves a completed job on to the `next` queue; returns the reply.
-local function advance(now, c, key)
+Q.advance = function(now, c, key)
   local jid, nextq = c.jid, c.next
-  log_event(msg_advanced(jid, nextq, c.queue))
-  history(jid, now, 'put', nil, false, history_text(now, 'put', 'q', nextq))
-  register_queue(nextq, now)
+  Q.log_event(Q.msg_advanced(jid, nextq, c.queue))
+  Q.history(jid, now, 'put', nil, false, Q.history_text(now, 'put', 'q', nextq))
+  Q.register_queue(nextq, now)
   local f = redis.call('hmget', key, 'retries', 'priority')
   redis.call('hset', key, 'state', 'waiting', 'worker', '', 'failure', '{}',
     'queue', nextq, 'expires', 0, 'remaining', tonumber(f[1]) or 0)
   if c.delay > 0 and #c.depends == 0 then
     -- Sits in -scheduled while its state reads `waiting` (§4 exception).
-    redis.call('zadd', qkey(nextq, 'scheduled'), now + c.delay, jid)
+    redis.call('zadd', Q.qkey(nextq, 'scheduled'), now + c.delay, jid)
     return 'scheduled'
   end
   local linked = false
   for _, d in ipairs(c.depends) do
-    if link(jid, d) then linked = true end
+    if Q.link(jid, d) then linked = true end
   end
   if linked then
-    redis.call('zadd', qkey(nextq, 'depends'), now, jid)
+    redis.call('zadd', Q.qkey(nextq, 'depends'), now, jid)
     redis.call('hset', key, 'state', 'depends')
     if c.delay > 0 then
       redis.call('hset', key, 'scheduled', now + c.delay)
     end
     return 'depends'
   end
-  work_add(nextq, jid, tonumber(f[2]) or 0, now)
+  Q.work_add(nextq, jid, tonumber(f[2]) or 0, now)
   return 'waiting'
 end
 
@@ -148,39 +148,39 @@ Q.complete_texts = {
 Q.complete_fields = {'time', 'retries', 'history'}
 
 C.complete = function(now, args)
-  local c = complete_args(args)
+  local c = Q.complete_args(args)
   local jid, worker, queue, data = args[1], args[2], args[3], args[4]
-  local f, key = must_be_running('Complete', jid, worker, Q.complete_texts, Q.complete_fields)
+  local f, key = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Q.complete_fields)
   if f[3] ~= queue then
-    raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
+    Q.raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
   end
 
-  history(jid, now, 'done', nil, not f[6], history_text(now, 'done'))
+  Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
   -- One EXISTS tells whether this job has dependents to release, whether
   -- any job is tracked (nothing below writes either before the release) and
   -- whether the queue has a scheduled set: a running job is seldom also
   -- scheduled, and the ZREM from a set that does not exist is skipped.
-  local scheduled = qkey(queue, 'scheduled')
-  local has_dependents, has_scheduled = exists_and_tracked(key .. '-dependents', scheduled)
-  redis.call('zrem', qkey(queue, 'work'), jid)
-  redis.call('zrem', qkey(queue, 'locks'), jid)
+  local scheduled = Q.qkey(queue, 'scheduled')
+  local has_dependents, has_scheduled = Q.exists_and_tracked(key .. '-dependents', scheduled)
+  redis.call('zrem', Q.qkey(queue, 'work'), jid)
+  redis.call('zrem', Q.qkey(queue, 'locks'), jid)
   if has_scheduled then redis.call('zrem', scheduled, jid) end
-  local started = time_number(f[4]) or now
-  stat(queue, 'run', now, now - started)
-  redis.call('zrem', wkey(worker), jid)
-  track_event(jid, 'completed')
+  local started = Q.time_number(f[4]) or now
+  Q.stat(queue, 'run', now, now - started)
+  redis.call('zrem', Q.wkey(worker), jid)
+  Q.track_event(jid, 'completed')
 
   if c ~= nil and c.next ~= nil then
-    redis.call('hset', key, 'data', data, 'time', timestr(now))
-    return advance(now, c, key)
+    redis.call('hset', key, 'data', data, 'time', Q.timestr(now))
+    return Q.advance(now, c, key)
   end
 
-  log_event(msg_completed(jid, queue))
+  Q.log_event(Q.msg_completed(jid, queue))
   local retries = tonumber(f[5]) or 0
-  redis.call('hset', key, 'data', data, 'time', timestr(now), 'state', 'complete', 'worker', '',
-    'failure', '{}', 'queue', '', 'expires', '0', 'remaining', int_arg(retries))
+  redis.call('hset', key, 'data', data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
+    'failure', '{}', 'queue', '', 'expires', '0', 'remaining', Q.int_arg(retries))
   redis.call('zadd', 'ql:completed', Q.score(now), jid)
-  purge_completed(now)
-  release_dependents(jid, now, not has_dependents)
+  Q.purge_completed(now)
+  Q.release_dependents(jid, now, not has_dependents)
   return 'complete'
 end

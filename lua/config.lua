@@ -20,7 +20,7 @@ Q.config_defaults = {
 
 -- The stored options as a table, read once per command (Q.memo_config).
 -- An empty hash (the usual case) is the shared empty table.
-local function config_stored()
+Q.config_stored = function()
   local stored = Q.memo_config
   if stored == nil then
     local flat = redis.call('hgetall', 'ql:config')
@@ -36,7 +36,7 @@ end
 
 -- The stored value (a string), else the built-in default, else nil.
 Q.config = function(key)
-  local stored = config_stored()[key]
+  local stored = Q.config_stored()[key]
   if stored then return stored end
   local d = Q.config_defaults
   local value = d.listed[key]
@@ -46,8 +46,8 @@ end
 
 -- A numeric option: stored value parsed as a number, else `default`.
 -- (Q.config inlined: complete reads three options per call.)
-local function config_number(key, default)
-  local value = config_stored()[key]
+Q.config_number = function(key, default)
+  local value = Q.config_stored()[key]
   if value == nil then
     local d = Q.config_defaults
     value = d.listed[key]
@@ -57,9 +57,9 @@ local function config_number(key, default)
 end
 
 -- Lock duration for a queue: `<queue>-heartbeat`, else `heartbeat`.
-local function heartbeat(queue)
-  local value = tonumber(config_stored()[queue .. '-heartbeat'])
-  if value == nil then value = config_number('heartbeat', 60) end
+Q.heartbeat = function(queue)
+  local value = tonumber(Q.config_stored()[queue .. '-heartbeat'])
+  if value == nil then value = Q.config_number('heartbeat', 60) end
   return value
 end
 
@@ -87,23 +87,23 @@ C['config.get'] = function(now, args)
   table.sort(names)
   local parts = {}
   for i, k in ipairs(names) do
-    parts[i] = jstr(k) .. ':' .. cjson.encode(all[k])
+    parts[i] = Q.jstr(k) .. ':' .. cjson.encode(all[k])
   end
   return '{' .. table.concat(parts, ',') .. '}'
 end
 
 C['config.set'] = function(now, args)
-  local key = need('Config.set', 'option', args[1])
-  local value = need('Config.set', 'value', args[2])
-  log_event(msg_config_set(key, value))
+  local key = Q.need('Config.set', 'option', args[1])
+  local value = Q.need('Config.set', 'value', args[2])
+  Q.log_event(Q.msg_config_set(key, value))
   redis.call('hset', 'ql:config', key, value)
   Q.memo_config = nil
   return nil
 end
 
 C['config.unset'] = function(now, args)
-  local key = need('Config.unset', 'option', args[1])
-  log_event(msg_config_unset(key))
+  local key = Q.need('Config.unset', 'option', args[1])
+  Q.log_event(Q.msg_config_unset(key))
   redis.call('hdel', 'ql:config', key)
   Q.memo_config = nil
   return nil

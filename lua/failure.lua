@@ -2,58 +2,58 @@
 -- fail (§5.9), retry (§5.10), failed (§5.22), unfail (§5.23).
 
 -- Message used when a job runs out of retries without a given message.
-local function exhausted_message(queue)
+Q.exhausted_message = function(queue)
   return 'Job exhausted retries in queue "' .. tostring(queue) .. '"'
 end
 
 C.fail = function(now, args)
   local cmd = 'Fail'
-  local jid = need(cmd, 'jid', args[1])
-  local worker = need(cmd, 'worker', args[2])
-  local group = need(cmd, 'group', args[3])
-  local message = need(cmd, 'message', args[4])
+  local jid = Q.need(cmd, 'jid', args[1])
+  local worker = Q.need(cmd, 'worker', args[2])
+  local group = Q.need(cmd, 'group', args[3])
+  local message = Q.need(cmd, 'message', args[4])
   local data = nil
-  if args[5] ~= nil then data = json(cmd, 'data', args[5]) end
-  local f = must_be_running(cmd, jid, worker, {
+  if args[5] ~= nil then data = Q.json(cmd, 'data', args[5]) end
+  local f = Q.must_be_running(cmd, jid, worker, {
     state = ' not currently running: ',
     worker = ' running with another worker: ',
   })
   local queue = f[3] or ''
-  local key = jkey(jid)
+  local key = Q.jkey(jid)
 
-  log_event(msg_failed(jid, group, message, worker))
-  track_event(jid, 'failed')
-  redis.call('zrem', wkey(worker), jid)
-  history(jid, now, 'failed', {worker = worker, group = group})
-  unqueue(queue, jid, {'work', 'locks', 'scheduled'})
+  Q.log_event(Q.msg_failed(jid, group, message, worker))
+  Q.track_event(jid, 'failed')
+  redis.call('zrem', Q.wkey(worker), jid)
+  Q.history(jid, now, 'failed', {worker = worker, group = group})
+  Q.unqueue(queue, jid, {'work', 'locks', 'scheduled'})
   if data ~= nil then
     redis.call('hset', key, 'data', cjson.encode(data))
   end
   redis.call('hset', key, 'state', 'failed', 'worker', '', 'expires', '',
     'failure', cjson.encode({group = group, message = message,
       when = math.floor(now), worker = worker}))
-  add_failure(jid, group, now, queue)
+  Q.add_failure(jid, group, now, queue)
   return jid
 end
 
 C.retry = function(now, args)
   local cmd = 'Retry'
-  local jid = need(cmd, 'jid', args[1])
-  local queue = need(cmd, 'queue', args[2])
-  local worker = need(cmd, 'worker', args[3])
-  local delay = number(cmd, 'delay', args[4], 0)
+  local jid = Q.need(cmd, 'jid', args[1])
+  local queue = Q.need(cmd, 'queue', args[2])
+  local worker = Q.need(cmd, 'worker', args[3])
+  local delay = Q.number(cmd, 'delay', args[4], 0)
   local group, message = args[5], args[6]
-  local f = must_be_running(cmd, jid, worker, {
+  local f = Q.must_be_running(cmd, jid, worker, {
     state = ' is not currently running: ',
     worker = ' has been given to another worker: ',
   })
-  local key = jkey(jid)
+  local key = Q.jkey(jid)
   local job_queue = f[3] or ''
 
   local remaining = redis.call('hincrby', key, 'remaining', -1)
   redis.call('hdel', key, 'grace')
-  redis.call('zrem', qkey(job_queue, 'locks'), jid)
-  redis.call('zrem', wkey(worker), jid)
+  redis.call('zrem', Q.qkey(job_queue, 'locks'), jid)
+  redis.call('zrem', Q.wkey(worker), jid)
 
   local explained = group ~= nil and message ~= nil
   local failure = nil
@@ -63,23 +63,23 @@ C.retry = function(now, args)
 
   if remaining < 0 then
     local g = group or ('failed-retries-' .. queue)
-    history(jid, now, 'failed', {group = g})
+    Q.history(jid, now, 'failed', {group = g})
     if not explained then
-      failure = {group = g, message = exhausted_message(job_queue), when = now, worker = ''}
+      failure = {group = g, message = Q.exhausted_message(job_queue), when = now, worker = ''}
     end
     redis.call('hset', key, 'state', 'failed', 'worker', '', 'expires', '',
       'failure', cjson.encode(failure))
-    track_event(jid, 'failed')
-    add_failure(jid, g, now, queue)
+    Q.track_event(jid, 'failed')
+    Q.add_failure(jid, g, now, queue)
     return remaining
   end
 
   if delay > 0 then
-    redis.call('zadd', qkey(queue, 'scheduled'), now + delay, jid)
+    redis.call('zadd', Q.qkey(queue, 'scheduled'), now + delay, jid)
     redis.call('hset', key, 'state', 'scheduled')
   else
     local priority = tonumber(redis.call('hget', key, 'priority')) or 0
-    work_add(queue, jid, priority, now)
+    Q.work_add(queue, jid, priority, now)
     redis.call('hset', key, 'state', 'waiting')
   end
   if failure then
@@ -90,8 +90,8 @@ end
 
 C.failed = function(now, args)
   local group = args[1]
-  local start = number('Failed', 'start', args[2], 0)
-  local limit = number('Failed', 'limit', args[3], 25)
+  local start = Q.number('Failed', 'start', args[2], 0)
+  local limit = Q.number('Failed', 'limit', args[3], 25)
   if group == nil then
     local out = {}
     for _, g in ipairs(redis.call('smembers', 'ql:failures')) do
@@ -106,18 +106,18 @@ C.failed = function(now, args)
 end
 
 C.unfail = function(now, args)
-  local queue = need('Unfail', 'queue', args[1])
-  local group = need('Unfail', 'group', args[2])
-  local count = number('Unfail', 'count', args[3], 25)
+  local queue = Q.need('Unfail', 'queue', args[1])
+  local group = Q.need('Unfail', 'group', args[2])
+  local count = Q.number('Unfail', 'count', args[3], 25)
   local list = 'ql:f:' .. group
   local jids = redis.call('lrange', list, -count, -1)
   for _, jid in ipairs(jids) do
-    local key = jkey(jid)
-    history(jid, now, 'put', {q = queue})
+    local key = Q.jkey(jid)
+    Q.history(jid, now, 'put', {q = queue})
     local f = redis.call('hmget', key, 'retries', 'priority')
     redis.call('hset', key, 'state', 'waiting', 'worker', '', 'expires', 0,
       'queue', queue, 'remaining', tonumber(f[1]) or 5)
-    work_add(queue, jid, tonumber(f[2]) or 0, now)
+    Q.work_add(queue, jid, tonumber(f[2]) or 0, now)
   end
   redis.call('ltrim', list, 0, -count - 1)
   if redis.call('llen', list) == 0 then

@@ -12,8 +12,8 @@ end
 
 -- §3.4: jobs written by old qless keep their history as a JSON array in the
 -- hash field `history`; convert it to list entries before any read/append.
-local function history_migrate(jid)
-  local key = jkey(jid)
+Q.history_migrate = function(jid)
+  local key = Q.jkey(jid)
   local legacy = redis.call('hget', key, 'history')
   if not legacy then return end
   local ok, entries = pcall(cjson.decode, legacy)
@@ -44,7 +44,7 @@ end
 -- The usual entries are written by hand: cjson writes an integer below 1e14
 -- as its digits (%.14g) and an object of one key in its only order, so only
 -- other times (and -0) and other extras go through cjson.encode.
-local function history_entry(t, what, extras)
+Q.history_entry = function(t, what, extras)
   local when = math.floor(t)
   if when < 1e14 and when > -1e14 and when ~= 0 then
     local head = '[' .. string.format('%d', when) .. ',' .. cjson.encode(what)
@@ -63,15 +63,15 @@ local function history_entry(t, what, extras)
 end
 
 -- The entry text for `what` with no extras (k == nil) or the one string
--- extra {[k] = v}, as `history_entry` writes it, without building the extras
+-- extra {[k] = v}, as Q.history_entry writes it, without building the extras
 -- table. The last text made is cached (Q outlives the call): the commands of
 -- one pipelined batch share their second, queue and entry kind. Only the
 -- hand-written forms are cached (a zero time, where 0 and -0 print apart,
 -- is not).
-local function history_text(t, what, k, v)
+Q.history_text = function(t, what, k, v)
   local when = math.floor(t)
   if when >= 1e14 or when <= -1e14 or when == 0 then
-    return history_entry(t, what, k ~= nil and {[k] = v} or nil)
+    return Q.history_entry(t, what, k ~= nil and {[k] = v} or nil)
   end
   local c = Q.cache
   if when ~= c.entry_when or what ~= c.entry_what or k ~= c.entry_k or v ~= c.entry_v then
@@ -101,14 +101,14 @@ end
 -- first and the limit read only if the list then holds 3 entries or more:
 -- with at most 2, no value of the limit changes anything (n = 1 acts on a
 -- list of 2 or more before the push; n >= 3 trims above n).
-local function history(jid, t, what, extras, plain, text)
-  if not plain then history_migrate(jid) end
+Q.history = function(jid, t, what, extras, plain, text)
+  if not plain then Q.history_migrate(jid) end
   local key = Q.hkey(jid)
   if Q.memo_config == nil then
-    if text == nil then text = history_entry(t, what, extras) end
+    if text == nil then text = Q.history_entry(t, what, extras) end
     local len = redis.call('rpush', key, text)
     if len <= 2 then return text end
-    local n = math.floor(config_number('max-job-history', 100))
+    local n = math.floor(Q.config_number('max-job-history', 100))
     if n >= 3 and len > n then
       local first = redis.call('lindex', key, 0)
       redis.call('ltrim', key, 1 - n, -1)
@@ -123,7 +123,7 @@ local function history(jid, t, what, extras, plain, text)
     end
     return text
   end
-  local n = math.floor(config_number('max-job-history', 100))
+  local n = math.floor(Q.config_number('max-job-history', 100))
   if n > 0 and n < 3 then
     local len = redis.call('llen', key)
     if n == 1 and len >= 2 then
@@ -132,7 +132,7 @@ local function history(jid, t, what, extras, plain, text)
       redis.call('lpush', key, first)
     end
   end
-  if text == nil then text = history_entry(t, what, extras) end
+  if text == nil then text = Q.history_entry(t, what, extras) end
   local len = redis.call('rpush', key, text)
   if n >= 3 and len > n then
     local first = redis.call('lindex', key, 0)
@@ -143,9 +143,9 @@ local function history(jid, t, what, extras, plain, text)
 end
 
 -- Rendered history: list of objects, extras plus `when` and `what`.
--- `plain` as for `history`.
-local function history_render(jid, plain)
-  if not plain then history_migrate(jid) end
+-- `plain` as for Q.history.
+Q.history_render = function(jid, plain)
+  if not plain then Q.history_migrate(jid) end
   local out = {}
   for i, text in ipairs(redis.call('lrange', Q.hkey(jid), 0, -1)) do
     local ok, e = pcall(cjson.decode, text)
@@ -160,9 +160,9 @@ local function history_render(jid, plain)
 end
 
 -- The JSON text of one rendered entry (one element of the list that
--- `history_render` builds, encoded alone: cjson writes a nested value the
+-- Q.history_render builds, encoded alone: cjson writes a nested value the
 -- same way wherever it sits), or false for an entry it skips.
-local function history_item_json(text)
+Q.history_item_json = function(text)
   local ok, e = pcall(cjson.decode, text)
   if ok and type(e) == 'table' then
     local item = type(e[3]) == 'table' and e[3] or {}
@@ -173,13 +173,13 @@ local function history_item_json(text)
   return false
 end
 
--- The rendered history as JSON text, as cjson.encode(history_render(...))
+-- The rendered history as JSON text, as cjson.encode(Q.history_render(...))
 -- would write it, appended in pieces to buf after index k; returns the new
 -- last index. `memo` maps entry texts to their item JSON: the jobs of one
 -- pop mostly share identical entries (same `put` and `popped` second), so
 -- each distinct entry is decoded and encoded once per command.
-local function history_parts(buf, k, jid, plain, memo)
-  if not plain then history_migrate(jid) end
+Q.history_parts = function(buf, k, jid, plain, memo)
+  if not plain then Q.history_migrate(jid) end
   local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
   local first = k + 1
   buf[first] = '['
@@ -188,7 +188,7 @@ local function history_parts(buf, k, jid, plain, memo)
     local text = entries[i]
     local item = memo[text]
     if item == nil then
-      item = history_item_json(text)
+      item = Q.history_item_json(text)
       memo[text] = item
     end
     if item then

@@ -2,7 +2,7 @@
 -- priority, log.
 
 -- Decodes JSON text stored by this protocol, or returns `fallback`.
-local function decode_or(text, fallback)
+Q.decode_or = function(text, fallback)
   if not text or text == '' then return fallback end
   local ok, value = pcall(cjson.decode, text)
   if ok and type(value) == 'table' then return value end
@@ -16,8 +16,8 @@ Q.job_fields = {
 }
 
 -- The job as a Lua table with exactly the 17 keys of §3.1, or nil.
-local function job_view(jid)
-  local key = jkey(jid)
+Q.job_view = function(jid)
+  local key = Q.jkey(jid)
   local f = redis.call('hmget', key, unpack(Q.job_fields))
   local any = false
   for i = 1, #Q.job_fields do
@@ -26,7 +26,7 @@ local function job_view(jid)
   if not any and redis.call('exists', key) == 0 then
     return nil
   end
-  local deps = jkey(jid)
+  local deps = Q.jkey(jid)
   return {
     jid = f[1] or jid,
     klass = f[2] or '',
@@ -39,9 +39,9 @@ local function job_view(jid)
     retries = tonumber(f[8]) or 0,
     remaining = math.floor(tonumber(f[9]) or 0),
     data = f[10] or '',
-    tags = decode_or(f[11], {}),
-    history = history_render(jid, not f[14]),
-    failure = decode_or(f[12], {}),
+    tags = Q.decode_or(f[11], {}),
+    history = Q.history_render(jid, not f[14]),
+    failure = Q.decode_or(f[12], {}),
     spawned_from_jid = f[13] or false,
     dependents = redis.call('smembers', deps .. '-dependents'),
     dependencies = redis.call('smembers', deps .. '-dependencies'),
@@ -49,14 +49,14 @@ local function job_view(jid)
 end
 
 -- Job objects as JSON text, written by hand rather than by cjson.encode of
--- `job_view`'s table: key order is not significant (§3.1) and each value is
+-- Q.job_view's table: key order is not significant (§3.1) and each value is
 -- encoded exactly as cjson encodes it inside the object (strings and numbers
 -- through cjson itself, tags/failure decoded then re-encoded, the history
 -- by Q.history_parts), so the parsed reply is the same. What repeats across
 -- the jobs of one reply (klass, queue, numbers, tags, history entries) is
--- encoded once per command through the tables of `view_memo()`.
+-- encoded once per command through the tables of Q.view_memo().
 
--- The fields a job object is made from (`view_parts`), in this order: pop
+-- The fields a job object is made from (Q.view_parts), in this order: pop
 -- reads the first twelve before its hand-out and fills in the last three,
 -- which the hand-out writes.
 Q.view_fields = {
@@ -64,12 +64,12 @@ Q.view_fields = {
   'failure', 'spawned_from_jid', 'history', 'time', 'state', 'worker', 'expires',
 }
 
-local function view_memo()
+Q.view_memo = function()
   return {s = {}, n = {}, j = {}, h = {}, p = {}}
 end
 
 -- cjson string literal of s, memoised.
-local function memo_str(memo, s)
+Q.memo_str = function(memo, s)
   local m = memo.s
   local v = m[s]
   if v == nil then
@@ -80,7 +80,7 @@ local function memo_str(memo, s)
 end
 
 -- JSON of tonumber(text) or 0 (priority, expires, retries), memoised.
-local function memo_num(memo, text)
+Q.memo_num = function(memo, text)
   local m = memo.n
   local key = text or ''
   local v = m[key]
@@ -92,19 +92,19 @@ local function memo_num(memo, text)
 end
 
 -- JSON of the decoded tags/failure text ({} when absent or invalid), memoised.
-local function memo_decoded(memo, text)
+Q.memo_decoded = function(memo, text)
   local m = memo.j
   local key = text or ''
   local v = m[key]
   if v == nil then
-    v = cjson.encode(decode_or(text, {}))
+    v = cjson.encode(Q.decode_or(text, {}))
     m[key] = v
   end
   return v
 end
 
 -- JSON of the -dependents/-dependencies set of jid ({} when empty).
-local function set_json(key)
+Q.set_json = function(key)
   local members = redis.call('smembers', key)
   if #members == 0 then return '{}' end
   return cjson.encode(members)
@@ -113,14 +113,14 @@ end
 -- The object of §3.1 from f = HMGET of Q.view_fields. `expires` is the JSON
 -- of the expires number when the caller knows it (nil: from f[15]);
 -- `deps` false says both dependency sets are known to be empty.
--- `view_parts` appends the pieces of the text to buf after index k and
+-- Q.view_parts appends the pieces of the text to buf after index k and
 -- returns the new last index: a reply of several jobs is one table.concat.
 -- Around the per-job jid, data, history and dependency sets, the object is
 -- three fixed runs of text (klass … remaining; tags; failure and
 -- spawned_from_jid). memo.p keeps the last job's runs with the values they
 -- were made from: the jobs of one reply mostly share them, and interned
 -- strings compare in constant time.
-local function view_parts(buf, k, jid, f, memo, expires, deps)
+Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
   local tracked = Q.tracked(jid)
   local p = memo.p
   local exp = expires or f[15]
@@ -129,40 +129,40 @@ local function view_parts(buf, k, jid, f, memo, expires, deps)
   -- 14 worker, 15 expires (Q.view_fields).
   if p.run1 == nil or p[2] ~= f[2] or p[13] ~= f[13] or p[3] ~= f[3] or p[14] ~= f[14]
       or p[4] ~= f[4] or p[15] ~= exp or p[5] ~= f[5] or p[6] ~= f[6] or p.tracked ~= tracked then
-    p.run1 = ',"klass":' .. memo_str(memo, f[2] or '') ..
-      ',"state":' .. memo_str(memo, f[13] or '') ..
-      ',"queue":' .. memo_str(memo, f[3] or '') ..
-      ',"worker":' .. memo_str(memo, f[14] or '') ..
+    p.run1 = ',"klass":' .. Q.memo_str(memo, f[2] or '') ..
+      ',"state":' .. Q.memo_str(memo, f[13] or '') ..
+      ',"queue":' .. Q.memo_str(memo, f[3] or '') ..
+      ',"worker":' .. Q.memo_str(memo, f[14] or '') ..
       ',"tracked":' .. (tracked and 'true' or 'false') ..
-      ',"priority":' .. memo_num(memo, f[4]) ..
-      ',"expires":' .. (expires or memo_num(memo, f[15])) ..
-      ',"retries":' .. memo_num(memo, f[5]) ..
+      ',"priority":' .. Q.memo_num(memo, f[4]) ..
+      ',"expires":' .. (expires or Q.memo_num(memo, f[15])) ..
+      ',"retries":' .. Q.memo_num(memo, f[5]) ..
       ',"remaining":' .. cjson.encode(math.floor(tonumber(f[6]) or 0)) ..
       ',"data":'
     p[2], p[13], p[3], p[14], p[4], p[15], p[5], p[6], p.tracked = f[2], f[13], f[3], f[14], f[4], exp, f[5], f[6], tracked
   end
   if p.run2 == nil or p[8] ~= f[8] then
-    p.run2 = ',"tags":' .. memo_decoded(memo, f[8]) .. ',"history":'
+    p.run2 = ',"tags":' .. Q.memo_decoded(memo, f[8]) .. ',"history":'
     p[8] = f[8]
   end
   if p.run3 == nil or p[9] ~= f[9] or p[10] ~= f[10] then
-    p.run3 = ',"failure":' .. memo_decoded(memo, f[9]) ..
-      ',"spawned_from_jid":' .. (f[10] and memo_str(memo, f[10]) or 'false') ..
+    p.run3 = ',"failure":' .. Q.memo_decoded(memo, f[9]) ..
+      ',"spawned_from_jid":' .. (f[10] and Q.memo_str(memo, f[10]) or 'false') ..
       ',"dependents":'
     p[9], p[10] = f[9], f[10]
   end
   buf[k + 1] = '{"jid":'
   buf[k + 2] = cjson.encode(f[1] or jid)
   buf[k + 3] = p.run1
-  buf[k + 4] = memo_str(memo, f[7] or '')
+  buf[k + 4] = Q.memo_str(memo, f[7] or '')
   buf[k + 5] = p.run2
-  k = history_parts(buf, k + 5, jid, not f[11], memo.h)
+  k = Q.history_parts(buf, k + 5, jid, not f[11], memo.h)
   buf[k + 1] = p.run3
   if deps ~= false then
-    local key = jkey(jid)
-    buf[k + 2] = set_json(key .. '-dependents')
+    local key = Q.jkey(jid)
+    buf[k + 2] = Q.set_json(key .. '-dependents')
     buf[k + 3] = ',"dependencies":'
-    buf[k + 4] = set_json(key .. '-dependencies')
+    buf[k + 4] = Q.set_json(key .. '-dependencies')
     buf[k + 5] = '}'
     return k + 5
   end
@@ -171,15 +171,15 @@ local function view_parts(buf, k, jid, f, memo, expires, deps)
 end
 
 -- The object's JSON text alone.
-local function view_json(jid, f, memo, expires, deps)
+Q.view_json = function(jid, f, memo, expires, deps)
   local buf = {}
-  view_parts(buf, 0, jid, f, memo, expires, deps)
+  Q.view_parts(buf, 0, jid, f, memo, expires, deps)
   return table.concat(buf)
 end
 
 -- HMGET of Q.view_fields for jid, or nil if the job does not exist.
-local function job_fields_of(jid)
-  local key = jkey(jid)
+Q.job_fields_of = function(jid)
+  local key = Q.jkey(jid)
   local f = redis.call('hmget', key, unpack(Q.view_fields))
   for i = 1, #Q.view_fields do
     if f[i] then return f end
@@ -191,24 +191,24 @@ local function job_fields_of(jid)
 end
 
 -- The JSON of one job, or nil if it does not exist.
-local function job_json(jid, memo)
-  local f = job_fields_of(jid)
+Q.job_json = function(jid, memo)
+  local f = Q.job_fields_of(jid)
   if f == nil then return nil end
-  return view_json(jid, f, memo)
+  return Q.view_json(jid, f, memo)
 end
 
 -- JSON array of the objects of the jids that exist ({} when none).
-local function job_list(jids)
-  local memo = view_memo()
+Q.job_list = function(jids)
+  local memo = Q.view_memo()
   local buf, k = {'['}, 1
   for i = 1, #jids do
-    local f = job_fields_of(jids[i])
+    local f = Q.job_fields_of(jids[i])
     if f then
       if k > 1 then
         k = k + 1
         buf[k] = ','
       end
-      k = view_parts(buf, k, jids[i], f, memo)
+      k = Q.view_parts(buf, k, jids[i], f, memo)
     end
   end
   if k == 1 then return '{}' end
@@ -217,41 +217,41 @@ local function job_list(jids)
 end
 
 -- Raises "<Cmd>(): Job <jid> does not exist" unless the job hash exists.
-local function must_exist(cmd, jid)
-  if redis.call('exists', jkey(jid)) == 0 then
-    raise(cmd .. '(): Job ' .. jid .. ' does not exist')
+Q.must_exist = function(cmd, jid)
+  if redis.call('exists', Q.jkey(jid)) == 0 then
+    Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
   end
 end
 
 C.get = function(now, args)
-  local jid = need('Get', 'jid', args[1])
-  return job_json(jid, view_memo())
+  local jid = Q.need('Get', 'jid', args[1])
+  return Q.job_json(jid, Q.view_memo())
 end
 
 C.multiget = function(now, args)
-  return job_list(args)
+  return Q.job_list(args)
 end
 
 C.priority = function(now, args)
-  local jid = need('Priority', 'jid', args[1])
-  local priority = number('Priority', 'priority', args[2])
-  must_exist('Priority', jid)
-  local key = jkey(jid)
+  local jid = Q.need('Priority', 'jid', args[1])
+  local priority = Q.number('Priority', 'priority', args[2])
+  Q.must_exist('Priority', jid)
+  local key = Q.jkey(jid)
   redis.call('hset', key, 'priority', priority)
   -- A waiting job is re-scored with the bare priority (no time component).
   local queue = redis.call('hget', key, 'queue')
-  if queue and redis.call('zscore', qkey(queue, 'work'), jid) then
-    redis.call('zadd', qkey(queue, 'work'), priority, jid)
+  if queue and redis.call('zscore', Q.qkey(queue, 'work'), jid) then
+    redis.call('zadd', Q.qkey(queue, 'work'), priority, jid)
   end
   return priority
 end
 
 C.log = function(now, args)
-  local jid = need('Log', 'jid', args[1])
-  local message = need('Log', 'message', args[2])
+  local jid = Q.need('Log', 'jid', args[1])
+  local message = Q.need('Log', 'message', args[2])
   local data = nil
-  if args[3] ~= nil then data = json('Log', 'data', args[3]) end
-  must_exist('Log', jid)
-  history(jid, now, message, data)
+  if args[3] ~= nil then data = Q.json('Log', 'data', args[3]) end
+  Q.must_exist('Log', jid)
+  Q.history(jid, now, message, data)
   return nil
 end

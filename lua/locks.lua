@@ -3,79 +3,79 @@
 
 C.heartbeat = function(now, args)
   local cmd = 'Heartbeat'
-  local jid = need(cmd, 'jid', args[1])
-  local worker = need(cmd, 'worker', args[2])
+  local jid = Q.need(cmd, 'jid', args[1])
+  local worker = Q.need(cmd, 'worker', args[2])
   local data = nil
-  if args[3] ~= nil then data = json(cmd, 'data', args[3]) end
-  local f = must_be_running(cmd, jid, worker, {
+  if args[3] ~= nil then data = Q.json(cmd, 'data', args[3]) end
+  local f = Q.must_be_running(cmd, jid, worker, {
     state = ' not currently running: ',
     worker = ' given out to another worker: ',
     no_owner = true,
   })
   local queue = f[3] or ''
-  local key = jkey(jid)
-  local expires = now + heartbeat(queue)
+  local key = Q.jkey(jid)
+  local expires = now + Q.heartbeat(queue)
   if data ~= nil then
     redis.call('hset', key, 'expires', expires, 'worker', worker, 'data', cjson.encode(data))
   else
     redis.call('hset', key, 'expires', expires, 'worker', worker)
   end
-  redis.call('zadd', wkey(worker), expires, jid)
+  redis.call('zadd', Q.wkey(worker), expires, jid)
   redis.call('zadd', 'ql:workers', now, worker)
-  redis.call('zadd', qkey(queue, 'locks'), expires, jid)
+  redis.call('zadd', Q.qkey(queue, 'locks'), expires, jid)
   return expires
 end
 
 C.timeout = function(now, args)
-  need('Timeout', 'jid', args[1])
+  Q.need('Timeout', 'jid', args[1])
   for _, jid in ipairs(args) do
-    local key = jkey(jid)
+    local key = Q.jkey(jid)
     local f = redis.call('hmget', key, 'state', 'queue', 'worker')
     if not f[1] then
-      raise('Timeout(): Job ' .. jid .. ' does not exist')
+      Q.raise('Timeout(): Job ' .. jid .. ' does not exist')
     elseif f[1] ~= 'running' then
-      raise('Timeout(): Job ' .. jid .. ' not running')
+      Q.raise('Timeout(): Job ' .. jid .. ' not running')
     end
     local queue, worker = f[2] or '', f[3] or ''
-    history(jid, now, 'timed-out')
-    redis.call('zrem', qkey(queue, 'locks'), jid)
-    redis.call('zadd', qkey(queue, 'work'), '+inf', jid)
+    Q.history(jid, now, 'timed-out')
+    redis.call('zrem', Q.qkey(queue, 'locks'), jid)
+    redis.call('zadd', Q.qkey(queue, 'work'), '+inf', jid)
     redis.call('hset', key, 'state', 'stalled', 'expires', 0)
-    lock_lost(jid, worker)
+    Q.lock_lost(jid, worker)
   end
   return nil
 end
 
 -- First lock expiry: warn the worker and extend the lock by the grace period.
-local function lock_notice(queue, jid, worker, now, grace)
-  track_event(jid, 'stalled')
-  history(jid, now, 'timed-out')
-  redis.call('hset', jkey(jid), 'grace', 1)
-  lock_lost(jid, worker)
-  redis.call('zadd', qkey(queue, 'locks'), now + grace, jid)
-  redis.call('hincrby', statkey('stats', now, queue), 'retries', 1)
+Q.lock_notice = function(queue, jid, worker, now, grace)
+  Q.track_event(jid, 'stalled')
+  Q.history(jid, now, 'timed-out')
+  redis.call('hset', Q.jkey(jid), 'grace', 1)
+  Q.lock_lost(jid, worker)
+  redis.call('zadd', Q.qkey(queue, 'locks'), now + grace, jid)
+  redis.call('hincrby', Q.statkey('stats', now, queue), 'retries', 1)
 end
 
 -- Lock expired after its notice: consume a retry. Returns true if the job
 -- may be handed out again, false if it failed for lack of retries.
-local function lock_handout(queue, jid, worker, now)
-  local key = jkey(jid)
+Q.lock_handout = function(queue, jid, worker, now)
+  local key = Q.jkey(jid)
   redis.call('hdel', key, 'grace')
   local remaining = redis.call('hincrby', key, 'remaining', -1)
   if remaining >= 0 then return true end
 
-  unqueue(queue, jid, {'work', 'locks', 'scheduled'})
+  Q.unqueue(queue, jid, {'work', 'locks', 'scheduled'})
   local job_queue = redis.call('hget', key, 'queue') or ''
   local group = 'failed-retries-' .. job_queue
-  local message = exhausted_message(queue)
-  history(jid, now, 'failed', {group = group})
+  local message = Q.exhausted_message(queue)
+  Q.history(jid, now, 'failed', {group = group})
   redis.call('hset', key, 'state', 'failed', 'worker', '', 'expires', '',
     'failure', cjson.encode({group = group, message = message, when = now, worker = ''}))
   redis.call('sadd', 'ql:failures', group)
   redis.call('lpush', 'ql:f:' .. group, jid)
-  track_event(jid, 'failed')
-  log_event(msg_failed(jid, group, message, worker))
-  local stats = statkey('stats', now, queue)
+  Q.track_event(jid, 'failed')
+  Q.log_event(Q.msg_failed(jid, group, message, worker))
+  local stats = Q.statkey('stats', now, queue)
   redis.call('hincrby', stats, 'failures', 1)
   redis.call('hincrby', stats, 'failed', 1)
   return false
@@ -83,22 +83,22 @@ end
 
 -- REAP-LOCKS(q, now, n): examines up to n expired locks in expiry order and
 -- returns the jids to hand out again (§7.3).
-local function reap_locks(queue, now, n)
+Q.reap_locks = function(queue, now, n)
   local out = {}
   if n <= 0 then return out end
-  local grace = config_number('grace-period', 10)
-  local expired = redis.call('zrangebyscore', qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, n)
+  local grace = Q.config_number('grace-period', 10)
+  local expired = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, n)
   for _, jid in ipairs(expired) do
-    local f = redis.call('hmget', jkey(jid), 'worker', 'grace')
+    local f = redis.call('hmget', Q.jkey(jid), 'worker', 'grace')
     local worker = f[1] or ''
-    redis.call('zrem', wkey(worker), jid)
+    redis.call('zrem', Q.wkey(worker), jid)
     local notice = f[2] ~= '1'
     local handout = not notice
     if grace <= 0 then notice, handout = true, true end
     if notice then
-      lock_notice(queue, jid, worker, now, grace)
+      Q.lock_notice(queue, jid, worker, now, grace)
     end
-    if handout and lock_handout(queue, jid, worker, now) then
+    if handout and Q.lock_handout(queue, jid, worker, now) then
       out[#out + 1] = jid
     end
   end

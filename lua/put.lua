@@ -2,35 +2,35 @@
 
 -- Validates every argument of put/requeue before anything is written.
 -- Returns a table with the parsed values.
-local function put_args(cmd, args)
+Q.put_args = function(cmd, args)
   local p = {
     worker = args[1],
-    queue = need(cmd, 'queue', args[2]),
-    jid = need(cmd, 'jid', args[3]),
-    klass = need(cmd, 'klass', args[4]),
+    queue = Q.need(cmd, 'queue', args[2]),
+    jid = Q.need(cmd, 'jid', args[3]),
+    klass = Q.need(cmd, 'klass', args[4]),
     data = args[5],
   }
-  json_valid(cmd, 'data', args[5])
-  p.delay = number(cmd, 'delay', args[6])
-  local opts = options(cmd, args, 7)
-  if opts.priority ~= nil then p.priority = number(cmd, 'priority', opts.priority) end
-  if opts.retries ~= nil then p.retries = number(cmd, 'retries', opts.retries) end
-  if opts.tags ~= nil then p.tags = json_list(cmd, 'tags', opts.tags) end
+  Q.json_valid(cmd, 'data', args[5])
+  p.delay = Q.number(cmd, 'delay', args[6])
+  local opts = Q.options(cmd, args, 7)
+  if opts.priority ~= nil then p.priority = Q.number(cmd, 'priority', opts.priority) end
+  if opts.retries ~= nil then p.retries = Q.number(cmd, 'retries', opts.retries) end
+  if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags) end
   p.depends = Q.none
-  if opts.depends ~= nil then p.depends = json_list(cmd, 'depends', opts.depends) end
+  if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends) end
   return p
 end
 
 -- The effects of put, in the order of §5.4.
-local function put(now, p)
+Q.put = function(now, p)
   local jid, queue = p.jid, p.queue
-  local key = jkey(jid)
+  local key = Q.jkey(jid)
   local deps_key = key .. '-dependencies'
   -- One EXISTS tells whether the -dependencies set, any tracked job and the
   -- job hash exist: a new job skips reading its old fields. Nothing below
   -- touches ql:tracked, nor the -dependencies set unless a depends list is
   -- given (checked again then).
-  local has_deps, exists = exists_and_tracked(deps_key, key)
+  local has_deps, exists = Q.exists_and_tracked(deps_key, key)
   local old = Q.none
   if exists then
     old = redis.call('hmget', key, 'priority', 'tags', 'queue', 'state', 'failure', 'retries', 'worker',
@@ -39,8 +39,8 @@ local function put(now, p)
   local old_queue, old_state, old_worker = old[3], old[4], old[7]
 
   -- Old tags leave the index; the resolved list is indexed again below.
-  local old_tags = decode_or(old[2], Q.none)
-  unindex_tag_list(jid, old_tags)
+  local old_tags = Q.decode_or(old[2], Q.none)
+  Q.unindex_tag_list(jid, old_tags)
 
   local priority = p.priority or tonumber(old[1]) or 0
   local tags = p.tags or old_tags
@@ -51,21 +51,21 @@ local function put(now, p)
     local wanted = {}
     for _, d in ipairs(p.depends) do wanted[d] = true end
     for _, d in ipairs(redis.call('smembers', key .. '-dependencies')) do
-      if not wanted[d] then unlink(jid, d) end
+      if not wanted[d] then Q.unlink(jid, d) end
     end
   end
 
-  log_event(msg_put(jid, queue))
-  history(jid, now, 'put', nil, not old[8], history_text(now, 'put', 'q', queue))
+  Q.log_event(Q.msg_put(jid, queue))
+  Q.history(jid, now, 'put', nil, not old[8], Q.history_text(now, 'put', 'q', queue))
 
   if old_queue then
-    unqueue(old_queue, jid, {'work', 'locks', 'depends', 'scheduled'})
+    Q.unqueue(old_queue, jid, {'work', 'locks', 'depends', 'scheduled'})
   end
 
   if old_worker and old_worker ~= '' then
-    redis.call('zrem', wkey(old_worker), jid)
+    redis.call('zrem', Q.wkey(old_worker), jid)
     if old_worker ~= p.worker then
-      lock_lost(jid, old_worker)
+      Q.lock_lost(jid, old_worker)
     end
   end
 
@@ -73,10 +73,10 @@ local function put(now, p)
     redis.call('zrem', 'ql:completed', jid)
   end
 
-  index_tags(jid, tags, now)
+  Q.index_tags(jid, tags, now)
 
   if old_state == 'failed' then
-    unfail_one(jid, old[5], queue)
+    Q.unfail_one(jid, old[5], queue)
   end
 
   local delay = p.delay
@@ -85,47 +85,47 @@ local function put(now, p)
   redis.call('hset', key,
     'state', delay > 0 and 'scheduled' or 'waiting',
     'worker', '',
-    'time', timestr(now),
+    'time', Q.timestr(now),
     'queue', queue,
     'expires', '0',
-    'retries', int_arg(retries),
-    'remaining', int_arg(retries),
-    'priority', int_arg(priority),
+    'retries', Q.int_arg(retries),
+    'remaining', Q.int_arg(retries),
+    'priority', Q.int_arg(priority),
     'jid', jid,
     'klass', p.klass,
     'data', p.data,
     'tags', next(tags) == nil and '{}' or cjson.encode(tags))
 
   for _, d in ipairs(p.depends) do
-    link(jid, d)
+    Q.link(jid, d)
   end
 
   -- A set exists iff it is not empty.
-  if #p.depends > 0 then has_deps = exists_and_tracked(deps_key) end
+  if #p.depends > 0 then has_deps = Q.exists_and_tracked(deps_key) end
   if has_deps then
-    redis.call('zadd', qkey(queue, 'depends'), now, jid)
+    redis.call('zadd', Q.qkey(queue, 'depends'), now, jid)
     if delay > 0 then
       redis.call('hset', key, 'state', 'depends', 'scheduled', now + delay)
     else
       redis.call('hset', key, 'state', 'depends')
     end
   elseif delay > 0 then
-    redis.call('zadd', qkey(queue, 'scheduled'), now + delay, jid)
+    redis.call('zadd', Q.qkey(queue, 'scheduled'), now + delay, jid)
   else
-    work_add(queue, jid, priority, now)
+    Q.work_add(queue, jid, priority, now)
   end
 
-  register_queue(queue, now)
-  track_event(jid, 'put')
+  Q.register_queue(queue, now)
+  Q.track_event(jid, 'put')
   return jid
 end
 
 C.put = function(now, args)
-  return put(now, put_args('Put', args))
+  return Q.put(now, Q.put_args('Put', args))
 end
 
 C.requeue = function(now, args)
-  local jid = need('Requeue', 'jid', args[3])
-  must_exist('Requeue', jid)
-  return put(now, put_args('Requeue', args))
+  local jid = Q.need('Requeue', 'jid', args[3])
+  Q.must_exist('Requeue', jid)
+  return Q.put(now, Q.put_args('Requeue', args))
 end

@@ -3,45 +3,45 @@
 
 -- PROMOTE-SCHEDULED(q, now, n): up to n scheduled jobs whose time has come
 -- (score in [0, now]) become waiting.
-local function promote_scheduled(queue, now, n)
+Q.promote_scheduled = function(queue, now, n)
   if n <= 0 then return end
-  local key = qkey(queue, 'scheduled')
+  local key = Q.qkey(queue, 'scheduled')
   local jids = redis.call('zrangebyscore', key, 0, now, 'LIMIT', 0, n)
   for _, jid in ipairs(jids) do
-    local priority = tonumber(redis.call('hget', jkey(jid), 'priority')) or 0
-    work_add(queue, jid, priority, now)
+    local priority = tonumber(redis.call('hget', Q.jkey(jid), 'priority')) or 0
+    Q.work_add(queue, jid, priority, now)
     redis.call('zrem', key, jid)
-    redis.call('hset', jkey(jid), 'state', 'waiting')
+    redis.call('hset', Q.jkey(jid), 'state', 'waiting')
   end
 end
 
 -- Appends up to n jids from the top of the work set (highest score first).
-local function take_work(queue, n, out)
+Q.take_work = function(queue, n, out)
   if n <= 0 then return out end
-  for _, jid in ipairs(redis.call('zrevrange', qkey(queue, 'work'), 0, n - 1)) do
+  for _, jid in ipairs(redis.call('zrevrange', Q.qkey(queue, 'work'), 0, n - 1)) do
     out[#out + 1] = jid
   end
   return out
 end
 
 -- Counts are used as LIMIT arguments: whole and not negative.
-local function count_arg(cmd, value)
-  local n = math.floor(number(cmd, 'count', value))
+Q.count_arg = function(cmd, value)
+  local n = math.floor(Q.number(cmd, 'count', value))
   if n < 0 then n = 0 end
   return n
 end
 
 -- Hands one job to a worker (§5.6 step 9).
-local function hand_out(queue, jid, worker, now, expires)
-  local key = jkey(jid)
+Q.hand_out = function(queue, jid, worker, now, expires)
+  local key = Q.jkey(jid)
   local f = redis.call('hmget', key, 'time', 'history')
-  history(jid, now, 'popped', {worker = worker}, not f[2])
+  Q.history(jid, now, 'popped', {worker = worker}, not f[2])
   local last = tonumber(f[1]) or now
-  stat(queue, 'wait', now, now - last)
-  redis.call('zadd', wkey(worker), expires, jid)
-  redis.call('hset', key, 'time', timestr(now), 'worker', worker, 'expires', expires, 'state', 'running')
-  redis.call('zadd', qkey(queue, 'locks'), expires, jid)
-  track_event(jid, 'popped')
+  Q.stat(queue, 'wait', now, now - last)
+  redis.call('zadd', Q.wkey(worker), expires, jid)
+  redis.call('hset', key, 'time', Q.timestr(now), 'worker', worker, 'expires', expires, 'state', 'running')
+  redis.call('zadd', Q.qkey(queue, 'locks'), expires, jid)
+  Q.track_event(jid, 'popped')
 end
 
 -- ZADD of distinct `members`, all with the same score, in slices that stay
@@ -54,7 +54,7 @@ end
 -- The set ends the same whatever the order.
 -- `members` is sorted in place unless it already is in descending order
 -- (as pop takes jobs of equal score from the work set).
-local function zadd_all(key, score, members)
+Q.zadd_all = function(key, score, members)
   local text = string.format('%.17g', score)
   local m = #members
   local first, last, step = 1, m, 1
@@ -80,10 +80,10 @@ end
 
 -- True unless none of the jids has a -dependents or -dependencies set
 -- (one EXISTS per 500 jids instead of two SMEMBERS per job).
-local function any_deps(jids)
+Q.any_deps = function(jids)
   local keys, n = {}, 0
   for i = 1, #jids do
-    local key = jkey(jids[i])
+    local key = Q.jkey(jids[i])
     keys[n + 1] = key .. '-dependents'
     keys[n + 2] = key .. '-dependencies'
     n = n + 2
@@ -95,17 +95,17 @@ local function any_deps(jids)
   return false
 end
 
--- `hand_out` of each of the (distinct) jids, then the reply, with four calls
+-- Q.hand_out of each of the (distinct) jids, then the reply, with four calls
 -- per job (HMGET, RPUSH, HSET, LRANGE): what only differs by jid is written
 -- once for all (the wait stats, the worker's and the queue's lock sets,
 -- which hold each jid once whatever the order), the `popped` entry and the
 -- `time` text are made once, and each job object is built from the fields
 -- read before its hand-out plus the ones the hand-out wrote. Pub/sub and the
 -- final data are those of the one-at-a-time loop.
-local function hand_out_all(queue, jids, worker, now, expires)
+Q.hand_out_all = function(queue, jids, worker, now, expires)
   local n = #jids
   if n == 0 then return '{}' end
-  local time = timestr(now)
+  local time = Q.timestr(now)
   -- The text Redis makes of the expires number, made once for several
   -- jobs: ECHO of the number returns exactly what HSET would store for it.
   local expires_text = expires
@@ -115,29 +115,29 @@ local function hand_out_all(queue, jids, worker, now, expires)
   local popped = nil
   for i = 1, n do
     local jid = jids[i]
-    local key = jkey(jid)
+    local key = Q.jkey(jid)
     -- The first twelve fields; the hand-out writes the other three.
     local f = redis.call('hmget', key, unpack(fields, 1, 12))
-    popped = history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[11], popped)
-    waits[i] = now - (time_number(f[12]) or now)
+    popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[11], popped)
+    waits[i] = now - (Q.time_number(f[12]) or now)
     redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', 'running')
     -- As an HMGET of Q.view_fields would read it now (a legacy history
     -- field is gone after the migration; expires is passed on as JSON).
     f[11], f[13], f[14] = false, 'running', worker
     rows[i] = f
   end
-  stat_batch(queue, 'wait', now, waits)
+  Q.stat_batch(queue, 'wait', now, waits)
   local sorted = {}
   for i = 1, n do sorted[i] = jids[i] end
-  zadd_all(wkey(worker), expires, sorted)
-  zadd_all(qkey(queue, 'locks'), expires, sorted)
+  Q.zadd_all(Q.wkey(worker), expires, sorted)
+  Q.zadd_all(Q.qkey(queue, 'locks'), expires, sorted)
   for i = 1, n do
-    track_event(jids[i], 'popped')
+    Q.track_event(jids[i], 'popped')
   end
-  zrem_all(qkey(queue, 'work'), jids)
+  Q.zrem_all(Q.qkey(queue, 'work'), jids)
 
-  local memo = view_memo()
-  local deps = any_deps(jids)
+  local memo = Q.view_memo()
+  local deps = Q.any_deps(jids)
   local expires_json = cjson.encode(expires)
   local buf, k = {'['}, 1
   for i = 1, n do
@@ -145,17 +145,17 @@ local function hand_out_all(queue, jids, worker, now, expires)
       k = k + 1
       buf[k] = ','
     end
-    k = view_parts(buf, k, jids[i], rows[i], memo, expires_json, deps)
+    k = Q.view_parts(buf, k, jids[i], rows[i], memo, expires_json, deps)
   end
   buf[k + 1] = ']'
   return table.concat(buf)
 end
 
 C.pop = function(now, args)
-  local queue = need('Pop', 'queue', args[1])
-  local worker = need('Pop', 'worker', args[2])
-  local count = count_arg('Pop', args[3])
-  local expires = now + heartbeat(queue)
+  local queue = Q.need('Pop', 'queue', args[1])
+  local worker = Q.need('Pop', 'worker', args[2])
+  local count = Q.count_arg('Pop', args[3])
+  local expires = now + Q.heartbeat(queue)
 
   if redis.call('sismember', 'ql:paused_queues', queue) == 1 then
     return '{}'
@@ -163,135 +163,135 @@ C.pop = function(now, args)
   redis.call('zadd', 'ql:workers', now, worker)
 
   -- Concurrency cap: only unexpired locks count as running.
-  local cap = tonumber(config_stored()[queue .. '-max-concurrency']) or 0
+  local cap = tonumber(Q.config_stored()[queue .. '-max-concurrency']) or 0
   if cap > 0 then
-    local running = redis.call('zcount', qkey(queue, 'locks'), now, '+inf')
+    local running = redis.call('zcount', Q.qkey(queue, 'locks'), now, '+inf')
     count = math.min(count, math.max(0, math.floor(cap - running)))
     if count == 0 then return '{}' end
   end
 
-  local jids = reap_locks(queue, now, count)
-  spawn_recurring(queue, now, count - #jids)
-  promote_scheduled(queue, now, count - #jids)
-  take_work(queue, count - #jids, jids)
+  local jids = Q.reap_locks(queue, now, count)
+  Q.spawn_recurring(queue, now, count - #jids)
+  Q.promote_scheduled(queue, now, count - #jids)
+  Q.take_work(queue, count - #jids, jids)
 
   local seen = {}
   for i = 1, #jids do
     if seen[jids[i]] then
       -- A jid twice (only in a corrupt data set): one job at a time.
       for _, jid in ipairs(jids) do
-        hand_out(queue, jid, worker, now, expires)
+        Q.hand_out(queue, jid, worker, now, expires)
       end
-      zrem_all(qkey(queue, 'work'), jids)
-      return job_list(jids)
+      Q.zrem_all(Q.qkey(queue, 'work'), jids)
+      return Q.job_list(jids)
     end
     seen[jids[i]] = true
   end
-  return hand_out_all(queue, jids, worker, now, expires)
+  return Q.hand_out_all(queue, jids, worker, now, expires)
 end
 
 C.peek = function(now, args)
-  local queue = need('Peek', 'queue', args[1])
-  local count = count_arg('Peek', args[2])
+  local queue = Q.need('Peek', 'queue', args[1])
+  local count = Q.count_arg('Peek', args[2])
   local jids = {}
   if count > 0 then
-    jids = redis.call('zrangebyscore', qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, count)
+    jids = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, count)
   end
-  spawn_recurring(queue, now, count - #jids)
-  promote_scheduled(queue, now, count - #jids)
-  take_work(queue, count - #jids, jids)
-  return job_list(jids)
+  Q.spawn_recurring(queue, now, count - #jids)
+  Q.promote_scheduled(queue, now, count - #jids)
+  Q.take_work(queue, count - #jids, jids)
+  return Q.job_list(jids)
 end
 
 -- jobs <state> listings (§5.19).
 Q.jobs_by_state = {
   running = function(queue, now, offset, count)
-    return redis.call('zrangebyscore', qkey(queue, 'locks'), now, '+inf', 'LIMIT', offset, count)
+    return redis.call('zrangebyscore', Q.qkey(queue, 'locks'), now, '+inf', 'LIMIT', offset, count)
   end,
   stalled = function(queue, now, offset, count)
-    return redis.call('zrangebyscore', qkey(queue, 'locks'), '-inf', now, 'LIMIT', offset, count)
+    return redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', offset, count)
   end,
   scheduled = function(queue, now, offset, count)
-    local key = qkey(queue, 'scheduled')
-    promote_scheduled(queue, now, redis.call('zcard', key))
+    local key = Q.qkey(queue, 'scheduled')
+    Q.promote_scheduled(queue, now, redis.call('zcard', key))
     return redis.call('zrange', key, offset, offset + count - 1)
   end,
   depends = function(queue, now, offset, count)
-    return redis.call('zrange', qkey(queue, 'depends'), offset, offset + count - 1)
+    return redis.call('zrange', Q.qkey(queue, 'depends'), offset, offset + count - 1)
   end,
   recurring = function(queue, now, offset, count)
-    return redis.call('zrangebyscore', qkey(queue, 'recur'), 0, '+inf', 'LIMIT', offset, count)
+    return redis.call('zrangebyscore', Q.qkey(queue, 'recur'), 0, '+inf', 'LIMIT', offset, count)
   end,
 }
 
 C.jobs = function(now, args)
-  local state = need('Jobs', 'state', args[1])
+  local state = Q.need('Jobs', 'state', args[1])
   if state == 'complete' then
-    local offset = number('Jobs', 'offset', args[2], 0)
-    local count = number('Jobs', 'count', args[3], 25)
+    local offset = Q.number('Jobs', 'offset', args[2], 0)
+    local count = Q.number('Jobs', 'count', args[3], 25)
     return redis.call('zrevrange', 'ql:completed', offset, offset + count - 1)
   end
-  local queue = need('Jobs', 'queue', args[2])
-  local offset = number('Jobs', 'offset', args[3], 0)
-  local count = number('Jobs', 'count', args[4], 25)
+  local queue = Q.need('Jobs', 'queue', args[2])
+  local offset = Q.number('Jobs', 'offset', args[3], 0)
+  local count = Q.number('Jobs', 'count', args[4], 25)
   local list = Q.jobs_by_state[state]
   if not list then
-    raise('Jobs(): Unknown type "' .. state .. '"')
+    Q.raise('Jobs(): Unknown type "' .. state .. '"')
   end
   return list(queue, now, offset, count)
 end
 
 -- The per-queue counts object of `queues`.
-local function queue_counts(queue, now)
-  local stalled = redis.call('zcount', qkey(queue, 'locks'), 0, now)
-  promote_scheduled(queue, now, redis.call('zcard', qkey(queue, 'scheduled')))
+Q.queue_counts = function(queue, now)
+  local stalled = redis.call('zcount', Q.qkey(queue, 'locks'), 0, now)
+  Q.promote_scheduled(queue, now, redis.call('zcard', Q.qkey(queue, 'scheduled')))
   return {
     name = queue,
-    waiting = redis.call('zcard', qkey(queue, 'work')),
+    waiting = redis.call('zcard', Q.qkey(queue, 'work')),
     stalled = stalled,
-    running = redis.call('zcard', qkey(queue, 'locks')) - stalled,
-    scheduled = redis.call('zcard', qkey(queue, 'scheduled')),
-    depends = redis.call('zcard', qkey(queue, 'depends')),
-    recurring = redis.call('zcard', qkey(queue, 'recur')),
+    running = redis.call('zcard', Q.qkey(queue, 'locks')) - stalled,
+    scheduled = redis.call('zcard', Q.qkey(queue, 'scheduled')),
+    depends = redis.call('zcard', Q.qkey(queue, 'depends')),
+    recurring = redis.call('zcard', Q.qkey(queue, 'recur')),
     paused = redis.call('sismember', 'ql:paused_queues', queue) == 1,
   }
 end
 
 C.queues = function(now, args)
   if args[1] ~= nil then
-    return cjson.encode(queue_counts(args[1], now))
+    return cjson.encode(Q.queue_counts(args[1], now))
   end
   local out = {}
   for _, queue in ipairs(redis.call('zrange', 'ql:queues', 0, -1)) do
-    out[#out + 1] = queue_counts(queue, now)
+    out[#out + 1] = Q.queue_counts(queue, now)
   end
   return cjson.encode(out)
 end
 
 C.length = function(now, args)
-  local queue = need('Length', 'queue', args[1])
-  return redis.call('zcard', qkey(queue, 'locks')) +
-    redis.call('zcard', qkey(queue, 'work')) +
-    redis.call('zcard', qkey(queue, 'scheduled'))
+  local queue = Q.need('Length', 'queue', args[1])
+  return redis.call('zcard', Q.qkey(queue, 'locks')) +
+    redis.call('zcard', Q.qkey(queue, 'work')) +
+    redis.call('zcard', Q.qkey(queue, 'scheduled'))
 end
 
 -- pause, unpause and queue.forget take one or more queue names.
-local function queue_names(cmd, args)
-  need(cmd, 'queue', args[1])
+Q.queue_names = function(cmd, args)
+  Q.need(cmd, 'queue', args[1])
   return args
 end
 
 C.pause = function(now, args)
-  redis.call('sadd', 'ql:paused_queues', unpack(queue_names('Pause', args)))
+  redis.call('sadd', 'ql:paused_queues', unpack(Q.queue_names('Pause', args)))
   return nil
 end
 
 C.unpause = function(now, args)
-  redis.call('srem', 'ql:paused_queues', unpack(queue_names('Unpause', args)))
+  redis.call('srem', 'ql:paused_queues', unpack(Q.queue_names('Unpause', args)))
   return nil
 end
 
 C['queue.forget'] = function(now, args)
-  redis.call('zrem', 'ql:queues', unpack(queue_names('Queue.forget', args)))
+  redis.call('zrem', 'ql:queues', unpack(Q.queue_names('Queue.forget', args)))
   return nil
 end

@@ -4,9 +4,9 @@
 Q.rkey = function(jid) return 'ql:r:' .. jid end
 
 -- SPAWN-RECURRING(q, now, n): create at most n due instances (§11.2).
-local function spawn_recurring(queue, now, n)
+Q.spawn_recurring = function(queue, now, n)
   if n <= 0 then return end
-  local recur = qkey(queue, 'recur')
+  local recur = Q.qkey(queue, 'recur')
   local templates = redis.call('zrangebyscore', recur, 0, now, 'LIMIT', 0, n)
   local moved = 0
   for _, r in ipairs(templates) do
@@ -14,7 +14,7 @@ local function spawn_recurring(queue, now, n)
     local t = redis.call('hmget', rkey, 'klass', 'data', 'priority', 'tags',
       'retries', 'interval', 'backlog')
     local priority = tonumber(t[3]) or 0
-    local tags = decode_or(t[4], {})
+    local tags = Q.decode_or(t[4], {})
     local interval = tonumber(t[6]) or 0
     local backlog = tonumber(t[7]) or 0
     local s = math.floor(tonumber(redis.call('zscore', recur, r)))
@@ -29,8 +29,8 @@ local function spawn_recurring(queue, now, n)
       local count = redis.call('hincrby', rkey, 'count', 1)
       moved = moved + 1
       local child = r .. '-' .. count
-      index_tags(child, tags, now)
-      redis.call('hset', jkey(child),
+      Q.index_tags(child, tags, now)
+      redis.call('hset', Q.jkey(child),
         'jid', child,
         'klass', t[1] or '',
         'data', t[2] or '{}',
@@ -42,10 +42,10 @@ local function spawn_recurring(queue, now, n)
         'queue', queue,
         'retries', t[5] or 0,
         'remaining', t[5] or 0,
-        'time', timestr(s),
+        'time', Q.timestr(s),
         'spawned_from_jid', r)
-      history(child, s, 'put', {q = queue})
-      work_add(queue, child, priority, s)
+      Q.history(child, s, 'put', {q = queue})
+      Q.work_add(queue, child, priority, s)
       s = s + interval
       redis.call('zadd', recur, s, r)
     end
@@ -54,31 +54,31 @@ end
 
 C.recur = function(now, args)
   local cmd = 'Recur'
-  local queue = need(cmd, 'queue', args[1])
-  local jid = need(cmd, 'jid', args[2])
-  local klass = need(cmd, 'klass', args[3])
+  local queue = Q.need(cmd, 'queue', args[1])
+  local jid = Q.need(cmd, 'jid', args[2])
+  local klass = Q.need(cmd, 'klass', args[3])
   local data = args[4]
-  json(cmd, 'data', data)
-  local kind = need(cmd, 'type', args[5])
+  Q.json(cmd, 'data', data)
+  local kind = Q.need(cmd, 'type', args[5])
   if kind ~= 'interval' then
-    raise('Recur(): schedule type "' .. kind .. '" unknown')
+    Q.raise('Recur(): schedule type "' .. kind .. '" unknown')
   end
-  local interval = number(cmd, 'interval', args[6])
-  local offset = number(cmd, 'offset', args[7])
+  local interval = Q.number(cmd, 'interval', args[6])
+  local offset = Q.number(cmd, 'offset', args[7])
   if interval <= 0 then
-    raise('Recur(): Arg "interval" must be greater than 0: ' .. args[6])
+    Q.raise('Recur(): Arg "interval" must be greater than 0: ' .. args[6])
   end
-  local opts = options(cmd, args, 8)
-  local priority = number(cmd, 'priority', opts.priority, 0)
-  local retries = number(cmd, 'retries', opts.retries, 0)
-  local backlog = number(cmd, 'backlog', opts.backlog, 0)
+  local opts = Q.options(cmd, args, 8)
+  local priority = Q.number(cmd, 'priority', opts.priority, 0)
+  local retries = Q.number(cmd, 'retries', opts.retries, 0)
+  local backlog = Q.number(cmd, 'backlog', opts.backlog, 0)
   local tags = {}
-  if opts.tags ~= nil then tags = json_list(cmd, 'tags', opts.tags) end
+  if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags) end
 
   local rkey = Q.rkey(jid)
   local old = redis.call('hmget', rkey, 'count', 'queue')
   if old[2] then
-    redis.call('zrem', qkey(old[2], 'recur'), jid)
+    redis.call('zrem', Q.qkey(old[2], 'recur'), jid)
   end
   redis.call('hset', rkey,
     'jid', jid,
@@ -93,13 +93,13 @@ C.recur = function(now, args)
     'interval', interval,
     'retries', retries,
     'backlog', backlog)
-  redis.call('zadd', qkey(queue, 'recur'), now + offset, jid)
-  register_queue(queue, now)
+  redis.call('zadd', Q.qkey(queue, 'recur'), now + offset, jid)
+  Q.register_queue(queue, now)
   return jid
 end
 
 C['recur.get'] = function(now, args)
-  local jid = need('Recur.get', 'jid', args[1])
+  local jid = Q.need('Recur.get', 'jid', args[1])
   local r = redis.call('hmget', Q.rkey(jid), 'jid', 'klass', 'state', 'queue',
     'priority', 'interval', 'retries', 'count', 'data', 'tags', 'backlog')
   if not r[1] then return nil end
@@ -113,7 +113,7 @@ C['recur.get'] = function(now, args)
     retries = tonumber(r[7]) or 0,
     count = tonumber(r[8]) or 0,
     data = r[9] or '{}',
-    tags = decode_or(r[10], {}),
+    tags = Q.decode_or(r[10], {}),
     backlog = tonumber(r[11]) or 0,
   })
 end
@@ -121,23 +121,23 @@ end
 -- recur.update: key/value pairs applied one at a time, in order.
 Q.recur_updaters = {
   priority = function(jid, rkey, value, now)
-    redis.call('hset', rkey, 'priority', number('Recur', 'priority', value))
+    redis.call('hset', rkey, 'priority', Q.number('Recur', 'priority', value))
   end,
   retries = function(jid, rkey, value, now)
-    redis.call('hset', rkey, 'retries', number('Recur', 'retries', value))
+    redis.call('hset', rkey, 'retries', Q.number('Recur', 'retries', value))
   end,
   backlog = function(jid, rkey, value, now)
-    redis.call('hset', rkey, 'backlog', number('Recur', 'backlog', value))
+    redis.call('hset', rkey, 'backlog', Q.number('Recur', 'backlog', value))
   end,
   interval = function(jid, rkey, value, now)
-    local new = number('Recur', 'interval', value)
+    local new = Q.number('Recur', 'interval', value)
     local f = redis.call('hmget', rkey, 'interval', 'queue')
     -- Shifts the next due time by the change of interval.
-    redis.call('zincrby', qkey(f[2] or '', 'recur'), new - (tonumber(f[1]) or 0), jid)
+    redis.call('zincrby', Q.qkey(f[2] or '', 'recur'), new - (tonumber(f[1]) or 0), jid)
     redis.call('hset', rkey, 'interval', new)
   end,
   data = function(jid, rkey, value, now)
-    json('Recur', 'data', value)
+    Q.json('Recur', 'data', value)
     redis.call('hset', rkey, 'data', value)
   end,
   klass = function(jid, rkey, value, now)
@@ -145,30 +145,30 @@ Q.recur_updaters = {
   end,
   queue = function(jid, rkey, value, now)
     local old = redis.call('hget', rkey, 'queue') or ''
-    local score = redis.call('zscore', qkey(old, 'recur'), jid)
-    redis.call('zrem', qkey(old, 'recur'), jid)
+    local score = redis.call('zscore', Q.qkey(old, 'recur'), jid)
+    redis.call('zrem', Q.qkey(old, 'recur'), jid)
     if score then
-      redis.call('zadd', qkey(value, 'recur'), score, jid)
+      redis.call('zadd', Q.qkey(value, 'recur'), score, jid)
     end
     redis.call('hset', rkey, 'queue', value)
-    register_queue(value, now)
+    Q.register_queue(value, now)
   end,
 }
 
 C['recur.update'] = function(now, args)
-  local jid = need('Recur', 'jid', args[1])
+  local jid = Q.need('Recur', 'jid', args[1])
   local rkey = Q.rkey(jid)
   if redis.call('exists', rkey) == 0 then
-    raise('Recur(): No recurring job ' .. jid)
+    Q.raise('Recur(): No recurring job ' .. jid)
   end
   for i = 2, #args, 2 do
     local name, value = args[i], args[i + 1]
     local update = Q.recur_updaters[name]
     if not update then
-      raise('Recur(): Unrecognized option "' .. name .. '"')
+      Q.raise('Recur(): Unrecognized option "' .. name .. '"')
     end
     if value == nil then
-      raise('Recur(): Arg "' .. name .. '" missing a value')
+      Q.raise('Recur(): Arg "' .. name .. '" missing a value')
     end
     update(jid, rkey, value, now)
   end
@@ -176,17 +176,17 @@ C['recur.update'] = function(now, args)
 end
 
 -- Reads a template's tag list, raising "does not exist" for unknown jids.
-local function recur_tags(cmd, jid)
+Q.recur_tags = function(cmd, jid)
   local text = redis.call('hget', Q.rkey(jid), 'tags')
   if not text and redis.call('exists', Q.rkey(jid)) == 0 then
-    raise(cmd .. '(): Recurring job ' .. jid .. ' does not exist')
+    Q.raise(cmd .. '(): Recurring job ' .. jid .. ' does not exist')
   end
-  return decode_or(text, {})
+  return Q.decode_or(text, {})
 end
 
 C['recur.tag'] = function(now, args)
-  local jid = need('Recur.tag', 'jid', args[1])
-  local tags = recur_tags('Recur.tag', jid)
+  local jid = Q.need('Recur.tag', 'jid', args[1])
+  local tags = Q.recur_tags('Recur.tag', jid)
   -- Membership is checked against the list as it was before this call.
   local had = {}
   for _, tag in ipairs(tags) do had[tag] = true end
@@ -199,8 +199,8 @@ C['recur.tag'] = function(now, args)
 end
 
 C['recur.untag'] = function(now, args)
-  local jid = need('Recur.untag', 'jid', args[1])
-  local tags = recur_tags('Recur.untag', jid)
+  local jid = Q.need('Recur.untag', 'jid', args[1])
+  local tags = Q.recur_tags('Recur.untag', jid)
   local drop = {}
   for i = 2, #args do drop[args[i]] = true end
   local kept = {}
@@ -213,11 +213,11 @@ C['recur.untag'] = function(now, args)
 end
 
 C.unrecur = function(now, args)
-  local jid = need('Unrecur', 'jid', args[1])
+  local jid = Q.need('Unrecur', 'jid', args[1])
   local rkey = Q.rkey(jid)
   local queue = redis.call('hget', rkey, 'queue')
   if queue then
-    redis.call('zrem', qkey(queue, 'recur'), jid)
+    redis.call('zrem', Q.qkey(queue, 'recur'), jid)
   end
   redis.call('del', rkey)
   return 1

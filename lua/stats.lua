@@ -3,7 +3,7 @@
 
 -- Histogram field for a value: s<sec> below a minute, m<min> below an hour,
 -- h<hour> below a day, d<day> above.
-local function stat_bucket(v)
+Q.stat_bucket = function(v)
   local f = math.floor(v)
   if f >= 0 and f < 60 then
     -- Cached: the seconds buckets are the common ones.
@@ -34,7 +34,7 @@ end
 -- written last (interned strings compare in constant time), and their
 -- numbers are taken from the memo instead of being parsed again (%.17g text
 -- parses back to the very same double).
-local function stat_floats(cur)
+Q.stat_floats = function(cur)
   local c = Q.cache
   if cur[2] == c.stat_mean_text and cur[3] == c.stat_vk_text then
     return c.stat_mean, c.stat_vk
@@ -43,43 +43,43 @@ local function stat_floats(cur)
 end
 
 -- The HSET arguments total/mean/vk of the new state, remembered as above.
-local function stat_texts(total, mean, vk)
+Q.stat_texts = function(total, mean, vk)
   local c = Q.cache
   local mean_text, vk_text = string.format('%.17g', mean), string.format('%.17g', vk)
   c.stat_mean_text, c.stat_vk_text, c.stat_mean, c.stat_vk = mean_text, vk_text, mean, vk
-  return int_arg(total), mean_text, vk_text
+  return Q.int_arg(total), mean_text, vk_text
 end
 
 -- STAT(queue, kind, now, v): Welford update of total/mean/vk and one bucket.
-local function stat(queue, kind, now, v)
-  local key = statkey(kind, now, queue)
-  local bucket = stat_bucket(v)
+Q.stat = function(queue, kind, now, v)
+  local key = Q.statkey(kind, now, queue)
+  local bucket = Q.stat_bucket(v)
   local cur = redis.call('hmget', key, 'total', 'mean', 'vk', bucket)
   local total, mean, vk
   if not cur[1] then
     total, mean, vk = 1, v, 0
   else
-    local old_mean, old_vk = stat_floats(cur)
+    local old_mean, old_vk = Q.stat_floats(cur)
     total = (tonumber(cur[1]) or 0) + 1
     mean = old_mean + (v - old_mean) / total
     vk = old_vk + (v - mean) * (v - old_mean)
   end
-  local total_text, mean_text, vk_text = stat_texts(total, mean, vk)
+  local total_text, mean_text, vk_text = Q.stat_texts(total, mean, vk)
   redis.call('hset', key, 'total', total_text, 'mean', mean_text, 'vk', vk_text, bucket,
-    int_arg((tonumber(cur[4]) or 0) + 1))
+    Q.int_arg((tonumber(cur[4]) or 0) + 1))
 end
 
--- `stat` for each of `values` in order, with one read and one write of the
--- hash: the Welford steps run here on the numbers `stat` would re-read from
+-- Q.stat for each of `values` in order, with one read and one write of the
+-- hash: the Welford steps run here on the numbers Q.stat would re-read from
 -- the hash (Redis writes a Lua number as text that reads back as the same
 -- double), and the fields are written in the order the steps add them, so
 -- the hash ends exactly as after the one-by-one updates.
-local function stat_batch(queue, kind, now, values)
+Q.stat_batch = function(queue, kind, now, values)
   local n = #values
   if n == 0 then return end
   local fields, slot, buckets = {'total', 'mean', 'vk'}, {}, {}
   for i = 1, n do
-    local b = stat_bucket(values[i])
+    local b = Q.stat_bucket(values[i])
     local j = slot[b]
     if j == nil then
       j = #fields + 1
@@ -88,14 +88,14 @@ local function stat_batch(queue, kind, now, values)
     end
     buckets[i] = j
   end
-  local key = statkey(kind, now, queue)
+  local key = Q.statkey(kind, now, queue)
   local cur = redis.call('hmget', key, unpack(fields))
   local counts = {}
   for j = 4, #fields do counts[j] = tonumber(cur[j]) or 0 end
   local total, mean, vk
   if cur[1] then
     total = tonumber(cur[1]) or 0
-    mean, vk = stat_floats(cur)
+    mean, vk = Q.stat_floats(cur)
   end
   for i = 1, n do
     local v = values[i]
@@ -109,17 +109,17 @@ local function stat_batch(queue, kind, now, values)
     end
     counts[buckets[i]] = counts[buckets[i]] + 1
   end
-  local total_text, mean_text, vk_text = stat_texts(total, mean, vk)
+  local total_text, mean_text, vk_text = Q.stat_texts(total, mean, vk)
   local args = {'total', total_text, 'mean', mean_text, 'vk', vk_text}
   for j = 4, #fields do
     args[#args + 1] = fields[j]
-    args[#args + 1] = int_arg(counts[j])
+    args[#args + 1] = Q.int_arg(counts[j])
   end
   redis.call('hset', key, unpack(args))
 end
 
 -- The 148 reported histogram fields, in reply order (built on first use).
-local function stat_fields()
+Q.stat_fields = function()
   local fields = {}
   for i = 0, 59 do fields[#fields + 1] = 's' .. i end
   for i = 1, 59 do fields[#fields + 1] = 'm' .. i end
@@ -129,7 +129,7 @@ local function stat_fields()
 end
 
 -- One `wait`/`run` object of the stats reply.
-local function stat_summary(key, fields)
+Q.stat_summary = function(key, fields)
   local cur = redis.call('hmget', key, 'total', 'mean', 'vk')
   local count = tonumber(cur[1]) or 0
   local mean = tonumber(cur[2]) or 0
@@ -145,15 +145,15 @@ local function stat_summary(key, fields)
 end
 
 C.stats = function(now, args)
-  local queue = need('Stats', 'queue', args[1])
-  local date = number('Stats', 'date', args[2])
-  local fields = stat_fields()
-  local counters = redis.call('hmget', statkey('stats', date, queue), 'retries', 'failed', 'failures')
+  local queue = Q.need('Stats', 'queue', args[1])
+  local date = Q.number('Stats', 'date', args[2])
+  local fields = Q.stat_fields()
+  local counters = redis.call('hmget', Q.statkey('stats', date, queue), 'retries', 'failed', 'failures')
   return cjson.encode({
     retries = tonumber(counters[1]) or 0,
     failed = tonumber(counters[2]) or 0,
     failures = tonumber(counters[3]) or 0,
-    wait = stat_summary(statkey('wait', date, queue), fields),
-    run = stat_summary(statkey('run', date, queue), fields),
+    wait = Q.stat_summary(Q.statkey('wait', date, queue), fields),
+    run = Q.stat_summary(Q.statkey('run', date, queue), fields),
   })
 end

@@ -1,17 +1,17 @@
 -- tag (§5.17) and track (§5.18).
 
 -- Reads a job's tag list (insertion order).
-local function job_tags(jid)
-  return decode_or(redis.call('hget', jkey(jid), 'tags'), {})
+Q.job_tags = function(jid)
+  return Q.decode_or(redis.call('hget', Q.jkey(jid), 'tags'), {})
 end
 
 Q.tag_add = function(now, args)
-  local jid = need('Tag', 'jid', args[2])
-  must_exist('Tag', jid)
-  local tags = job_tags(jid)
+  local jid = Q.need('Tag', 'jid', args[2])
+  Q.must_exist('Tag', jid)
+  local tags = Q.job_tags(jid)
   for i = 3, #args do
     local tag = args[i]
-    if not index_of(tags, tag) then
+    if not Q.index_of(tags, tag) then
       tags[#tags + 1] = tag
     end
     -- Indexed and counted even when the job already had the tag.
@@ -19,14 +19,14 @@ Q.tag_add = function(now, args)
     redis.call('zincrby', 'ql:tags', 1, tag)
   end
   local text = cjson.encode(tags)
-  redis.call('hset', jkey(jid), 'tags', text)
+  redis.call('hset', Q.jkey(jid), 'tags', text)
   return text
 end
 
 Q.tag_remove = function(now, args)
-  local jid = need('Tag', 'jid', args[2])
-  must_exist('Tag', jid)
-  local tags = job_tags(jid)
+  local jid = Q.need('Tag', 'jid', args[2])
+  Q.must_exist('Tag', jid)
+  local tags = Q.job_tags(jid)
   local drop = {}
   for i = 3, #args do
     local tag = args[i]
@@ -40,14 +40,14 @@ Q.tag_remove = function(now, args)
     if not drop[tag] then kept[#kept + 1] = tag end
   end
   local text = cjson.encode(kept)
-  redis.call('hset', jkey(jid), 'tags', text)
+  redis.call('hset', Q.jkey(jid), 'tags', text)
   return text
 end
 
 Q.tag_get = function(now, args)
-  local tag = need('Tag', 'tag', args[2])
-  local offset = number('Tag', 'offset', args[3], 0)
-  local count = number('Tag', 'count', args[4], 25)
+  local tag = Q.need('Tag', 'tag', args[2])
+  local offset = Q.number('Tag', 'offset', args[3], 0)
+  local count = Q.number('Tag', 'count', args[4], 25)
   local key = 'ql:t:' .. tag
   return cjson.encode({
     total = redis.call('zcard', key),
@@ -56,8 +56,8 @@ Q.tag_get = function(now, args)
 end
 
 Q.tag_top = function(now, args)
-  local offset = number('Tag', 'offset', args[2], 0)
-  local count = number('Tag', 'count', args[3], 25)
+  local offset = Q.number('Tag', 'offset', args[2], 0)
+  local count = Q.number('Tag', 'count', args[3], 25)
   return cjson.encode(redis.call('zrevrangebyscore', 'ql:tags', '+inf', 2,
     'LIMIT', offset, count))
 end
@@ -70,10 +70,10 @@ Q.tag_commands = {
 }
 
 C.tag = function(now, args)
-  local sub = need('Tag', 'command', args[1])
+  local sub = Q.need('Tag', 'command', args[1])
   local handler = Q.tag_commands[sub]
   if not handler then
-    raise('Tag(): First argument must be "add", "remove", "get" or "top": ' .. sub)
+    Q.raise('Tag(): First argument must be "add", "remove", "get" or "top": ' .. sub)
   end
   return handler(now, args)
 end
@@ -83,7 +83,7 @@ C.track = function(now, args)
   if sub == nil then
     local out = {jobs = {}, expired = {}}
     for _, jid in ipairs(redis.call('zrange', 'ql:tracked', 0, -1)) do
-      local view = job_view(jid)
+      local view = Q.job_view(jid)
       if view then
         out.jobs[#out.jobs + 1] = view
       else
@@ -92,16 +92,16 @@ C.track = function(now, args)
     end
     return cjson.encode(out)
   end
-  local jid = need('Track', 'jid', args[2])
+  local jid = Q.need('Track', 'jid', args[2])
   local lower = string.lower(sub)
   if lower ~= 'track' and lower ~= 'untrack' then
-    raise('Track(): Unknown action "' .. sub .. '"')
+    Q.raise('Track(): Unknown action "' .. sub .. '"')
   end
-  must_exist('Track', jid)
+  Q.must_exist('Track', jid)
   if lower == 'track' then
-    publish('ql:track', jid)
+    Q.publish('ql:track', jid)
     return cjson.encode(redis.call('zadd', 'ql:tracked', now, jid))
   end
-  publish('ql:untrack', jid)
+  Q.publish('ql:untrack', jid)
   return cjson.encode(redis.call('zrem', 'ql:tracked', jid))
 end

@@ -2,22 +2,22 @@
 -- its last pop/heartbeat; ql:w:<worker>:jobs scores its jobs by lock expiry.
 
 -- Forgets workers not seen for max-worker-age seconds.
-local function forget_old_workers(now)
-  local cutoff = now - config_number('max-worker-age', 86400)
+Q.forget_old_workers = function(now)
+  local cutoff = now - Q.config_number('max-worker-age', 86400)
   for _, worker in ipairs(redis.call('zrangebyscore', 'ql:workers', 0, cutoff)) do
-    redis.call('del', wkey(worker))
+    redis.call('del', Q.wkey(worker))
   end
   redis.call('zremrangebyscore', 'ql:workers', 0, cutoff)
 end
 
 C.workers = function(now, args)
-  forget_old_workers(now)
+  Q.forget_old_workers(now)
   -- Jobs whose lock runs out within the next 100 days are held; jobs whose
   -- lock has already run out (score <= now) are stalled.
   local horizon = now + 8640000
   local worker = args[1]
   if worker ~= nil then
-    local key = wkey(worker)
+    local key = Q.wkey(worker)
     return cjson.encode({
       jobs = redis.call('zrevrangebyscore', key, horizon, now),
       stalled = redis.call('zrevrangebyscore', key, now, 0),
@@ -25,7 +25,7 @@ C.workers = function(now, args)
   end
   local out = {}
   for _, name in ipairs(redis.call('zrevrange', 'ql:workers', 0, -1)) do
-    local key = wkey(name)
+    local key = Q.wkey(name)
     out[#out + 1] = {
       name = name,
       jobs = redis.call('zcount', key, now, horizon),
@@ -36,7 +36,7 @@ C.workers = function(now, args)
 end
 
 C['worker.deregister'] = function(now, args)
-  need('Worker.deregister', 'worker', args[1])
+  Q.need('Worker.deregister', 'worker', args[1])
   redis.call('zrem', 'ql:workers', unpack(args))
   return nil
 end
