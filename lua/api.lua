@@ -2,7 +2,6 @@
 --   <command> <now> <args>...   with no KEYS.
 
 local QlessDispatch = function(keys, argv)
-  Q.bind_globals()
   if #keys > 0 then
     Q.raise('No Keys should be provided')
   end

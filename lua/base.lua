@@ -12,27 +12,6 @@
 local Q = {}
 local C = {}
 
--- The standard globals are read through the chunk locals below. In a
--- Redis 7 function the global table is an empty proxy that passes each read
--- on to the real one through its metatable (three table lookups a read, two
--- dozen reads of `redis` alone per job), and at load time only the loader's
--- `redis` (register_function) exists: so the locals are bound when a command
--- runs (Q.bind_globals, first thing in the dispatcher).
-local loader = redis
-local runtime_globals = function()
-  return redis, cjson, string, math, table, tonumber, tostring, type, ipairs, pairs, next, unpack,
-    pcall, error
-end
-local redis, cjson, string, math, table, tonumber, tostring, type, ipairs, pairs, next, unpack,
-  pcall, error
-
-Q.bind_globals = function()
-  if redis == nil then
-    redis, cjson, string, math, table, tonumber, tostring, type, ipairs, pairs, next, unpack,
-      pcall, error = runtime_globals()
-  end
-end
-
 -- An empty list for values read but never written (absent options, tags,
 -- dependencies): saves a table per command on the hot paths. Never modify.
 Q.none = {}

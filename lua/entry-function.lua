@@ -1,5 +1,5 @@
 -- Redis 7 Functions form: FCALL qless 0 <command> <now> <args>...
-loader.register_function{
+redis.register_function{
   function_name = 'qless',
   callback = QlessDispatch,
 }

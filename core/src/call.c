@@ -143,8 +143,7 @@ static int load_script(qless_client *c, const char *func)
 /*
  * The Redis 7 Functions library libqless loads: the embedded script's
  * modules (everything before its final EVAL entry line) registered as one
- * function, through `loader` (the chunk's name for the load-time `redis`,
- * lua/base.lua), with the dispatcher itself as the callback. Library and function are both named qless_<first 16 hex digits
+ * function, with the dispatcher itself as the callback. Library and function are both named qless_<first 16 hex digits
  * of the script's SHA1>, so the name identifies the code exactly: two
  * libqless versions sharing a server each load and call their own library,
  * neither replaces the other, and a library loaded by another client under
@@ -172,7 +171,7 @@ static void build_lib(void)
 	body = (size_t)(cut - qless_script_lua);
 	hl = (size_t)snprintf(head, sizeof head, "#!lua name=%s\n", lib_name);
 	tl = (size_t)snprintf(tail, sizeof tail,
-	                      "loader.register_function{function_name = '%s', callback = QlessDispatch}\n",
+	                      "redis.register_function{function_name = '%s', callback = QlessDispatch}\n",
 	                      lib_name);
 	lib_src = malloc(hl + body + tl + 1);
 	if (lib_src == NULL)
