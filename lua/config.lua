@@ -34,26 +34,24 @@ Q.config_stored = function()
   return stored
 end
 
--- The stored value (a string), else the built-in default, else nil.
-Q.config = function(key)
-  local stored = Q.config_stored()[key]
-  if stored then return stored end
+-- The built-in default of an option, listed or hidden; nil if none.
+Q.config_default = function(key)
   local d = Q.config_defaults
   local value = d.listed[key]
   if value == nil then value = d.hidden[key] end
   return value
 end
 
+-- The stored value (a string), else the built-in default, else nil.
+Q.config = function(key)
+  local stored = Q.config_stored()[key]
+  if stored then return stored end
+  return Q.config_default(key)
+end
+
 -- A numeric option: stored value parsed as a number, else `default`.
--- (Q.config inlined: complete reads three options per call.)
 Q.config_number = function(key, default)
-  local value = Q.config_stored()[key]
-  if value == nil then
-    local d = Q.config_defaults
-    value = d.listed[key]
-    if value == nil then value = d.hidden[key] end
-  end
-  return tonumber(value) or default
+  return tonumber(Q.config(key)) or default
 end
 
 -- Lock duration for a queue: `<queue>-heartbeat`, else `heartbeat`.
@@ -69,10 +67,7 @@ C['config.get'] = function(now, args)
     -- One option: a single HGET (no need for the whole hash).
     local stored = redis.call('hget', 'ql:config', key)
     if stored then return stored end
-    local d = Q.config_defaults
-    local value = d.listed[key]
-    if value == nil then value = d.hidden[key] end
-    return value
+    return Q.config_default(key)
   end
   local all = {}
   for k, v in pairs(Q.config_defaults.listed) do all[k] = v end
