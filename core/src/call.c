@@ -143,11 +143,12 @@ static int load_script(qless_client *c, const char *func)
 /*
  * The Redis 7 Functions library libqless loads: the embedded script's
  * modules (everything before its final EVAL entry line) registered as one
- * function, with the dispatcher itself as the callback. Library and function are both named qless_<first 16 hex digits
- * of the script's SHA1>, so the name identifies the code exactly: two
- * libqless versions sharing a server each load and call their own library,
- * neither replaces the other, and a library loaded by another client under
- * the plain name "qless" (the published qless-lib.lua) is left alone.
+ * function, with the dispatcher itself as the callback. Library and
+ * function are both named qless_<first 16 hex digits of the script's
+ * SHA1>, so the name identifies the code exactly: two libqless versions
+ * sharing a server each load and call their own library, neither replaces
+ * the other, and a library loaded by another client under the plain name
+ * "qless" (the published qless-lib.lua) is left alone.
  * Built once per process; lib_src stays NULL when the script lacks the
  * expected entry line (calls then go by EVALSHA).
  */

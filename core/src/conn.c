@@ -8,10 +8,10 @@
 
 #include "internal.h"
 
-/* Two system calls per guarded operation (none when the caller blocks
- * SIGPIPE itself): block, then restore; in between, a write to a closed
- * connection raises SIGPIPE, which only a failed write does, so the pending
- * signal is taken only after a failure. */
+/* Two system calls per guarded operation (one when the caller blocks
+ * SIGPIPE itself): block, then restore. A write to a closed connection
+ * raises SIGPIPE, and only a failed write does, so the pending signal is
+ * taken (a third call) only after a failure. */
 void qless__sigpipe_block(qless_sigpipe_guard *g)
 {
 	sigset_t set;
