@@ -352,6 +352,22 @@ static void bench_enter(qless_client *c, const char *name, long n)
 
 /* ---- single commands through the libqless API ---- */
 
+/* *call: put of a small new job (jid made into jid) into queue; argv
+ * holds its arguments. */
+static void put_call(qless_call *call, const char *argv[6], const char *queue, char jid[QLESS_JID_SIZE])
+{
+	next_jid(jid, QLESS_JID_SIZE);
+	argv[0] = "";
+	argv[1] = queue;
+	argv[2] = jid;
+	argv[3] = "Bench";
+	argv[4] = "{\"i\": 1}";
+	argv[5] = "0";
+	call->command = "put";
+	call->argv = argv;
+	call->argc = 6;
+}
+
 /* n puts of small jobs into queue q through batches (setup, not measured). */
 static void fill(qless_client *c, const char *queue, long n)
 {
@@ -360,18 +376,8 @@ static void fill(qless_client *c, const char *queue, long n)
 	qless_call calls[BATCH];
 	for (long done = 0; done < n;) {
 		int k = 0;
-		for (; k < BATCH && done < n; k++, done++) {
-			next_jid(jids[k], sizeof jids[k]);
-			argv[k][0] = "";
-			argv[k][1] = queue;
-			argv[k][2] = jids[k];
-			argv[k][3] = "Bench";
-			argv[k][4] = "{\"i\": 1}";
-			argv[k][5] = "0";
-			calls[k].command = "put";
-			calls[k].argv = argv[k];
-			calls[k].argc = 6;
-		}
+		for (; k < BATCH && done < n; k++, done++)
+			put_call(&calls[k], argv[k], queue, jids[k]);
 		batch_calls(c, calls, (size_t)k, "fill");
 	}
 }
@@ -481,18 +487,8 @@ static void lifecycle_batched(qless_client *c, const char *queue, const char *na
 	if (measured)
 		start();
 	for (long i = 0; i < n; i += BATCH) {
-		for (int k = 0; k < BATCH; k++) {
-			next_jid(jids[k], sizeof jids[k]);
-			pargv[k][0] = "";
-			pargv[k][1] = queue;
-			pargv[k][2] = jids[k];
-			pargv[k][3] = "Bench";
-			pargv[k][4] = "{\"i\": 1}";
-			pargv[k][5] = "0";
-			calls[k].command = "put";
-			calls[k].argv = pargv[k];
-			calls[k].argc = 6;
-		}
+		for (int k = 0; k < BATCH; k++)
+			put_call(&calls[k], pargv[k], queue, jids[k]);
 		batch_calls(c, calls, BATCH, "put batch");
 		qless_joblist *jobs = NULL;
 		qcheck(qless_queue_pop(q, &jobs, BATCH), "pop");

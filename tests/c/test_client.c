@@ -236,15 +236,15 @@ static void test_call(void)
 	qless_client_free(c);
 }
 
-/* calls[i]: put of job jid(i) (class K, data {}, no delay) into queue by
+/* calls[i]: put of job jids[i] (class K, data {}, no delay) into queue by
  * worker w; args[i] holds its arguments. */
 static void put_calls(qless_call *calls, const char *(*args)[6], int n, const char *queue,
-                      const char *(*jid)(int))
+                      const char *const *jids)
 {
 	for (int i = 0; i < n; i++) {
 		args[i][0] = "w";
 		args[i][1] = queue;
-		args[i][2] = jid(i);
+		args[i][2] = jids[i];
 		args[i][3] = "K";
 		args[i][4] = "{}";
 		args[i][5] = "0";
@@ -254,9 +254,6 @@ static void put_calls(qless_call *calls, const char *(*args)[6], int n, const ch
 	}
 }
 
-static char batch_jids[60][24];
-static const char *batch_jid(int i) { return batch_jids[i]; }
-
 /* Pipelined raw calls: every reply lands in its call; a failing call does
  * not stop the others; the first failure's code is returned. */
 static void test_call_batch(void)
@@ -265,11 +262,13 @@ static void test_call_batch(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	enum { N = 60 };
 	qless_call calls[N];
-	char (*jids)[24] = batch_jids;
-	const char *args[N][6];
-	for (int i = 0; i < N; i++)
+	char jids[N][24];
+	const char *jidp[N], *args[N][6];
+	for (int i = 0; i < N; i++) {
 		snprintf(jids[i], sizeof jids[i], "batch-%d", i);
-	put_calls(calls, args, N, "q", batch_jid);
+		jidp[i] = jids[i];
+	}
+	put_calls(calls, args, N, "q", jidp);
 	TH_OK(qless_client_call_batch(c, calls, N));
 	for (int i = 0; i < N; i++) {
 		TH_OK(calls[i].rc);
@@ -331,17 +330,16 @@ static void test_call_batch(void)
 	qless_client_free(c);
 }
 
-static char made_jids[40][QLESS_JID_SIZE];
-static const char *made_jid(int i) { return made_jids[i]; }
-
 /* Generated jids: 32 lowercase hex digits, each sorting below the one made
  * before it, so a batch of puts sharing one `now` pops in put order (the
  * work set orders equal scores by jid). */
 static void test_jid_generate(void)
 {
 	enum { N = 40 };
-	char (*jids)[QLESS_JID_SIZE] = made_jids;
+	char jids[N][QLESS_JID_SIZE];
+	const char *jidp[N];
 	for (int i = 0; i < N; i++) {
+		jidp[i] = jids[i];
 		TH_OK(qless_jid_generate(jids[i]));
 		CU_ASSERT_EQUAL(strlen(jids[i]), 32);
 		CU_ASSERT_EQUAL(strspn(jids[i], "0123456789abcdef"), 32);
@@ -354,7 +352,7 @@ static void test_jid_generate(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	qless_call calls[N];
 	const char *args[N][6];
-	put_calls(calls, args, N, "fifo", made_jid);
+	put_calls(calls, args, N, "fifo", jidp);
 	TH_OK(qless_client_call_batch(c, calls, N));
 	for (int i = 0; i < N; i++)
 		qless_free(calls[i].out);
