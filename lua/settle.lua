@@ -1,0 +1,120 @@
+-- settle: a worker settles the job it holds (complete, fail or retry) and
+-- reserves its next job(s) in the same atomic call, so a serial worker makes
+-- one round trip per job instead of two. New command: complete, fail, retry
+-- and pop keep their replies for existing clients.
+--
+--   settle <now> <worker> <queues> <count> [<how> <jid> <queue> <data> ...]
+--     queues  JSON list of queue names, tried in order; the first that hands
+--             out a job gives all the jobs popped (as `pop` would)
+--     count   jobs to pop, 0..1000 (0: settle only)
+--     how     complete | fail <group> <message> | retry <delay> [<group> <message>]
+--             absent: pop only
+-- Reply: { result, fields, jobs }
+--   result  complete's new state, fail's jid or retry's remaining count;
+--           false without <how>
+--   fields  the settled job's state, queue, worker, expires, remaining and
+--           failure as stored after the settle (false for a field not there,
+--           e.g. a completed job purged at once); false without <how>
+--   jobs    the popped jobs as a JSON array ('{}' when none)
+-- Every argument is checked before the first write; a settle the lock rules
+-- refuse raises the error complete/fail/retry raise, and pops nothing.
+
+local SETTLE_MAX_COUNT = 1000
+local SETTLE_FIELDS = {'state', 'queue', 'worker', 'expires', 'remaining', 'failure'}
+
+-- A string argument that must be present and not empty.
+local function settle_text(name, value)
+  if type(value) ~= 'string' or value == '' then
+    Q.raise('Settle(): Arg "' .. name .. '" missing or empty')
+  end
+  return value
+end
+
+local function settle_queues(text)
+  local queues = Q.json_list('Settle', 'queues', text)
+  for i = 1, #queues do
+    if type(queues[i]) ~= 'string' or queues[i] == '' then
+      Q.raise('Settle(): Arg "queues" must hold non-empty strings: ' .. text)
+    end
+  end
+  return queues
+end
+
+local function settle_count(value, queues)
+  local n = Q.number('Settle', 'count', value)
+  if n ~= n or n < 0 or n > SETTLE_MAX_COUNT or n ~= math.floor(n) then
+    Q.raise('Settle(): Arg "count" must be a whole number from 0 to ' .. SETTLE_MAX_COUNT .. ': ' .. value)
+  end
+  if n > 0 and #queues == 0 then
+    Q.raise('Settle(): Arg "queues" is empty but "count" is ' .. value)
+  end
+  return n
+end
+
+-- The handler and arguments of the settling command in args[4] (its own
+-- arguments follow it), in the order complete, fail and retry take them;
+-- raises on a bad one.
+local function settle_call(args, worker)
+  local how, n = args[4], #args
+  local jid = settle_text('jid', args[5])
+  local queue = settle_text('queue', args[6])
+  local data = args[7]
+  -- A job's data is a JSON object; scalars (and cjson's nan/inf) are refused.
+  if type(Q.json('Settle', 'data', data)) ~= 'table' then
+    Q.raise('Settle(): Arg "data" not a JSON object: ' .. data)
+  end
+  if how == 'complete' then
+    if n > 7 then Q.raise('Settle(): complete takes <jid> <queue> <data>') end
+    return C.complete, {jid, worker, queue, data}
+  end
+  if how == 'fail' then
+    local group, message = settle_text('group', args[8]), args[9]
+    if message == nil or n > 9 then
+      Q.raise('Settle(): fail takes <jid> <queue> <data> <group> <message>')
+    end
+    return C.fail, {jid, worker, group, message, data}
+  end
+  if how == 'retry' then
+    local delay = Q.number('Settle', 'delay', args[8])
+    if delay ~= delay or delay < 0 or delay == math.huge then
+      Q.raise('Settle(): Arg "delay" must be a finite number >= 0: ' .. args[8])
+    end
+    local group, message = args[9], args[10]
+    if n ~= 8 and n ~= 10 then
+      Q.raise('Settle(): retry takes <jid> <queue> <data> <delay> [<group> <message>]')
+    end
+    if group ~= nil then settle_text('group', group) end
+    return C.retry, {jid, queue, worker, args[8], group, message}
+  end
+  Q.raise('Settle(): Arg "how" must be complete, fail or retry: ' .. tostring(how))
+end
+
+-- Pops from the first of `queues` that hands out a job.
+local function settle_pop(now, worker, queues, count)
+  if count == 0 then return '{}' end
+  for i = 1, #queues do
+    local jobs = C.pop(now, {queues[i], worker, count})
+    if jobs ~= '{}' and jobs ~= '[]' then return jobs end
+  end
+  return '{}'
+end
+
+C.settle = function(now, args)
+  local worker = settle_text('worker', args[1])
+  local queues = settle_queues(args[2])
+  local count = settle_count(args[3], queues)
+  if args[4] == nil then
+    return {false, false, settle_pop(now, worker, queues, count)}
+  end
+  local handler, call = settle_call(args, worker)
+  -- complete checks the queue itself; fail ignores it and retry would move
+  -- the job to it: here it must be the queue the job runs in.
+  local key = Q.jkey(args[5])
+  local f = redis.call('hmget', key, 'state', 'queue')
+  if f[1] == 'running' and f[2] ~= args[6] then
+    Q.raise('Settle(): Job ' .. args[5] .. ' running in another queue: ' .. tostring(f[2]))
+  end
+  local result = handler(now, call)
+  local fields = redis.call('hmget', key, unpack(SETTLE_FIELDS))
+  return {result, fields, settle_pop(now, worker, queues, count)}
+end

@@ -1,0 +1,204 @@
+"""settle: settle a held job and reserve the next in one call (not in the
+original protocol; libqless's worker engine uses it).
+
+The reference is the two calls it replaces: every scenario runs once as
+complete/fail/retry followed by pop and once as settle, from the same
+database, and the key dumps, the published events and the popped jobs must
+be identical."""
+import json
+import random
+
+import pytest
+
+from helpers import jids
+
+
+def dump(r):
+    return {k: r.dump(k) for k in sorted(r.keys("*"))}
+
+
+def hold_first(ql, jobs=3, queue="queue"):
+    """Jobs j0..j{n-1} waiting in `queue`, j0 popped by `worker` at 1."""
+    for i in range(jobs):
+        ql.put("j%d" % i, now=0, queue=queue, priority=jobs - i)
+    assert jids(ql.pop(now=1, queue=queue)) == ["j0"]
+
+
+SETTLES = [
+    # (settle arguments after `how`, the old command and its arguments)
+    (["complete", "j0", "queue", '{"a": 1}'],
+     ("complete", ["j0", "worker", "queue", '{"a": 1}'])),
+    (["fail", "j0", "queue", '{"b": 2}', "group", "it broke"],
+     ("fail", ["j0", "worker", "group", "it broke", '{"b": 2}'])),
+    (["retry", "j0", "queue", "{}", "0"],
+     ("retry", ["j0", "queue", "worker", "0"])),
+    (["retry", "j0", "queue", "{}", "30", "Timeout", "try later"],
+     ("retry", ["j0", "queue", "worker", "30", "Timeout", "try later"])),
+]
+
+
+@pytest.mark.parametrize("settle,old", SETTLES, ids=lambda v: v[0] if isinstance(v, list) else v[0])
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_settle_equals_old_command_then_pop(ql, r, events, settle, old, count):
+    hold_first(ql)
+    with events() as ev_old:
+        result_old = ql(old[0], 2, *old[1])
+        settled_old = r.hmget("ql:j:j0", "state", "queue", "worker", "expires", "remaining", "failure")
+        popped_old = ql.pop(now=2, count=count) if count else {}
+    state_old = dump(r)
+
+    r.flushall()
+    hold_first(ql)
+    with events() as ev_new:
+        reply = ql("settle", 2, "worker", '["queue"]', count, *settle)
+    assert reply[0] == result_old
+    assert json.loads(reply[2]) == popped_old
+    assert dump(r) == state_old
+    assert list(ev_new) == list(ev_old)
+    assert reply[1] == settled_old
+
+
+def test_settle_exhausted_retry_reports_failed(ql, r):
+    ql.put("j0", retries=0)
+    ql.pop(now=1)
+    result, fields, jobs = ql("settle", 2, "worker", '["queue"]', 1, "retry", "j0", "queue", "{}", "0")
+    assert result == -1
+    assert fields[0] == "failed"
+    assert json.loads(fields[5])["group"] == "failed-retries-queue"
+    assert jobs == "{}"
+
+
+def test_settle_pops_from_first_queue_with_work(ql):
+    ql.put("a", queue="q2")
+    ql.put("b", queue="q3")
+    result, fields, jobs = ql("settle", 1, "worker", '["q1", "q2", "q3"]', 5)
+    assert result is None and fields is None
+    assert jids(json.loads(jobs)) == ["a"]
+    assert jids(json.loads(ql("settle", 1, "worker", '["q1", "q2", "q3"]', 5)[2])) == ["b"]
+    assert ql("settle", 1, "worker", '["q1", "q2", "q3"]', 5)[2] == "{}"
+
+
+def test_completed_job_purged_at_once(ql):
+    ql.config("jobs-history-count", 0)
+    hold_first(ql, jobs=1)
+    result, fields, _ = ql("settle", 2, "worker", '["queue"]', 0, "complete", "j0", "queue", "{}")
+    assert result == "complete"
+    assert fields == [None] * 6
+
+
+@pytest.mark.parametrize("how", [["complete", "j0", "queue", "{}"],
+                                 ["fail", "j0", "queue", "{}", "g", "m"],
+                                 ["retry", "j0", "queue", "{}", "0"]])
+def test_lock_refused_writes_nothing(ql, r, how):
+    """Another worker holds j0 (its lock expired and was handed over): the
+    settle is refused with complete/fail/retry's error and nothing is popped."""
+    ql.config("heartbeat", 10)
+    hold_first(ql, jobs=1)
+    assert ql.pop(now=1000, worker="other") == {}       # the grace period starts
+    assert jids(ql.pop(now=2000, worker="other")) == ["j0"]
+    before = dump(r)
+    msg = ql.err("settle", 2001, "worker", '["queue"]', 1, *how)
+    assert "another worker" in msg
+    assert dump(r) == before
+
+
+@pytest.mark.parametrize("how", [["fail", "j0", "other", "{}", "g", "m"],
+                                 ["retry", "j0", "other", "{}", "0"]])
+def test_queue_must_be_the_jobs(ql, r, how):
+    hold_first(ql)
+    before = dump(r)
+    msg = ql.err("settle", 2, "worker", '["queue"]', 1, *how)
+    assert "running in another queue: queue" in msg
+    assert dump(r) == before
+
+
+def test_unknown_job(ql, r):
+    hold_first(ql)
+    before = dump(r)
+    msg = ql.err("settle", 2, "worker", '["queue"]', 1, "complete", "nope", "queue", "{}")
+    assert "does not exist" in msg
+    assert dump(r) == before
+
+
+# ---- generative: bad arguments never write ------------------------------
+
+GOOD = ["worker", '["queue"]', "1", "complete", "j0", "queue", "{}"]
+BAD_VALUES = ["", "nan", "inf", "-inf", "-1", "1001", "1.5", "1e18", "[", "{}", "[1]", '[""]',
+              "[null]", "null", "x", "\xff", "9" * 400]
+HOWS = [["complete", "j0", "queue", "{}"], ["fail", "j0", "queue", "{}", "g", "m"],
+        ["retry", "j0", "queue", "{}", "5"], ["retry", "j0", "queue", "{}", "5", "g", "m"]]
+
+
+def mutations(rng, n):
+    for _ in range(n):
+        args = ["worker", '["queue"]', "1"] + list(rng.choice(HOWS))
+        kind = rng.random()
+        if kind < 0.6:
+            args[rng.randrange(len(args))] = rng.choice(BAD_VALUES)
+        elif kind < 0.8:
+            del args[rng.randrange(len(args)):]
+        else:
+            args.append(rng.choice(BAD_VALUES))
+        yield args
+
+
+def valid(args):
+    """Whether the arguments are acceptable (mirrors the documented rules)."""
+    if len(args) < 3 or args[0] == "":
+        return False
+    try:
+        queues = json.loads(args[1])
+    except ValueError:
+        return False
+    if not isinstance(queues, list) or any(not isinstance(q, str) or q == "" for q in queues):
+        return False
+    try:
+        count = float(args[2])
+    except ValueError:
+        return False
+    if count != count or count < 0 or count > 1000 or count != int(count) or (count > 0 and not queues):
+        return False
+    if len(args) == 3:
+        return True
+    how, rest = args[3], args[4:]
+    if len(rest) < 3 or "" in rest[:2] or rest[0] != "j0" or rest[1] != "queue":
+        return False
+    try:
+        if not isinstance(json.loads(rest[2]), (dict, list)):
+            return False
+    except ValueError:
+        return False
+    if how == "complete":
+        return len(rest) == 3
+    if how == "fail":
+        return len(rest) == 5 and rest[3] != ""
+    if how == "retry":
+        if len(rest) not in (4, 6) or (len(rest) == 6 and rest[4] == ""):
+            return False
+        try:
+            delay = float(rest[3])
+        except ValueError:
+            return False
+        return delay == delay and 0 <= delay < float("inf")
+    return False
+
+
+def test_generated_bad_arguments(ql, r):
+    rng = random.Random(20261123)
+    tried = refused = 0
+    for args in mutations(rng, 300):
+        if valid(args):
+            continue
+        r.flushall()
+        hold_first(ql)
+        before = dump(r)
+        try:
+            msg = ql.err("settle", 2, *args)
+        except BaseException:
+            raise AssertionError("accepted: %r" % (args,))
+        assert msg.startswith("Settle()") or "Complete()" in msg or "Fail()" in msg or "Retry()" in msg, msg
+        assert "attempt to" not in msg and "user_script" not in msg.split(":")[0]
+        assert dump(r) == before, args
+        tried += 1
+        refused += 1
+    assert tried > 150
