@@ -179,3 +179,13 @@ def test_usage_errors_exit_2(run_worker):
 def test_retryable_error_is_exported():
     assert issubclass(qless.RetryableError, Exception)
     assert not issubclass(qless.RetryableError, qless.Error)   # raised by job code, not the library
+
+
+def test_output_of_pool_children_is_not_lost(client, run_worker):
+    jid = client.queues["q"].put("sample.prints", {})
+    proc = run_worker("--queue", "q", "--pool", "processes", "--size", "1")
+    wait_for(lambda: client.jobs[jid].state == "complete")
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert "printed %s" % jid in out

@@ -67,7 +67,19 @@ def perform(handle: Any, client_handle: Any) -> Outcome:
         return ("retry", type(exc).__name__, traceback.format_exc())
     except BaseException as exc:   # SystemExit too: it fails the job, not the worker
         return ("fail", type(exc).__name__, traceback.format_exc())
+    finally:
+        _flush()
     return None
+
+
+def _flush() -> None:
+    # A pool child exits from C, skipping Python's shutdown: what job code
+    # printed would stay in the buffers and be lost.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):   # closed or broken: not the job's failure
+            pass
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

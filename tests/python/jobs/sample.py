@@ -108,3 +108,7 @@ class Exits:
     @staticmethod
     def process(job):
         sys.exit(7)
+
+
+def prints(job):
+    print("printed %s" % job.jid)   # block-buffered: stdout is a pipe
