@@ -27,6 +27,13 @@ QLESS_EXTERN(const char *) qless_job_jid(const qless_job *job);
 QLESS_EXTERN(const char *) qless_job_klass(const qless_job *job);
 QLESS_EXTERN(const char *) qless_job_queue(const qless_job *job);   /* "" once complete */
 QLESS_EXTERN(const char *) qless_job_state(const qless_job *job);
+/* Non-zero once the worker engine's heartbeat found that this job's lock is
+ * lost (timed out, canceled, handed to another worker): job code may stop
+ * early; the engine will not settle the job. */
+QLESS_EXTERN(int) qless_job_lock_lost(const qless_job *job);
+/* The client the job was read with. Borrowed: valid while the job lives
+ * (for job code run by the worker engine: the connection of its thread). */
+QLESS_EXTERN(qless_client *) qless_job_client(const qless_job *job);
 QLESS_EXTERN(const char *) qless_job_worker(const qless_job *job);  /* "" when none */
 QLESS_EXTERN(const char *) qless_job_data(const qless_job *job);    /* JSON text */
 QLESS_EXTERN(double) qless_job_priority(const qless_job *job);
