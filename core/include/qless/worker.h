@@ -1,7 +1,26 @@
 /*
- * qless_worker: support for C programs that process jobs. It reserves jobs
- * from several queues under the client's worker name and learns about lost
- * locks from the worker's own event channel (ql:w:<name>).
+ * qless_worker: the worker engine. It reserves jobs from several queues
+ * under the client's worker name, runs each through a perform callback,
+ * keeps its lock alive from a C thread and settles it by one policy, alone
+ * or as a pool of threads or of supervised processes. Every language's
+ * worker is this engine plus a callback that finds and calls the job's code.
+ *
+ * The loop (qless_worker_run), for each job:
+ *   1. reserve: the queues are tried in the reservation order; the settle of
+ *      the previous job and the reservation of the next are one call
+ *      (the protocol's `settle`), so a busy serial worker makes one round
+ *      trip per job;
+ *   2. perform(ctx, job, result) runs the job's code while a heartbeat
+ *      thread renews the lock every `heartbeat` seconds (default: a third of
+ *      the lock time, at least 0.1 s) and never calls into the callback;
+ *   3. settle by the result: complete (the default); fail with the group and
+ *      message set by qless_result_fail; retry by qless_result_retry after
+ *      the backoff delay of the job's class or queue (the protocol fails the
+ *      job once its retries are used up); nothing when the job code settled
+ *      the job itself (its state is no longer "running"); nothing, silently,
+ *      when the lock was lost (timed out, canceled, handed to another worker).
+ * Redis going away is survived: the engine reconnects with a backoff
+ * doubling from 0.1 s up to reconnect_max and carries on where it was.
  */
 #ifndef QLESS_WORKER_H
 #define QLESS_WORKER_H
@@ -14,7 +33,8 @@ extern "C" {
 
 typedef enum qless_reserve_order {
 	QLESS_RESERVE_ORDERED = 0,     /* always try the queues in the given order */
-	QLESS_RESERVE_ROUND_ROBIN = 1  /* start each reservation after the last queue tried */
+	QLESS_RESERVE_ROUND_ROBIN = 1, /* start each reservation after the last queue tried */
+	QLESS_RESERVE_SHUFFLED = 2     /* round robin over an order shuffled once per worker */
 } qless_reserve_order;
 
 #define QLESS_WORKER_OPTIONS_VERSION 1
@@ -47,6 +67,131 @@ QLESS_EXTERN(int) qless_worker_reserve(qless_worker *worker, qless_job **out);
  * empty. QLESS_EINVAL if the worker was made with watch_locks = 0.
  */
 QLESS_EXTERN(int) qless_worker_lost_locks(qless_worker *worker, int timeout_ms, qless_strlist **out);
+
+/* ---- the engine ---- */
+
+/* What perform decided; complete unless a setter was called. Valid only
+ * during the perform call it was given to. */
+typedef struct qless_result qless_result;
+
+/* Fail the job: group (non-empty; languages use the exception's class name)
+ * and message (e.g. the error and its backtrace) are copied. */
+QLESS_EXTERN(int) qless_result_fail(qless_result *result, const char *group, const char *message);
+/* Retry the job: after `delay` seconds, or (delay < 0) the backoff policy's
+ * delay for its class or queue. group/message: both or neither, copied;
+ * they become the job's failure (and the failed group once retries are
+ * used up). */
+QLESS_EXTERN(int) qless_result_retry(qless_result *result, const char *group, const char *message, double delay);
+
+typedef enum qless_backoff_kind {
+	QLESS_BACKOFF_FIXED = 0,       /* every retry waits `base` */
+	QLESS_BACKOFF_EXPONENTIAL = 1  /* retry k (0, 1, ...) waits base * 2^k */
+} qless_backoff_kind;
+
+#define QLESS_BACKOFF_VERSION 1
+
+typedef struct qless_backoff {
+	unsigned int version;        /* QLESS_BACKOFF_VERSION */
+	qless_backoff_kind kind;
+	double base;                 /* seconds, >= 0 */
+	double max;                  /* cap in seconds; 0: none */
+	double jitter;               /* 0..1: the delay is d * (1 - jitter * U), U uniform in [0, 1) */
+} qless_backoff;
+
+#define QLESS_BACKOFF_INIT { QLESS_BACKOFF_VERSION, QLESS_BACKOFF_FIXED, 0, 0, 0 }
+
+/* The backoff of retries for jobs of class `klass` (non-NULL) or else of
+ * queue `queue` (non-NULL) or else (both NULL) of every job. A class's
+ * policy wins over its queue's, which wins over the default (no delay).
+ * Setting one again replaces it. Call before qless_worker_run. */
+QLESS_EXTERN(int) qless_worker_set_backoff(qless_worker *worker, const char *klass, const char *queue,
+                                           const qless_backoff *backoff);
+/* The delay policy gives a job of klass/queue whose retry number is `retry`
+ * (0 for the first): for tests and for job code that reports it. */
+QLESS_EXTERN(double) qless_worker_backoff_delay(const qless_worker *worker, const char *klass, const char *queue,
+                                                int64_t retry);
+
+/* Runs the job's code. Called on the thread that runs the job: the caller
+ * of qless_worker_run, a pool thread, or a pool child's main thread. The job
+ * is borrowed for the call; job code may settle it itself (complete, fail,
+ * retry, cancel, requeue) with the qless_job_* calls. */
+typedef void (*qless_perform_fn)(void *ctx, qless_job *job, qless_result *result);
+/* Forks the process as the language runtime needs (e.g. Python's os.fork):
+ * returns the child's pid in the parent, 0 in the child, < 0 on failure. */
+typedef int (*qless_fork_fn)(void *ctx);
+/* One line of the worker's log, without a newline. */
+typedef void (*qless_log_fn)(void *ctx, const char *line);
+
+typedef enum qless_pool_kind {
+	QLESS_POOL_SERIAL = 0,    /* jobs run one at a time on the calling thread */
+	QLESS_POOL_THREADS = 1,   /* `size` threads, each with its own connection */
+	QLESS_POOL_PROCESSES = 2  /* `size` forked children, restarted when they die */
+} qless_pool_kind;
+
+#define QLESS_WORKER_RUN_OPTIONS_VERSION 1
+
+typedef struct qless_worker_run_options {
+	unsigned int version;     /* QLESS_WORKER_RUN_OPTIONS_VERSION */
+	qless_perform_fn perform; /* required */
+	void *ctx;                /* passed to the callbacks */
+	qless_fork_fn fork;       /* NULL: fork(2) */
+	qless_log_fn log;         /* NULL: lines on stderr */
+	qless_pool_kind pool;
+	int size;                 /* threads or processes of a pool (>= 1; 1 for serial) */
+	double interval;          /* seconds between reservations while every queue is empty */
+	double heartbeat;         /* seconds between heartbeats; 0: a third of the lock time */
+	int64_t max_jobs;         /* stop after this many jobs (a pool child: its own); 0: no limit */
+	double reconnect_max;     /* cap of the reconnect backoff, seconds */
+	int signals;              /* non-zero: during the run SIGTERM and SIGINT stop gracefully,
+	                             SIGQUIT immediately (handlers restored afterwards) */
+	int single_threaded;      /* non-zero: perform must not be called from another thread
+	                             (Ruby, Lua): a thread pool is refused */
+} qless_worker_run_options;
+
+#define QLESS_WORKER_RUN_OPTIONS_INIT \
+	{ QLESS_WORKER_RUN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, QLESS_POOL_SERIAL, 1, 5.0, 0, 0, 5.0, 0, 0 }
+
+/*
+ * Processes jobs until stopped or max_jobs are done. Returns QLESS_OK after
+ * a graceful stop (running jobs finished and settled) or max_jobs, or an
+ * error code for bad options (nothing run). A process pool's parent only
+ * supervises: it forks `size` children (worker names "<name>-<pid>"),
+ * forwards SIGTERM/SIGINT to them, and replaces a child that died; a job
+ * the dead child held is retried (group "qless.ChildDied"), or failed in
+ * that group once its retries are used up. Children never return from this
+ * call: they exit with status 0 after a graceful stop.
+ */
+QLESS_EXTERN(int) qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts);
+
+/*
+ * Stops a running worker; safe from a signal handler and from any thread.
+ * Graceful (immediate = 0): no new job is reserved, running jobs finish
+ * and are settled, then qless_worker_run returns. Immediate: the process
+ * exits at once with status 1 (a pool's children are killed first); the
+ * locks of running jobs expire and other workers pick the jobs up.
+ */
+QLESS_EXTERN(void) qless_worker_stop(qless_worker *worker, int immediate);
+
+/* Jobs this process's run has performed so far (all threads). */
+QLESS_EXTERN(int64_t) qless_worker_jobs_done(const qless_worker *worker);
+
+/* Parses a backoff spec: "fixed:BASE" or "exponential:BASE[:MAX[:JITTER]]"
+ * (seconds; JITTER 0..1). QLESS_EINVAL naming what is wrong otherwise. */
+QLESS_EXTERN(int) qless_backoff_parse(const char *spec, qless_backoff *out);
+
+/*
+ * The worker command that every language's worker program is: parses argv
+ * (argv[0] is the program name), connects, builds the worker and runs it
+ * with signals handled; returns the process exit status (0 after a graceful
+ * stop, 1 on a failure, 2 on a usage error, explained on stderr). `run`
+ * supplies perform, ctx, fork, log and single_threaded; the rest come from
+ * the flags (see `--help`):
+ *   --url URL  --queue Q (repeatable)  --order ordered|round-robin|shuffled
+ *   --pool serial|threads|processes  --size N  --interval S  --heartbeat S
+ *   --max-jobs N  --name NAME  --reconnect-max S
+ *   --backoff SPEC  --backoff-queue Q=SPEC  --backoff-class KLASS=SPEC
+ */
+QLESS_EXTERN(int) qless_worker_main(int argc, const char *const *argv, const qless_worker_run_options *run);
 
 #ifdef __cplusplus
 }
