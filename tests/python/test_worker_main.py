@@ -1,6 +1,7 @@
 """The SWIG wrapper qless_swig_worker_main in this process: its trampolines
 and the perform protocol of swig/python.i, with Python callables standing in
 for qless.worker.perform."""
+import contextlib
 import os
 import signal
 import sys
@@ -13,12 +14,16 @@ import qless
 from qless import _core
 
 
-@pytest.fixture
-def unraisable(monkeypatch):
-    """What the trampolines reported through sys.unraisablehook."""
+@contextlib.contextmanager
+def reported():
+    """What the trampolines reported through sys.unraisablehook. Set inside
+    the test: pytest installs its own hook around the test call."""
     seen = []
-    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append((u.exc_type, u.object)))
-    return seen
+    saved, sys.unraisablehook = sys.unraisablehook, lambda u: seen.append((u.exc_type, u.object))
+    try:
+        yield seen
+    finally:
+        sys.unraisablehook = saved
 
 
 def run(url, queue, perform, *flags, log=None, jobs=None):
@@ -28,7 +33,7 @@ def run(url, queue, perform, *flags, log=None, jobs=None):
     return _core.qless_swig_worker_main(argv + list(flags), perform, None, log)
 
 
-def test_outcomes(client, url, unraisable):
+def test_outcomes(client, url):
     queue = client.queues["q"]
     answers = {"none": None, "fail": ("fail", "G", "m1"), "retry": ("retry", "R", "m2"),
                "raise": ValueError("bad value"), "int": 42, "kind": ("explode", "G", "m"),
@@ -43,7 +48,8 @@ def test_outcomes(client, url, unraisable):
             raise answer
         return answer
 
-    assert run(url, "q", perform, jobs=len(answers)) == 0
+    with reported() as unraisable:
+        assert run(url, "q", perform, jobs=len(answers)) == 0
     assert threads == {threading.get_ident()}          # serial: on the calling thread
     job = {name: client.jobs[jid] for name, jid in jids.items()}
     assert job["none"].state == "complete"
@@ -77,7 +83,7 @@ def test_borrowed_handles_are_forgotten_after_the_call(client, url):
     # (freed) job: the library sees NULL and refuses instead of crashing.
     assert _core.qless_job_jid(job) is None
     with pytest.raises(qless.InvalidArgument):
-        _core.qless_job_complete(job, None, 0, None)
+        _core.qless_swig_job_complete(job, None, 0, None)
     with pytest.raises(qless.InvalidArgument):
         _core.qless_client_queue_names(client_h)
     del kept, job, client_h
@@ -110,7 +116,7 @@ def test_thread_pool_calls_perform_from_its_threads(client, url):
     assert [client.jobs[j].state for j in jids] == ["complete"] * 4
 
 
-def test_log_callback(client, url, unraisable):
+def test_log_callback(client, url):
     client.queues["q"].put("K", {})
     lines = []
     assert run(url, "q", lambda job, c: None, log=lines.append, jobs=1) == 0
@@ -120,7 +126,8 @@ def test_log_callback(client, url, unraisable):
     def broken(line):
         raise RuntimeError("log broke")
 
-    assert run(url, "q", lambda job, c: None, log=broken, jobs=1) == 0   # reported, not fatal
+    with reported() as unraisable:
+        assert run(url, "q", lambda job, c: None, log=broken, jobs=1) == 0   # reported, not fatal
     assert unraisable and all(t is RuntimeError and obj is broken for t, obj in unraisable)
 
 
