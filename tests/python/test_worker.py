@@ -1,12 +1,14 @@
 """`python3 -m qless.worker` end to end, as real worker processes (jobs in jobs/)."""
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
 import qless
-from conftest import wait_for
+from conftest import wait_for, worker_env
 
 
 def finish(proc, timeout=20):
@@ -181,11 +183,20 @@ def test_retryable_error_is_exported():
     assert not issubclass(qless.RetryableError, qless.Error)   # raised by job code, not the library
 
 
-def test_output_of_pool_children_is_not_lost(client, run_worker):
+def test_output_of_pool_children_is_not_lost(client, url):
     jid = client.queues["q"].put("sample.prints", {})
-    proc = run_worker("--queue", "q", "--pool", "processes", "--size", "1")
-    wait_for(lambda: client.jobs[jid].state == "complete")
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=20)
+    env = worker_env(url)
+    env.pop("PYTHONUNBUFFERED", None)   # block-buffered stdout, as in production
+    proc = subprocess.Popen([sys.executable, "-m", "qless.worker", "--queue", "q", "--interval", "0.1",
+                             "--pool", "processes"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: client.jobs[jid].state == "complete")
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 0, err
     assert "printed %s" % jid in out
