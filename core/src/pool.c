@@ -98,7 +98,12 @@ static void child_main(qless_worker *w)
 	child_name(name, sizeof name, w, getpid());
 	memset(&slot, 0, sizeof slot);
 	slot.worker = w;
-	if ((slot.client = qless__connect_retry(w, w->client, name)) == NULL) {
+	slot.client = qless__connect_retry(w, w->client, name);
+	/* From here on the child logs under its own name; the parent's client is
+	 * left as it is (its connection belongs to the parent). */
+	if (slot.client != NULL)
+		w->client = slot.client;
+	if (slot.client == NULL) {
 		code = qless__stopping(w) ? 0 : 1;
 	} else if (qless__beater_start(w, slot.client) != QLESS_OK || w->beater == NULL) {
 		code = qless__stopping(w) ? 0 : 1;
@@ -115,6 +120,7 @@ static void recover(qless_worker *w, pid_t pid, int status)
 {
 	char name[512], why[160];
 	qless_strlist *jobs = NULL, *stalled = NULL;
+	double wait;
 	size_t i;
 	int rc;
 
@@ -125,7 +131,13 @@ static void recover(qless_worker *w, pid_t pid, int status)
 	else
 		snprintf(why, sizeof why, "worker child %ld exited with status %d while running the job", (long)pid,
 		         WEXITSTATUS(status));
-	if ((rc = qless_client_worker_jobs(w->client, name, &jobs, &stalled)) != QLESS_OK) {
+	/* Redis may be away too (both killed at once): wait for it a while;
+	 * past that the jobs' locks expire and they are handed out again. */
+	for (wait = 0.1; (rc = qless_client_worker_jobs(w->client, name, &jobs, &stalled)) == QLESS_EIO &&
+	                 wait < 2 * w->run.reconnect_max && !qless__stopping(w);
+	     wait *= 2)
+		qless__wait(w, wait);
+	if (rc != QLESS_OK) {
 		qless__log(w, "cannot list the jobs of %s: %s (their locks will expire)", name, qless_error_last_message());
 		return;
 	}

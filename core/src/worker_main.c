@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 
@@ -160,6 +161,25 @@ static int backoffs(const char *prog, const parsed *p, qless_worker *w)
 	return 0;
 }
 
+/* A worker started while Redis is away waits for it (the engine does the
+ * same once running) instead of exiting. */
+static int connect_waiting(const char *prog, const char *url, const qless_client_options *co, double cap,
+                           qless_client **out)
+{
+	double wait = 0.1;
+	int said = 0, rc;
+	while ((rc = qless_client_new(out, url, co)) == QLESS_EIO) {
+		struct timespec ts;
+		if (!said++)
+			fprintf(stderr, "%s: %s; waiting for Redis\n", prog, qless_error_last_message());
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+		wait = wait * 2 > cap ? cap : wait * 2;
+	}
+	return rc;
+}
+
 int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_options *run)
 {
 	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
@@ -202,7 +222,7 @@ int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_
 	co.worker_name = p.name;
 	wo.order = p.order;
 	wo.watch_locks = 0;
-	if (qless_client_new(&client, p.url, &co) != QLESS_OK ||
+	if (connect_waiting(prog, p.url, &co, o.reconnect_max, &client) != QLESS_OK ||
 	    qless_worker_new(&w, client, p.queues, p.nqueues, &wo) != QLESS_OK) {
 		fprintf(stderr, "%s: %s\n", prog, qless_error_last_message());
 		code = qless_error_last_code() == QLESS_EINVAL ? 2 : 1;
