@@ -53,14 +53,18 @@ module Qless
       end
       nil
     rescue Exception => e # rubocop:disable Lint/RescueException -- anything the job raises is its outcome
-      outcome(e)
+      outcome(e, caller(2)) # 2: past the "rescue in perform" frame
     end
 
-    # [:fail | :retry, group, message] for an exception from job code.
-    def outcome(error)
+    # [:fail | :retry, group, message] for an exception from job code;
+    # `below` (the frames under #perform) and #perform's own frame are cut
+    # from the backtrace: they are the worker's, the same for every job.
+    def outcome(error, below = [])
       # An anonymous class has no name: the nearest named ancestor class.
       group = error.class.ancestors.grep(Class).find(&:name).name
-      message = ["#{group}: #{error.message}", *error.backtrace].join("\n")
+      trace = error.backtrace || []
+      trace = trace[0...-(below.size + 1)] if trace.size > below.size && trace.last(below.size) == below
+      message = ["#{group}: #{error.message}", *trace].join("\n")
       [error.is_a?(RetryableError) ? :retry : :fail, group, message]
     end
 
