@@ -180,7 +180,7 @@ class TestWorker < QlessTest::Test
   def test_core_worker_main_contains_escaping_exceptions
     raising = @queue.put("K", {}, priority: 2)
     garbled = @queue.put("K", {}, priority: 1)
-    code = <<~RUBY
+    code = <<~'RUBY'
       require "qless"
       perform = lambda do |job, _client|
         raise "escaped from #{Qless::Core.qless_job_jid(job)}" if Qless::Core.qless_job_jid(job) == ARGV[0]
