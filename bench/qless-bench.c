@@ -475,6 +475,43 @@ static void lifecycle_seq(qless_client *c, const char *queue, const char *name, 
 	qless_queue_free(q);
 }
 
+/* The engine's perform: a no-op job (the engine completes it). */
+static void noop_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	(void)ctx;
+	(void)job;
+	(void)result;
+}
+
+/* The engine logs a line per job; the bench measures the queue, not stderr. */
+static void quiet_log(void *ctx, const char *line)
+{
+	(void)ctx;
+	(void)line;
+}
+
+/* The worker engine over n waiting jobs (put beforehand, not timed):
+ * serial, it settles each job and reserves the next in one round trip. */
+static void lifecycle_worker(qless_client *c, const char *queue, const char *name, long n, qless_pool_kind pool,
+                             int size)
+{
+	qless_worker *w = NULL;
+	const char *qs[] = { queue };
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	fill(c, queue, n);
+	qcheck(qless_worker_new(&w, c, qs, 1, NULL), "worker");
+	o.perform = noop_perform;
+	o.pool = pool;
+	o.size = size;
+	o.max_jobs = n;
+	o.interval = 0.001;
+	o.log = quiet_log;
+	start();
+	qcheck(qless_worker_run(w, &o), "worker run");
+	stop(name, "seq", n);
+	qless_worker_free(w);
+}
+
 /* put 50 pipelined, one pop of 50, 50 completes pipelined. */
 static void lifecycle_batched(qless_client *c, const char *queue, const char *name, long n, int measured)
 {
@@ -737,6 +774,10 @@ static int print_targets(FILE *out, const char *const *drivers, int ndrivers)
 	v = rate_of("C libqless life cycle (seq)") / rate_of("hiredis FCALL life cycle (seq)");
 	TARGET(v >= 0.9, "C sequential life cycle = %.3f x bare hiredis loop (target >= 0.9)", v);
 	print_spread(out, "C vs hiredis");
+	v = rate_of("C worker, serial (seq)") / rate_of("C libqless life cycle (seq)");
+	TARGET(v >= 1.3, "serial C worker (settle + reserve in one call) = %.2f x the put/pop/complete life cycle "
+	       "(target >= 1.3)", v);
+	print_spread(out, "worker vs life cycle");
 	for (int i = 0; i < ndrivers; i++) {
 		char name[80];
 		snprintf(name, sizeof name, "%.*s life cycle (seq)", (int)(strchr(drivers[i], '=') - drivers[i]),
@@ -896,7 +937,7 @@ int main(int argc, char **argv)
 	flush_data();
 	bench_commands(c, ncmd);
 	for (int r = 0; r < seq_rounds; r++) {
-		int steps = 3 + ndrivers;
+		int steps = 5 + ndrivers;
 		round_begin();
 		for (int step = 0; step < steps; step++) {
 			int what = r % 2 == 0 ? step : steps - 1 - step;
@@ -907,10 +948,17 @@ int main(int argc, char **argv)
 				lifecycle_hiredis("hiredis FCALL life cycle", per_round(nlife, seq_rounds));
 			else if (what == 2)
 				lifecycle_seq(ce, "bench-ce", "C libqless life cycle, EVALSHA", per_round(nlife, seq_rounds));
+			else if (what == 3)
+				lifecycle_worker(c, "bench-w", "C worker, serial", per_round(nlife, seq_rounds),
+				                 QLESS_POOL_SERIAL, 1);
+			else if (what == 4)
+				lifecycle_worker(c, "bench-w4", "C worker, 4 threads", per_round(nlife, seq_rounds),
+				                 QLESS_POOL_THREADS, 4);
 			else
-				run_driver(drivers[what - 3], per_round(ndrv, seq_rounds));
+				run_driver(drivers[what - 5], per_round(ndrv, seq_rounds));
 		}
 		round_ratio("C vs hiredis", "C libqless life cycle", "seq", "hiredis FCALL life cycle", "seq", 1);
+		round_ratio("worker vs life cycle", "C worker, serial", "seq", "C libqless life cycle", "seq", 1);
 		for (int i = 0; i < ndrivers; i++) {
 			char name[80];
 			snprintf(name, sizeof name, "%.*s life cycle", (int)(strchr(drivers[i], '=') - drivers[i]), drivers[i]);
