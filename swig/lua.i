@@ -414,15 +414,8 @@ static int qless_lua_sleep(lua_State *L)
 /* The engine is reached through worker_main only: its callbacks and
  * run options are C function pointers, and a qless_result exists only
  * during a perform call. */
-%ignore qless_worker_main;
-%ignore qless_worker_run;
-%ignore qless_worker_run_options;
-%ignore qless_result_fail;
-%ignore qless_result_retry;
 %native(worker_main) int qless_lua_worker_main(lua_State *L);
 %native(time) int qless_lua_time(lua_State *L);
 %native(getpid) int qless_lua_getpid(lua_State *L);
 %native(sleep) int qless_lua_sleep(lua_State *L);
-/* A flag, not a status: qless.i maps every other int result to an error. */
-%apply int QLESS_PLAIN_OUT { int qless_job_lock_lost };
 %include "qless.i"

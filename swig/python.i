@@ -112,10 +112,7 @@ static void qless_py_raise(int code)
 /* ---- the worker engine ----
  * Python reaches the engine only through qless_swig_worker_main (below):
  * the C entry points take C callbacks, which Python cannot supply. */
-%ignore qless_worker_main;
-%ignore qless_worker_run;
-%ignore qless_worker_run_options;
-%apply int QLESS_PLAIN_OUT { int qless_job_lock_lost, int qless_swig_worker_main };
+%apply int QLESS_PLAIN_OUT { int qless_swig_worker_main };
 
 /* Callables for the engine, checked while the GIL is still held: perform is
  * required; fork and log may be None (NULL: the engine's own default). */

@@ -72,7 +72,7 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 
 /* ---- status codes ---- */
 %typemap(out) int = int QLESS_STATUS_OUT;
-%apply int QLESS_PLAIN_OUT { int qless_version_number, int qless_error_last_code, int qless_job_tracked, int qless_heartbeater_lost, int paused };
+%apply int QLESS_PLAIN_OUT { int qless_version_number, int qless_error_last_code, int qless_job_tracked, int qless_heartbeater_lost, int paused, int qless_job_lock_lost };
 
 /* ---- out-parameters ---- */
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
@@ -114,6 +114,13 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_job_complete;
 %ignore qless_queue_recur;
 %ignore qless_worker_new;
+/* The engine runs C callbacks: each language's file wraps qless_worker_main
+ * with trampolines of its own (perform, fork) and reaches nothing else of it. */
+%ignore qless_worker_main;
+%ignore qless_worker_run;
+%ignore qless_worker_run_options;
+%ignore qless_result_fail;
+%ignore qless_result_retry;
 %apply (const char *const *QLESS_STRV, size_t QLESS_STRC) { (const char *const *depends, size_t ndepends) };
 
 /* Output structs: constructed with their version set. */

@@ -24,11 +24,6 @@
 /* The engine is driven only through Qless::Core.worker_main (below): its
  * run options hold C callbacks, and a qless_result exists only during one
  * perform call, where the trampoline applies the Ruby outcome to it. */
-%ignore qless_worker_run;
-%ignore qless_worker_main;
-%ignore qless_worker_run_options;
-%ignore qless_result_fail;
-%ignore qless_result_retry;
 
 %{
 #include <limits.h>
@@ -379,9 +374,6 @@ static void *qless_rb_next_nogvl(void *p)
 %typemap(out) const char * { $result = qless_rb_str($1); }
 
 %typemap(out) int QLESS_PLAIN_OUT = int;
-/* A flag, not a status (kept here rather than in qless.i's list, which the
- * other bindings' work edits too). */
-%apply int QLESS_PLAIN_OUT { int qless_job_lock_lost };
 /* qless_nout counts this call's output values (see qless_rb_output); every
  * function with out-parameters returns a status, so the argout typemaps
  * below can rely on it being declared. */
