@@ -186,7 +186,7 @@ class Redis:
              "--dir", self.dir, "--appendonly", "yes", "--appendfsync", "always", "--save", "",
              "--logfile", os.path.join(self.dir, "redis.log")],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        conn = redis.Redis(unix_socket_path=self.socket)
+        conn = redis.Redis(unix_socket_path=self.socket, decode_responses=True)
         deadline = time.time() + 10
         while True:
             try:
@@ -337,7 +337,7 @@ class Harness:
         pipe = (r or self.r).pipeline(transaction=False)
         for jid in jids:
             pipe.hget("ql:j:" + jid, "state")
-        return [s.decode() if s else None for s in pipe.execute()]
+        return pipe.execute()
 
     def start(self, *flags, name, url=None):
         argv, extra = launch(self.lang)
@@ -389,7 +389,7 @@ def fixture_socket():
 
 @pytest.fixture
 def h(lang, fixture_socket, tmp_path):
-    conn = redis.Redis(unix_socket_path=fixture_socket)
+    conn = redis.Redis(unix_socket_path=fixture_socket, decode_responses=True)
     conn.flushall()
     harness = Harness(lang, conn, "unix://" + fixture_socket, tmp_path)
     # Short locks and no grace period, so that a job whose worker vanished
@@ -438,7 +438,7 @@ def test_exception(h):
     assert "boom " + boom in job["failure"]["message"], job["failure"]
     assert job["failure"]["worker"] == "conf-exception"
     assert whats(job) == ["put", "popped", "failed"]
-    assert [jid.decode() for jid in h.r.lrange("ql:f:ConformanceError", 0, -1)] == [boom]
+    assert h.r.lrange("ql:f:ConformanceError", 0, -1) == [boom]
     failure = h.ql.job(unknown)["failure"]
     assert failure["group"], failure
     if h.lang == "c":
@@ -468,7 +468,7 @@ def watch_retries(h, queue, jids, delay_of, timeout, alive):
         t_obs = time.time()
         done = 0
         for i, jid in enumerate(jids):
-            state, remaining = (x.decode() for x in replies[2 * i])
+            state, remaining = replies[2 * i]
             score = replies[2 * i + 1]
             remaining = int(float(remaining))
             if state == "failed":
@@ -497,7 +497,7 @@ def check_exhausted(h, jid, runs):
     assert job["failure"]["group"] == "ConformanceRetry", job["failure"]
     assert "flaky " + jid in job["failure"]["message"], job["failure"]
     assert len(popped_by(job)) == runs, job["history"]
-    assert jid.encode() in h.r.lrange("ql:f:ConformanceRetry", 0, -1)
+    assert jid in h.r.lrange("ql:f:ConformanceRetry", 0, -1)
 
 
 def test_retry_fixed_backoff(h):
@@ -675,7 +675,7 @@ def test_redis_restart(h):
     completes."""
     own_redis = h.own_redis()
     own_redis.start()
-    conn = redis.Redis(unix_socket_path=own_redis.socket)
+    conn = redis.Redis(unix_socket_path=own_redis.socket, decode_responses=True)
     ql = Ql(conn)
     ql.config("heartbeat", 3)
     ql.config("grace-period", 0)
