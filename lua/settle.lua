@@ -7,7 +7,8 @@
 --     queues  JSON list of queue names, tried in order; the first that hands
 --             out a job gives all the jobs popped (as `pop` would)
 --     count   jobs to pop, 0..1000 (0: settle only)
---     how     complete | fail <group> <message> | retry <delay> [<group> <message>]
+--     how     complete [<complete's options>] | fail <group> <message>
+--             | retry <delay> [<group> <message>]
 --             absent: pop only
 -- Reply: { result, fields, jobs }
 --   result  complete's new state, fail's jid or retry's remaining count;
@@ -57,15 +58,19 @@ end
 local function settle_call(args, worker)
   local how, n = args[4], #args
   local jid = settle_text('jid', args[5])
-  local queue = settle_text('queue', args[6])
+  -- The queue may be empty: a finished job has none, and the lock check
+  -- then refuses it as complete/fail/retry would.
+  local queue = Q.need('Settle', 'queue', args[6])
   local data = args[7]
   -- A job's data is a JSON object; scalars (and cjson's nan/inf) are refused.
   if type(Q.json('Settle', 'data', data)) ~= 'table' then
     Q.raise('Settle(): Arg "data" not a JSON object: ' .. data)
   end
   if how == 'complete' then
-    if n > 7 then Q.raise('Settle(): complete takes <jid> <queue> <data>') end
-    return C.complete, {jid, worker, queue, data}
+    -- complete's own options (next, delay, depends) follow, checked by it.
+    local call = {jid, worker, queue, data}
+    for i = 8, n do call[i - 3] = args[i] end
+    return C.complete, call
   end
   if how == 'fail' then
     local group, message = settle_text('group', args[8]), args[9]

@@ -197,6 +197,19 @@ qless_joblist *qless__joblist_empty(void);
 int qless__put(qless_client *c, const char *func, const char *cmd, const char *queue, char **out_jid,
                const char *klass, const char *data, const qless_put_options *opts);
 
+/* The `settle` command (settle.lua): qless__settle_args starts the
+ * arguments (worker, queues JSON list, count to pop), qless__settle_job_args
+ * adds `how` and the job's jid, queue and data; the caller adds how's own
+ * arguments. qless__settle runs it: job (if not NULL) takes its fields from
+ * the reply (its state from a string result when state_from_result: complete),
+ * *out_result the integer result (retry's remaining), *out_next
+ * (if not NULL) the jobs popped. */
+void qless__settle_args(qless_args *a, const char *worker, const char *queues_json, int count);
+void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how);
+int qless__settle(qless_client *c, const char *func, qless_args *a, qless_job *job, int state_from_result,
+                  int64_t *out_result, qless_joblist **out_next);
+void qless__job_set_lock_lost(qless_job *job);
+
 qless_client *qless__queue_client(const qless_queue *queue);
 qless_client *qless__job_client(const qless_job *job);
 /* A new connected client with src's settings (for another thread). */

@@ -17,6 +17,7 @@ struct qless_job {
 	char *json_text;        /* lazily dumped obj */
 	char **hist_text;       /* lazily dumped history entries */
 	size_t nhist_text;
+	int lock_lost;          /* set by the engine's heartbeat thread (atomic) */
 };
 
 /* ---- parsing and caching ---- */
@@ -213,20 +214,24 @@ static int set_num(qless_job *job, const char *key, double value)
 	return set_field(job, key, jnumber(value));
 }
 
-static double last_now(const qless_client *c)
-{
-	return strtod(c->nowbuf, NULL);
-}
-
-static json_t *failure_obj(const char *group, const char *message, double when, const char *worker)
-{
-	return json_pack("{s:s, s:s, s:o, s:s}", "group", group, "message", message, "when", jnumber(when),
-	                 "worker", worker);
-}
-
 qless_client *qless__job_client(const qless_job *job)
 {
 	return job->client;
+}
+
+qless_client *qless_job_client(const qless_job *job)
+{
+	return job ? job->client : NULL;
+}
+
+int qless_job_lock_lost(const qless_job *job)
+{
+	return job ? __atomic_load_n(&job->lock_lost, __ATOMIC_RELAXED) : 0;
+}
+
+void qless__job_set_lock_lost(qless_job *job)
+{
+	__atomic_store_n(&job->lock_lost, 1, __ATOMIC_RELAXED);
 }
 
 /* ---- refresh ---- */
@@ -353,12 +358,114 @@ int qless_complete_options_init(qless_complete_options *opts, unsigned int versi
 	return QLESS_OK;
 }
 
+/* The text of a reply element; NULL for nil (a field not stored). */
+static const char *reply_text(const redisReply *r)
+{
+	return r != NULL && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS) ? r->str : NULL;
+}
+
+/* The job's fields as the script stored them after a settle (the `fields`
+ * of its reply: state, queue, worker, expires, remaining, failure), so the
+ * snapshot follows the protocol's transitions without repeating them. A
+ * job the settle deleted (a completed job purged at once) keeps `state`
+ * from the result and reads as finished. complete's result is the state it
+ * reports (state_wins): "scheduled" for a job whose hash says waiting while
+ * it sits in the next queue's scheduled set. */
+static int apply_settled(qless_job *job, const redisReply *fields, const char *state, int state_wins,
+                         const char *F)
+{
+	const char *v[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
+	json_t *failure = NULL;
+	size_t i;
+	int rc;
+
+	if (fields == NULL || fields->type != REDIS_REPLY_ARRAY || fields->elements != 6)
+		return qless__err(QLESS_EPROTOCOL, "%s: settle reply without the job's fields", F);
+	for (i = 0; i < 6; i++)
+		v[i] = reply_text(fields->element[i]);
+	if (v[5] != NULL && v[5][0] != '\0' && (failure = json_loads(v[5], 0, NULL)) != NULL &&
+	    !json_is_object(failure)) {
+		json_decref(failure);
+		failure = NULL;
+	}
+	rc = set_str(job, "state", v[0] && !state_wins ? v[0] : state);
+	if (rc == QLESS_OK)
+		rc = set_str(job, "queue", v[1] ? v[1] : "");
+	if (rc == QLESS_OK)
+		rc = set_str(job, "worker", v[2] ? v[2] : "");
+	if (rc == QLESS_OK)
+		rc = set_num(job, "expires", v[3] ? strtod(v[3], NULL) : 0);
+	if (rc == QLESS_OK && v[4] != NULL)
+		rc = set_num(job, "remaining", strtod(v[4], NULL));
+	if (rc == QLESS_OK)
+		rc = set_field(job, "failure", failure ? failure : json_object());
+	else
+		json_decref(failure);
+	return done(job, rc, F);
+}
+
+void qless__settle_args(qless_args *a, const char *worker, const char *queues_json, int count)
+{
+	qless__args_init(a);
+	qless__args_add(a, worker);
+	qless__args_add(a, queues_json);
+	qless__args_int(a, count);
+}
+
+void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how)
+{
+	qless__args_add(a, how);
+	qless__args_add(a, job->jid);
+	qless__args_add(a, job->queue);
+	qless__args_add(a, job->data);
+}
+
+int qless__settle(qless_client *c, const char *F, qless_args *a, qless_job *job, int state_from_result,
+                  int64_t *out_result, qless_joblist **out_next)
+{
+	redisReply *r, *res;
+	json_t *jobs;
+	int rc;
+
+	if (out_next != NULL)
+		*out_next = NULL;
+	if ((rc = qless__call(c, F, "settle", a, &r)) != QLESS_OK)
+		return rc;
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || reply_text(r->element[2]) == NULL) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected {result, fields, jobs} from settle", F);
+	}
+	res = r->element[0];
+	if (job != NULL) {
+		char num[32];
+		const char *state = reply_text(res);
+		if (res->type == REDIS_REPLY_INTEGER) {
+			snprintf(num, sizeof num, "%lld", (long long)res->integer);
+			if (out_result != NULL)
+				*out_result = res->integer;
+			state = res->integer < 0 ? "failed" : num;
+		}
+		if ((rc = apply_settled(job, r->element[1], state ? state : "", state_from_result && state, F)) !=
+		    QLESS_OK) {
+			freeReplyObject(r);
+			return rc;
+		}
+	}
+	if (out_next != NULL) {
+		jobs = json_loads(r->element[2]->str, 0, NULL);
+		rc = jobs ? qless__joblist_from_json(c, jobs, out_next, F)
+		          : qless__err(QLESS_EPROTOCOL, "%s: unparsable jobs in the settle reply", F);
+		json_decref(jobs);
+	}
+	freeReplyObject(r);
+	return rc;
+}
+
 int qless_job_complete(qless_job *job, const qless_complete_options *opts)
 {
 	static const char F[] = "qless_job_complete";
 	const char *next = NULL;
 	qless_args a;
-	redisReply *r;
 	int rc;
 
 	QLESS_CHECK_NULL(F, job);
@@ -375,11 +482,8 @@ int qless_job_complete(qless_job *job, const qless_complete_options *opts)
 		if (next == NULL && (opts->delay != 0 || opts->ndepends > 0))
 			return qless__err(QLESS_EINVAL, "%s: delay and depends need opts->next", F);
 	}
-	qless__args_init(&a);
-	qless__args_add(&a, job->jid);
-	qless__args_add(&a, job->client->worker_name);
-	qless__args_add(&a, job->queue);
-	qless__args_add(&a, job->data);
+	qless__settle_args(&a, job->client->worker_name, "[]", 0);
+	qless__settle_job_args(&a, job, "complete");
 	if (next != NULL) {
 		qless__args_add(&a, "next");
 		qless__args_add(&a, next);
@@ -392,123 +496,44 @@ int qless_job_complete(qless_job *job, const qless_complete_options *opts)
 			qless__args_own(&a, qless__json_strv(opts->depends, opts->ndepends));
 		}
 	}
-	if ((rc = qless__call(job->client, F, "complete", &a, &r)) != QLESS_OK)
-		return rc;
-	if (r->type != REDIS_REPLY_STRING && r->type != REDIS_REPLY_STATUS) {
-		freeReplyObject(r);
-		return qless__err(QLESS_EPROTOCOL, "%s: expected a state in the reply", F);
-	}
-	rc = set_str(job, "state", r->str);
-	freeReplyObject(r);
-	if (rc == QLESS_OK)
-		rc = set_str(job, "queue", next ? next : "");
-	if (rc == QLESS_OK)
-		rc = set_str(job, "worker", "");
-	if (rc == QLESS_OK)
-		rc = set_num(job, "expires", 0);
-	if (rc == QLESS_OK)
-		rc = set_num(job, "remaining", (double)job->retries);
-	if (rc == QLESS_OK && json_object_size(job->failure) > 0)
-		rc = set_field(job, "failure", json_object());
-	return done(job, rc, F);
+	return qless__settle(job->client, F, &a, job, 1, NULL, NULL);
 }
 
 int qless_job_fail(qless_job *job, const char *group, const char *message)
 {
 	static const char F[] = "qless_job_fail";
 	qless_args a;
-	redisReply *r;
-	double now;
-	int rc;
 
 	QLESS_CHECK_NULL(F, job);
 	QLESS_CHECK_STR(F, group);
 	QLESS_CHECK_NULL(F, message);
-	qless__args_init(&a);
-	qless__args_add(&a, job->jid);
-	qless__args_add(&a, job->client->worker_name);
+	qless__settle_args(&a, job->client->worker_name, "[]", 0);
+	qless__settle_job_args(&a, job, "fail");
 	qless__args_add(&a, group);
 	qless__args_add(&a, message);
-	qless__args_add(&a, job->data);
-	if ((rc = qless__call(job->client, F, "fail", &a, &r)) != QLESS_OK)
-		return rc;
-	freeReplyObject(r);
-	now = last_now(job->client);
-	now = (double)(long long)now - ((double)(long long)now > now ? 1 : 0);
-	rc = set_field(job, "failure", failure_obj(group, message, now, job->client->worker_name));
-	if (rc == QLESS_OK)
-		rc = set_str(job, "state", "failed");
-	if (rc == QLESS_OK)
-		rc = set_str(job, "worker", "");
-	if (rc == QLESS_OK)
-		rc = set_num(job, "expires", 0);
-	return done(job, rc, F);
+	return qless__settle(job->client, F, &a, job, 0, NULL, NULL);
 }
 
 int qless_job_retry(qless_job *job, double delay, const char *group, const char *message, int64_t *out_remaining)
 {
 	static const char F[] = "qless_job_retry";
 	qless_args a;
-	int64_t remaining;
-	char *exhausted = NULL;
-	double now;
-	int rc;
 
 	QLESS_CHECK_NULL(F, job);
 	if ((group == NULL) != (message == NULL))
 		return qless__err(QLESS_EINVAL, "%s: give both group and message, or neither", F);
 	if (group != NULL && group[0] == '\0')
 		return qless__err_empty(F, "group");
-	if (!qless__finite(delay))
-		return qless__err(QLESS_EINVAL, "%s: delay is not finite", F);
-	qless__args_init(&a);
-	qless__args_add(&a, job->jid);
-	qless__args_add(&a, job->queue);
-	qless__args_add(&a, job->client->worker_name);
+	if (!qless__finite(delay) || delay < 0)
+		return qless__err(QLESS_EINVAL, "%s: delay must be a finite number >= 0", F);
+	qless__settle_args(&a, job->client->worker_name, "[]", 0);
+	qless__settle_job_args(&a, job, "retry");
 	qless__args_num(&a, delay);
 	if (group != NULL) {
 		qless__args_add(&a, group);
 		qless__args_add(&a, message);
 	}
-	if ((rc = qless__call_int(job->client, F, "retry", &a, &remaining)) != QLESS_OK)
-		return rc;
-	if (out_remaining != NULL)
-		*out_remaining = remaining;
-	now = last_now(job->client);
-	rc = set_num(job, "remaining", (double)remaining);
-	if (remaining < 0) {
-		if (rc == QLESS_OK && group != NULL) {
-			double fl = (double)(long long)now - ((double)(long long)now > now ? 1 : 0);
-			rc = set_field(job, "failure", failure_obj(group, message, fl, job->client->worker_name));
-		} else if (rc == QLESS_OK) {
-			size_t n = strlen(job->queue) + 64;
-			char *g = malloc(n);
-			exhausted = malloc(n);
-			if (g == NULL || exhausted == NULL) {
-				rc = QLESS_ENOMEM;
-			} else {
-				snprintf(g, n, "failed-retries-%s", job->queue);
-				snprintf(exhausted, n, "Job exhausted retries in queue \"%s\"", job->queue);
-				rc = set_field(job, "failure", failure_obj(g, exhausted, now, ""));
-			}
-			free(g);
-			free(exhausted);
-		}
-		if (rc == QLESS_OK)
-			rc = set_str(job, "state", "failed");
-		if (rc == QLESS_OK)
-			rc = set_str(job, "worker", "");
-		if (rc == QLESS_OK)
-			rc = set_num(job, "expires", 0);
-	} else {
-		if (rc == QLESS_OK)
-			rc = set_str(job, "state", delay > 0 ? "scheduled" : "waiting");
-		if (rc == QLESS_OK && group != NULL) {
-			double fl = (double)(long long)now - ((double)(long long)now > now ? 1 : 0);
-			rc = set_field(job, "failure", failure_obj(group, message, fl, job->client->worker_name));
-		}
-	}
-	return done(job, rc, F);
+	return qless__settle(job->client, F, &a, job, 0, out_remaining, NULL);
 }
 
 int qless_job_heartbeat(qless_job *job, double *out_expires)

@@ -80,6 +80,7 @@ extern CU_TestInfo job_tests[];
 extern CU_TestInfo error_tests[];
 extern CU_TestInfo recur_tests[];
 extern CU_TestInfo worker_tests[];
+extern CU_TestInfo engine_tests[];
 extern CU_TestInfo event_tests[];
 extern CU_TestInfo conn_tests[];
 extern CU_TestInfo heartbeater_tests[];

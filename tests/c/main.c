@@ -22,6 +22,7 @@ int main(int argc, char **argv)
 		SUITE("errors", error_tests),
 		SUITE("recur", recur_tests),
 		SUITE("worker", worker_tests),
+		SUITE("engine", engine_tests),
 		SUITE("events", event_tests),
 		SUITE("conn", conn_tests),
 		SUITE("heartbeater", heartbeater_tests),

@@ -161,7 +161,7 @@ def valid(args):
     if len(args) == 3:
         return True
     how, rest = args[3], args[4:]
-    if len(rest) < 3 or "" in rest[:2] or rest[0] != "j0" or rest[1] != "queue":
+    if len(rest) < 3 or rest[0] != "j0" or rest[1] != "queue":
         return False
     try:
         if not isinstance(json.loads(rest[2]), (dict, list)):
@@ -169,7 +169,7 @@ def valid(args):
     except ValueError:
         return False
     if how == "complete":
-        return len(rest) == 3
+        return len(rest) in (3, 4)   # complete ignores one trailing option name
     if how == "fail":
         return len(rest) == 5 and rest[3] != ""
     if how == "retry":

@@ -1,0 +1,638 @@
+/* The worker engine: the job loop (reserve, perform, settle), the heartbeat
+ * thread, stops and signals, and reconnecting while Redis is away. */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+typedef enum qless_outcome { QLESS_OUTCOME_COMPLETE, QLESS_OUTCOME_FAIL, QLESS_OUTCOME_RETRY } qless_outcome;
+
+struct qless_result {
+	qless_outcome outcome;
+	char *group, *message;
+	double delay;
+	int oom;
+};
+
+/* ---- results ---- */
+
+static int result_set(qless_result *r, qless_outcome outcome, const char *group, const char *message, double delay)
+{
+	free(r->group);
+	free(r->message);
+	r->group = group ? qless__strdup(group) : NULL;
+	r->message = message ? qless__strdup(message) : NULL;
+	r->outcome = outcome;
+	r->delay = delay;
+	r->oom = (group && !r->group) || (message && !r->message);
+	return r->oom ? qless__err_nomem("qless_result") : QLESS_OK;
+}
+
+int qless_result_fail(qless_result *result, const char *group, const char *message)
+{
+	static const char F[] = "qless_result_fail";
+	QLESS_CHECK_NULL(F, result);
+	QLESS_CHECK_STR(F, group);
+	QLESS_CHECK_NULL(F, message);
+	return result_set(result, QLESS_OUTCOME_FAIL, group, message, 0);
+}
+
+int qless_result_retry(qless_result *result, const char *group, const char *message, double delay)
+{
+	static const char F[] = "qless_result_retry";
+	QLESS_CHECK_NULL(F, result);
+	if ((group == NULL) != (message == NULL))
+		return qless__err(QLESS_EINVAL, "%s: give both group and message, or neither", F);
+	if (group != NULL && group[0] == '\0')
+		return qless__err_empty(F, "group");
+	if (!qless__finite(delay) || delay > 1e9)
+		return qless__err(QLESS_EINVAL, "%s: delay must be a finite number (< 0: the backoff policy)", F);
+	return result_set(result, QLESS_OUTCOME_RETRY, group, message, delay);
+}
+
+/* ---- time, waits, log ---- */
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int qless__stopping(const qless_worker *w)
+{
+	return __atomic_load_n(&w->stopping, __ATOMIC_RELAXED);
+}
+
+void qless__wait(qless_worker *w, double seconds)
+{
+	struct timespec ts;
+	if (seconds <= 0)
+		return;
+	if (!qless__stopping(w) && w->wake[0] >= 0) {
+		struct pollfd p = { w->wake[0], POLLIN, 0 };
+		(void)poll(&p, 1, (int)(seconds * 1000 + 0.5));
+		return;
+	}
+	/* Stopping: the pipe stays readable, so sleep instead of spinning. */
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+void qless__log(qless_worker *w, const char *fmt, ...)
+{
+	char line[1024];
+	int n = snprintf(line, sizeof line, "qless-worker %s: ", w->client->worker_name);
+	va_list ap;
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof line)
+		vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (w->run.log != NULL) {
+		w->run.log(w->run.ctx, line);
+	} else {
+		fprintf(stderr, "%s\n", line);
+		fflush(stderr);
+	}
+}
+
+/* Retries `rc == QLESS_EIO` operations with a doubling backoff: returns the
+ * next wait, logging the first failure of a series. */
+static double io_backoff(qless_worker *w, double wait, const char *what)
+{
+	if (wait == 0)
+		qless__log(w, "%s: %s; retrying until Redis is back", what, qless_error_last_message());
+	qless__wait(w, wait == 0 ? 0.1 : wait);
+	wait = wait == 0 ? 0.2 : wait * 2;
+	return wait > w->run.reconnect_max ? w->run.reconnect_max : wait;
+}
+
+qless_client *qless__connect_retry(qless_worker *w, const qless_client *like, const char *name)
+{
+	double wait = 0;
+	for (;;) {
+		qless_client *c = NULL;
+		int rc = qless__client_clone(like, &c);
+		if (rc == QLESS_OK && name != NULL) {
+			char *copy = qless__strdup(name);
+			if (copy == NULL) {
+				qless_client_free(c);
+				return NULL;
+			}
+			free(c->worker_name);
+			c->worker_name = copy;
+		}
+		if (rc == QLESS_OK) {
+			if (wait > 0)
+				qless__log(w, "connected again");
+			return c;
+		}
+		if (rc != QLESS_EIO || qless__stopping(w))
+			return NULL;
+		wait = io_backoff(w, wait, "connect");
+	}
+}
+
+/* ---- the heartbeat thread ---- */
+
+#define BEATER_MAX_SLOTS 256
+
+struct qless_beater {
+	qless_client *client;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stop;
+	qless_slot *slots[BEATER_MAX_SLOTS];
+	size_t nslots;
+};
+
+static void timespec_at(struct timespec *ts, double mono_at)
+{
+	struct timespec now;
+	double delta = mono_at - mono();
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (delta < 0)
+		delta = 0;
+	ts->tv_sec = now.tv_sec + (time_t)delta;
+	ts->tv_nsec = now.tv_nsec + (long)((delta - (double)(time_t)delta) * 1e9);
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+/* Beats every slot whose time has come. Never calls a callback: only C and
+ * its own connection, so no language runtime is entered from this thread. */
+static void *beat_loop(void *arg)
+{
+	qless_beater *b = arg;
+	pthread_mutex_lock(&b->mu);
+	while (!b->stop) {
+		double now = mono(), earliest = now + 1.0;
+		qless_slot *due = NULL;
+		size_t i;
+		for (i = 0; i < b->nslots; i++) {
+			qless_slot *s = b->slots[i];
+			if (s->job == NULL)
+				continue;
+			if (s->next_beat <= now && due == NULL)
+				due = s;
+			else if (s->next_beat < earliest)
+				earliest = s->next_beat;
+		}
+		if (due == NULL) {
+			struct timespec ts;
+			timespec_at(&ts, earliest);
+			pthread_cond_timedwait(&b->cv, &b->mu, &ts);
+			continue;
+		}
+		{
+			char *jid = qless__strdup(qless_job_jid(due->job));
+			char *name = qless__strdup(due->client->worker_name);
+			unsigned long seq = due->seq;
+			qless_args a;
+			int rc;
+			due->next_beat = now + due->interval;
+			pthread_mutex_unlock(&b->mu);
+			rc = QLESS_ENOMEM;
+			if (jid && name) {
+				qless__args_init(&a);
+				qless__args_add(&a, jid);
+				qless__args_add(&a, name);
+				rc = qless__call_int(b->client, "qless_worker heartbeat", "heartbeat", &a, NULL);
+			}
+			free(jid);
+			free(name);
+			pthread_mutex_lock(&b->mu);
+			/* Lost for good: the script refused. Other failures (Redis
+			 * away) are tried again at the next beat. */
+			if ((rc == QLESS_ELOCK || rc == QLESS_ENOTFOUND) && due->job != NULL && due->seq == seq)
+				qless__job_set_lock_lost(due->job);
+		}
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+int qless__beater_start(qless_worker *w, qless_client *like)
+{
+	pthread_condattr_t attr;
+	sigset_t all, old;
+	qless_beater *b = calloc(1, sizeof *b);
+	int rc;
+	if (b == NULL)
+		return qless__err_nomem("qless_worker_run");
+	if ((b->client = qless__connect_retry(w, like, NULL)) == NULL) {
+		free(b);
+		return qless__stopping(w) ? QLESS_OK : qless_error_last_code();
+	}
+	pthread_mutex_init(&b->mu, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&b->cv, &attr);
+	pthread_condattr_destroy(&attr);
+	/* Every signal blocked: handlers run on the program's own threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&b->thread, NULL, beat_loop, b);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		pthread_cond_destroy(&b->cv);
+		pthread_mutex_destroy(&b->mu);
+		qless_client_free(b->client);
+		free(b);
+		return qless__err(QLESS_ENOMEM, "qless_worker_run: cannot start the heartbeat thread: %s", strerror(rc));
+	}
+	w->beater = b;
+	return QLESS_OK;
+}
+
+void qless__beater_stop(qless_worker *w)
+{
+	qless_beater *b = w->beater;
+	if (b == NULL)
+		return;
+	pthread_mutex_lock(&b->mu);
+	b->stop = 1;
+	pthread_cond_signal(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+	pthread_join(b->thread, NULL);
+	pthread_cond_destroy(&b->cv);
+	pthread_mutex_destroy(&b->mu);
+	qless_client_free(b->client);
+	free(b);
+	w->beater = NULL;
+}
+
+void qless__beater_add(qless_worker *w, qless_slot *slot)
+{
+	qless_beater *b = w->beater;
+	pthread_mutex_lock(&b->mu);
+	if (b->nslots < BEATER_MAX_SLOTS)
+		b->slots[b->nslots++] = slot;
+	pthread_mutex_unlock(&b->mu);
+}
+
+void qless__beater_remove(qless_worker *w, qless_slot *slot)
+{
+	qless_beater *b = w->beater;
+	size_t i;
+	pthread_mutex_lock(&b->mu);
+	for (i = 0; i < b->nslots; i++)
+		if (b->slots[i] == slot)
+			b->slots[i] = b->slots[--b->nslots];
+	pthread_mutex_unlock(&b->mu);
+}
+
+static void slot_begin(qless_slot *s, qless_job *job)
+{
+	qless_beater *b = s->worker->beater;
+	double ttl = qless_job_expires(job) - qless__now(s->client);
+	pthread_mutex_lock(&b->mu);
+	s->job = job;
+	s->seq++;
+	s->interval = s->worker->run.heartbeat > 0 ? s->worker->run.heartbeat : ttl / 3;
+	if (!(s->interval >= 0.1))
+		s->interval = 0.1;
+	s->next_beat = mono() + s->interval;
+	pthread_cond_signal(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+}
+
+static void slot_end(qless_slot *s)
+{
+	qless_beater *b = s->worker->beater;
+	pthread_mutex_lock(&b->mu);
+	s->job = NULL;
+	pthread_mutex_unlock(&b->mu);
+}
+
+/* ---- the job loop ---- */
+
+/* How many jobs to ask for next: 0 once stopping or max_jobs are claimed. */
+static int claim(qless_worker *w)
+{
+	if (qless__stopping(w))
+		return 0;
+	if (w->run.max_jobs > 0 && __atomic_add_fetch(&w->claimed, 1, __ATOMIC_RELAXED) > w->run.max_jobs) {
+		__atomic_sub_fetch(&w->claimed, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return 1;
+}
+
+static void unclaim(qless_worker *w)
+{
+	if (w->run.max_jobs > 0)
+		__atomic_sub_fetch(&w->claimed, 1, __ATOMIC_RELAXED);
+}
+
+/* The settle arguments for job by result (none: reserve only). */
+static void settle_args(qless_slot *s, qless_args *a, const char *order, int count, qless_job *job,
+                        const qless_result *r, double *delay)
+{
+	qless__settle_args(a, s->client->worker_name, order, count);
+	if (job == NULL)
+		return;
+	if (r->outcome == QLESS_OUTCOME_COMPLETE) {
+		qless__settle_job_args(a, job, "complete");
+	} else if (r->outcome == QLESS_OUTCOME_FAIL) {
+		qless__settle_job_args(a, job, "fail");
+		qless__args_add(a, r->group);
+		qless__args_add(a, r->message);
+	} else {
+		*delay = r->delay >= 0 ? r->delay : qless__retry_delay(s->worker, job);
+		qless__settle_job_args(a, job, "retry");
+		qless__args_num(a, *delay);
+		if (r->group != NULL) {
+			qless__args_add(a, r->group);
+			qless__args_add(a, r->message);
+		}
+	}
+}
+
+static void log_settled(qless_slot *s, qless_job *job, const qless_result *r, double took, double delay)
+{
+	qless_worker *w = s->worker;
+	const char *jid = qless_job_jid(job), *klass = qless_job_klass(job);
+	if (r->outcome == QLESS_OUTCOME_COMPLETE)
+		qless__log(w, "%s %s complete in %.3fs", jid, klass, took);
+	else if (r->outcome == QLESS_OUTCOME_FAIL)
+		qless__log(w, "%s %s failed %s in %.3fs", jid, klass, r->group, took);
+	else if (strcmp(qless_job_state(job), "failed") == 0)
+		qless__log(w, "%s %s failed %s (retries used up) in %.3fs", jid, klass,
+		           qless_job_failure_group(job) ? qless_job_failure_group(job) : "", took);
+	else
+		qless__log(w, "%s %s retried in %.3gs (%s) after %.3fs", jid, klass, delay, r->group ? r->group : "", took);
+}
+
+/*
+ * Settles `job` by `r` (if not NULL) and reserves the next job in the same
+ * call. A refused settle (lock lost meanwhile, job canceled) drops the job
+ * and reserves on its own; Redis away: retried after reconnecting until it
+ * goes through (a settle that went through before the connection broke is
+ * then refused, and the job counts as dropped).
+ */
+static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result *r, double took, qless_job **next)
+{
+	qless_worker *w = s->worker;
+	double wait = 0;
+	int count = claim(w);
+	*next = NULL;
+	for (;;) {
+		qless_joblist *l = NULL;
+		qless_args a;
+		double delay = 0;
+		char *order = qless__reserve_order_json(w);
+		int rc;
+		if (order == NULL) {
+			unclaim(w);
+			return qless__err_nomem("qless_worker_run");
+		}
+		settle_args(s, &a, order, count, job, r, &delay);
+		rc = qless__settle(s->client, "qless_worker_run", &a, job, job && r->outcome == QLESS_OUTCOME_COMPLETE,
+		                   NULL, &l);
+		free(order); /* the arguments borrowed it until the call */
+		if (rc == QLESS_OK) {
+			if (wait > 0)
+				qless__log(w, "Redis is back");
+			if (job != NULL)
+				log_settled(s, job, r, took, delay);
+			if (l->size > 0) {
+				*next = qless_joblist_take(l, 0);
+				qless__reserve_advance(w, qless_job_queue(*next));
+			} else if (count > 0) {
+				unclaim(w);
+			}
+			qless_joblist_free(l);
+			return QLESS_OK;
+		}
+		if (rc == QLESS_EIO) {
+			wait = io_backoff(w, wait, job ? "settle" : "reserve");
+			if (job == NULL && qless__stopping(w) && count > 0) {
+				unclaim(w);
+				return QLESS_OK;
+			}
+			continue;
+		}
+		if (job == NULL) {
+			/* A reservation the script refused: say why, then idle. */
+			if (count > 0)
+				unclaim(w);
+			qless__log(w, "reserve failed: %s", qless_error_last_message());
+			return rc;
+		}
+		qless__log(w, "%s %s dropped: %s", qless_job_jid(job), qless_job_klass(job), qless_error_last_message());
+		job = NULL; /* reserve alone next */
+	}
+}
+
+static int perform(qless_slot *s, qless_job *job, qless_result *r, double *took)
+{
+	double t0 = mono();
+	memset(r, 0, sizeof *r);
+	slot_begin(s, job);
+	s->worker->run.perform(s->worker->run.ctx, job, r);
+	slot_end(s);
+	*took = mono() - t0;
+	__atomic_add_fetch(&s->worker->done, 1, __ATOMIC_RELAXED);
+	if (r->oom) {
+		qless__log(s->worker, "%s: out of memory recording the result: failing it", qless_job_jid(job));
+		result_set(r, QLESS_OUTCOME_FAIL, "qless.OutOfMemory", "out of memory recording the job's result", 0);
+		return r->oom ? QLESS_ENOMEM : QLESS_OK;
+	}
+	return QLESS_OK;
+}
+
+static void result_free(qless_result *r)
+{
+	free(r->group);
+	free(r->message);
+	r->group = r->message = NULL;
+}
+
+int qless__slot_loop(qless_slot *s)
+{
+	qless_worker *w = s->worker;
+	qless_job *job = NULL, *next = NULL;
+	qless_result r;
+	double took = 0;
+	int settle = 0, rc;
+
+	memset(&r, 0, sizeof r);
+	qless__beater_add(w, s);
+	for (;;) {
+		rc = settle_and_reserve(s, settle ? job : NULL, &r, took, &next);
+		result_free(&r);
+		qless_job_free(job);
+		job = next;
+		settle = 0;
+		if (rc == QLESS_ENOMEM)
+			break;
+		if (job == NULL) {
+			if (qless__stopping(w) || (w->run.max_jobs > 0 &&
+			                           __atomic_load_n(&w->claimed, __ATOMIC_RELAXED) >= w->run.max_jobs))
+				break;
+			qless__wait(w, w->run.interval);
+			continue;
+		}
+		if ((rc = perform(s, job, &r, &took)) != QLESS_OK)
+			break;
+		if (qless_job_lock_lost(job))
+			qless__log(w, "%s %s dropped: its lock was lost while it ran", qless_job_jid(job),
+			           qless_job_klass(job));
+		else if (strcmp(qless_job_state(job), "running") != 0)
+			qless__log(w, "%s %s %s by the job itself in %.3fs", qless_job_jid(job), qless_job_klass(job),
+			           qless_job_state(job), took);
+		else
+			settle = 1;
+	}
+	result_free(&r);
+	qless_job_free(job);
+	qless__beater_remove(w, s);
+	return rc == QLESS_ENOMEM ? rc : QLESS_OK;
+}
+
+/* ---- stop and signals ---- */
+
+static qless_worker *volatile signal_worker;
+static struct sigaction saved[3];
+static const int handled[3] = { SIGTERM, SIGINT, SIGQUIT };
+
+void qless_worker_stop(qless_worker *worker, int immediate)
+{
+	size_t i;
+	int saved_errno = errno;
+	if (worker == NULL)
+		return;
+	if (immediate) {
+		for (i = 0; i < worker->nchildren; i++)
+			if (worker->children != NULL && worker->children[i] > 0)
+				kill(worker->children[i], SIGKILL);
+		_exit(1);
+	}
+	__atomic_store_n(&worker->stopping, 1, __ATOMIC_RELAXED);
+	if (worker->wake[1] >= 0)
+		(void)!write(worker->wake[1], "x", 1);
+	errno = saved_errno;
+}
+
+static void on_signal(int sig)
+{
+	if (signal_worker != NULL)
+		qless_worker_stop(signal_worker, sig == SIGQUIT);
+}
+
+void qless__signals_install(qless_worker *w)
+{
+	struct sigaction sa;
+	size_t i;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	signal_worker = w;
+	for (i = 0; i < 3; i++)
+		sigaction(handled[i], &sa, &saved[i]);
+}
+
+void qless__signals_restore(void)
+{
+	size_t i;
+	for (i = 0; i < 3; i++)
+		sigaction(handled[i], &saved[i], NULL);
+	signal_worker = NULL;
+}
+
+int64_t qless_worker_jobs_done(const qless_worker *worker)
+{
+	return worker ? __atomic_load_n(&worker->done, __ATOMIC_RELAXED) : 0;
+}
+
+/* ---- qless_worker_run ---- */
+
+static int check_run(const char *F, const qless_worker_run_options *o)
+{
+	if (o->version != QLESS_WORKER_RUN_OPTIONS_VERSION)
+		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, o->version);
+	if (o->perform == NULL)
+		return qless__err_null(F, "opts->perform");
+	if (o->pool != QLESS_POOL_SERIAL && o->pool != QLESS_POOL_THREADS && o->pool != QLESS_POOL_PROCESSES)
+		return qless__err(QLESS_EINVAL, "%s: unknown pool kind %d", F, (int)o->pool);
+	if (o->size < 1 || o->size > 128 || (o->pool == QLESS_POOL_SERIAL && o->size != 1))
+		return qless__err(QLESS_EINVAL, "%s: size must be 1 for a serial worker, 1 to 128 for a pool", F);
+	if (o->pool == QLESS_POOL_THREADS && o->single_threaded)
+		return qless__err(QLESS_EINVAL, "%s: this language's jobs cannot run on pool threads: "
+		                  "use a process pool", F);
+	if (!qless__finite(o->interval) || o->interval < 0 || o->interval > 86400)
+		return qless__err(QLESS_EINVAL, "%s: interval must be from 0 to 86400 seconds", F);
+	if (!qless__finite(o->heartbeat) || o->heartbeat < 0 || o->heartbeat > 86400)
+		return qless__err(QLESS_EINVAL, "%s: heartbeat must be from 0 to 86400 seconds", F);
+	if (!qless__finite(o->reconnect_max) || o->reconnect_max < 0.1 || o->reconnect_max > 3600)
+		return qless__err(QLESS_EINVAL, "%s: reconnect_max must be from 0.1 to 3600 seconds", F);
+	if (o->max_jobs < 0)
+		return qless__err(QLESS_EINVAL, "%s: max_jobs must be >= 0", F);
+	return QLESS_OK;
+}
+
+/* The serial worker, on the caller's thread and connection. */
+static int run_serial(qless_worker *w)
+{
+	qless_slot slot;
+	int rc = qless__beater_start(w, w->client);
+	if (rc != QLESS_OK || w->beater == NULL)
+		return rc;
+	memset(&slot, 0, sizeof slot);
+	slot.worker = w;
+	slot.client = w->client;
+	rc = qless__slot_loop(&slot);
+	qless__beater_stop(w);
+	return rc;
+}
+
+int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
+{
+	static const char F[] = "qless_worker_run";
+	int rc;
+
+	QLESS_CHECK_NULL(F, worker);
+	QLESS_CHECK_NULL(F, opts);
+	if ((rc = check_run(F, opts)) != QLESS_OK)
+		return rc;
+	if (__atomic_exchange_n(&worker->running, 1, __ATOMIC_ACQ_REL))
+		return qless__err(QLESS_ESTATE, "%s: this worker is already running", F);
+	worker->run = *opts;
+	worker->stopping = 0;
+	worker->claimed = 0;
+	if (worker->wake[0] < 0 && pipe(worker->wake) != 0) {
+		worker->wake[0] = worker->wake[1] = -1;
+		__atomic_store_n(&worker->running, 0, __ATOMIC_RELEASE);
+		return qless__err(QLESS_ENOMEM, "%s: cannot make a pipe: %s", F, strerror(errno));
+	}
+	if (opts->signals)
+		qless__signals_install(worker);
+	qless__log(worker, "working on %zu queue(s), %s pool of %d", worker->n,
+	           opts->pool == QLESS_POOL_SERIAL ? "serial" : opts->pool == QLESS_POOL_THREADS ? "thread" : "process",
+	           opts->size);
+	if (opts->pool == QLESS_POOL_THREADS)
+		rc = qless__pool_threads(worker);
+	else if (opts->pool == QLESS_POOL_PROCESSES)
+		rc = qless__pool_processes(worker);
+	else
+		rc = run_serial(worker);
+	qless__log(worker, "stopped after %lld job(s)", (long long)qless_worker_jobs_done(worker));
+	if (opts->signals)
+		qless__signals_restore();
+	__atomic_store_n(&worker->running, 0, __ATOMIC_RELEASE);
+	return rc;
+}

@@ -1,0 +1,78 @@
+/* The worker engine's private state, shared by worker.c (reservation and
+ * policy), engine.c (the job loop and the heartbeat thread), pool.c (thread
+ * and process pools) and worker_main.c (the command line). */
+#ifndef QLESS_ENGINE_H
+#define QLESS_ENGINE_H
+
+#include <pthread.h>
+#include <sys/types.h>
+
+#include "internal.h"
+
+typedef struct qless_policy {
+	char *klass, *queue;   /* one of them, or neither (the default) */
+	qless_backoff backoff;
+} qless_policy;
+
+typedef struct qless_beater qless_beater;
+
+struct qless_worker {
+	qless_client *client;
+	qless_queue **queues;  /* for qless_worker_reserve */
+	char **names;          /* queue names in reservation order */
+	size_t n;
+	size_t next;           /* round robin: the queue to try first */
+	qless_reserve_order order;
+	qless_events *events;  /* NULL unless watch_locks */
+	qless_policy *policies;
+	size_t npolicies;
+
+	/* run state */
+	qless_worker_run_options run;
+	int running;           /* a run is under way (no second one) */
+	int stopping;          /* atomic: graceful stop asked */
+	int wake[2];           /* self-pipe: a stop interrupts waits */
+	int64_t done;          /* atomic: jobs performed */
+	int64_t claimed;       /* atomic: reservations made against max_jobs */
+	pthread_mutex_t mu;    /* guards `next` between pool threads */
+	qless_beater *beater;
+	pid_t *children;       /* process pool: pids of live children (0: free slot) */
+	size_t nchildren;
+};
+
+/* One job loop: the serial worker, a pool thread or a pool child. */
+typedef struct qless_slot {
+	qless_worker *worker;
+	qless_client *client;  /* the loop's connection */
+	qless_job *job;        /* the job running, or NULL (guarded by the beater) */
+	unsigned long seq;     /* bumped per job, so a late beat never marks the next job */
+	double interval, next_beat;
+} qless_slot;
+
+/* engine.c */
+int qless__slot_loop(qless_slot *slot);
+int qless__beater_start(qless_worker *w, qless_client *like);
+void qless__beater_stop(qless_worker *w);
+void qless__beater_add(qless_worker *w, qless_slot *slot);
+void qless__beater_remove(qless_worker *w, qless_slot *slot);
+int qless__stopping(const qless_worker *w);
+/* Waits up to `seconds`, less when a stop is asked. */
+void qless__wait(qless_worker *w, double seconds);
+void qless__log(qless_worker *w, const char *fmt, ...) QLESS_PRINTF(2, 3);
+/* A clone of `like` (worker name `name` when not NULL), retried with the
+ * reconnect backoff while Redis is away; NULL once a stop is asked. */
+qless_client *qless__connect_retry(qless_worker *w, const qless_client *like, const char *name);
+void qless__signals_install(qless_worker *w);
+void qless__signals_restore(void);
+
+/* worker.c */
+/* The queue names as a JSON list in the order to try them now. Owned. */
+char *qless__reserve_order_json(qless_worker *w);
+void qless__reserve_advance(qless_worker *w, const char *queue);
+double qless__retry_delay(const qless_worker *w, const qless_job *job);
+
+/* pool.c */
+int qless__pool_threads(qless_worker *w);
+int qless__pool_processes(qless_worker *w);
+
+#endif

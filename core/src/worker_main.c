@@ -1,0 +1,244 @@
+/* qless_worker_main: the worker program every language's worker is, so the
+ * flags, their checks and their help text exist once. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+
+static const char USAGE[] =
+	"usage: %s --queue Q [--queue Q2 ...] [options]\n"
+	"  --url URL               redis:// or unix:// URL (default: $QLESS_URL, else the embedded server)\n"
+	"  --queue, -q Q           a queue to work on (repeatable; at least one)\n"
+	"  --order O               ordered (default), round-robin or shuffled\n"
+	"  --pool P                serial (default), threads or processes\n"
+	"  --size N                threads or processes of the pool (default 1; 1..128)\n"
+	"  --interval S            seconds between reservations while the queues are empty (default 5)\n"
+	"  --heartbeat S           seconds between heartbeats (default: a third of the lock time)\n"
+	"  --max-jobs N            stop after N jobs (a pool child: N of its own)\n"
+	"  --name NAME             worker name (default <hostname>-<pid>; pool children NAME-<pid>)\n"
+	"  --reconnect-max S       longest wait between reconnects while Redis is away (default 5)\n"
+	"  --backoff SPEC          retry backoff of every job: fixed:BASE or exponential:BASE[:MAX[:JITTER]]\n"
+	"  --backoff-queue Q=SPEC  the backoff of the jobs of queue Q\n"
+	"  --backoff-class K=SPEC  the backoff of the jobs of class K (wins over the queue's)\n"
+	"SIGTERM/SIGINT finish the running jobs, then exit 0; SIGQUIT exits at once.\n";
+
+typedef struct parsed {
+	const char *url, *name;
+	const char **queues;
+	size_t nqueues;
+	qless_reserve_order order;
+	const char **backoffs; /* "", "Q=SPEC" or "K=SPEC", by kind below */
+	char *kinds;           /* 'd' default, 'q' queue, 'c' class */
+	size_t nbackoffs;
+} parsed;
+
+static int usage_error(const char *prog, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see --help)\n");
+	return 2;
+}
+
+static int number(const char *prog, const char *flag, const char *text, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+	if (text == NULL)
+		return usage_error(prog, "%s needs a value", flag);
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || !qless__finite(v) || v < lo || v > hi) {
+		fprintf(stderr, "%s: %s: '%s' is not a number from %g to %g (see --help)\n", prog, flag, text, lo, hi);
+		return 2;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse(int argc, const char *const *argv, parsed *p, qless_worker_run_options *o)
+{
+	const char *prog = argv[0];
+	int i;
+	for (i = 1; i < argc; i++) {
+		const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		double d;
+		int rc = 0;
+		if (strcmp(f, "--help") == 0 || strcmp(f, "-h") == 0) {
+			printf(USAGE, prog);
+			return -1;
+		}
+		if (v == NULL)
+			return usage_error(prog, "%s needs a value", f);
+		i++;
+		if (strcmp(f, "--url") == 0) {
+			p->url = v;
+		} else if (strcmp(f, "--name") == 0) {
+			if (!*v)
+				return usage_error(prog, "%s is empty", f);
+			p->name = v;
+		} else if (strcmp(f, "--queue") == 0 || strcmp(f, "-q") == 0) {
+			if (!*v)
+				return usage_error(prog, "%s is empty", f);
+			p->queues[p->nqueues++] = v;
+		} else if (strcmp(f, "--order") == 0) {
+			if (strcmp(v, "ordered") == 0)
+				p->order = QLESS_RESERVE_ORDERED;
+			else if (strcmp(v, "round-robin") == 0)
+				p->order = QLESS_RESERVE_ROUND_ROBIN;
+			else if (strcmp(v, "shuffled") == 0)
+				p->order = QLESS_RESERVE_SHUFFLED;
+			else
+				return usage_error(prog, "--order '%s': expected ordered, round-robin or shuffled", v);
+		} else if (strcmp(f, "--pool") == 0) {
+			if (strcmp(v, "serial") == 0)
+				o->pool = QLESS_POOL_SERIAL;
+			else if (strcmp(v, "threads") == 0)
+				o->pool = QLESS_POOL_THREADS;
+			else if (strcmp(v, "processes") == 0)
+				o->pool = QLESS_POOL_PROCESSES;
+			else
+				return usage_error(prog, "--pool '%s': expected serial, threads or processes", v);
+		} else if (strcmp(f, "--size") == 0) {
+			if ((rc = number(prog, f, v, 1, 128, &d)) == 0)
+				o->size = (int)d;
+			if (rc == 0 && d != (int)d)
+				return usage_error(prog, "--size '%s' is not a whole number", v);
+		} else if (strcmp(f, "--interval") == 0) {
+			rc = number(prog, f, v, 0, 86400, &o->interval);
+		} else if (strcmp(f, "--heartbeat") == 0) {
+			rc = number(prog, f, v, 0.1, 86400, &o->heartbeat);
+		} else if (strcmp(f, "--reconnect-max") == 0) {
+			rc = number(prog, f, v, 0.1, 3600, &o->reconnect_max);
+		} else if (strcmp(f, "--max-jobs") == 0) {
+			if ((rc = number(prog, f, v, 1, 1e15, &d)) == 0)
+				o->max_jobs = (int64_t)d;
+		} else if (strcmp(f, "--backoff") == 0 || strcmp(f, "--backoff-queue") == 0 ||
+		           strcmp(f, "--backoff-class") == 0) {
+			char kind = f[9] == '\0' ? 'd' : f[10];
+			if (kind != 'd' && (strchr(v, '=') == NULL || v[0] == '='))
+				return usage_error(prog, "%s needs NAME=SPEC", f);
+			p->kinds[p->nbackoffs] = kind;
+			p->backoffs[p->nbackoffs++] = v;
+		} else {
+			return usage_error(prog, "unknown option '%s'", f);
+		}
+		if (rc != 0)
+			return rc;
+	}
+	if (p->nqueues == 0)
+		return usage_error(prog, "%s", "at least one --queue is needed");
+	if (o->pool != QLESS_POOL_SERIAL && o->size < 1)
+		o->size = 1;
+	if (o->pool == QLESS_POOL_SERIAL && o->size != 1)
+		return usage_error(prog, "%s", "--size needs --pool threads or --pool processes");
+	if (o->pool == QLESS_POOL_THREADS && o->single_threaded)
+		return usage_error(prog, "%s", "this language's jobs cannot run on pool threads: use --pool processes");
+	return 0;
+}
+
+/* Applies the backoff flags, each checked by qless_backoff_parse. */
+static int backoffs(const char *prog, const parsed *p, qless_worker *w)
+{
+	size_t i;
+	for (i = 0; i < p->nbackoffs; i++) {
+		const char *v = p->backoffs[i], *spec = v;
+		char name[256] = "";
+		qless_backoff b;
+		if (p->kinds[i] != 'd') {
+			const char *eq = strchr(v, '=');
+			snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
+			spec = eq + 1;
+		}
+		if (qless_backoff_parse(spec, &b) != QLESS_OK ||
+		    qless_worker_set_backoff(w, p->kinds[i] == 'c' ? name : NULL, p->kinds[i] == 'q' ? name : NULL,
+		                             &b) != QLESS_OK) {
+			fprintf(stderr, "%s: %s (see --help)\n", prog, qless_error_last_message());
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* A worker started while Redis is away waits for it (the engine does the
+ * same once running) instead of exiting. */
+static int connect_waiting(const char *prog, const char *url, const qless_client_options *co, double cap,
+                           qless_client **out)
+{
+	double wait = 0.1;
+	int said = 0, rc;
+	while ((rc = qless_client_new(out, url, co)) == QLESS_EIO) {
+		struct timespec ts;
+		if (!said++)
+			fprintf(stderr, "%s: %s; waiting for Redis\n", prog, qless_error_last_message());
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+		wait = wait * 2 > cap ? cap : wait * 2;
+	}
+	return rc;
+}
+
+int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_options *run)
+{
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	qless_client_options co = QLESS_CLIENT_OPTIONS_INIT;
+	qless_worker_options wo = QLESS_WORKER_OPTIONS_INIT;
+	qless_client *client = NULL;
+	qless_worker *w = NULL;
+	const char *prog = argc > 0 && argv && argv[0] ? argv[0] : "qless-worker";
+	parsed p;
+	int code, i;
+
+	if (argv == NULL || argc < 1 || run == NULL || run->perform == NULL) {
+		fprintf(stderr, "%s: qless_worker_main needs argv and a perform callback\n", prog);
+		return 2;
+	}
+	for (i = 0; i < argc; i++)
+		if (argv[i] == NULL) {
+			fprintf(stderr, "%s: argv[%d] is NULL\n", prog, i);
+			return 2;
+		}
+	o.perform = run->perform;
+	o.ctx = run->ctx;
+	o.fork = run->fork;
+	o.log = run->log;
+	o.single_threaded = run->single_threaded;
+	o.signals = 1;
+	memset(&p, 0, sizeof p);
+	p.queues = calloc((size_t)argc, sizeof *p.queues);
+	p.backoffs = calloc((size_t)argc, sizeof *p.backoffs);
+	p.kinds = calloc((size_t)argc, 1);
+	if (p.queues == NULL || p.backoffs == NULL || p.kinds == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		code = 1;
+		goto out;
+	}
+	if ((code = parse(argc, argv, &p, &o)) != 0) {
+		code = code < 0 ? 0 : code;
+		goto out;
+	}
+	co.worker_name = p.name;
+	wo.order = p.order;
+	wo.watch_locks = 0;
+	if (connect_waiting(prog, p.url, &co, o.reconnect_max, &client) != QLESS_OK ||
+	    qless_worker_new(&w, client, p.queues, p.nqueues, &wo) != QLESS_OK) {
+		fprintf(stderr, "%s: %s\n", prog, qless_error_last_message());
+		code = qless_error_last_code() == QLESS_EINVAL ? 2 : 1;
+		goto out;
+	}
+	if ((code = backoffs(prog, &p, w)) != 0)
+		goto out;
+	if (qless_worker_run(w, &o) != QLESS_OK) {
+		fprintf(stderr, "%s: %s\n", prog, qless_error_last_message());
+		code = qless_error_last_code() == QLESS_EINVAL ? 2 : 1;
+	}
+out:
+	qless_worker_free(w);
+	qless_client_free(client);
+	free(p.queues);
+	free(p.backoffs);
+	free(p.kinds);
+	return code;
+}

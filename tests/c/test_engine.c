@@ -1,0 +1,261 @@
+/* The worker engine: qless_worker_run settles by the perform callback's
+ * result, honours max_jobs and stops, runs thread pools, and checks its
+ * options; backoff specs and delays. (Process pools, signals and faults:
+ * the conformance suite, tests/worker/.) */
+#define _POSIX_C_SOURCE 200809L
+#include "helper.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct seen {
+	pthread_mutex_t mu;
+	int calls, concurrent, most;
+	qless_worker *w;
+	int stop_after;
+} seen;
+
+/* klass decides: Ok completes, Boom fails, Again retries (policy delay),
+ * Self completes the job itself, Slow takes 50 ms. */
+static void perform(void *ctx, qless_job *job, qless_result *r)
+{
+	seen *s = ctx;
+	const char *k = qless_job_klass(job);
+	pthread_mutex_lock(&s->mu);
+	s->calls++;
+	if (++s->concurrent > s->most)
+		s->most = s->concurrent;
+	if (s->stop_after && s->calls == s->stop_after)
+		qless_worker_stop(s->w, 0);
+	pthread_mutex_unlock(&s->mu);
+	if (strcmp(k, "Boom") == 0) {
+		CU_ASSERT_EQUAL(qless_result_fail(r, "BoomError", "it went boom"), QLESS_OK);
+	} else if (strcmp(k, "Again") == 0) {
+		CU_ASSERT_EQUAL(qless_result_retry(r, "AgainError", "later", -1), QLESS_OK);
+	} else if (strcmp(k, "Self") == 0) {
+		CU_ASSERT_EQUAL(qless_job_complete(job, NULL), QLESS_OK);
+	} else if (strcmp(k, "Slow") == 0) {
+		struct timespec ts = { 0, 50000000L };
+		nanosleep(&ts, NULL);
+	}
+	CU_ASSERT_EQUAL(qless_result_fail(r, "", "x"), QLESS_EINVAL);   /* refused: nothing changes */
+	CU_ASSERT_EQUAL(qless_result_retry(r, "g", NULL, 0), QLESS_EINVAL);
+	pthread_mutex_lock(&s->mu);
+	s->concurrent--;
+	pthread_mutex_unlock(&s->mu);
+}
+
+static qless_job *get(qless_client *c, const char *jid)
+{
+	qless_job *job = NULL;
+	TH_OK(qless_client_get_job(c, &job, jid));
+	return job;
+}
+
+static void test_serial_outcomes(void)
+{
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "e" };
+	qless_worker *w = NULL;
+	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	qless_put_options po = QLESS_PUT_OPTIONS_INIT;
+	po.retries = 1;
+	char *ok = th_put(c, "e", "Ok", NULL, NULL), *boom = th_put(c, "e", "Boom", NULL, NULL);
+	char *again = th_put(c, "e", "Again", NULL, &po), *self = th_put(c, "e", "Self", NULL, NULL);
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	qless_backoff b = QLESS_BACKOFF_INIT;
+	TH_OK(qless_backoff_parse("fixed:0", &b));
+	TH_OK(qless_worker_set_backoff(w, "Again", NULL, &b));
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = perform;
+	o.ctx = &s;
+	o.interval = 0.01;
+	o.max_jobs = 5; /* four jobs, Again twice: its retry, then its failure */
+	TH_OK(qless_worker_run(w, &o));
+	CU_ASSERT_EQUAL(s.calls, 5);
+	CU_ASSERT_EQUAL(qless_worker_jobs_done(w), 5);
+	qless_job *j;
+	TH_STREQ(qless_job_state(j = get(c, ok)), "complete");
+	qless_job_free(j);
+	j = get(c, boom);
+	TH_STREQ(qless_job_state(j), "failed");
+	TH_STREQ(qless_job_failure_group(j), "BoomError");
+	TH_STREQ(qless_job_failure_message(j), "it went boom");
+	qless_job_free(j);
+	j = get(c, again);
+	TH_STREQ(qless_job_state(j), "failed"); /* one retry allowed, then used up */
+	TH_STREQ(qless_job_failure_group(j), "AgainError");
+	qless_job_free(j);
+	TH_STREQ(qless_job_state(j = get(c, self)), "complete");
+	qless_job_free(j);
+	qless_free(ok);
+	qless_free(boom);
+	qless_free(again);
+	qless_free(self);
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
+static void test_retry_delay(void)
+{
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "e" };
+	qless_worker *w = NULL;
+	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	char *again = th_put(c, "e", "Again", NULL, NULL);
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	qless_backoff b = QLESS_BACKOFF_INIT;
+	TH_OK(qless_backoff_parse("fixed:300", &b));
+	TH_OK(qless_worker_set_backoff(w, NULL, "e", &b));
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = perform;
+	o.ctx = &s;
+	o.interval = 0.01;
+	o.max_jobs = 1;
+	TH_OK(qless_worker_run(w, &o));
+	qless_job *j = get(c, again);
+	TH_STREQ(qless_job_state(j), "scheduled");
+	CU_ASSERT_EQUAL(qless_job_remaining(j), 4);
+	qless_job_free(j);
+	qless_strlist *sched = NULL;
+	TH_OK(qless_client_jobs(c, &sched, "scheduled", "e", 0, 10));
+	CU_ASSERT_EQUAL(qless_strlist_size(sched), 1);
+	qless_strlist_free(sched);
+	qless_free(again);
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
+static void test_thread_pool(void)
+{
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "p" };
+	qless_worker *w = NULL;
+	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	char *jids[12];
+	for (int i = 0; i < 12; i++)
+		jids[i] = th_put(c, "p", "Slow", NULL, NULL);
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = perform;
+	o.ctx = &s;
+	o.pool = QLESS_POOL_THREADS;
+	o.size = 4;
+	o.interval = 0.01;
+	o.max_jobs = 12;
+	TH_OK(qless_worker_run(w, &o));
+	CU_ASSERT_EQUAL(s.calls, 12);
+	CU_ASSERT(s.most > 1 && s.most <= 4);
+	for (int i = 0; i < 12; i++) {
+		qless_job *j = get(c, jids[i]);
+		TH_STREQ(qless_job_state(j), "complete");
+		qless_job_free(j);
+		qless_free(jids[i]);
+	}
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
+static void test_graceful_stop(void)
+{
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "g" };
+	qless_worker *w = NULL;
+	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 2 };
+	char *jids[5];
+	for (int i = 0; i < 5; i++)
+		jids[i] = th_put(c, "g", "Ok", NULL, NULL);
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	s.w = w;
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = perform;
+	o.ctx = &s;
+	TH_OK(qless_worker_run(w, &o)); /* no max_jobs: returns because of the stop */
+	CU_ASSERT_EQUAL(s.calls, 2);
+	int complete = 0;
+	for (int i = 0; i < 5; i++) {
+		qless_job *j = get(c, jids[i]);
+		complete += strcmp(qless_job_state(j), "complete") == 0;
+		CU_ASSERT(strcmp(qless_job_state(j), "running") != 0); /* none left held */
+		qless_job_free(j);
+		qless_free(jids[i]);
+	}
+	CU_ASSERT_EQUAL(complete, 2);
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
+static void test_options_checked(void)
+{
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "o" };
+	qless_worker *w = NULL;
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	TH_RC(qless_worker_run(w, &o), QLESS_EINVAL); /* no perform */
+	TH_RC(qless_worker_run(w, NULL), QLESS_EINVAL);
+	TH_RC(qless_worker_run(NULL, &o), QLESS_EINVAL);
+	o.perform = perform;
+	const struct { int pool, size; double interval, heartbeat; int single; } bad[] = {
+		{ 9, 1, 1, 0, 0 }, { QLESS_POOL_SERIAL, 2, 1, 0, 0 }, { QLESS_POOL_THREADS, 0, 1, 0, 0 },
+		{ QLESS_POOL_THREADS, 129, 1, 0, 0 }, { QLESS_POOL_SERIAL, 1, -1, 0, 0 },
+		{ QLESS_POOL_SERIAL, 1, 1.0 / 0.0, 0, 0 }, { QLESS_POOL_SERIAL, 1, 1, -2, 0 },
+		{ QLESS_POOL_THREADS, 2, 1, 0, 1 },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		qless_worker_run_options b = o;
+		b.pool = bad[i].pool;
+		b.size = bad[i].size;
+		b.interval = bad[i].interval;
+		b.heartbeat = bad[i].heartbeat;
+		b.single_threaded = bad[i].single;
+		TH_RC(qless_worker_run(w, &b), QLESS_EINVAL);
+	}
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
+static void test_backoff(void)
+{
+	qless_backoff b = QLESS_BACKOFF_INIT;
+	const char *bad[] = { "", "fixed", "fixed:", "fixed:x", "fixed:-1", "fixed:1:2", "exponential:1:2:3",
+	                      "exponential:1:2:0.5:9", "exp:1", "fixed:nan", "fixed:inf", "exponential:1:-5" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		TH_RC(qless_backoff_parse(bad[i], &b), QLESS_EINVAL);
+	TH_RC(qless_backoff_parse(NULL, &b), QLESS_EINVAL);
+	TH_RC(qless_backoff_parse("fixed:1", NULL), QLESS_EINVAL);
+
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "b" };
+	qless_worker *w = NULL;
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	CU_ASSERT_EQUAL(qless_worker_backoff_delay(w, "K", "b", 3), 0); /* no policy: at once */
+	TH_OK(qless_backoff_parse("fixed:7", &b));
+	TH_OK(qless_worker_set_backoff(w, NULL, NULL, &b));
+	TH_OK(qless_backoff_parse("exponential:2:50", &b));
+	TH_OK(qless_worker_set_backoff(w, NULL, "b", &b));
+	TH_OK(qless_backoff_parse("exponential:1:0:0.5", &b));
+	TH_OK(qless_worker_set_backoff(w, "K", NULL, &b));
+	TH_RC(qless_worker_set_backoff(w, "K", "b", &b), QLESS_EINVAL);
+	CU_ASSERT_EQUAL(qless_worker_backoff_delay(w, "X", "other", 5), 7);     /* default */
+	CU_ASSERT_EQUAL(qless_worker_backoff_delay(w, "X", "b", 0), 2);         /* queue's */
+	CU_ASSERT_EQUAL(qless_worker_backoff_delay(w, "X", "b", 3), 16);
+	CU_ASSERT_EQUAL(qless_worker_backoff_delay(w, "X", "b", 10), 50);       /* capped */
+	for (int k = 0; k < 200; k++) {                                        /* class's, jittered */
+		double d = qless_worker_backoff_delay(w, "K", "b", 4);
+		CU_ASSERT(d > 8 - 1e-9 && d <= 16);
+	}
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
+CU_TestInfo engine_tests[] = {
+	{ "serial_outcomes", test_serial_outcomes },
+	{ "retry_delay", test_retry_delay },
+	{ "thread_pool", test_thread_pool },
+	{ "graceful_stop", test_graceful_stop },
+	{ "options_checked", test_options_checked },
+	{ "backoff", test_backoff },
+	CU_TEST_INFO_NULL,
+};
