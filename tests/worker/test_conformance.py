@@ -506,7 +506,8 @@ def test_retry_fixed_backoff(h):
     jid = h.put("retry", "Flaky", retries=2)
     w = h.start("--queue", "retry", "--backoff", "fixed:2", name="conf-retry")
     seen = watch_retries(h, "retry", [jid], lambda jid, remaining: (2.0, 2.0), 30, [w])
-    assert [rec[0] for rec in seen[jid]] == [1, 0], seen
+    assert [rec[0] for rec in seen[jid]] == [1, 0], \
+        "expected two scheduled retries (1, then 0 retries left); seen: %s" % seen
     check_exhausted(h, jid, 3)
     assert w.stop() == 0
 
@@ -525,7 +526,8 @@ def test_retry_exponential_jitter(h):
 
     seen = watch_retries(h, "retry", jids, delay_of, 30, [w])
     for jid in jids:
-        assert [rec[0] for rec in seen[jid]] == [1, 0], seen
+        assert [rec[0] for rec in seen[jid]] == [1, 0], \
+            "expected two scheduled retries (1, then 0 retries left); seen: %s" % seen
         check_exhausted(h, jid, 3)
     # Without jitter every delay would be d (its upper bound at most a poll
     # below d); with U uniform, six draws all that close to d are ~1e-5 likely.
@@ -592,8 +594,11 @@ def test_sigterm(h, pool):
     assert rc == 0, "exit status %s after SIGTERM%s" % (rc, h.diagnostics())
     job = h.ql.job(running)
     assert job["state"] == "complete", job
-    ends = [e for e in read_log(h.log) if e[0] == "end" and e[1] == running]
-    assert len(ends) == 1 and ends[0][2] <= t_exit
+    log = read_log(h.log)
+    start = [e for e in log if e[0] == "start" and e[1] == running]
+    ends = [e for e in log if e[0] == "end" and e[1] == running]
+    assert len(start) == 1 and len(ends) == 1 and ends[0][2] <= t_exit, log
+    assert ends[0][2] - start[0][2] >= 2 - 0.05, "the job was cut short: %s" % log
     job = h.ql.job(waiting)
     assert job["state"] == "waiting" and whats(job) == ["put"], job
     for child in children:
