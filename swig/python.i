@@ -59,6 +59,9 @@ static void qless_py_raise(int code)
 %thread qless_worker_lost_locks;
 %thread qless_swig_client_new;
 %thread qless_heartbeater::~qless_heartbeater;
+/* The worker engine runs for the life of the worker with the GIL released;
+ * its trampolines (below) take it around every call into Python. */
+%thread qless_swig_worker_main;
 
 %typemap(out) int QLESS_PLAIN_OUT = int;
 %typemap(out) int QLESS_STATUS_OUT {
@@ -106,4 +109,214 @@ static void qless_py_raise(int code)
 }
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); Py_XDECREF(seq$argnum); }
 
+/* ---- the worker engine ----
+ * Python reaches the engine only through qless_swig_worker_main (below):
+ * the C entry points take C callbacks, which Python cannot supply. */
+%ignore qless_worker_main;
+%ignore qless_worker_run;
+%ignore qless_worker_run_options;
+%apply int QLESS_PLAIN_OUT { int qless_job_lock_lost, int qless_swig_worker_main };
+
+/* Callables for the engine, checked while the GIL is still held: perform is
+ * required; fork and log may be None (NULL: the engine's own default). */
+%typemap(in) PyObject *QLESS_PY_CALLABLE {
+	if (!PyCallable_Check($input)) { PyErr_SetString(PyExc_TypeError, "$1_name must be callable"); SWIG_fail; }
+	$1 = $input;
+}
+%typemap(in) PyObject *QLESS_PY_OPT_CALLABLE {
+	if ($input != Py_None && !PyCallable_Check($input)) {
+		PyErr_SetString(PyExc_TypeError, "$1_name must be callable or None");
+		SWIG_fail;
+	}
+	$1 = $input == Py_None ? NULL : $input;
+}
+%apply PyObject *QLESS_PY_CALLABLE { PyObject *perform };
+%apply PyObject *QLESS_PY_OPT_CALLABLE { PyObject *fork, PyObject *log };
+
 %include "qless.i"
+
+%{
+/*
+ * Trampolines from the engine into Python. The engine calls them with the
+ * GIL released (qless_swig_worker_main is %thread) from the main thread, a
+ * pool thread or a pool child, so each takes the GIL itself. Whatever the
+ * Python side raises is reported through sys.unraisablehook and never
+ * propagates: an exception cannot cross the C engine.
+ *
+ * The protocol with qless/worker.py: perform(job, client) gets proxies of
+ * the borrowed qless_job and of its qless_client (neither owned) and returns
+ *   None                          complete (the engine's default)
+ *   ("fail", group, message)      qless_result_fail
+ *   ("retry", group, message)     qless_result_retry with the backoff delay
+ * An exception, or any other value, fails the job with group = the
+ * exception's class name and message = its text.
+ */
+typedef struct qless_py_worker {
+	/* Referenced by the argument tuple of the qless_swig_worker_main call for
+	 * its whole duration: that function runs without the GIL and could not
+	 * touch reference counts anyway. */
+	PyObject *perform, *fork, *log;
+} qless_py_worker;
+
+/* Reports the pending Python error; with a result, fails the job with it. */
+static void qless_py_report(PyObject *where, qless_result *result)
+{
+	PyObject *type, *value, *tb, *text = NULL;
+	const char *message = NULL;
+
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	if (result) {
+		if (value)
+			text = PyObject_Str(value);
+		if (text)
+			message = PyUnicode_AsUTF8(text);
+		if (!message) {
+			PyErr_Clear();
+			message = "(the exception could not be printed)";
+		}
+		/* tp_name of a class defined in Python is its bare name, as the
+		 * layer's groups are; both strings are copied by the result. */
+		qless_result_fail(result, type ? ((PyTypeObject *)type)->tp_name : "Exception", message);
+		Py_XDECREF(text);
+	}
+	PyErr_Restore(type, value, tb);
+	PyErr_WriteUnraisable(where);
+}
+
+/* perform's answer -> the result; -1 with a Python error set if it is none
+ * of the protocol's values. */
+static int qless_py_apply(qless_result *result, PyObject *ret)
+{
+	const char *kind, *group, *message;
+	int rc;
+
+	if (ret == Py_None)
+		return 0;
+	if (!PyTuple_Check(ret) || !PyArg_ParseTuple(ret, "sss", &kind, &group, &message)) {
+		PyErr_Format(PyExc_TypeError,
+		             "perform must return None, (\"fail\", group, message) or (\"retry\", group, message), not %R",
+		             ret);
+		return -1;
+	}
+	if (strcmp(kind, "fail") == 0) {
+		rc = qless_result_fail(result, group, message);
+	} else if (strcmp(kind, "retry") == 0) {
+		rc = qless_result_retry(result, group, message, -1);
+	} else {
+		PyErr_Format(PyExc_ValueError, "perform returned the unknown outcome %R", PyTuple_GET_ITEM(ret, 0));
+		return -1;
+	}
+	if (rc < 0) {   /* e.g. an empty group */
+		qless_py_raise(rc);
+		return -1;
+	}
+	return 0;
+}
+
+/* A proxy of a borrowed handle must not outlive the call it was made for:
+ * job code that kept the job (or its client) finds a NULL handle, which the
+ * library refuses, instead of a dangling pointer. */
+static void qless_py_forget(PyObject *proxy)
+{
+	SwigPyObject *sobj = proxy ? SWIG_Python_GetSwigThis(proxy) : NULL;
+	if (sobj)
+		sobj->ptr = NULL;
+}
+
+static void qless_py_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_py_worker *w = ctx;
+	PyGILState_STATE gil = PyGILState_Ensure();
+	PyObject *pyjob = SWIG_Python_NewPointerObj(NULL, SWIG_as_voidptr(job), SWIGTYPE_p_qless_job, 0);
+	PyObject *pyclient = SWIG_Python_NewPointerObj(NULL, SWIG_as_voidptr(qless_job_client(job)),
+	                                               SWIGTYPE_p_qless_client, 0);
+	PyObject *ret = NULL;
+
+	if (pyjob && pyclient)
+		ret = PyObject_CallFunctionObjArgs(w->perform, pyjob, pyclient, NULL);
+	if (!ret || qless_py_apply(result, ret) < 0)
+		qless_py_report(w->perform, result);
+	qless_py_forget(pyjob);
+	qless_py_forget(pyclient);
+	Py_XDECREF(ret);
+	Py_XDECREF(pyjob);
+	Py_XDECREF(pyclient);
+	PyGILState_Release(gil);
+}
+
+/* Python's os.fork (or what the caller passed) run with the GIL held, so
+ * the interpreter's own before/after-fork handling happens in both
+ * processes. */
+static int qless_py_fork(void *ctx)
+{
+	qless_py_worker *w = ctx;
+	PyGILState_STATE gil = PyGILState_Ensure();
+	PyObject *ret = PyObject_CallNoArgs(w->fork);
+	long pid = ret ? PyLong_AsLong(ret) : -1;
+
+	if (PyErr_Occurred()) {
+		qless_py_report(w->fork, NULL);
+		pid = -1;
+	}
+	Py_XDECREF(ret);
+	PyGILState_Release(gil);
+	return (int)pid;
+}
+
+static void qless_py_log(void *ctx, const char *line)
+{
+	qless_py_worker *w = ctx;
+	PyGILState_STATE gil = PyGILState_Ensure();
+	/* Log lines may quote job data: undecodable bytes must not lose the line. */
+	PyObject *text = PyUnicode_DecodeUTF8(line, (Py_ssize_t)strlen(line), "replace");
+	PyObject *ret = text ? PyObject_CallOneArg(w->log, text) : NULL;
+
+	if (!ret)
+		qless_py_report(w->log, NULL);
+	Py_XDECREF(ret);
+	Py_XDECREF(text);
+	PyGILState_Release(gil);
+}
+%}
+
+%inline %{
+/* qless_worker_main for Python: argv as a list of str (argv[0] is the
+ * program name shown in messages), perform(job, client) as described above,
+ * fork (os.fork; None: fork(2), which skips Python's at-fork handling) and
+ * log (one line per call; None: lines on stderr). Returns the exit status.
+ * Pool threads call perform concurrently, each taking the GIL. */
+static int qless_swig_worker_main(const char *const *argv, size_t argc, PyObject *perform, PyObject *fork,
+                                  PyObject *log)
+{
+	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
+	qless_py_worker w;
+	const char **args;
+	size_t n = argc ? argc : 1, i;
+	int status;
+
+	/* A C main's argv: a program name first, NULL after the last (the list
+	 * typemap promises neither), and an array the engine may reorder. */
+	args = calloc(n + 1, sizeof *args);
+	if (!args) {
+		fputs("qless worker: out of memory\n", stderr);
+		return 1;
+	}
+	args[0] = "qless-worker";
+	for (i = 0; i < argc; i++)
+		args[i] = argv[i];
+	w.perform = perform;
+	w.fork = fork;
+	w.log = log;
+	run.perform = qless_py_perform;
+	run.ctx = &w;
+	run.fork = fork ? qless_py_fork : NULL;
+	run.log = log ? qless_py_log : NULL;
+	/* PyGILState_Ensure makes any C thread a Python thread: pools of
+	 * threads are fine. */
+	run.single_threaded = 0;
+	status = qless_worker_main((int)n, args, &run);
+	free(args);
+	return status;
+}
+%}

@@ -5,7 +5,21 @@ import gc
 import pytest
 
 import qless
-from qless.worker import Heartbeater
+from qless import _core
+
+
+class Heartbeater:
+    """The core's qless_heartbeater (no longer used by the worker, which runs
+    on the engine): a C thread renewing a job's lock."""
+
+    def __init__(self, job, interval):
+        self._h = _core.qless_heartbeater_new(job._h, interval)
+
+    lost = property(lambda self: bool(_core.qless_heartbeater_lost(self._h)))
+    beats = property(lambda self: _core.qless_heartbeater_beats(self._h))
+
+    def stop(self):
+        self._h = None   # the destructor joins the thread, without the GIL
 
 
 def exercise(url):

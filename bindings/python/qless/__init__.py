@@ -11,7 +11,7 @@ A Client and everything made from it must be used by one thread at a time.
 from . import _core
 from .client import Client, Config, FailedPage, Jobs, Queues, Recurring, Workers
 from .errors import (ConnectionError, Error, InvalidArgument, LockLost, NotFound,
-                     OutOfMemory, ProtocolError, StateError)
+                     OutOfMemory, ProtocolError, RetryableError, StateError)
 from .events import Event, Events
 from .job import Job
 from .queue import Queue, QueueCounts
@@ -22,7 +22,7 @@ __version__: str = _core.qless_version()
 __all__ = ["Client", "Queue", "Job", "RecurringJob", "Events", "Event", "QueueCounts",
            "Config", "Jobs", "Queues", "Recurring", "Workers", "FailedPage",
            "Error", "InvalidArgument", "NotFound", "LockLost", "StateError",
-           "ProtocolError", "ConnectionError", "OutOfMemory", "handle_count"]
+           "ProtocolError", "ConnectionError", "OutOfMemory", "RetryableError", "handle_count"]
 
 
 def handle_count() -> int:

@@ -25,9 +25,21 @@ class Client:
     def __init__(self, url: Optional[str] = None, worker_name: Optional[str] = None,
                  connect_timeout: Optional[float] = None,
                  command_timeout: Optional[float] = None) -> None:
+        self._attach(url, _core.qless_swig_client_new(url, _ms(connect_timeout), _ms(command_timeout),
+                                                      worker_name))
+
+    @classmethod
+    def _borrowed(cls, handle: Any) -> "Client":
+        """A Client over a handle it does not own (the proxy frees nothing):
+        the worker engine's connection that a performed job came from, valid
+        during that perform call only. url is None: it is not known here."""
+        client = cls.__new__(cls)
+        client._attach(None, handle)
+        return client
+
+    def _attach(self, url: Optional[str], handle: Any) -> None:
         self.url = url
-        self._h: Any = _core.qless_swig_client_new(url, _ms(connect_timeout), _ms(command_timeout),
-                                                   worker_name)
+        self._h: Any = handle
         self.queues = Queues(self)
         self.jobs = Jobs(self)
         self.config = Config(self)

@@ -1,12 +1,21 @@
 """The qless exceptions: one class per libqless status code, all subclasses
 of :class:`Error`. The extension creates them (so C failures raise them
 directly) with the class attribute ``code`` (``NotFound.code == -2``) and
-args ``(message, code)``; this module only makes the message readable."""
+args ``(message, code)``; this module only makes the message readable.
+
+:class:`RetryableError` is not the library's: job code raises it (or a
+subclass) to have the worker retry the job instead of failing it."""
 from ._core import (ConnectionError, Error, InvalidArgument, LockLost, NotFound,
                     OutOfMemory, ProtocolError, StateError)
 
 __all__ = ["Error", "InvalidArgument", "NotFound", "LockLost", "StateError",
-           "ProtocolError", "ConnectionError", "OutOfMemory"]
+           "ProtocolError", "ConnectionError", "OutOfMemory", "RetryableError"]
+
+
+class RetryableError(Exception):
+    """Raised by job code: the worker retries the job after the backoff delay
+    of its class or queue (group = the exception's class name), and fails it
+    only once its retries are used up."""
 
 
 def _message(self: BaseException) -> str:

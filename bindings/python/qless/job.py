@@ -17,6 +17,8 @@ _UNREAD = object()
 
 
 class Job:
+    """``client`` is the Client the job was read with; for a job given to
+    worker code it is the engine's connection for that job (do not keep it)."""
     __slots__ = ("_h", "client", "_data")
 
     def __init__(self, handle: Any, client: "Client") -> None:
@@ -78,6 +80,14 @@ class Job:
     def ttl(self) -> float:
         """Seconds left on the lock (negative once expired)."""
         return self.expires - self.client.now
+
+    @property
+    def lock_lost(self) -> bool:
+        """True once the worker engine found this job's lock lost (timed out,
+        canceled, handed to another worker) while its code runs: the code may
+        stop early; the engine will not settle the job. False for jobs not
+        run by the engine."""
+        return bool(_core.qless_job_lock_lost(self._h))
 
     @property
     def retries(self) -> int:

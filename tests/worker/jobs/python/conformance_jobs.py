@@ -1,0 +1,49 @@
+"""The Python job classes of the worker conformance suite (tests/worker/):
+klass "conformance_jobs.Noop", ".Boom" and ".Flaky", run by
+`python3 -m qless.worker` with this directory on PYTHONPATH."""
+import os
+import time
+
+import qless
+
+
+class ConformanceError(Exception):
+    """A plain (not retryable) error: the job fails in group ConformanceError."""
+
+
+class ConformanceRetry(qless.RetryableError):
+    """A retryable error: the job is retried with the backoff policy."""
+
+
+def _log(path, what, jid):
+    # One write on an O_APPEND descriptor: lines from concurrent workers
+    # never interleave, which the suite relies on to detect overlaps.
+    line = "%s %s %.6f %d\n" % (what, jid, time.time(), os.getpid())
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode())
+    finally:
+        os.close(fd)
+
+
+class Noop:
+    @staticmethod
+    def process(job):
+        data = job.data
+        if data.get("log"):
+            _log(data["log"], "start", job.jid)
+        time.sleep(float(data.get("sleep") or 0))
+        if data.get("log"):
+            _log(data["log"], "end", job.jid)
+
+
+class Boom:
+    @staticmethod
+    def process(job):
+        raise ConformanceError("boom %s" % job.jid)
+
+
+class Flaky:
+    @staticmethod
+    def process(job):
+        raise ConformanceRetry("flaky %s" % job.jid)
