@@ -19,8 +19,20 @@
 %rename(QueueCounts) qless_queue_counts;
 %rename(Stats) qless_stats;
 %rename(TimingStats) qless_timing_stats;
+%rename(Backoff) qless_backoff;
+
+/* The engine is driven only through Qless::Core.worker_main (below): its
+ * run options hold C callbacks, and a qless_result exists only during one
+ * perform call, where the trampoline applies the Ruby outcome to it. */
+%ignore qless_worker_run;
+%ignore qless_worker_main;
+%ignore qless_worker_run_options;
+%ignore qless_result_fail;
+%ignore qless_result_retry;
 
 %{
+#include <limits.h>
+#include <string.h>
 #include <qless/qless.h>
 #include <ruby/thread.h>
 
@@ -79,6 +91,253 @@ static VALUE qless_rb_release(VALUE self, VALUE obj)
 	return Qnil;
 }
 
+/* ---- the worker engine: Qless::Core.worker_main(argv, perform) ----
+ *
+ * qless_worker_main runs without the GVL (so other Ruby threads live while
+ * the engine waits for jobs) on the calling Ruby thread; single_threaded
+ * makes the engine call perform and fork on that same thread, where the
+ * trampolines take the GVL back. Ruby code runs only under rb_protect: an
+ * exception must never longjmp through the engine's frames. */
+enum { QLESS_RB_COMPLETE = 0, QLESS_RB_FAIL = 1, QLESS_RB_RETRY = 2 };
+
+struct qless_rb_worker {
+	VALUE perform;            /* callable(job, client) -> nil | [:fail|:retry, group, message] */
+	int argc;
+	const char **argv;        /* malloc'ed with the strings: GC compaction cannot move them */
+	qless_worker_run_options run;
+	int status;
+};
+
+struct qless_rb_perform_call {
+	struct qless_rb_worker *worker;
+	qless_job *job;
+	qless_result *result;
+	VALUE job_obj, client_obj; /* proxies over borrowed pointers (no free at GC) */
+	VALUE error;               /* the exception that escaped the callable */
+	int kind;                  /* QLESS_RB_* */
+	VALUE group, message;      /* NUL-free copies, kept alive by this frame */
+};
+
+/* A copy of v's string form up to its first NUL byte: the C side can carry no more. */
+static VALUE qless_rb_cstr(VALUE v)
+{
+	v = rb_obj_as_string(v);
+	return rb_str_new(RSTRING_PTR(v), (long)strnlen(RSTRING_PTR(v), (size_t)RSTRING_LEN(v)));
+}
+
+static VALUE qless_rb_perform_body(VALUE arg)
+{
+	struct qless_rb_perform_call *c = (struct qless_rb_perform_call *)arg;
+	VALUE r, kind;
+
+	c->job_obj = SWIG_NewPointerObj(SWIG_as_voidptr(c->job), SWIGTYPE_p_qless_job, 0);
+	c->client_obj = SWIG_NewPointerObj(SWIG_as_voidptr(qless_job_client(c->job)), SWIGTYPE_p_qless_client, 0);
+	r = rb_funcall(c->worker->perform, rb_intern("call"), 2, c->job_obj, c->client_obj);
+	if (NIL_P(r))
+		return Qnil;
+	if (!RB_TYPE_P(r, T_ARRAY) || RARRAY_LEN(r) != 3)
+		rb_raise(rb_eTypeError, "the perform callable returned %" PRIsVALUE ", not nil or [:fail|:retry, group, message]",
+		         rb_inspect(r));
+	kind = rb_ary_entry(r, 0);
+	if (kind == ID2SYM(rb_intern("fail")))
+		c->kind = QLESS_RB_FAIL;
+	else if (kind == ID2SYM(rb_intern("retry")))
+		c->kind = QLESS_RB_RETRY;
+	else
+		rb_raise(rb_eArgError, "unknown outcome %" PRIsVALUE " (expected :fail or :retry)", rb_inspect(kind));
+	c->group = qless_rb_cstr(rb_ary_entry(r, 1));
+	c->message = qless_rb_cstr(rb_ary_entry(r, 2));
+	return Qnil;
+}
+
+/* Group and message of an exception that escaped the callable, in the
+ * layer's own format: "Class: message\n" + backtrace. */
+static VALUE qless_rb_describe(VALUE arg)
+{
+	struct qless_rb_perform_call *c = (struct qless_rb_perform_call *)arg;
+	VALUE group = qless_rb_cstr(rb_class_name(rb_obj_class(c->error)));
+	VALUE message = rb_str_dup(group), bt;
+
+	rb_str_cat_cstr(message, ": ");
+	rb_str_append(message, qless_rb_cstr(rb_funcall(c->error, rb_intern("message"), 0)));
+	bt = rb_funcall(c->error, rb_intern("backtrace"), 0);
+	if (RB_TYPE_P(bt, T_ARRAY)) {
+		rb_str_cat_cstr(message, "\n");
+		rb_str_append(message, qless_rb_cstr(rb_ary_join(bt, rb_str_new_cstr("\n"))));
+	}
+	c->group = group;
+	c->message = message;
+	return Qnil;
+}
+
+/* Takes the pending exception out of the interpreter (rb_protect left it
+ * set); non-exceptions (a throw to a catch outside worker_main) give nil. */
+static VALUE qless_rb_take_error(void)
+{
+	VALUE err = rb_errinfo();
+	rb_set_errinfo(Qnil);
+	return (RB_TYPE_P(err, T_OBJECT) && rb_obj_is_kind_of(err, rb_eException)) ? err : Qnil;
+}
+
+static void *qless_rb_perform_gvl(void *arg)
+{
+	struct qless_rb_perform_call *c = arg;
+	int state = 0, rc = QLESS_OK;
+	const char *group = NULL, *message = NULL;
+
+	rb_protect(qless_rb_perform_body, (VALUE)c, &state);
+	/* The job and its client are the engine's and only borrowed for this
+	 * call: a proxy kept by job code must raise on use, not touch them. */
+	if (RB_TYPE_P(c->job_obj, T_DATA))
+		DATA_PTR(c->job_obj) = NULL;
+	if (RB_TYPE_P(c->client_obj, T_DATA))
+		DATA_PTR(c->client_obj) = NULL;
+	if (state) {
+		c->kind = QLESS_RB_FAIL;
+		c->group = c->message = Qnil;
+		c->error = qless_rb_take_error();
+		if (!NIL_P(c->error)) {
+			rb_protect(qless_rb_describe, (VALUE)c, &state);
+			if (state)
+				qless_rb_take_error();
+		}
+		if (NIL_P(c->group) || NIL_P(c->message)) {
+			c->group = rb_str_new_cstr("Qless::WorkerError");
+			c->message = rb_str_new_cstr("the job code left by a non-local jump, or its exception could not be described");
+		}
+		fprintf(stderr, "qless-worker: %s: an exception escaped the Ruby perform callable: %s\n",
+		        qless_job_jid(c->job), RSTRING_PTR(c->message));
+	}
+	if (c->kind == QLESS_RB_COMPLETE)
+		return NULL;   /* the engine's default outcome */
+	group = RSTRING_PTR(c->group);
+	message = RSTRING_PTR(c->message);
+	rc = c->kind == QLESS_RB_RETRY ? qless_result_retry(c->result, group, message, -1.0)
+	                               : qless_result_fail(c->result, group, message);
+	if (rc != QLESS_OK) {
+		/* e.g. an empty group: still a failure, never the default complete */
+		fprintf(stderr, "qless-worker: %s: outcome %s/%s refused (%s): failing the job\n", qless_job_jid(c->job),
+		        group, message, qless_error_last_message());
+		qless_result_fail(c->result, "Qless::WorkerError", message[0] ? message : "invalid outcome");
+	}
+	RB_GC_GUARD(c->group);
+	RB_GC_GUARD(c->message);
+	return NULL;
+}
+
+static void qless_rb_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	struct qless_rb_perform_call c;
+	memset(&c, 0, sizeof c);
+	c.worker = ctx;
+	c.job = job;
+	c.result = result;
+	c.job_obj = c.client_obj = c.error = c.group = c.message = Qnil;
+	rb_thread_call_with_gvl(qless_rb_perform_gvl, &c);
+}
+
+/* Ruby's own fork (Process.fork, so its at-fork work runs: Process._fork
+ * hooks, stdio flushed, other threads dropped in the child). */
+static VALUE qless_rb_fork_body(VALUE unused)
+{
+	(void)unused;
+	return rb_funcall(rb_mProcess, rb_intern("fork"), 0);
+}
+
+static void *qless_rb_fork_gvl(void *arg)
+{
+	int *pid = arg, state = 0;
+	VALUE v = rb_protect(qless_rb_fork_body, Qnil, &state);
+
+	if (state) {
+		VALUE err = qless_rb_take_error();
+		fprintf(stderr, "qless-worker: Process.fork raised %s\n", NIL_P(err) ? "(a non-local jump)" : rb_obj_classname(err));
+		*pid = -1;
+	} else if (NIL_P(v)) {
+		*pid = 0;   /* the child */
+	} else if (FIXNUM_P(v) && FIX2LONG(v) > 0 && FIX2LONG(v) <= INT_MAX) {
+		*pid = (int)FIX2LONG(v);
+	} else {
+		fprintf(stderr, "qless-worker: Process.fork returned neither nil nor a pid\n");
+		*pid = -1;
+	}
+	return NULL;
+}
+
+static int qless_rb_fork(void *ctx)
+{
+	int pid = -1;
+	(void)ctx;
+	rb_thread_call_with_gvl(qless_rb_fork_gvl, &pid);
+	return pid;
+}
+
+static void *qless_rb_worker_main_nogvl(void *arg)
+{
+	struct qless_rb_worker *w = arg;
+	w->status = qless_worker_main(w->argc, (const char *const *)w->argv, &w->run);
+	/* Freed here: the return to Ruby may raise (pending interrupts). */
+	free(w->argv);
+	w->argv = NULL;
+	return NULL;
+}
+
+/* Qless::Core.worker_main(argv, perform) -> exit status (Integer).
+ * argv: [program name, flags...] (Strings). perform.call(job, client) gets
+ * the job and its client as Core proxies valid during the call only, and
+ * returns nil (complete) or [:fail | :retry, group, message]. */
+static VALUE qless_rb_worker_main(VALUE self, VALUE argv, VALUE perform)
+{
+	qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_rb_worker w;
+	size_t size;
+	long i, n;
+	char *p;
+
+	(void)self;
+	argv = rb_check_array_type(argv);
+	if (NIL_P(argv) || RARRAY_LEN(argv) < 1 || RARRAY_LEN(argv) > 100000)
+		rb_raise(rb_eArgError, "worker_main: argv must be an Array of Strings, the program name first");
+	if (!rb_respond_to(perform, rb_intern("call")))
+		rb_raise(rb_eTypeError, "worker_main: perform must respond to call");
+	argv = rb_ary_dup(argv);
+	n = RARRAY_LEN(argv);
+	size = (size_t)(n + 1) * sizeof(char *);
+	for (i = 0; i < n; i++) {
+		VALUE s = rb_ary_entry(argv, i);
+		if (!RB_TYPE_P(s, T_STRING))
+			rb_raise(rb_eTypeError, "worker_main: argv[%ld] is not a String", i);
+		StringValueCStr(s);   /* raises on an embedded NUL */
+		size += (size_t)RSTRING_LEN(s) + 1;
+	}
+	/* From here on nothing raises until the engine returns: the one C block
+	 * cannot leak. */
+	memset(&w, 0, sizeof w);
+	w.argv = malloc(size);
+	if (!w.argv)
+		rb_raise(rb_eNoMemError, "worker_main: out of memory");
+	p = (char *)(w.argv + n + 1);
+	for (i = 0; i < n; i++) {
+		VALUE s = RARRAY_AREF(argv, i);
+		memcpy(p, RSTRING_PTR(s), (size_t)RSTRING_LEN(s));
+		p[RSTRING_LEN(s)] = '\0';
+		w.argv[i] = p;
+		p += RSTRING_LEN(s) + 1;
+	}
+	w.argv[n] = NULL;
+	w.argc = (int)n;
+	w.perform = perform;
+	w.run = init;
+	w.run.perform = qless_rb_perform;
+	w.run.fork = qless_rb_fork;
+	w.run.ctx = &w;
+	w.run.single_threaded = 1;
+	rb_thread_call_without_gvl(qless_rb_worker_main_nogvl, &w, NULL, NULL);
+	RB_GC_GUARD(perform);
+	RB_GC_GUARD(argv);
+	return INT2NUM(w.status);
+}
+
 /* qless_events_next without the GVL, so other Ruby threads run while one
  * waits for a message. No unblocking function: callers keep timeouts short
  * to stay responsive to signals. */
@@ -112,6 +371,7 @@ static void *qless_rb_next_nogvl(void *p)
 		rb_gc_register_mark_object(qless_rb_errors[i]);
 	}
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "release", qless_rb_release, 1);
+	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, 2);
 }
 %}
 
@@ -119,6 +379,9 @@ static void *qless_rb_next_nogvl(void *p)
 %typemap(out) const char * { $result = qless_rb_str($1); }
 
 %typemap(out) int QLESS_PLAIN_OUT = int;
+/* A flag, not a status (kept here rather than in qless.i's list, which the
+ * other bindings' work edits too). */
+%apply int QLESS_PLAIN_OUT { int qless_job_lock_lost };
 /* qless_nout counts this call's output values (see qless_rb_output); every
  * function with out-parameters returns a status, so the argout typemaps
  * below can rely on it being declared. */

@@ -30,8 +30,9 @@ class TestLeaks < QlessTest::Test
     events = client.events("log")
     events.next_message(0)
     events.close
-    worker = Qless::Worker.new(client, ["leaks"], log: nil)
-    job = worker.send(:reserve)
+    worker = Qless::Core.qless_swig_worker_new(client.handle, ["leaks"], 0, 1)
+    job = Qless::Job.new(client, Qless::Core.qless_worker_reserve(worker))
+    Qless::Core.qless_worker_lost_locks(worker, 0)
     hb = Qless::Core.qless_heartbeater_new(job.handle, 10)
     Qless::Core.release(hb)
     5.times do

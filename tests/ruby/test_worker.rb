@@ -2,28 +2,40 @@
 
 require "helper"
 require "tmpdir"
+require "fileutils"
+require "open3"
 
-# bin/qless-worker end to end, as a subprocess, with the jobs in jobs/jobs.rb.
+# bin/qless-worker (Qless::Worker over the core's worker engine) end to end:
+# real worker processes against the test server, job classes in jobs/jobs.rb.
 class TestWorker < QlessTest::Test
   WORKER = File.join(QlessTest::RUBY_DIR, "bin", "qless-worker")
   JOBS = File.join(QlessTest::HERE, "jobs", "jobs.rb")
 
+  def setup
+    super
+    @dir = Dir.mktmpdir("qless-worker")
+  end
+
+  # Each worker leads its own process group, so a pool's children go too.
   def teardown
-    @workers&.each do |pid, _|
-      Process.kill(:KILL, pid)
+    @workers&.each do |pid|
+      Process.kill(:KILL, -pid)
       Process.wait(pid)
     rescue Errno::ESRCH, Errno::ECHILD
       nil
     end
+    FileUtils.rm_rf(@dir)
   end
 
+  def path(name) = File.join(@dir, name)
+
   # Starts the worker; returns [pid, path of its stderr log].
-  def start_worker(*args, queues: ["testing"])
-    log = File.join(Dir.mktmpdir("qless-worker"), "stderr")
+  def start_worker(*args, queues: ["testing"], env: {})
+    log = path("stderr-#{(@workers ||= []).size}")
     cmd = QlessTest.ruby_command(WORKER, "--url", QlessTest::URL, "--require", JOBS, "--interval", "0.1",
                                  *queues.flat_map { |q| ["--queue", q] }, *args)
-    pid = Process.spawn(*cmd, err: log, out: File::NULL)
-    (@workers ||= []) << pid
+    pid = Process.spawn(env, *cmd, err: log, out: File::NULL, pgroup: true)
+    @workers << pid
     [pid, log]
   end
 
@@ -40,129 +52,148 @@ class TestWorker < QlessTest::Test
     [status, File.read(log)]
   end
 
-  def started_file
-    File.join(Dir.mktmpdir("qless-started"), "started")
+  def test_success_exception_and_retry
+    ok = @queue.put("TestJobs::Succeed", { "n" => 1 }, priority: 30)
+    bad = @queue.put("TestJobs::Raise", {}, priority: 20)
+    again = @queue.put("TestJobs::Retry", {}, priority: 10, retries: 2)
+    status, log = run_worker("--max-jobs", "3", "--backoff-class", "TestJobs::Retry=fixed:60")
+    assert_equal 0, status.exitstatus, log
+
+    done = @client.jobs[ok]
+    assert_equal "complete", done.state, log
+    assert_equal status.pid, done.data["ran_in"], "data changed by the job is saved, serial runs in the worker"
+
+    failed = @client.jobs[bad]
+    assert_equal "failed", failed.state, log
+    assert_equal "TestJobs::Boom", failed.failure["group"]
+    assert_match(/\ATestJobs::Boom: boom from the job\n/, failed.failure["message"])
+    assert_match(%r{jobs/jobs\.rb:\d+:in `perform'}, failed.failure["message"], "backtrace")
+
+    retried = @client.jobs[again]
+    assert_equal "scheduled", retried.state, "retried after the class's 60 s backoff\n#{log}"
+    assert_equal 1, retried.remaining
+    assert_equal "TestJobs::Again", retried.failure["group"]
+    assert_match(/\ATestJobs::Again: not yet\n/, retried.failure["message"])
   end
 
-  %w[serial fork].each do |mode|
-    define_method("test_success_and_exception_#{mode}") do
-      ok = @queue.put("TestJobs::Succeed", { "n" => 1 })
-      bad = @queue.put("TestJobs::Raise", {})
-      status, log = run_worker("--mode", mode, "--max-jobs", "2")
-      assert status.success?, log
-      done = @client.jobs[ok]
-      assert_equal "complete", done.state, log
-      assert_kind_of Integer, done.data["ran_in"]
-      assert_equal(mode == "fork", done.data["ran_in"] != status.pid, "ran in the #{mode} process")
-      failed = @client.jobs[bad]
-      assert_equal "failed", failed.state
-      assert_equal "TestJobs::Boom", failed.failure["group"]
-      assert_match(/boom from the job/, failed.failure["message"])
-      assert_match(%r{jobs/jobs\.rb:\d+:in `perform'}, failed.failure["message"], "traceback")
-      assert_match(/#{ok} TestJobs::Succeed .*completed/, log)
-      assert_match(/#{bad} TestJobs::Raise .*failed/, log)
-    end
+  def test_retryable_error_until_retries_are_used_up
+    jid = @queue.put("TestJobs::Retry", {}, retries: 1)
+    status, log = run_worker("--max-jobs", "2")
+    assert_equal 0, status.exitstatus, log
+    job = @client.jobs[jid]
+    assert_equal "failed", job.state, log
+    assert_equal "TestJobs::Again", job.failure["group"]
+    assert_equal %w[popped popped], job.history.map { |h| h["what"] }.grep("popped")
   end
 
-  # The queue's locks last 2 s (no grace), the job runs 4 s while this test
-  # keeps trying to pop it: only the heartbeater keeps it with the worker.
-  %w[serial fork].each do |mode|
-    define_method("test_long_job_is_heartbeated_#{mode}") do
-      @queue.heartbeat = 2
-      @client.config["grace-period"] = 0
-      file = started_file
-      jid = @queue.put("TestJobs::Sleep", { "seconds" => 4, "started_file" => file })
-      # QLESS_TEST_WORKER_ARGS="--heartbeat-interval 100" shows this test failing.
-      pid, log = start_worker("--mode", mode, "--max-jobs", "1", *ENV.fetch("QLESS_TEST_WORKER_ARGS", "").split)
-      eventually(10, "job start") { File.exist?(file) }
-      stolen = nil
-      until (status = Process.wait2(pid, Process::WNOHANG)&.last)
-        stolen ||= @queue.pop
-        sleep 0.2
-      end
-      @workers.delete(pid)
-      assert_nil stolen, "the lock expired and the job was handed out again\n#{File.read(log)}"
-      assert status.success?, File.read(log)
-      job = @client.jobs[jid]
-      assert_equal "complete", job.state, File.read(log)
-      assert job.data["slept"]
-      assert_equal %w[put popped done], job.history.map { |h| h["what"] }
-    end
+  def test_job_client_and_lock_lost_while_held
+    jid = @queue.put("TestJobs::Spawn", { "queue" => "spawned" })
+    status, log = run_worker("--max-jobs", "1", "--name", "rb-engine")
+    assert_equal 0, status.exitstatus, log
+    data = @client.jobs[jid].data
+    assert_equal "rb-engine", data["worker"]
+    assert_equal false, data["lock_lost"]
+    assert_equal "waiting", @client.jobs[data["child"]].state
+    assert_equal "spawned", @client.jobs[data["child"]].queue_name
   end
 
-  # The lock is taken away while the job runs: it is dropped, not completed.
-  def test_timed_out_job_is_dropped_serial
-    file = started_file
-    jid = @queue.put("TestJobs::Sleep", { "seconds" => 2, "started_file" => file })
-    pid, log = start_worker("--mode", "serial", "--max-jobs", "1", "--heartbeat-interval", "0.5")
-    eventually(10, "job start") { File.exist?(file) }
+  # The lock is taken away while the job runs: job.lock_lost? turns true,
+  # and the engine drops the job instead of completing it.
+  def test_lock_lost_is_seen_and_job_dropped
+    started, seen = path("started"), path("seen")
+    jid = @queue.put("TestJobs::WatchLock", { "seconds" => 10, "started_file" => started, "seen_file" => seen })
+    pid, log = start_worker("--max-jobs", "1", "--heartbeat", "0.2")
+    eventually(10, "job start") { File.exist?(started) }
     @client.jobs[jid].timeout
-    assert finish(pid).success?
+    assert_equal 0, finish(pid).exitstatus, File.read(log)
+    assert_equal "lost", File.read(seen)
     job = @client.jobs[jid]
     refute_equal "complete", job.state, File.read(log)
     refute_includes job.history.map { |h| h["what"] }, "done"
-    assert_match(/#{jid} .*dropped/, File.read(log))
   end
 
-  def test_reput_job_is_dropped_fork
-    file = started_file
-    jid = @queue.put("TestJobs::Sleep", { "seconds" => 2, "started_file" => file })
-    pid, log = start_worker("--mode", "fork", "--max-jobs", "1", "--heartbeat-interval", "0.5")
-    eventually(10, "job start") { File.exist?(file) }
-    @client.queues["elsewhere"].put("TestJobs::Sleep", {}, jid: jid)
-    assert finish(pid).success?
-    job = @client.jobs[jid]
-    assert_equal "waiting", job.state, File.read(log)
-    assert_equal "elsewhere", job.queue_name
-    assert_match(/#{jid} .*(dropped|lock lost)/, File.read(log))
-  end
-
-  # SIGTERM: the running job is finished, the next one is not started.
-  %w[serial fork].each do |mode|
-    define_method("test_sigterm_finishes_current_job_#{mode}") do
-      file = started_file
-      first = @queue.put("TestJobs::Sleep", { "seconds" => 1.5, "started_file" => file }, priority: 10)
-      second = @queue.put("TestJobs::Succeed", {})
-      pid, log = start_worker("--mode", mode)
-      eventually(10, "job start") { File.exist?(file) }
-      Process.kill(:TERM, pid)
-      status = finish(pid)
-      assert status.success?, File.read(log)
-      assert_equal "complete", @client.jobs[first].state, File.read(log)
-      assert_equal "waiting", @client.jobs[second].state
-    end
-  end
-
-  def test_sigquit_exits_at_once
-    file = started_file
-    jid = @queue.put("TestJobs::Sleep", { "seconds" => 10, "started_file" => file })
-    pid, = start_worker("--mode", "serial")
-    eventually(10, "job start") { File.exist?(file) }
-    t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-    Process.kill(:QUIT, pid)
-    refute finish(pid, 3).success?
-    assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0, :<, 3
-    assert_equal "running", @client.jobs[jid].state
+  def test_borrowed_handles_do_not_outlive_perform
+    @queue.put("TestJobs::Keep", {}, priority: 2)
+    second = @queue.put("TestJobs::Keep", {}, priority: 1)
+    status, log = run_worker("--max-jobs", "2")
+    assert_equal 0, status.exitstatus, log
+    data = @client.jobs[second].data
+    assert_equal "ObjectPreviouslyDeleted", data["stale_job"]
+    assert_equal "ObjectPreviouslyDeleted", data["stale_client"]
   end
 
   def test_job_that_completes_itself_is_not_completed_again
     jid = @queue.put("TestJobs::Advance", { "next" => "stage-two" })
     status, log = run_worker("--max-jobs", "1")
-    assert status.success?, log
+    assert_equal 0, status.exitstatus, log
     job = @client.jobs[jid]
     assert_equal "waiting", job.state, log
     assert_equal "stage-two", job.queue_name
   end
 
-  def test_ordered_and_round_robin
-    2.times { @client.queues["first"].put("TestJobs::Succeed", {}) }
-    2.times { @client.queues["second"].put("TestJobs::Succeed", {}) }
-    status, log = run_worker("--max-jobs", "2", "--order", "ordered", queues: %w[first second])
-    assert status.success?, log
-    assert_equal [0, 2], [@client.queues["first"].length, @client.queues["second"].length]
-    2.times { @client.queues["first"].put("TestJobs::Succeed", {}) }
-    status, log = run_worker("--max-jobs", "2", "--order", "round-robin", queues: %w[first second])
-    assert status.success?, log
-    assert_equal [1, 1], [@client.queues["first"].length, @client.queues["second"].length]
+  # SIGTERM: the running job is finished, the next one is not started.
+  def test_sigterm_finishes_current_job
+    started = path("started")
+    first = @queue.put("TestJobs::Sleep", { "seconds" => 1.5, "started_file" => started }, priority: 10)
+    second = @queue.put("TestJobs::Succeed", {})
+    pid, log = start_worker
+    eventually(10, "job start") { File.exist?(started) }
+    Process.kill(:TERM, pid)
+    assert_equal 0, finish(pid).exitstatus, File.read(log)
+    assert_equal "complete", @client.jobs[first].state, File.read(log)
+    assert_equal "waiting", @client.jobs[second].state
+  end
+
+  # Children are forked with Ruby's Process.fork (its _fork hook runs in
+  # each), run the jobs, and stop with the parent on SIGTERM.
+  def test_process_pool
+    fork_log = path("forks")
+    jids = 8.times.map { @queue.put("TestJobs::Succeed", { "sleep" => 0.2 }) }
+    pid, log = start_worker("--pool", "processes", "--size", "2", env: { "QLESS_TEST_FORK_LOG" => fork_log })
+    eventually(20, "all jobs complete") { jids.all? { |j| @client.jobs[j].state == "complete" } }
+    Process.kill(:TERM, pid)
+    assert_equal 0, finish(pid).exitstatus, File.read(log)
+    children = File.readlines(fork_log).map(&:to_i)
+    assert_operator children.size, :>=, 2, File.read(log)
+    ran_in = jids.map { |j| @client.jobs[j].data["ran_in"] }
+    refute_includes ran_in, pid
+    assert_empty ran_in - children, "every job ran in a child forked through Process.fork"
+  end
+
+  def test_thread_pool_is_refused
+    jid = @queue.put("TestJobs::Succeed", {})
+    status, log = run_worker("--pool", "threads", "--size", "2")
+    assert_equal 2, status.exitstatus, log
+    assert_match(/thread/, log)
+    assert_equal "waiting", @client.jobs[jid].state
+  end
+
+  def test_require_errors_are_usage_errors
+    status, log = run_worker("--require", path("missing.rb"))
+    assert_equal 2, status.exitstatus, log
+    assert_match(/--require .*missing\.rb/, log)
+  end
+
+  # The C trampoline's own net, under the layer: an exception escaping the
+  # perform callable, or an outcome it cannot read, fails the job and the
+  # worker carries on.
+  def test_core_worker_main_contains_escaping_exceptions
+    raising = @queue.put("K", {}, priority: 2)
+    garbled = @queue.put("K", {}, priority: 1)
+    code = <<~RUBY
+      require "qless"
+      perform = lambda do |job, _client|
+        raise "escaped from #{Qless::Core.qless_job_jid(job)}" if Qless::Core.qless_job_jid(job) == ARGV[0]
+        :garbled
+      end
+      exit Qless::Core.worker_main(["w", "--url", ARGV[1], "--queue", "testing", "--max-jobs", "2"], perform)
+    RUBY
+    _out, err, status = Open3.capture3(*QlessTest.ruby_command("-e", code, raising, QlessTest::URL))
+    assert_equal 0, status.exitstatus, err
+    failure = @client.jobs[raising].failure
+    assert_equal "RuntimeError", failure["group"], err
+    assert_match(/\ARuntimeError: escaped from #{raising}\n.*-e:3/, failure["message"])
+    assert_equal "TypeError", @client.jobs[garbled].failure["group"], err
+    assert_match(/escaped the Ruby perform callable/, err)
   end
 end

@@ -6,6 +6,7 @@ module TestJobs
   class Succeed
     def self.perform(job)
       job.data["ran_in"] = Process.pid
+      sleep(job.data["sleep"]) if job.data["sleep"]
     end
   end
 
@@ -15,6 +16,15 @@ module TestJobs
   class Raise
     def self.perform(_job)
       raise Boom, "boom from the job"
+    end
+  end
+
+  # Raises a retryable error: the job is retried in group "TestJobs::Again".
+  class Again < Qless::RetryableError; end
+
+  class Retry
+    def self.perform(_job)
+      raise Again, "not yet"
     end
   end
 
@@ -33,4 +43,56 @@ module TestJobs
       job.complete(job.data.fetch("next"))
     end
   end
+
+  # Uses job.client (the engine's connection) to put a job, and notes what
+  # lock_lost? says while the lock is held.
+  class Spawn
+    def self.perform(job)
+      job.data["child"] = job.client.queues[job.data.fetch("queue")].put("TestJobs::Succeed", {})
+      job.data["worker"] = job.client.worker_name
+      job.data["lock_lost"] = job.lock_lost?
+    end
+  end
+
+  # Waits up to data["seconds"] for lock_lost? to turn true, then writes
+  # what it saw ("lost" or "held") to data["seen_file"].
+  class WatchLock
+    def self.perform(job)
+      File.write(job.data["started_file"], Process.pid.to_s)
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + job.data.fetch("seconds")
+      sleep 0.05 until job.lock_lost? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+      File.write(job.data["seen_file"], job.lock_lost? ? "lost" : "held")
+    end
+  end
+
+  # Keeps its job (and the job's client) past perform; the next Keep job
+  # records what using the kept ones raised: the engine's handles are only
+  # lent for one perform call.
+  class Keep
+    def self.perform(job)
+      if (old = $kept_job) # rubocop:disable Style/GlobalVars
+        job.data["stale_job"] = attempt { old.jid }
+        job.data["stale_client"] = attempt { old.client.worker_name }
+      end
+      $kept_job = job # rubocop:disable Style/GlobalVars
+    end
+
+    def self.attempt
+      yield
+      "no error"
+    rescue StandardError => e
+      e.class.name
+    end
+  end
+end
+
+# Ruby >= 3.1 runs Process._fork for every Process.fork: with
+# QLESS_TEST_FORK_LOG set, each forked child appends its pid there, which
+# shows that the engine's process pool forks through Ruby.
+if (fork_log = ENV["QLESS_TEST_FORK_LOG"])
+  Process.singleton_class.prepend(Module.new do
+    define_method(:_fork) do
+      super().tap { |pid| File.open(fork_log, "a") { |f| f.syswrite("#{Process.pid}\n") } if pid.zero? }
+    end
+  end)
 end

@@ -9,8 +9,19 @@ module Qless
 
     def initialize(url = nil, worker_name: nil, connect_timeout: nil, command_timeout: nil)
       @url = url
-      @handle = Core.qless_swig_client_new(url, Convert.ms(connect_timeout), Convert.ms(command_timeout),
-                                           worker_name&.to_s)
+      adopt(Core.qless_swig_client_new(url, Convert.ms(connect_timeout), Convert.ms(command_timeout),
+                                       worker_name&.to_s))
+    end
+
+    # A Client over a connection someone else owns (the worker engine's,
+    # given to a job during perform): valid only as long as that owner says;
+    # its proxy frees nothing, and raises once the owner has revoked it.
+    def self.borrowed(handle)
+      allocate.tap { |client| client.send(:adopt, handle) }
+    end
+
+    private def adopt(handle)
+      @handle = handle
       @queues = ClientQueues.new(self)
       @jobs = ClientJobs.new(self)
       @config = Config.new(self)

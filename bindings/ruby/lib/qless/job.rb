@@ -5,6 +5,9 @@ module Qless
   # operations on it. Changes to #data (assigned or mutated in place) are
   # sent with the next complete, fail, retry or heartbeat.
   class Job
+    # client: the Client the job was read with; for a job given to perform
+    # by the worker engine, the engine's connection (Client.borrowed), usable
+    # during perform only, like the job's handle itself.
     attr_reader :client, :handle
 
     def initialize(client, handle)
@@ -57,6 +60,10 @@ module Qless
 
     # True once this handle completed, failed, retried, requeued or canceled the job.
     def finished? = !!@finished
+    # For job code run by the worker engine: true once its heartbeat found
+    # the lock gone (timed out, canceled, handed to another worker). The
+    # engine will not settle the job; the code may stop early.
+    def lock_lost? = Core.qless_job_lock_lost(@handle) != 0
 
     def priority=(value)
       Core.qless_job_set_priority(@handle, value.to_f)
@@ -134,10 +141,9 @@ module Qless
     def inspect = "#<Qless::Job #{klass_name} #{jid} (#{state} in #{queue_name.inspect})>"
     alias to_s inspect
 
-    private
-
     # Hands data changed in Ruby to the core, which sends it with the next
-    # operation. Compared as JSON so in-place mutation is noticed too.
+    # operation (the worker engine's settle included). Compared as JSON so
+    # in-place mutation is noticed too.
     def sync_data
       return if @data.nil?
 

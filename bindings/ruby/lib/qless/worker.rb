@@ -1,199 +1,96 @@
 # frozen_string_literal: true
 
 module Qless
-  # Runs jobs from queues: reserves them (qless_worker: ordered or
-  # round-robin), resolves job.klass_name with Object.const_get and calls
-  # Klass.perform(job). On return the job is completed unless the code
-  # already completed, failed, retried, requeued or canceled it; on an
-  # exception it is failed with group = the exception's class name and
-  # message = message + backtrace. A job whose lock was lost is dropped
-  # (logged, neither completed nor failed). Long jobs are kept alive by the
-  # core's heartbeater thread.
-  #
-  # mode :serial runs jobs in this process; :fork runs each in a child (on a
-  # connection of its own) while this process heartbeats and waits.
-  # #stop finishes the current job and returns from #run; #stop(now: true)
-  # leaves at once (the job's lock then just expires).
-  class Worker
-    attr_reader :client, :jobs_done
+  # Raise it (or a subclass) from job code to have the job retried after
+  # the worker's backoff delay instead of failed; the group recorded is the
+  # exception's class name. The protocol fails the job once its retries are
+  # used up.
+  class RetryableError < StandardError; end
 
-    def initialize(client, queues, order: :ordered, mode: :serial, interval: 5.0, max_jobs: nil,
-                   heartbeat_interval: nil, log: $stderr)
-      @client = client
-      @queues = Array(queues).map(&:to_s)
-      @mode = mode.to_sym
-      raise ArgumentError, "mode must be :serial or :fork" unless %i[serial fork].include?(@mode)
+  # The Ruby side of the worker engine in libqless (qless_worker_main).
+  # The engine reserves jobs, heartbeats them from a C thread, settles
+  # them, runs pools of processes (forked with Ruby's Process.fork), stops
+  # on signals and reconnects; this module only finds and calls the code of
+  # a job and turns what happened into the engine's outcome:
+  #   Klass.perform(job) returns              -> complete
+  #   it raises a Qless::RetryableError       -> retry (group = class name)
+  #   it raises anything else                 -> fail, group = class name,
+  #                                              message = "Class: message\n" + backtrace
+  # Job code may settle the job itself (job.complete("next-queue"), ...);
+  # the engine then leaves it alone. job.lock_lost? turns true when the
+  # engine finds the lock gone; job.client is the engine's connection.
+  module Worker
+    # Ruby's own flags, taken out of argv before the rest goes to the engine.
+    USAGE = <<~TEXT
+      Ruby's flags (the other flags are the engine's, listed below):
+        --require FILE, -r FILE   load job classes from FILE first (repeatable)
+    TEXT
 
-      @interval = interval.to_f
-      @max_jobs = max_jobs
-      @heartbeat_interval = heartbeat_interval
-      @log = log
-      @jobs_done = 0
-      @stopping = false
-      round_robin = { ordered: 0, "round-robin": 1, round_robin: 1 }.fetch(order.to_sym) do
-        raise ArgumentError, "order must be ordered or round-robin"
+    module_function
+
+    # Runs the worker program with command-line flags; returns the exit
+    # status (0 after a graceful stop, 1 on a failure, 2 on a usage error).
+    def main(argv, program: File.basename($PROGRAM_NAME))
+      rest = take_requires(argv.map(&:to_s)) or return 2
+      $stdout.puts USAGE if rest.include?("--help") || rest.include?("-h")
+      # Children of a process pool leave through C's exit, past Ruby's
+      # at-exit flushing: keep nothing in Ruby's buffers.
+      $stdout.sync = true
+      $stderr.sync = true
+      Core.worker_main([program, *rest], method(:perform))
+    end
+
+    # The engine's perform callback: job_handle and client_handle are the
+    # engine's, borrowed for this call. Returns nil (complete) or
+    # [:fail | :retry, group, message].
+    def perform(job_handle, client_handle)
+      job = Job.new(Client.borrowed(client_handle), job_handle)
+      begin
+        Object.const_get(job.klass_name).perform(job)
+      ensure
+        # Data changed in Ruby goes out with the engine's settle.
+        job.sync_data unless job.finished?
       end
-      @reserver = Core.qless_swig_worker_new(client.handle, @queues, round_robin, 1)
+      nil
+    rescue Exception => e # rubocop:disable Lint/RescueException -- anything the job raises is its outcome
+      outcome(e, caller(2)) # 2: past the "rescue in perform" frame
     end
 
-    def name = Core.qless_worker_name(@reserver)
-
-    # Asks #run to return after the current job (safe from a trap handler).
-    def stop(now: false)
-      @stopping = true
-      return unless now
-
-      Process.kill(:KILL, @child) if @child
-      exit!(1)
+    # [:fail | :retry, group, message] for an exception from job code;
+    # `below` (the frames under #perform) and #perform's own frame are cut
+    # from the backtrace: they are the worker's, the same for every job.
+    def outcome(error, below = [])
+      # An anonymous class has no name: the nearest named ancestor class.
+      group = error.class.ancestors.grep(Class).find(&:name).name
+      trace = error.backtrace || []
+      trace = trace[0...-(below.size + 1)] if trace.size > below.size && trace.last(below.size) == below
+      message = ["#{group}: #{error.message}", *trace].join("\n")
+      [error.is_a?(RetryableError) ? :retry : :fail, group, message]
     end
 
-    def stopping? = @stopping
-
-    # Processes jobs until stopped or max_jobs were processed; returns the
-    # number of jobs processed.
-    def run
-      until @stopping || (@max_jobs && @jobs_done >= @max_jobs)
-        job = reserve
-        if job
-          @mode == :fork ? perform_forked(job) : perform_serial(job)
-          @jobs_done += 1
-        else
-          nap(@interval)
+    # Loads the --require files; returns the other arguments, or nil after
+    # a usage error (explained on stderr).
+    def take_requires(args)
+      rest = []
+      while (arg = args.shift)
+        file = arg.start_with?("--require=") ? arg.delete_prefix("--require=") : nil
+        unless file || %w[--require -r].include?(arg)
+          rest << arg
+          next
+        end
+        file ||= args.shift or return usage_error("#{arg} needs a FILE")
+        begin
+          require File.expand_path(file)
+        rescue LoadError => e
+          return usage_error("--require #{file}: #{e.message}")
         end
       end
-      @jobs_done
+      rest
     end
 
-    # Runs one job here: the code, then complete or fail (public so that
-    # job code and tests can reuse the worker's rules).
-    def perform(job, heartbeater = nil)
-      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      error = nil
-      begin
-        job.klass.perform(job)
-      rescue StandardError, ScriptError => e
-        error = e
-      end
-      took = format("%.2fs", Process.clock_gettime(Process::CLOCK_MONOTONIC) - started)
-      if lost?(job, heartbeater)
-        say(job, "lock lost after #{took}: dropped")
-      elsif job.finished?
-        say(job, "#{job.state} by the job after #{took}")
-      elsif error
-        finish(job) { job.fail(error.class.name, failure_message(error)) } &&
-          say(job, "failed after #{took}: #{error.class.name}: #{error.message}")
-      elsif finish(job) { job.complete }
-        say(job, "completed in #{took}")
-      end
-    end
-
-    private
-
-    def reserve
-      handle = Core.qless_worker_reserve(@reserver) or return nil
-      # Lost-lock notices still queued are about earlier jobs; forget them
-      # so that a rerun of one of those jids is not dropped by mistake.
-      Core.release(Core.qless_worker_lost_locks(@reserver, 0))
-      Job.new(@client, handle)
-    end
-
-    def perform_serial(job)
-      heartbeater = start_heartbeater(job)
-      begin
-        perform(job, heartbeater)
-      ensure
-        Core.release(heartbeater)
-      end
-    end
-
-    # The child connects again (a forked connection must not be shared) under
-    # the same worker name, fetches the job and performs it. The parent only
-    # heartbeats, and kills the child if the lock is lost.
-    def perform_forked(job)
-      jid = job.jid
-      @child = Process.fork { exit!(run_child(jid)) }
-      heartbeater = start_heartbeater(job)
-      status = nil
-      begin
-        until (status = Process.wait2(@child, Process::WNOHANG)&.last)
-          if Core.qless_heartbeater_lost(heartbeater) != 0
-            say(job, "lock lost: killing child #{@child}, job dropped")
-            Process.kill(:KILL, @child)
-            Process.wait(@child)
-            return
-          end
-          sleep 0.05
-        end
-        @child = nil   # reaped: its pid may be reused, never signal it again
-      ensure
-        Core.release(heartbeater)
-        @child = nil
-      end
-      return if status.success?
-
-      # The child died without reporting: fail the job if it is still ours.
-      finish(job) { job.fail("Qless::Worker::ChildDied", "child process #{status.inspect} while running #{jid}") }
-      say(job, "child died (#{status.inspect})")
-    end
-
-    def run_child(jid)
-      trap("TERM", "IGNORE")   # the parent decides; the job is finished first
-      trap("INT", "IGNORE")
-      trap("QUIT") { exit!(1) }
-      @reserver = nil   # its connection belongs to the parent
-      client = Client.new(@client.url, worker_name: @client.worker_name)
-      job = client.jobs[jid]
-      return 0 unless job   # canceled meanwhile: nothing to do
-
-      perform(job)
-      $stdout.flush
-      0
-    rescue Exception => e # rubocop:disable Lint/RescueException -- report anything, then exit! below
-      @log&.puts("qless-worker: child for #{jid}: #{e.class}: #{e.message}")
-      1
-    end
-
-    def start_heartbeater(job)
-      Core.qless_heartbeater_new(job.handle, heartbeat_interval(job))
-    end
-
-    # A third of the lock time the job got, unless configured.
-    def heartbeat_interval(job)
-      return @heartbeat_interval.to_f if @heartbeat_interval
-
-      [(job.expires_at - @client.now) / 3.0, 0.1].max
-    end
-
-    def lost?(job, heartbeater)
-      return true if heartbeater && Core.qless_heartbeater_lost(heartbeater) != 0
-      return false unless @reserver
-
-      Convert.strings(Core.qless_worker_lost_locks(@reserver, 0)).include?(job.jid)
-    rescue Error
-      false
-    end
-
-    # Runs the completing call; a lost lock there means another worker has
-    # the job now: drop it.
-    def finish(job)
-      yield
-      true
-    rescue LockLost => e
-      say(job, "lock lost (#{e.message}): dropped")
-      false
-    end
-
-    def failure_message(error)
-      "#{error.class}: #{error.message}\n#{(error.backtrace || []).join("\n")}"
-    end
-
-    def nap(seconds)
-      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds
-      sleep 0.1 while !@stopping && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
-    end
-
-    def say(job, what)
-      @log&.puts("qless-worker[#{Process.pid}]: #{job.jid} #{job.klass_name} (#{@queues.join(",")}): #{what}")
+    def usage_error(text)
+      warn "qless-worker: #{text}"
+      nil
     end
   end
 end

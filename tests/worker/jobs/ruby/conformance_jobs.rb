@@ -1,0 +1,44 @@
+# frozen_string_literal: true
+
+# Job classes of the worker conformance suite (tests/worker), loaded with
+#   qless-worker --require tests/worker/jobs/ruby/conformance_jobs.rb
+# Their behaviour is the same in every language; see the suite.
+require "qless"
+
+# A plain, non-retryable error: the job fails in group "ConformanceError".
+class ConformanceError < StandardError; end
+
+# A retryable error: the job is retried (group "ConformanceRetry").
+class ConformanceRetry < Qless::RetryableError; end
+
+module ConformanceJobs
+  # Appends one line to path in a single write(2) on an O_APPEND descriptor,
+  # so lines of concurrent workers never interleave.
+  def self.record(path, what, job)
+    line = format("%s %s %.6f %d\n", what, job.jid, Time.now.to_f, Process.pid)
+    File.open(path, File::WRONLY | File::APPEND | File::CREAT, 0o644) { |f| f.syswrite(line) }
+  end
+
+  # Notes its start and end in data["log"] (if set), sleeping data["sleep"]
+  # seconds (default 0) in between; completes.
+  class Noop
+    def self.perform(job)
+      log = job.data["log"]
+      ConformanceJobs.record(log, "start", job) if log
+      sleep(job.data["sleep"].to_f) if job.data["sleep"]
+      ConformanceJobs.record(log, "end", job) if log
+    end
+  end
+
+  class Boom
+    def self.perform(job)
+      raise ConformanceError, "boom #{job.jid}"
+    end
+  end
+
+  class Flaky
+    def self.perform(job)
+      raise ConformanceRetry, "flaky #{job.jid}"
+    end
+  end
+end
