@@ -1,12 +1,12 @@
 /* swig/lua.i — Lua 5.4 part of the libqless interface: module name,
- * typemaps, error objects, and a minimal process shim (signals, sleep,
- * release). Everything else is in qless.i; the idiomatic layer is
- * bindings/lua/qless.lua. */
+ * typemaps, error objects, the worker engine's entry point
+ * (worker_main), and what Lua's standard library lacks for job code
+ * (sleep, a sub-second clock, the pid) plus release. Everything else is in
+ * qless.i; the idiomatic layer is bindings/lua/qless.lua. */
 %module qless_core
 
 %{
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,9 +85,8 @@ static int qless_lua_error_classes(lua_State *L)
 }
 
 /* qless_core.release(handle): frees a handle now instead of at garbage
- * collection. Needed for the heartbeater (its thread must stop as soon as
- * the job returns) and useful for clients and event subscriptions (they
- * hold connections). The proxy is left pointing at NULL, which every
+ * collection, for clients and event subscriptions (they hold
+ * connections). The proxy is left pointing at NULL, which every
  * libqless function treats as an invalid handle. */
 static int qless_lua_release(lua_State *L)
 {
@@ -108,24 +107,217 @@ static int qless_lua_release(lua_State *L)
 	return 0;
 }
 
-/* ---- signal shim ----
- * Lua's standard library has no signals and no sleep, and os.execute("sleep")
- * would run a shell that ignores SIGINT/SIGQUIT in the waiting parent. The
- * worker needs exactly three things: a flag set by SIGTERM/SIGINT that its
- * loop polls between jobs, an immediate exit on SIGQUIT, and a sleep that a
- * signal cuts short. C handlers only set a sig_atomic_t or call _exit, both
- * async-signal-safe; no Lua code ever runs from a handler. */
-static volatile sig_atomic_t qless_lua_signal_seen[65];
 
-static void qless_lua_signal_flag(int sig)
+/* ---- the worker engine ----
+ * qless_core.worker_main(args, perform) runs qless_worker_main: the core
+ * parses the flags, connects, handles signals, forks a process pool with
+ * fork(2) and settles every job. Lua only supplies perform(job), called
+ * with a proxy of the borrowed qless_job (own = 0: the engine frees it).
+ * perform returns what to do with the job:
+ *   nothing, nil or "complete"           complete it (the engine's default)
+ *   "fail", group, message               qless_result_fail
+ *   "retry", group, message [, delay]    qless_result_retry (delay nil: the
+ *                                        backoff policy)
+ * The interpreter is entered only from the thread that called worker_main
+ * (single_threaded = 1: the core refuses --pool threads), or from that
+ * thread in a forked pool child. */
+struct qless_lua_worker {
+	lua_State *L;           /* the thread that called worker_main */
+	int perform_ref;        /* LUA_REGISTRYINDEX reference to perform */
+};
+
+/* What one perform call works on, handed to the protected call below. */
+struct qless_lua_perform_call {
+	struct qless_lua_worker *worker;
+	qless_job *job;
+	qless_result *result;
+};
+
+/* Message handler for errors that escape perform: the message (through
+ * __tostring when the error is a table) plus a traceback. It runs inside
+ * the protected call, so a failing __tostring only makes lua_pcall return
+ * LUA_ERRERR instead of jumping through the engine. */
+static int qless_lua_perform_traceback(lua_State *L)
 {
-	if (sig > 0 && sig < 65)
-		qless_lua_signal_seen[sig] = 1;
+	const char *msg = luaL_tolstring(L, 1, NULL);
+	luaL_traceback(L, L, msg, 1);
+	return 1;
 }
 
-static void qless_lua_signal_exit(int sig)
+/* Detaches a proxy from the borrowed job, so job code that kept the job
+ * past perform gets an invalid-handle error instead of freed memory. */
+static void qless_lua_detach(lua_State *L, int index)
 {
-	_exit(128 + sig);
+	swig_lua_userdata *usr = (swig_lua_userdata *)lua_touserdata(L, index);
+	if (usr) {
+		usr->own = 0;
+		usr->ptr = NULL;
+	}
+}
+
+static const char *qless_lua_string_at(lua_State *L, int index)
+{
+	return lua_type(L, index) == LUA_TSTRING ? lua_tostring(L, index) : NULL;
+}
+
+/* Fails the job as LuaError when perform itself went wrong (not the job
+ * code: the Lua layer turns its errors into outcomes), and says so on
+ * stderr, where the engine logs too. */
+static void qless_lua_perform_failed(qless_result *result, const char *why, const char *message)
+{
+	fprintf(stderr, "qless-worker: perform %s; the job fails as LuaError: %s\n", why, message);
+	if (qless_result_fail(result, "LuaError", message) < 0)
+		fprintf(stderr, "qless-worker: could not record the failure: %s\n", qless_error_last_message());
+}
+
+/* Runs perform and sets the result. Called by lua_pcall (everything that
+ * may raise, such as allocating the proxy, is inside it); the job's own
+ * errors are caught by the inner lua_pcall. */
+static int qless_lua_perform_protected(lua_State *L)
+{
+	struct qless_lua_perform_call *call = (struct qless_lua_perform_call *)lua_touserdata(L, 1);
+	const char *outcome, *group, *message;
+	int rc = QLESS_OK;
+	lua_settop(L, 0);
+	lua_pushcfunction(L, qless_lua_perform_traceback);                   /* 1 */
+	SWIG_NewPointerObj(L, call->job, SWIGTYPE_p_qless_job, 0);            /* 2 */
+	lua_rawgeti(L, LUA_REGISTRYINDEX, call->worker->perform_ref);        /* 3 */
+	lua_pushvalue(L, 2);
+	if (lua_pcall(L, 1, 4, 1) != LUA_OK) {
+		qless_lua_detach(L, 2);
+		message = qless_lua_string_at(L, -1);
+		qless_lua_perform_failed(call->result, "raised", message ? message : "error in the error handler");
+		return 0;
+	}
+	qless_lua_detach(L, 2);
+	/* results at 3..6: outcome, group, message, delay */
+	if (lua_isnil(L, 3))
+		return 0;
+	outcome = qless_lua_string_at(L, 3);
+	group = qless_lua_string_at(L, 4);
+	message = qless_lua_string_at(L, 5);
+	if (outcome && strcmp(outcome, "complete") == 0)
+		return 0;
+	if (outcome && strcmp(outcome, "fail") == 0 && group && message) {
+		rc = qless_result_fail(call->result, group, message);
+	} else if (outcome && strcmp(outcome, "retry") == 0 && (group != NULL) == (message != NULL) &&
+	           (lua_isnil(L, 6) || lua_type(L, 6) == LUA_TNUMBER)) {
+		rc = qless_result_retry(call->result, group, message, lua_isnil(L, 6) ? -1.0 : lua_tonumber(L, 6));
+	} else {
+		qless_lua_perform_failed(call->result, "returned an unknown outcome",
+		                         "perform must return nothing, \"complete\", \"fail\", group, message "
+		                         "or \"retry\", group, message[, delay]");
+		return 0;
+	}
+	if (rc < 0)
+		fprintf(stderr, "qless-worker: the core refused perform's outcome %s: %s\n", outcome,
+		        qless_error_last_message());
+	return 0;
+}
+
+/* The engine's perform callback. No Lua error may unwind through the
+ * engine's C frames, so everything runs under lua_pcall; the stack is left
+ * as it was found. */
+static void qless_lua_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	struct qless_lua_worker *worker = (struct qless_lua_worker *)ctx;
+	struct qless_lua_perform_call call;
+	lua_State *L = worker->L;
+	int top = lua_gettop(L);
+	call.worker = worker;
+	call.job = job;
+	call.result = result;
+	if (!lua_checkstack(L, 3)) {
+		qless_lua_perform_failed(result, "could not run", "Lua stack overflow");
+		return;
+	}
+	lua_pushcfunction(L, qless_lua_perform_protected);
+	lua_pushlightuserdata(L, &call);
+	if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+		/* Only the glue failed here (e.g. out of memory making the proxy). */
+		const char *message = qless_lua_string_at(L, -1);
+		qless_lua_perform_failed(result, "could not run", message ? message : "Lua error");
+	}
+	lua_settop(L, top);
+}
+
+/* qless_core.worker_main(args, perform) -> exit status. args follows the
+ * convention of Lua's global `arg`: args[0] the program name (optional),
+ * args[1..n] the flags, all strings. */
+static int qless_lua_worker_main(lua_State *L)
+{
+	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_lua_worker worker;
+	const char **argv;
+	lua_Integer i, n;
+	int status;
+	luaL_checktype(L, 1, LUA_TTABLE);
+	luaL_checktype(L, 2, LUA_TFUNCTION);
+	lua_settop(L, 2);
+	n = (lua_Integer)lua_rawlen(L, 1);
+	/* The strings are copied into a table only this call sees (index 3):
+	 * job code may change the caller's table (it is often the global
+	 * `arg`), and the engine may keep pointers into argv while it runs. */
+	lua_createtable(L, (int)n + 1, 0);
+	argv = (const char **)lua_newuserdatauv(L, ((size_t)n + 2) * sizeof *argv, 0);   /* 4 */
+	if (lua_rawgeti(L, 1, 0) != LUA_TSTRING) {
+		lua_pop(L, 1);
+		lua_pushliteral(L, "qless-worker");
+	}
+	for (i = 0; i <= n; i++) {
+		if (i > 0 && lua_rawgeti(L, 1, i) != LUA_TSTRING)
+			return luaL_error(L, "worker_main: args[%d] is not a string", (int)i);
+		argv[i] = lua_tostring(L, -1);
+		lua_rawseti(L, 3, i + 1);
+	}
+	argv[n + 1] = NULL;
+	lua_pushvalue(L, 2);
+	worker.L = L;
+	worker.perform_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	run.perform = qless_lua_perform;
+	run.ctx = &worker;
+	run.fork = NULL;             /* fork(2): a pool child keeps a copy of this state */
+	run.single_threaded = 1;     /* one lua_State must not be entered from two threads */
+	/* A pool child exits from C: output Lua buffered so far must not be
+	 * written once by the parent and again by every child. */
+	fflush(NULL);
+	status = qless_worker_main((int)n + 1, argv, &run);
+	luaL_unref(L, LUA_REGISTRYINDEX, worker.perform_ref);
+	lua_pushinteger(L, status);
+	return 1;
+}
+
+/* qless_core.time(): seconds since the epoch, with sub-second precision
+ * (os.time is whole seconds). */
+static int qless_lua_time(lua_State *L)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	lua_pushnumber(L, (lua_Number)ts.tv_sec + (lua_Number)ts.tv_nsec / 1e9);
+	return 1;
+}
+
+/* qless_core.getpid(): this process's id (pool children differ). */
+static int qless_lua_getpid(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)getpid());
+	return 1;
+}
+
+/* qless_core.sleep(seconds): sleeps the full time; a signal (the engine's
+ * SIGTERM handler, say) does not cut it short, so job code runs as it
+ * would without one. */
+static int qless_lua_sleep(lua_State *L)
+{
+	double seconds = luaL_checknumber(L, 1);
+	struct timespec req, rem;
+	if (seconds > 0) {
+		req.tv_sec = (time_t)seconds;
+		req.tv_nsec = (long)((seconds - (double)req.tv_sec) * 1e9);
+		while (nanosleep(&req, &rem) != 0 && errno == EINTR)
+			req = rem;
+	}
+	return 0;
 }
 %}
 
@@ -219,54 +411,18 @@ static void qless_lua_signal_exit(int sig)
 %}
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) %{ free((void *)tmp$argnum); %}
 
-%apply int QLESS_PLAIN_OUT { int qless_lua_signal_install, int qless_lua_signal_pending };
-%constant int QLESS_LUA_SIGINT = SIGINT;
-%constant int QLESS_LUA_SIGTERM = SIGTERM;
-%constant int QLESS_LUA_SIGQUIT = SIGQUIT;
-
-%inline %{
-/* Installs a handler for sig: exit_at_once 0 records the signal for
- * qless_lua_signal_pending, 1 ends the process at once (_exit(128+sig)).
- * Returns 0, or -1 for an invalid signal. */
-static int qless_lua_signal_install(int sig, int exit_at_once)
-{
-	struct sigaction sa;
-	if (sig <= 0 || sig >= 65)
-		return -1;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = exit_at_once ? qless_lua_signal_exit : qless_lua_signal_flag;
-	sigemptyset(&sa.sa_mask);
-	/* Restart interrupted reads and writes (the Redis connection); sleeps
-	 * still return early, which is what the poll loop wants. */
-	sa.sa_flags = SA_RESTART;
-	return sigaction(sig, &sa, NULL) == 0 ? 0 : -1;
-}
-
-/* 1 if sig arrived since the last call (and forgets it), else 0. */
-static int qless_lua_signal_pending(int sig)
-{
-	if (sig <= 0 || sig >= 65 || !qless_lua_signal_seen[sig])
-		return 0;
-	qless_lua_signal_seen[sig] = 0;
-	return 1;
-}
-
-/* Sleeps seconds. interruptible: a signal ends the sleep early and the
- * time left is returned; otherwise it sleeps the full time and returns 0. */
-static double qless_lua_sleep(double seconds, int interruptible)
-{
-	struct timespec req, rem;
-	if (!(seconds > 0))
-		return 0;
-	req.tv_sec = (time_t)seconds;
-	req.tv_nsec = (long)((seconds - (double)req.tv_sec) * 1e9);
-	while (nanosleep(&req, &rem) != 0 && errno == EINTR) {
-		if (interruptible)
-			return (double)rem.tv_sec + (double)rem.tv_nsec / 1e9;
-		req = rem;
-	}
-	return 0;
-}
-%}
-
+/* The engine is reached through worker_main only: its callbacks and
+ * run options are C function pointers, and a qless_result exists only
+ * during a perform call. */
+%ignore qless_worker_main;
+%ignore qless_worker_run;
+%ignore qless_worker_run_options;
+%ignore qless_result_fail;
+%ignore qless_result_retry;
+%native(worker_main) int qless_lua_worker_main(lua_State *L);
+%native(time) int qless_lua_time(lua_State *L);
+%native(getpid) int qless_lua_getpid(lua_State *L);
+%native(sleep) int qless_lua_sleep(lua_State *L);
+/* A flag, not a status: qless.i maps every other int result to an error. */
+%apply int QLESS_PLAIN_OUT { int qless_job_lock_lost };
 %include "qless.i"

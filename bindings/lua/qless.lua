@@ -14,7 +14,7 @@ local qless = {
   VERSION = core.qless_version(),
   errors = core.error_classes(),     -- name -> metatable
   Client = require("qless.client").new,
-  Worker = require("qless.worker").new,
+  worker = require "qless.worker",   -- the worker's Lua side (program: qless-worker)
 }
 
 -- True when err is a qless error (of kind name, e.g. "LockLost", if given).
@@ -25,9 +25,12 @@ function qless.is_error(err, name)
   return name == nil or name == "Error" or err.name == name
 end
 
--- Sleeps seconds (not cut short by signals), for job code and scripts:
--- Lua's standard library has no sleep.
-function qless.sleep(seconds) core.qless_lua_sleep(seconds, 0) end
+-- What Lua's standard library lacks, for job code and scripts: a sleep
+-- (not cut short by signals), the time with sub-second precision, and the
+-- process id (children of a worker pool differ).
+qless.sleep = core.sleep
+qless.time = core.time
+qless.pid = core.getpid
 
 -- Number of live core handles, for leak checks.
 qless.handle_count = core.qless_handle_count

@@ -48,16 +48,17 @@ function H.tmpname()
   return name
 end
 
--- Starts qless-worker with args (a list) in the background. Returns an
--- object with pid, kill(sig), wait(seconds) -> exit code (nil on timeout),
--- and log() -> its stderr.
-function H.spawn_worker(args)
+-- Starts qless-worker (or the Lua program script) with args (a list) in
+-- the background. Returns an object with pid, kill(sig), wait(seconds) ->
+-- exit code (nil on timeout), and log() -> its stderr.
+function H.spawn_worker(args, script)
+  script = script or H.worker_script
   local base = H.tmpname()
   local quoted = {}
   for i, a in ipairs(args) do quoted[i] = quote(a) end
   local env = "LUA_PATH=" .. quote(package.path) .. " LUA_CPATH=" .. quote(package.cpath)
   local cmd = string.format("( %s exec lua5.4 %s %s 2>%s & echo $! >%s; wait $!; echo $? >%s ) >/dev/null 2>&1 &",
-    env, quote(H.worker_script), table.concat(quoted, " "), quote(base .. ".log"), quote(base .. ".pid"),
+    env, quote(script), table.concat(quoted, " "), quote(base .. ".log"), quote(base .. ".pid"),
     quote(base .. ".rc"))
   assert(os.execute(cmd))
   local w = { base = base }
@@ -74,7 +75,16 @@ function H.spawn_worker(args)
     if not f then return false end
     local cmdline = f:read("a")
     f:close()
-    return cmdline:find(H.worker_script, 1, true) ~= nil
+    return cmdline:find(script, 1, true) ~= nil
+  end
+  -- Pids of its child processes (a process pool's children).
+  function w.children()
+    local f = io.open("/proc/" .. w.pid .. "/task/" .. w.pid .. "/children")
+    local pids = {}
+    if not f then return pids end
+    for pid in f:read("a"):gmatch("%d+") do pids[#pids + 1] = tonumber(pid) end
+    f:close()
+    return pids
   end
   function w.kill(sig)
     assert(w.alive(), "worker " .. w.pid .. " is not running")
@@ -101,7 +111,12 @@ function H.spawn_worker(args)
     return s
   end
   function w.cleanup()
-    if not w.wait(0) and w.alive() then pcall(w.kill, "KILL"); w.wait(5) end
+    if not w.wait(0) and w.alive() then
+      -- A pool's children would outlive a killed parent: they go first.
+      for _, pid in ipairs(w.children()) do os.execute("kill -KILL " .. pid .. " 2>/dev/null") end
+      pcall(w.kill, "KILL")
+      w.wait(5)
+    end
     for _, ext in ipairs({ ".log", ".pid", ".rc" }) do os.remove(base .. ext) end
   end
   return w

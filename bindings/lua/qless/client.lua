@@ -30,9 +30,14 @@ end
 function Client.new(url, opts)
   if type(url) == "table" then url, opts = url.url, url end
   opts = opts or {}
-  local self = setmetatable({}, Client)
-  self._h = core.qless_swig_client_new(url, convert.ms(opts.connect_timeout),
-    convert.ms(opts.command_timeout), opts.worker_name)
+  return Client.wrap(core.qless_swig_client_new(url, convert.ms(opts.connect_timeout),
+    convert.ms(opts.command_timeout), opts.worker_name))
+end
+
+-- A Client over a core client handle. owner: what keeps a borrowed handle
+-- alive (e.g. the job it came from); referenced as long as the Client is.
+function Client.wrap(handle, owner)
+  local self = setmetatable({ _h = handle, _owner = owner }, Client)
   self.worker_name = core.qless_client_worker_name(self._h)
   self.queues = setmetatable({}, { __index = function(_, name) return Queue.new(self, name) end })
   self.jobs = setmetatable({}, { __index = function(_, jid)

@@ -29,6 +29,9 @@ local fields = {
   remaining = core.qless_job_remaining,
   spawned_from_jid = core.qless_job_spawned_from_jid,
   tracked = function(h) return core.qless_job_tracked(h) ~= 0 end,
+  -- True once the worker engine found the lock lost while the job runs:
+  -- job code may stop early (the engine will not settle the job).
+  lock_lost = function(h) return core.qless_job_lock_lost(h) ~= 0 end,
   tags = list_field(core.qless_job_tag_count, core.qless_job_tag),
   dependencies = list_field(core.qless_job_dependency_count, core.qless_job_dependency),
   dependents = list_field(core.qless_job_dependent_count, core.qless_job_dependent),
@@ -42,9 +45,27 @@ local fields = {
   end,
 }
 
+-- job.client: the qless.Client the job was read with, made once per Job.
+-- It borrows the core's client, so it keeps the job (which holds a
+-- reference to that client) alive. For a job given to a worker's perform
+-- it is the worker's own connection, valid during that call only.
+local function client_of(self)
+  local c = rawget(self, "_client")
+  if c == nil then
+    local h = core.qless_job_client(self._h)
+    if h == nil then return nil end
+    c = require("qless.client").wrap(h, self)
+    rawset(self, "_client", c)
+  end
+  return c
+end
+
 function Job.__index(self, key)
   local m = methods[key]
   if m then return m end
+  if key == "client" then
+    return client_of(self)
+  end
   if key == "data" then
     local data = rawget(self, "_data")
     if data == nil then
@@ -78,11 +99,13 @@ function Job.wrap(handle)
   return setmetatable({ _h = handle }, Job)
 end
 
--- Sends data changed in Lua before an operation that carries it.
-local function sync_data(self)
+-- Hands data changed in Lua to the core, which sends it with the next
+-- operation that carries data (the worker engine's settle included).
+function methods:sync_data()
   local data = rawget(self, "_data")
   if data ~= nil then core.qless_job_set_data(self._h, convert.data(data) or "{}") end
 end
+local sync_data = methods.sync_data
 
 -- job:complete() finishes the job; job:complete("next-queue") or
 -- job:complete{next = "q", delay = s, depends = {jid, ...}} advances it.
