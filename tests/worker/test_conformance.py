@@ -133,6 +133,14 @@ class Worker:
                     self._seen[int(entry)] = st[1]
         return kids
 
+    def pool(self, size, besides=()):
+        """A predicate for wait_for: the set of children once there are
+        `size` of them and at least one is not in `besides`."""
+        def check():
+            kids = self.children()
+            return kids if len(kids) == size and (not besides or kids - set(besides)) else None
+        return check
+
     def signal(self, sig):
         assert self.alive(), "%s exited already:\n%s" % (self.name, self.output())
         os.kill(self.pid, sig)
@@ -639,8 +647,7 @@ def test_pool_child_killed(h):
     job completes."""
     longs = [h.noop("pool", sleep=2) for _ in range(2)]
     w = h.start("--queue", "pool", "--pool", "processes", "--size", "2", name="conf-pool")
-    first = h.wait_for("two pool children", lambda: (lambda k: k if len(k) == 2 else None)(w.children()),
-                       20, alive=[w])
+    first = h.wait_for("two pool children", w.pool(2), 20, alive=[w])
     victim_jid, victim = h.wait_for(
         "a child started a long job",
         lambda: next(((j, p) for what, j, _, p in read_log(h.log) if what == "start" and p in first), None),
@@ -653,8 +660,7 @@ def test_pool_child_killed(h):
     job = h.wait_for("the dead child's job retried with group qless.ChildDied", retried, 15, alive=[w])
     assert job["state"] != "failed" and job["remaining"] == 4, job   # 5 retries, one used
     assert not h.r.lrange("ql:f:qless.ChildDied", 0, -1)
-    replaced = h.wait_for("a replacement child",
-                          lambda: (lambda k: k if len(k) == 2 and k - first else None)(w.children()), 15, alive=[w])
+    replaced = h.wait_for("a replacement child", w.pool(2, besides=first), 15, alive=[w])
     assert victim not in replaced
 
     shorts = [h.noop("pool", sleep=0.1) for _ in range(4)]
@@ -690,8 +696,7 @@ def test_redis_restart(h):
     pool = h.start("--queue", "restart", "--reconnect-max", "0.5", "--pool", "processes", "--size", "2",
                    name="conf-restart-pool", url=url)
     workers = [serial, pool]
-    children = h.wait_for("two pool children", lambda: (lambda k: k if len(k) == 2 else None)(pool.children()),
-                          20, alive=workers)
+    children = h.wait_for("two pool children", pool.pool(2), 20, alive=workers)
 
     def completed():
         try:
