@@ -6,8 +6,9 @@
 #       `pkg-config --cflags --libs libqless` runs (shared), and one linked
 #       with `pkg-config --static` against libqless.a runs too.
 #   check-install.sh examples BUILD_DIR SOURCE_DIR
-#       examples/Makefile builds producer and consumer against the prefix;
-#       producer then consumer process jobs on the fixture redis.
+#       examples/Makefile builds the examples against the prefix; producer
+#       then consumer, and producer then worker, process jobs on the fixture
+#       redis.
 # Needs QLESS_TEST_STATE (the ctest redis fixture). The prefix is removed.
 set -euo pipefail
 mode="${1:?mode}"; build="${2:?build dir}"; src="${3:?source dir}"
@@ -33,6 +34,21 @@ cc="${CC:-cc}"
 # that ran before (say, jobs-history set to purge at once) must not decide
 # the outcome here.
 redis-cli -p "$port" FLUSHALL > /dev/null || fail "cannot flush the fixture redis-server"
+
+# check_squares FILE: the jobs the producer listed in FILE ("<jid> <data>"
+# lines) are complete with n and its square, the malformed one failed.
+check_squares() {
+  while read -r jid data; do
+    state="$(redis-cli -p "$port" HGET "ql:j:$jid" state)"
+    case "$data" in
+      *oops*) [ "$state" = failed ] || fail "$jid is $state, expected failed" ;;
+      *) [ "$state" = complete ] || fail "$jid is $state, expected complete"
+         out="$(redis-cli -p "$port" HGET "ql:j:$jid" data)"
+         n="${data//[^0-9]/}"
+         [ "$out" = "{\"n\": $n, \"square\": $((n * n))}" ] || fail "$jid data is '$out'" ;;
+    esac
+  done < "$1"
+}
 
 case "$mode" in
 pkgconfig)
@@ -67,7 +83,7 @@ examples)
   mkdir -p "$tmp/ex"
   make -s -C "$src/examples" OUT="$tmp/ex" CFLAGS="-O1 -g -Wall -Wextra -Werror" > "$tmp/make.log" 2>&1 \
     || { cat "$tmp/make.log" >&2; fail "make in examples/ failed"; }
-  [ -x "$tmp/ex/hello" ] && [ -x "$tmp/ex/producer" ] && [ -x "$tmp/ex/consumer" ] || fail "examples not built"
+  for p in hello producer consumer worker; do [ -x "$tmp/ex/$p" ] || fail "examples/$p not built"; done
   export LD_LIBRARY_PATH="$libdir"
   QLESS_URL="$redis_url" timeout 60 "$tmp/ex/hello" > "$tmp/hello.out" || fail "hello failed"
   grep -Eqx "[0-9a-f]{32} is complete" "$tmp/hello.out" || fail "hello printed '$(cat "$tmp/hello.out")'"
@@ -78,17 +94,13 @@ examples)
   timeout 60 "$tmp/ex/consumer" -u "$redis_url" "$queue" > "$tmp/consumer.out" || fail "consumer failed (or hung)"
   cat "$tmp/consumer.out"
   grep -qx "consumer: completed 5, failed 1, lost 0" "$tmp/consumer.out" || fail "unexpected consumer summary"
-  # Check the result in Redis itself.
-  while read -r jid data; do
-    state="$(redis-cli -p "$port" HGET "ql:j:$jid" state)"
-    case "$data" in
-      *oops*) [ "$state" = failed ] || fail "$jid is $state, expected failed" ;;
-      *) [ "$state" = complete ] || fail "$jid is $state, expected complete"
-         out="$(redis-cli -p "$port" HGET "ql:j:$jid" data)"
-         n="${data//[^0-9]/}"
-         [ "$out" = "{\"n\": $n, \"square\": $((n * n))}" ] || fail "$jid data is '$out'" ;;
-    esac
-  done < "$tmp/producer.out"
+  check_squares "$tmp/producer.out"
+  # worker (the engine's program) over a second batch: it stops after the
+  # 6 jobs (--max-jobs) with status 0.
+  "$tmp/ex/producer" -u "$redis_url" -b "$queue-w" 5 > "$tmp/producer-w.out" || fail "producer failed"
+  timeout 60 "$tmp/ex/worker" --url "$redis_url" --queue "$queue-w" --max-jobs 6 --interval 0.1 \
+    > "$tmp/worker.out" 2>&1 || { cat "$tmp/worker.out" >&2; fail "worker failed (or hung)"; }
+  check_squares "$tmp/producer-w.out"
   "$tmp/ex/producer" -u "$redis_url" > /dev/null 2>&1 && fail "producer without arguments succeeded"
   "$tmp/ex/consumer" -u "redis://127.0.0.1:1/0" "$queue" > /dev/null 2>&1 && fail "consumer with an unreachable server succeeded"
   echo "c.examples: ok"

@@ -1,0 +1,101 @@
+/*
+ * qless-cworker: the C worker of the worker conformance suite
+ * (tests/worker/test_conformance.py). The whole program is a table of job
+ * classes and qless_worker_main: everything else (flags, pools, heartbeats,
+ * signals, settling) is the engine, which is what the suite checks.
+ *
+ * Job classes (data is a JSON object), as every language defines them:
+ *   Noop   appends "start <jid> <time> <pid>" to data.log (if set), sleeps
+ *          data.sleep seconds (if set), appends "end <jid> <time> <pid>"
+ *   Boom   fails: group "ConformanceError", message "boom <jid>"
+ *   Flaky  asks for a retry: group "ConformanceRetry", message "flaky <jid>",
+ *          after the backoff policy's delay
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <qless/qless.h>
+
+/* One line in ONE write(2) on an O_APPEND descriptor: lines of concurrent
+ * processes and threads never interleave, which the suite relies on. */
+static void log_line(const char *path, const char *what, const char *jid)
+{
+	struct timespec now;
+	char line[256];
+	clock_gettime(CLOCK_REALTIME, &now);
+	int n = snprintf(line, sizeof line, "%s %s %.6f %ld\n", what, jid,
+	                 (double)now.tv_sec + (double)now.tv_nsec / 1e9, (long)getpid());
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	if (fd < 0 || n <= 0 || (size_t)n >= sizeof line || write(fd, line, (size_t)n) != n)
+		fprintf(stderr, "qless-cworker: cannot log to %s: %s\n", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void noop(qless_job *job, qless_result *result)
+{
+	(void)result;
+	json_t *data = json_loads(qless_job_data(job), 0, NULL);
+	const char *log = json_string_value(json_object_get(data, "log"));
+	double seconds = json_number_value(json_object_get(data, "sleep"));  /* 0 when absent */
+	if (log)
+		log_line(log, "start", qless_job_jid(job));
+	/* A signal (the graceful stop's SIGTERM) interrupts nanosleep: keep
+	 * sleeping for what is left, the job must run to its end. */
+	struct timespec left = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
+	while (nanosleep(&left, &left) != 0 && errno == EINTR)
+		;
+	if (log)
+		log_line(log, "end", qless_job_jid(job));
+	json_decref(data);
+}
+
+static void boom(qless_job *job, qless_result *result)
+{
+	char message[128];
+	snprintf(message, sizeof message, "boom %s", qless_job_jid(job));
+	qless_result_fail(result, "ConformanceError", message);
+}
+
+static void flaky(qless_job *job, qless_result *result)
+{
+	char message[128];
+	snprintf(message, sizeof message, "flaky %s", qless_job_jid(job));
+	qless_result_retry(result, "ConformanceRetry", message, -1);  /* -1: the backoff policy */
+}
+
+static const struct {
+	const char *klass;
+	void (*run)(qless_job *job, qless_result *result);
+} classes[] = {
+	{ "Noop", noop },
+	{ "Boom", boom },
+	{ "Flaky", flaky },
+};
+
+static void perform(void *ctx, qless_job *job, qless_result *result)
+{
+	(void)ctx;
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+		if (strcmp(qless_job_klass(job), classes[i].klass) == 0) {
+			classes[i].run(job, result);
+			return;
+		}
+	}
+	char message[256];
+	snprintf(message, sizeof message, "no job class %s in qless-cworker", qless_job_klass(job));
+	qless_result_fail(result, "qless.UnknownClass", message);
+}
+
+int main(int argc, char **argv)
+{
+	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
+	run.perform = perform;
+	return qless_worker_main(argc, (const char *const *)argv, &run);
+}

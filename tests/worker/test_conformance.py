@@ -1,0 +1,769 @@
+"""The worker conformance suite: the same scenarios against every language's
+worker program (issue 11). A worker is run as its users run it, as a separate
+process with command-line flags; the harness puts jobs and reads the outcome
+with raw redis-py over the protocol script (build/lua/qless.lua by EVALSHA),
+so nothing of the code under test is used to check it.
+
+Languages: the environment variable QLESS_WORKER_LANG picks one (ctest sets
+it: worker.c, worker.python, worker.ruby, worker.lua); unset, all four run.
+
+Environment (set by tests/worker/CMakeLists.txt):
+  QLESS_TEST_STATE    the private redis-server (files `socket`, `port`)
+  QLESS_LUA_SCRIPT    build/lua/qless.lua
+  QLESS_SOURCE_DIR    the repository (job classes, language layers)
+  QLESS_CWORKER       build/tests/worker/qless-cworker
+  QLESS_PYTHON, QLESS_PYTHONPATH            python3 and the built package
+  QLESS_RUBY, QLESS_RUBY_EXT                ruby and the built extension
+  QLESS_LUA_CPATH_DIR                       the built qless_core.so
+
+The job classes (Noop, Boom, Flaky) are defined per language in
+tests/worker/jobs/<lang>/ and in cworker.c; see the contract there.
+Every process a test starts is stopped by pid when it ends.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import uuid
+
+import pytest
+import redis
+
+LANGS = ["c", "python", "ruby", "lua"]
+SRC = os.environ.get("QLESS_SOURCE_DIR") or os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__))))
+JOBS = os.path.join(SRC, "tests", "worker", "jobs")
+
+KLASS = {
+    "c": {"Noop": "Noop", "Boom": "Boom", "Flaky": "Flaky"},
+    "python": {"Noop": "conformance_jobs.Noop", "Boom": "conformance_jobs.Boom",
+               "Flaky": "conformance_jobs.Flaky"},
+    "ruby": {"Noop": "ConformanceJobs::Noop", "Boom": "ConformanceJobs::Boom",
+             "Flaky": "ConformanceJobs::Flaky"},
+    "lua": {"Noop": "conformance_jobs.noop", "Boom": "conformance_jobs.boom",
+            "Flaky": "conformance_jobs.flaky"},
+}
+# Runtimes that must not be entered from a foreign C thread: their worker
+# refuses --pool threads (usage error, exit status 2).
+SINGLE_THREADED = {"ruby", "lua"}
+
+# Tolerance of time measurements (s): the harness samples the database every
+# POLL seconds on a shared machine.
+POLL = 0.02
+TOL = 0.3
+
+
+def pytest_generate_tests(metafunc):
+    if "lang" in metafunc.fixturenames:
+        chosen = os.environ.get("QLESS_WORKER_LANG")
+        if chosen and chosen not in LANGS:
+            raise pytest.UsageError("QLESS_WORKER_LANG=%s: expected one of %s" % (chosen, LANGS))
+        metafunc.parametrize("lang", [chosen] if chosen else LANGS)
+
+
+def need(name):
+    value = os.environ.get(name)
+    if not value:
+        pytest.fail("%s is not set: run the suite through ctest (ctest -R worker.<lang>)" % name,
+                    pytrace=False)
+    return value
+
+
+def launch(lang):
+    """argv prefix and extra environment of lang's worker program."""
+    if lang == "c":
+        return [need("QLESS_CWORKER")], {}
+    if lang == "python":
+        path = os.pathsep.join([need("QLESS_PYTHONPATH"), os.path.join(JOBS, "python")])
+        return [need("QLESS_PYTHON"), "-m", "qless.worker"], {"PYTHONPATH": path}
+    if lang == "ruby":
+        return [need("QLESS_RUBY"), "-I", need("QLESS_RUBY_EXT"), "-I", os.path.join(SRC, "bindings/ruby/lib"),
+                os.path.join(SRC, "bindings/ruby/bin/qless-worker"),
+                "--require", os.path.join(JOBS, "ruby/conformance_jobs.rb")], {}
+    lua_src = os.path.join(SRC, "bindings/lua")
+    lua_jobs = os.path.join(JOBS, "lua")
+    return ["lua5.4", os.path.join(lua_src, "qless-worker")], {
+        "LUA_CPATH": need("QLESS_LUA_CPATH_DIR") + "/?.so;;",
+        "LUA_PATH": ";".join([lua_src + "/?.lua", lua_src + "/?/init.lua",
+                              lua_jobs + "/?.lua", lua_jobs + "/?/init.lua", ""]) + ";"}
+
+
+# --- processes ----------------------------------------------------------------
+
+def proc_stat(pid):
+    """(ppid, start time in clock ticks) of a live process, else None."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()   # after "pid (comm)", which may hold spaces
+    if fields[0] == "Z":
+        return None
+    return int(fields[1]), int(fields[19])
+
+
+class Worker:
+    """One worker program started by the harness; its output goes to a file."""
+
+    def __init__(self, argv, env, name, out_path):
+        self.name = name
+        self.argv = argv
+        self.out_path = out_path
+        self._seen = {}   # child pid -> start time: what teardown may kill
+        with open(out_path, "wb") as out:
+            self.proc = subprocess.Popen(argv, env=env, cwd=SRC, stdin=subprocess.DEVNULL,
+                                         stdout=out, stderr=subprocess.STDOUT)
+        self.pid = self.proc.pid
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def children(self):
+        """Pids of the live children (a process pool's workers)."""
+        kids = set()
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                st = proc_stat(int(entry))
+                if st and st[0] == self.pid:
+                    kids.add(int(entry))
+                    self._seen[int(entry)] = st[1]
+        return kids
+
+    def pool(self, size, besides=()):
+        """A predicate for wait_for: the set of children once there are
+        `size` of them and at least one is not in `besides`."""
+        def check():
+            kids = self.children()
+            return kids if len(kids) == size and (not besides or kids - set(besides)) else None
+        return check
+
+    def signal(self, sig):
+        assert self.alive(), "%s exited already:\n%s" % (self.name, self.output())
+        os.kill(self.pid, sig)
+
+    def wait(self, timeout):
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self, timeout=15):
+        """Graceful stop (SIGTERM); returns the exit status."""
+        self.signal(signal.SIGTERM)
+        rc = self.wait(timeout)
+        assert rc is not None, "%s did not exit within %ss of SIGTERM:\n%s" % (self.name, timeout, self.output())
+        return rc
+
+    def output(self, tail=4000):
+        try:
+            with open(self.out_path, errors="replace") as f:
+                return f.read()[-tail:]
+        except OSError:
+            return ""
+
+    def teardown(self):
+        """Ends this process and its children, by pid, whatever state they are in."""
+        if self.alive():
+            self.children()
+            os.kill(self.pid, signal.SIGTERM)
+            if self.wait(5) is None:
+                os.kill(self.pid, signal.SIGKILL)
+                self.proc.wait()
+        for pid, started in self._seen.items():
+            st = proc_stat(pid)
+            if st and st[1] == started:   # the same process, not a reused pid
+                os.kill(pid, signal.SIGKILL)
+
+
+class Redis:
+    """A redis-server of the harness's own (append-only, unix socket in a
+    temporary directory), for the restart scenario."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="qless-conf-", dir="/tmp")   # short: socket paths <= 107 bytes
+        self.socket = os.path.join(self.dir, "redis.sock")
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", "0", "--unixsocket", self.socket, "--unixsocketperm", "700",
+             "--dir", self.dir, "--appendonly", "yes", "--appendfsync", "always", "--save", "",
+             "--logfile", os.path.join(self.dir, "redis.log")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        conn = redis.Redis(unix_socket_path=self.socket, decode_responses=True)
+        deadline = time.time() + 10
+        while True:
+            try:
+                if conn.ping():
+                    return
+            except (redis.ConnectionError, redis.BusyLoadingError):
+                pass
+            assert self.proc.poll() is None and time.time() < deadline, \
+                "own redis-server did not start:\n" + self.log()
+            time.sleep(0.02)
+
+    def kill(self):
+        self.proc.kill()   # SIGKILL: no shutdown, no final write
+        self.proc.wait()
+
+    def log(self):
+        try:
+            with open(os.path.join(self.dir, "redis.log")) as f:
+                return f.read()[-3000:]
+        except OSError:
+            return ""
+
+    def teardown(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# --- the protocol, spoken by the harness -----------------------------------------
+
+class Ql:
+    """The protocol script by EVALSHA, with `now` = the wall clock."""
+
+    def __init__(self, conn):
+        with open(need("QLESS_LUA_SCRIPT")) as f:
+            self.source = f.read()
+        self.r = conn
+        self.sha = conn.script_load(self.source)
+
+    def __call__(self, command, *args):
+        try:
+            return self.r.evalsha(self.sha, 0, command, repr(time.time()), *args)
+        except redis.exceptions.NoScriptError:   # a restarted server has no script cache
+            self.sha = self.r.script_load(self.source)
+            return self.r.evalsha(self.sha, 0, command, repr(time.time()), *args)
+
+    def put(self, queue, klass, data=None, retries=None):
+        jid = uuid.uuid4().hex
+        extra = ["retries", retries] if retries is not None else []
+        assert self("put", "harness", queue, jid, klass, json.dumps(data or {}), 0, *extra) == jid
+        return jid
+
+    def job(self, jid):
+        reply = self("get", jid)
+        return None if reply is None else json.loads(reply)
+
+    def config(self, key, value):
+        self("config.set", key, value)
+
+
+def whats(job):
+    return [h["what"] for h in job["history"]]
+
+
+def popped_by(job):
+    return [h["worker"] for h in job["history"] if h["what"] == "popped"]
+
+
+def read_log(path):
+    """The Noop jobs' log: [(what, jid, time, pid)] in file order."""
+    entries = []
+    try:
+        with open(path) as f:
+            for line in f:
+                what, jid, when, pid = line.split()
+                entries.append((what, jid, float(when), int(pid)))
+    except FileNotFoundError:
+        pass
+    return entries
+
+
+def overlaps(entries):
+    """Jids that were running twice at the same moment (start..end intervals
+    of one jid overlapping), from the Noop log."""
+    by_jid = {}
+    for what, jid, when, _ in entries:
+        by_jid.setdefault(jid, []).append((when, 0 if what == "end" else 1))   # end before start at a tie
+    bad = []
+    for jid, events in by_jid.items():
+        running = 0
+        for _, kind in sorted(events):
+            running += 1 if kind else -1
+            if running > 1:
+                bad.append(jid)
+                break
+    return bad
+
+
+def max_concurrency(entries):
+    """Most jobs running at one moment, from the Noop log."""
+    running = top = 0
+    for _, kind in sorted((when, 0 if what == "end" else 1) for what, _, when, _ in entries):
+        running += 1 if kind else -1
+        top = max(top, running)
+    return top
+
+
+class Harness:
+    """What one test works with: the protocol (ql), raw redis (r), the job
+    classes of the language under test and the workers it starts."""
+
+    def __init__(self, lang, conn, url, tmp):
+        self.lang = lang
+        self.r = conn
+        self.ql = Ql(conn)
+        self.url = url
+        self.tmp = tmp
+        self.workers = []
+        self.log = str(tmp / "jobs.log")
+        self.servers = []
+
+    def own_redis(self):
+        """A redis-server of this test's own, stopped after its workers."""
+        server = Redis()
+        self.servers.append(server)
+        return server
+
+    def klass(self, name):
+        return KLASS[self.lang][name]
+
+    def put(self, queue, name, data=None, retries=None):
+        return self.ql.put(queue, self.klass(name), data, retries)
+
+    def noop(self, queue, sleep=None, log=True, **kw):
+        data = {}
+        if log:
+            data["log"] = self.log
+        if sleep is not None:
+            data["sleep"] = sleep
+        return self.put(queue, "Noop", data, **kw)
+
+    def states(self, jids, r=None):
+        pipe = (r or self.r).pipeline(transaction=False)
+        for jid in jids:
+            pipe.hget("ql:j:" + jid, "state")
+        return pipe.execute()
+
+    def start(self, *flags, name, url=None):
+        argv, extra = launch(self.lang)
+        argv = argv + ["--url", url or self.url, "--name", name, "--interval", "0.1", *flags]
+        env = dict(os.environ, **extra)
+        env.pop("QLESS_URL", None)
+        worker = Worker(argv, env, name, str(self.tmp / (name + ".out")))
+        self.workers.append(worker)
+        return worker
+
+    def diagnostics(self):
+        return "".join("\n--- %s (pid %d, %s): %s\n%s" % (
+            w.name, w.pid, "running" if w.alive() else "exit %s" % w.proc.returncode,
+            " ".join(w.argv), w.output()) for w in self.workers)
+
+    def wait_for(self, what, predicate, timeout, alive=()):
+        """Polls predicate() until it returns a true value (returned); fails
+        after timeout seconds, or at once when a worker in `alive` exits."""
+        deadline = time.time() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            for w in alive:
+                assert w.alive(), "%s exited (%s) while waiting for: %s%s" % (
+                    w.name, w.proc.returncode, what, self.diagnostics())
+            assert time.time() < deadline, "timed out after %ss waiting for: %s%s" % (
+                timeout, what, self.diagnostics())
+            time.sleep(POLL)
+
+    def all_complete(self, jids, r=None):
+        return lambda: all(s == "complete" for s in self.states(jids, r))
+
+    def started(self, jid):
+        """The pid that logged the start of jid, once it has."""
+        def check():
+            for what, j, _, pid in read_log(self.log):
+                if what == "start" and j == jid:
+                    return pid
+            return None
+        return check
+
+
+@pytest.fixture(scope="session")
+def fixture_socket():
+    with open(os.path.join(need("QLESS_TEST_STATE"), "socket")) as f:
+        return f.read().strip()
+
+
+@pytest.fixture
+def h(lang, fixture_socket, tmp_path):
+    conn = redis.Redis(unix_socket_path=fixture_socket, decode_responses=True)
+    conn.flushall()
+    harness = Harness(lang, conn, "unix://" + fixture_socket, tmp_path)
+    # Short locks and no grace period, so that a job whose worker vanished
+    # is handed out again within seconds (each test sets what it needs more).
+    harness.ql.config("heartbeat", 5)
+    harness.ql.config("grace-period", 0)
+    yield harness
+    for worker in harness.workers:
+        worker.teardown()
+    for server in harness.servers:
+        server.teardown()
+    conn.close()
+
+
+
+
+# --- scenarios -----------------------------------------------------------------
+
+def test_success(h):
+    """20 Noop jobs are completed, each popped once, by this worker."""
+    jids = [h.noop("success") for _ in range(20)]
+    w = h.start("--queue", "success", name="conf-success")
+    h.wait_for("20 Noop jobs complete", h.all_complete(jids), 30, alive=[w])
+    for jid in jids:
+        job = h.ql.job(jid)
+        assert whats(job) == ["put", "popped", "done"], job["history"]
+        assert popped_by(job) == ["conf-success"]
+        assert json.loads(job["data"]) == {"log": h.log}
+    log = read_log(h.log)
+    assert sorted(j for what, j, _, _ in log if what == "start") == sorted(jids)
+    assert sorted(j for what, j, _, _ in log if what == "end") == sorted(jids)
+    assert {pid for _, _, _, pid in log} == {w.pid}
+    assert w.stop() == 0
+
+
+def test_exception(h):
+    """Boom fails with group ConformanceError; an unknown class fails too; the
+    worker carries on."""
+    boom = h.put("exception", "Boom")
+    unknown = h.ql.put("exception", "NoSuchClassAnywhere", {})
+    w = h.start("--queue", "exception", name="conf-exception")
+    h.wait_for("Boom and the unknown class failed",
+               lambda: h.states([boom, unknown]) == ["failed", "failed"], 20, alive=[w])
+    job = h.ql.job(boom)
+    assert job["failure"]["group"] == "ConformanceError", job["failure"]
+    assert "boom " + boom in job["failure"]["message"], job["failure"]
+    assert job["failure"]["worker"] == "conf-exception"
+    assert whats(job) == ["put", "popped", "failed"]
+    assert h.r.lrange("ql:f:ConformanceError", 0, -1) == [boom]
+    failure = h.ql.job(unknown)["failure"]
+    assert failure["group"], failure
+    if h.lang == "c":
+        assert failure["group"] == "qless.UnknownClass", failure
+    # still working
+    after = h.noop("exception", log=False)
+    h.wait_for("a Noop after the failures completes", h.all_complete([after]), 20, alive=[w])
+    assert w.stop() == 0
+
+
+def watch_retries(h, queue, jids, delay_of, timeout, alive):
+    """Follows retried jobs until each has failed. Each retry is seen as the
+    job turning `scheduled` with one retry less; its delay is bounded by the
+    scheduled time minus the first poll that saw it (a lower bound of the
+    true delay) and minus the poll before (an upper bound, up to the
+    worker's own clock reading). delay_of(jid, remaining) -> (low, high)
+    the delay must lie in. Returns {jid: [(remaining, low_bound, high_bound)]}."""
+    seen = {jid: [] for jid in jids}
+    t_prev = time.time()
+    deadline = time.time() + timeout
+    while True:
+        pipe = h.r.pipeline(transaction=True)
+        for jid in jids:
+            pipe.hmget("ql:j:" + jid, "state", "remaining")
+            pipe.zscore("ql:q:%s-scheduled" % queue, jid)
+        replies = pipe.execute()
+        t_obs = time.time()
+        done = 0
+        for i, jid in enumerate(jids):
+            state, remaining = replies[2 * i]
+            score = replies[2 * i + 1]
+            remaining = int(float(remaining))
+            if state == "failed":
+                done += 1
+            elif state == "scheduled" and all(rec[0] != remaining for rec in seen[jid]):
+                low, high = delay_of(jid, remaining)
+                measured = (remaining, score - t_obs, score - t_prev)
+                seen[jid].append(measured)
+                # the true delay lies in [score - t_obs, score - t_prev + TOL]
+                assert measured[1] <= high + TOL and measured[2] >= low - TOL, \
+                    "retry of %s (remaining %d): delay in [%.3f, %.3f], expected in [%.3f, %.3f]%s" % (
+                        jid, remaining, measured[1], measured[2], low, high, h.diagnostics())
+        if done == len(jids):
+            return seen
+        for w in alive:
+            assert w.alive(), "%s exited while jobs were retried%s" % (w.name, h.diagnostics())
+        assert time.time() < deadline, "retried jobs not failed after %ss: %s%s" % (
+            timeout, seen, h.diagnostics())
+        t_prev = t_obs
+        time.sleep(POLL)
+
+
+def check_exhausted(h, jid, runs):
+    job = h.ql.job(jid)
+    assert job["state"] == "failed"
+    assert job["failure"]["group"] == "ConformanceRetry", job["failure"]
+    assert "flaky " + jid in job["failure"]["message"], job["failure"]
+    assert len(popped_by(job)) == runs, job["history"]
+    assert jid in h.r.lrange("ql:f:ConformanceRetry", 0, -1)
+
+
+def test_retry_fixed_backoff(h):
+    """Flaky with 2 retries under --backoff fixed:2: each retry is scheduled
+    2 s later; the third run exhausts the retries and fails the job."""
+    jid = h.put("retry", "Flaky", retries=2)
+    w = h.start("--queue", "retry", "--backoff", "fixed:2", name="conf-retry")
+    seen = watch_retries(h, "retry", [jid], lambda jid, remaining: (2.0, 2.0), 30, [w])
+    assert [rec[0] for rec in seen[jid]] == [1, 0], \
+        "expected two scheduled retries (1, then 0 retries left); seen: %s" % seen
+    check_exhausted(h, jid, 3)
+    assert w.stop() == 0
+
+
+def test_retry_exponential_jitter(h):
+    """--backoff-class for Flaky (exponential, base 1 s, jitter 0.5) wins
+    over --backoff: retry k waits within [2^k * 0.5, 2^k] seconds, and the
+    jitter really varies the delays."""
+    jids = [h.put("retry", "Flaky", retries=2) for _ in range(3)]
+    w = h.start("--queue", "retry", "--backoff", "fixed:30",
+                "--backoff-class", h.klass("Flaky") + "=exponential:1:0:0.5", name="conf-retry-exp")
+
+    def delay_of(jid, remaining):
+        d = 1.0 * 2 ** (2 - 1 - remaining)   # remaining 1 after retry 0, 0 after retry 1
+        return d * 0.5, d
+
+    seen = watch_retries(h, "retry", jids, delay_of, 30, [w])
+    for jid in jids:
+        assert [rec[0] for rec in seen[jid]] == [1, 0], \
+            "expected two scheduled retries (1, then 0 retries left); seen: %s" % seen
+        check_exhausted(h, jid, 3)
+    # Without jitter every delay would be d (its upper bound at most a poll
+    # below d); with U uniform, six draws all that close to d are ~1e-5 likely.
+    assert any(high < delay_of(None, rem)[1] - 0.1 for recs in seen.values() for rem, _, high in recs), seen
+    assert w.stop() == 0
+
+
+def test_lock_lost(h):
+    """A job whose lock goes away while it runs (timed out and handed to
+    another worker; canceled) is not settled by this worker, which carries on."""
+    stolen = h.noop("lost", sleep=3)
+    w = h.start("--queue", "lost", name="conf-lost")
+    h.wait_for("the 3 s Noop started", h.started(stolen), 20, alive=[w])
+    # Time it out and hand it to "thief" in one transaction, so that no
+    # worker can pop it in between.
+    pipe = h.r.pipeline(transaction=True)
+    pipe.evalsha(h.ql.sha, 0, "timeout", repr(time.time()), stolen)
+    pipe.evalsha(h.ql.sha, 0, "pop", repr(time.time()), "lost", "thief", 1)
+    popped = json.loads(pipe.execute()[1])
+    assert [job["jid"] for job in popped] == [stolen]
+
+    h.wait_for("the stolen job's code ended",
+               lambda: any(e[0] == "end" and e[1] == stolen for e in read_log(h.log)), 20, alive=[w])
+    # A serial worker settles a job before it reserves the next one: once
+    # this one completes, whatever it did about the stolen job is done.
+    nxt = h.noop("lost", log=False)
+    h.wait_for("the next job completes", h.all_complete([nxt]), 20, alive=[w])
+    job = h.ql.job(stolen)
+    assert job["state"] == "running" and job["worker"] == "thief", job
+    assert "done" not in whats(job) and "failed" not in whats(job), job["history"]
+    assert whats(job) == ["put", "popped", "timed-out", "popped"], job["history"]
+    assert popped_by(job) == ["conf-lost", "thief"]
+    assert job["failure"] == {}, job["failure"]
+    # the lock is still the thief's: it can complete the job
+    assert h.ql("complete", stolen, "thief", "lost", job["data"]) == "complete"
+
+    canceled = h.noop("lost", sleep=1.5)
+    h.wait_for("the 1.5 s Noop started", h.started(canceled), 20, alive=[w])
+    h.ql("cancel", canceled)
+    h.wait_for("the canceled job's code ended",
+               lambda: any(e[0] == "end" and e[1] == canceled for e in read_log(h.log)), 20, alive=[w])
+    nxt = h.noop("lost", log=False)
+    h.wait_for("the next job completes", h.all_complete([nxt]), 20, alive=[w])
+    assert h.ql.job(canceled) is None
+    assert w.stop() == 0
+
+
+@pytest.mark.parametrize("pool", ["serial", "processes"])
+def test_sigterm(h, pool):
+    """SIGTERM while a 2 s job runs: the job finishes and is completed, no
+    new job is reserved, the worker (and a pool's children) exit 0."""
+    # (a pool of one: an idle second child would rightly take the job put below)
+    flags = ["--pool", "processes", "--size", "1"] if pool == "processes" else []
+    running = h.noop("term", sleep=2)
+    w = h.start("--queue", "term", *flags, name="conf-term")
+    pid = h.wait_for("the 2 s Noop started", h.started(running), 20, alive=[w])
+    children = w.children()
+    if pool == "processes":
+        assert pid in children and pid != w.pid, (pid, children)
+    waiting = h.noop("term")   # put after the start: only a new reservation could take it
+    w.signal(signal.SIGTERM)
+    rc = w.wait(20)
+    t_exit = time.time()
+    assert rc == 0, "exit status %s after SIGTERM%s" % (rc, h.diagnostics())
+    job = h.ql.job(running)
+    assert job["state"] == "complete", job
+    log = read_log(h.log)
+    start = [e for e in log if e[0] == "start" and e[1] == running]
+    ends = [e for e in log if e[0] == "end" and e[1] == running]
+    assert len(start) == 1 and len(ends) == 1 and ends[0][2] <= t_exit, log
+    assert ends[0][2] - start[0][2] >= 2 - 0.05, "the job was cut short: %s" % log
+    job = h.ql.job(waiting)
+    assert job["state"] == "waiting" and whats(job) == ["put"], job
+    for child in children:
+        assert proc_stat(child) is None, "pool child %d still alive after the parent exited" % child
+
+
+def test_immediate_stop(h):
+    """SIGQUIT while a job sleeps: the worker exits at once with status 1,
+    the job stays with it until its lock expires, then another worker run
+    recovers and completes it."""
+    h.ql.config("quit-heartbeat", 1)   # this queue's lock time: 1 s
+    jid = h.noop("quit", sleep=2)
+    w1 = h.start("--queue", "quit", name="conf-quit-1")
+    h.wait_for("the 2 s Noop started", h.started(jid), 20, alive=[w1])
+    t0 = time.time()
+    w1.signal(signal.SIGQUIT)
+    rc = w1.wait(5)
+    elapsed = time.time() - t0
+    assert rc == 1, "exit status %s after SIGQUIT%s" % (rc, h.diagnostics())
+    assert elapsed < 1.0, "SIGQUIT took %.2f s to end the worker" % elapsed
+    assert not [e for e in read_log(h.log) if e[0] == "end"], "the job ran to its end"
+    job = h.ql.job(jid)
+    assert job["state"] in ("running", "stalled") and job["worker"] == "conf-quit-1", job
+
+    w2 = h.start("--queue", "quit", name="conf-quit-2")
+    h.wait_for("the job recovered and completed", h.all_complete([jid]), 20, alive=[w2])
+    job = h.ql.job(jid)
+    assert popped_by(job) == ["conf-quit-1", "conf-quit-2"], job["history"]
+    assert whats(job) == ["put", "popped", "timed-out", "popped", "done"], job["history"]
+    ends = [e for e in read_log(h.log) if e[0] == "end"]
+    assert [(e[1], e[3]) for e in ends] == [(jid, w2.pid)]
+    assert w2.stop() == 0
+
+
+def test_pool_child_killed(h):
+    """SIGKILL of a pool child running a long job: the job is retried (group
+    qless.ChildDied), not failed; a new child replaces the dead one; every
+    job completes."""
+    longs = [h.noop("pool", sleep=2) for _ in range(2)]
+    w = h.start("--queue", "pool", "--pool", "processes", "--size", "2", name="conf-pool")
+    first = h.wait_for("two pool children", w.pool(2), 20, alive=[w])
+    victim_jid, victim = h.wait_for(
+        "a child started a long job",
+        lambda: next(((j, p) for what, j, _, p in read_log(h.log) if what == "start" and p in first), None),
+        20, alive=[w])
+    os.kill(victim, signal.SIGKILL)
+
+    def retried():
+        job = h.ql.job(victim_jid)
+        return job if job["failure"].get("group") == "qless.ChildDied" else None
+    job = h.wait_for("the dead child's job retried with group qless.ChildDied", retried, 15, alive=[w])
+    assert job["state"] != "failed" and job["remaining"] == 4, job   # 5 retries, one used
+    assert not h.r.lrange("ql:f:qless.ChildDied", 0, -1)
+    replaced = h.wait_for("a replacement child", w.pool(2, besides=first), 15, alive=[w])
+    assert victim not in replaced
+
+    shorts = [h.noop("pool", sleep=0.1) for _ in range(4)]
+    h.wait_for("every job complete", h.all_complete(longs + shorts), 30, alive=[w])
+    job = h.ql.job(victim_jid)
+    assert popped_by(job)[0] == "conf-pool-%d" % victim, job["history"]
+    assert len(popped_by(job)) == 2 and popped_by(job)[1] != popped_by(job)[0], job["history"]
+    log = read_log(h.log)
+    # the victim never ended its run; the other runs ended, by pool children
+    # named <name>-<pid>
+    assert ("end", victim) not in {(e[0], e[3]) for e in log}
+    for jid in longs + shorts:
+        ends = [e for e in log if e[0] == "end" and e[1] == jid]
+        assert len(ends) == 1, (jid, ends)
+        assert popped_by(h.ql.job(jid))[-1] == "conf-pool-%d" % ends[0][3]
+        assert ends[0][3] != w.pid
+    assert w.stop() == 0
+
+
+def test_redis_restart(h):
+    """redis-server killed (SIGKILL) while workers run 100 jobs and restarted
+    from its append-only file a second later: no worker exits, every job
+    completes."""
+    own_redis = h.own_redis()
+    own_redis.start()
+    conn = redis.Redis(unix_socket_path=own_redis.socket, decode_responses=True)
+    ql = Ql(conn)
+    ql.config("heartbeat", 3)
+    ql.config("grace-period", 0)
+    jids = [ql.put("restart", h.klass("Noop"), {"log": h.log, "sleep": 0.05}) for _ in range(100)]
+    url = "unix://" + own_redis.socket
+    serial = h.start("--queue", "restart", "--reconnect-max", "0.5", name="conf-restart", url=url)
+    pool = h.start("--queue", "restart", "--reconnect-max", "0.5", "--pool", "processes", "--size", "2",
+                   name="conf-restart-pool", url=url)
+    workers = [serial, pool]
+    children = h.wait_for("two pool children", pool.pool(2), 20, alive=workers)
+
+    def completed():
+        try:
+            return conn.zcard("ql:completed")
+        except redis.ConnectionError:
+            return 0
+    h.wait_for("20 jobs complete", lambda: completed() >= 20, 30, alive=workers)
+    own_redis.kill()
+    at_kill = sum(1 for e in read_log(h.log) if e[0] == "end")
+    time.sleep(1.0)
+    for w in workers:
+        assert w.alive(), "%s exited while redis-server was down%s" % (w.name, h.diagnostics())
+    own_redis.start()
+
+    def all_complete():
+        try:
+            return h.all_complete(jids, conn)()
+        except redis.ConnectionError:
+            return False
+    h.wait_for("all 100 jobs complete after the restart", all_complete, 60, alive=workers)
+    assert at_kill < 100, "the jobs were all done before the kill: the scenario proved nothing"
+    assert pool.children() == children, "a pool child exited across the restart%s" % h.diagnostics()
+    log = read_log(h.log)
+    assert {e[1] for e in log if e[0] == "end"} == set(jids)
+    reruns = sum(1 for e in log if e[0] == "start") - len(jids)
+    print("redis restart: %d of 100 jobs ended before the kill, %d runs repeated after it"
+          % (at_kill, reruns))
+    for w in workers:
+        assert w.stop() == 0
+
+
+@pytest.mark.parametrize("pool", ["processes", "threads"])
+def test_pool_of_four(h, pool):
+    """A pool of 4 over 200 jobs: all complete, no job ever runs twice at the
+    same time, and the pool really runs jobs side by side."""
+    if pool == "threads" and h.lang in SINGLE_THREADED:
+        jid = h.noop("four")
+        w = h.start("--queue", "four", "--pool", "threads", "--size", "4", name="conf-four")
+        rc = w.wait(15)
+        assert rc == 2, "--pool threads: exit status %s, expected 2 (usage error)%s" % (rc, h.diagnostics())
+        assert "thread" in w.output().lower(), w.output()
+        assert whats(h.ql.job(jid)) == ["put"]
+        return
+    jids = [h.noop("four", sleep=0.02) for _ in range(200)]
+    w = h.start("--queue", "four", "--pool", pool, "--size", "4", name="conf-four")
+    h.wait_for("200 jobs complete", h.all_complete(jids), 60, alive=[w])
+    log = read_log(h.log)
+    starts = [e for e in log if e[0] == "start"]
+    assert sorted(e[1] for e in log if e[0] == "end") == sorted(jids)
+    assert not overlaps(log), "jobs run twice at the same time: %s" % overlaps(log)
+    assert max_concurrency(log) >= 2, "the pool of 4 never ran two jobs at once"
+    per_pid = {}
+    for e in starts:
+        per_pid[e[3]] = per_pid.get(e[3], 0) + 1
+    per_worker = {}
+    for jid in jids:
+        for name in popped_by(h.ql.job(jid)):
+            per_worker[name] = per_worker.get(name, 0) + 1
+    if pool == "processes":
+        assert w.pid not in per_pid, "the pool's parent ran jobs itself"
+        assert len(per_pid) >= 2, per_pid
+        ran_by = {e[1]: e[3] for e in log if e[0] == "end"}
+        for jid in jids:
+            assert popped_by(h.ql.job(jid)) == ["conf-four-%d" % ran_by[jid]]
+    else:
+        assert set(per_pid) == {w.pid}, per_pid
+    print("pool of 4 %s (%s): runs per pid %s; pops per worker name %s; most at once %d; repeated runs %d"
+          % (pool, h.lang, dict(sorted(per_pid.items())), dict(sorted(per_worker.items())),
+             max_concurrency(log), len(starts) - len(jids)))
+    assert w.stop() == 0
