@@ -4,7 +4,7 @@
  *   producer [-u URL] [-b] QUEUE COUNT
  *
  * Puts COUNT jobs of class "Square" with data {"n": 1} ... {"n": COUNT} into
- * QUEUE; with -b also one malformed job ({"n": "oops"}) that the consumer
+ * QUEUE; with -b also one malformed job ({"n": "oops"}) that the worker
  * example will fail. URL defaults to $QLESS_URL, else the embedded server.
  * Prints each jid; exits non-zero on the first error.
  *

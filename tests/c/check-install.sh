@@ -7,7 +7,7 @@
 #       with `pkg-config --static` against libqless.a runs too.
 #   check-install.sh examples BUILD_DIR SOURCE_DIR
 #       examples/Makefile builds the examples against the prefix; producer
-#       then consumer, and producer then worker, process jobs on the fixture
+#       then worker (the engine), process jobs on the fixture
 #       redis.
 # Needs QLESS_TEST_STATE (the ctest redis fixture). The prefix is removed.
 set -euo pipefail
@@ -83,7 +83,7 @@ examples)
   mkdir -p "$tmp/ex"
   make -s -C "$src/examples" OUT="$tmp/ex" CFLAGS="-O1 -g -Wall -Wextra -Werror" > "$tmp/make.log" 2>&1 \
     || { cat "$tmp/make.log" >&2; fail "make in examples/ failed"; }
-  for p in hello producer consumer worker; do [ -x "$tmp/ex/$p" ] || fail "examples/$p not built"; done
+  for p in hello producer worker; do [ -x "$tmp/ex/$p" ] || fail "examples/$p not built"; done
   export LD_LIBRARY_PATH="$libdir"
   QLESS_URL="$redis_url" timeout 60 "$tmp/ex/hello" > "$tmp/hello.out" || fail "hello failed"
   grep -Eqx "[0-9a-f]{32} is complete" "$tmp/hello.out" || fail "hello printed '$(cat "$tmp/hello.out")'"
@@ -91,18 +91,15 @@ examples)
   redis-cli -p "$port" DEL "ql:q:$queue-work" > /dev/null
   "$tmp/ex/producer" -u "$redis_url" -b "$queue" 5 > "$tmp/producer.out" || fail "producer failed"
   [ "$(wc -l < "$tmp/producer.out")" -eq 6 ] || fail "producer printed $(wc -l < "$tmp/producer.out") jids, expected 6"
-  timeout 60 "$tmp/ex/consumer" -u "$redis_url" "$queue" > "$tmp/consumer.out" || fail "consumer failed (or hung)"
-  cat "$tmp/consumer.out"
-  grep -qx "consumer: completed 5, failed 1, lost 0" "$tmp/consumer.out" || fail "unexpected consumer summary"
-  check_squares "$tmp/producer.out"
-  # worker (the engine's program) over a second batch: it stops after the
-  # 6 jobs (--max-jobs) with status 0.
-  "$tmp/ex/producer" -u "$redis_url" -b "$queue-w" 5 > "$tmp/producer-w.out" || fail "producer failed"
-  timeout 60 "$tmp/ex/worker" --url "$redis_url" --queue "$queue-w" --max-jobs 6 --interval 0.1 \
+  # worker (the engine's program) stops after the 6 jobs (--max-jobs) with
+  # status 0; one of them is bad input and fails.
+  timeout 60 "$tmp/ex/worker" --url "$redis_url" --queue "$queue" --max-jobs 6 --interval 0.1 \
     > "$tmp/worker.out" 2>&1 || { cat "$tmp/worker.out" >&2; fail "worker failed (or hung)"; }
-  check_squares "$tmp/producer-w.out"
+  [ "$(grep -c ' complete in ' "$tmp/worker.out")" -eq 5 ] || fail "worker did not complete 5 jobs: $(cat "$tmp/worker.out")"
+  [ "$(grep -c ' failed bad-input ' "$tmp/worker.out")" -eq 1 ] || fail "worker did not fail the bad job: $(cat "$tmp/worker.out")"
+  check_squares "$tmp/producer.out"
   "$tmp/ex/producer" -u "$redis_url" > /dev/null 2>&1 && fail "producer without arguments succeeded"
-  "$tmp/ex/consumer" -u "redis://127.0.0.1:1/0" "$queue" > /dev/null 2>&1 && fail "consumer with an unreachable server succeeded"
+  "$tmp/ex/worker" --url "$redis_url" > /dev/null 2>&1 && fail "worker without --queue succeeded"
   echo "c.examples: ok"
   ;;
 *) fail "unknown mode $mode" ;;
