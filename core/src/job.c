@@ -600,10 +600,8 @@ int qless_job_timeout(qless_job *job)
 	qless__args_add(&a, job->jid);
 	if ((rc = qless__call_void(job->client, F, "timeout", &a)) != QLESS_OK)
 		return rc;
-	rc = set_str(job, "state", "stalled");
-	if (rc == QLESS_OK)
-		rc = set_num(job, "expires", 0);
-	return done(job, rc, F);
+	/* The new state is the script's to say: read it back. */
+	return qless_job_refresh(job);
 }
 
 int qless_job_set_priority(qless_job *job, double priority)
@@ -702,21 +700,9 @@ int qless_job_untrack(qless_job *job)
 	return track_op(job, "qless_job_untrack", "untrack", 0);
 }
 
-static int list_has(const json_t *arr, const char *s)
-{
-	size_t i;
-	json_t *v;
-	json_array_foreach(arr, i, v)
-		if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
-			return 1;
-	return 0;
-}
-
 static int depends_op(qless_job *job, const char *F, const char *op, const char *const *jids, size_t njids, int all)
 {
 	qless_args a;
-	json_t *deps;
-	size_t i;
 	int rc;
 
 	QLESS_CHECK_NULL(F, job);
@@ -733,33 +719,10 @@ static int depends_op(qless_job *job, const char *F, const char *op, const char 
 		qless__args_addv(&a, jids, njids);
 	if ((rc = qless__call_void(job->client, F, "depends", &a)) != QLESS_OK)
 		return rc;
-	/* Mirror the change locally (dependencies on finished jobs are not made). */
-	deps = json_array();
-	if (deps == NULL)
-		return qless__err_nomem(F);
-	if (!all) {
-		json_t *v;
-		json_array_foreach(job->deps, i, v) {
-			if (op[1] == 'f' && json_is_string(v)) {
-				size_t k;
-				int drop = 0;
-				for (k = 0; k < njids; k++)
-					if (strcmp(jids[k], json_string_value(v)) == 0)
-						drop = 1;
-				if (drop)
-					continue;
-			}
-			json_array_append(deps, v);
-		}
-		if (op[1] == 'n')
-			for (i = 0; i < njids; i++)
-				if (!list_has(deps, jids[i]))
-					json_array_append_new(deps, json_string(jids[i]));
-	}
-	rc = set_field(job, "dependencies", deps);
-	if (rc == QLESS_OK && json_array_size(deps) == 0)
-		rc = set_str(job, "state", "waiting");
-	return done(job, rc, F);
+	/* Which dependencies were made (not on finished jobs) and the state
+	 * the job is left in (waiting, or scheduled when a delay was pending)
+	 * are the script's rules: read them back. */
+	return qless_job_refresh(job);
 }
 
 int qless_job_depends_add(qless_job *job, const char *const *jids, size_t njids)

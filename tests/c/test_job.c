@@ -755,7 +755,59 @@ static void test_jid_format(void)
 	qless_client_free(C);
 }
 
+/* The snapshot after depends and timeout is the script's: a dependency on a
+ * finished job is not made (§5.14), `off all` leaves the job waiting even
+ * with a delay pending, and a timed-out job reads as stalled. */
+static void test_state_from_script(void)
+{
+	open_c();
+	char *a = th_put(C, "q", "K", NULL, NULL);
+	char *done = th_put(C, "d", "K", NULL, NULL);
+	const char *deps[] = { a };
+	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
+	o.delay = 600;
+	o.depends = deps;
+	o.ndepends = 1;
+	char *b = th_put(C, "q", "K", NULL, &o);
+	qless_queue *d = NULL;
+	qless_joblist *l = NULL;
+	TH_OK(qless_queue_new(&d, C, "d"));
+	TH_OK(qless_queue_pop(d, &l, 1));
+	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 1);
+	TH_OK(qless_job_complete(qless_joblist_get(l, 0), NULL));
+	qless_joblist_free(l);
+
+	qless_job *jb = NULL;
+	TH_OK(qless_client_get_job(C, &jb, b));
+	TH_STREQ(qless_job_state(jb), "depends");
+	const char *more[] = { done };
+	TH_OK(qless_job_depends_add(jb, more, 1));
+	CU_ASSERT_EQUAL(qless_job_dependency_count(jb), 1); /* the complete one is not a dependency */
+	TH_STREQ(qless_job_dependency(jb, 0), a);
+	TH_OK(qless_job_depends_clear(jb));
+	TH_STREQ(qless_job_state(jb), "waiting");
+	CU_ASSERT_EQUAL(qless_job_dependency_count(jb), 0);
+
+	qless_queue *q = NULL;
+	TH_OK(qless_queue_new(&q, C, "q"));
+	TH_OK(qless_queue_pop(q, &l, 1));
+	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 1);
+	qless_job *ja = qless_joblist_get(l, 0);
+	TH_OK(qless_job_timeout(ja));
+	TH_STREQ(qless_job_state(ja), "stalled");
+	CU_ASSERT_EQUAL(qless_job_expires(ja), 0);
+	qless_joblist_free(l);
+	qless_queue_free(q);
+	qless_queue_free(d);
+	qless_job_free(jb);
+	qless_free(a);
+	qless_free(b);
+	qless_free(done);
+	qless_client_free(C);
+}
+
 CU_TestInfo job_tests[] = {
+	{ "state_from_script", test_state_from_script },
 	{ "fields", test_fields },
 	{ "get_jobs", test_get_jobs },
 	{ "refresh", test_refresh },
