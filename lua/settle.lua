@@ -115,9 +115,11 @@ C.settle = function(now, args)
   -- complete checks the queue itself; fail ignores it and retry would move
   -- the job to it: here it must be the queue the job runs in.
   local key = Q.jkey(args[5])
-  local f = redis.call('hmget', key, 'state', 'queue')
-  if f[1] == 'running' and f[2] ~= args[6] then
-    Q.raise('Settle(): Job ' .. args[5] .. ' running in another queue: ' .. tostring(f[2]))
+  if handler ~= C.complete then
+    local f = redis.call('hmget', key, 'state', 'queue')
+    if f[1] == 'running' and f[2] ~= args[6] then
+      Q.raise('Settle(): Job ' .. args[5] .. ' running in another queue: ' .. tostring(f[2]))
+    end
   end
   local result = handler(now, call)
   local fields = redis.call('hmget', key, unpack(SETTLE_FIELDS))
