@@ -821,6 +821,7 @@ static void run_wprog(qless_client *c, wrow *w, long n)
  * round; each row next to its run over 0 jobs. */
 static void bench_worker_programs(qless_client *c, long n, int rounds)
 {
+	double began = mono();
 	wjobs = n;
 	wrounds = rounds;
 	for (int pool = 0; pool < 3; pool++) {
@@ -859,6 +860,8 @@ static void bench_worker_programs(qless_client *c, long n, int rounds)
 		}
 	}
 	flush_data();
+	if (nwrows > 0)
+		fprintf(stderr, "  (worker programs: %.1f s in all)\n", mono() - began);
 }
 
 /* ---- scaling ---- */
