@@ -629,8 +629,8 @@ static void run_driver(const char *spec, long n)
  * timed): from the start of the program until it has exited and all n jobs
  * are complete. Serial and thread pools stop by themselves (--max-jobs n);
  * a process pool's children each count their own max-jobs, so the bench
- * polls ZCARD ql:completed every 2 ms and sends SIGTERM once all n are
- * complete (the poll is in the Redis CPU, a few us per poll). Nothing is
+ * polls ZCARD ql:completed (every 2 to 20 ms) and sends SIGTERM once all
+ * n are complete (the polls, tens per run, are in the Redis CPU). Nothing is
  * subtracted: the program's start-up is shown separately, as the time of a
  * run over 0 jobs (start until its first reservation, then SIGTERM, exit).
  * The first --worker (C) is the reference of the ratios. */
@@ -766,20 +766,26 @@ static void run_wprog(qless_client *c, wrow *w, long n)
 	double cpu0 = redis_cpu(), t = mono(), until = t + 60;
 	pid_t pid = spawn_worker(w, poll ? 0 : n);
 	if (poll) {
-		/* Every 50th poll also looks for failed jobs (a wrong KLASS): no
-		 * point waiting for the time limit then. */
-		struct timespec two = { 0, 2000000 };
-		for (long k = 1; zcard(key) < want && mono() < until; k++) {
+		/* Polls cost Redis CPU (a sequential command each): sleep half the
+		 * time the jobs left should take at the rate so far, 2 to 20 ms.
+		 * Every 0.5 s also look for failed jobs (a wrong KLASS): no point
+		 * waiting for the time limit then. */
+		double check = t + 0.5;
+		for (long long got; (got = zcard(key)) < want && mono() < until;) {
 			if ((exited = waitpid(pid, &status, WNOHANG) == pid))
 				break;
-			if (k % 50 == 0) {
+			double now = mono(), nap = got > 0 ? (double)(want - got) * (now - t) / (double)got / 2 : 0.01;
+			if (now > check) {
 				redisReply *r = cmd("SCARD ql:failures");
 				long long failed = r->integer;
 				freeReplyObject(r);
 				if (failed > 0)
 					break;
+				check = now + 0.5;
 			}
-			nanosleep(&two, NULL);
+			nap = nap < 0.002 ? 0.002 : nap > 0.02 ? 0.02 : nap;
+			struct timespec ts = { 0, (long)(nap * 1e9) };
+			nanosleep(&ts, NULL);
 		}
 		if (!exited)
 			kill(pid, SIGTERM);
