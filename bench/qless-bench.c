@@ -5,6 +5,7 @@
  *
  *   qless-bench --socket PATH --lib build/lua/qless-lib.lua [--quick]
  *               [--json FILE] [--driver NAME=COMMAND]...
+ *               [--worker 'NAME POOLS KLASS=COMMAND']... [--level-socket PATH]...
  *
  * The server must be private (bench/run.sh starts one): the run flushes it.
  * Redis CPU is the delta of used_cpu_sys + used_cpu_user of `INFO cpu`
@@ -17,14 +18,21 @@
  * A driver (NAME=COMMAND) is a shell command run with the job count
  * appended; it must print "<name> <jobs> jobs <seconds> s ..." (see
  * bench/roundtrip.py): its sequential life cycle is a row of its own.
+ * A worker (NAME POOLS KLASS=COMMAND) is a worker program, run over no-op
+ * jobs of class KLASS with each pool of POOLS (serial,threads,processes):
+ * see "worker programs" below.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <hiredis/hiredis.h>
 #include <qless/qless.h>
@@ -268,7 +276,7 @@ typedef struct spread {
 	double lo, hi;
 	int n;
 } spread;
-static spread spreads[16];
+static spread spreads[48];
 static int nspreads;
 
 static void round_begin(void)
@@ -352,15 +360,16 @@ static void bench_enter(qless_client *c, const char *name, long n)
 
 /* ---- single commands through the libqless API ---- */
 
-/* *call: put of a small new job (jid made into jid) into queue; argv
- * holds its arguments. */
-static void put_call(qless_call *call, const char *argv[6], const char *queue, char jid[QLESS_JID_SIZE])
+/* *call: put of a small new job of class klass (jid made into jid) into
+ * queue; argv holds its arguments. */
+static void put_klass_call(qless_call *call, const char *argv[6], const char *queue, const char *klass,
+                           char jid[QLESS_JID_SIZE])
 {
 	next_jid(jid, QLESS_JID_SIZE);
 	argv[0] = "";
 	argv[1] = queue;
 	argv[2] = jid;
-	argv[3] = "Bench";
+	argv[3] = klass;
 	argv[4] = "{\"i\": 1}";
 	argv[5] = "0";
 	call->command = "put";
@@ -368,8 +377,14 @@ static void put_call(qless_call *call, const char *argv[6], const char *queue, c
 	call->argc = 6;
 }
 
-/* n puts of small jobs into queue q through batches (setup, not measured). */
-static void fill(qless_client *c, const char *queue, long n)
+static void put_call(qless_call *call, const char *argv[6], const char *queue, char jid[QLESS_JID_SIZE])
+{
+	put_klass_call(call, argv, queue, "Bench", jid);
+}
+
+/* n puts of small jobs of class klass into queue q through batches (setup,
+ * not measured). */
+static void fill_klass(qless_client *c, const char *queue, const char *klass, long n)
 {
 	static char jids[BATCH][QLESS_JID_SIZE];
 	const char *argv[BATCH][6];
@@ -377,9 +392,14 @@ static void fill(qless_client *c, const char *queue, long n)
 	for (long done = 0; done < n;) {
 		int k = 0;
 		for (; k < BATCH && done < n; k++, done++)
-			put_call(&calls[k], argv[k], queue, jids[k]);
+			put_klass_call(&calls[k], argv[k], queue, klass, jids[k]);
 		batch_calls(c, calls, (size_t)k, "fill");
 	}
+}
+
+static void fill(qless_client *c, const char *queue, long n)
+{
+	fill_klass(c, queue, "Bench", n);
 }
 
 static void put_loop(qless_queue *q, const char *name, long n)
@@ -603,6 +623,253 @@ static void run_driver(const char *spec, long n)
 	fprintf(stderr, "  %-34s %8ld jobs %7.3f s\n", name, jobs, secs);
 }
 
+/* ---- worker programs ----
+ * Each language's worker program (--worker 'NAME POOLS KLASS=COMMAND') run
+ * as its users run it, over n no-op jobs of class KLASS put beforehand (not
+ * timed): from the start of the program until it has exited and all n jobs
+ * are complete. Serial and thread pools stop by themselves (--max-jobs n);
+ * a process pool's children each count their own max-jobs, so the bench
+ * polls ZCARD ql:completed (every 2 to 20 ms) and sends SIGTERM once all
+ * n are complete (the polls, tens per run, are in the Redis CPU). Nothing is
+ * subtracted: the program's start-up is shown separately, as the time of a
+ * run over 0 jobs (start until its first reservation, then SIGTERM, exit).
+ * The first --worker (C) is the reference of the ratios. */
+#define MAX_WPROGS 8
+#define MAX_WROWS 24
+#define WQUEUE "bench-wp"
+
+typedef struct wprog {
+	char name[16], klass[128];
+	int pools; /* bit (1 << qless_pool_kind) per pool measured */
+	const char *command;
+} wprog;
+static wprog wprogs[MAX_WPROGS];
+static int nwprogs;
+
+typedef struct wrow {
+	const wprog *p;
+	qless_pool_kind pool;
+	char name[64];
+	int ref;          /* index in wrows of the reference's row of the same pool, or -1 */
+	double zero_secs; /* runs over 0 jobs: their time, summed */
+	int nzero;
+	int failed;
+} wrow;
+static wrow wrows[MAX_WROWS];
+static int nwrows;
+static long wjobs;
+static int wrounds;
+
+static const char *const pool_flag[] = { "serial", "threads", "processes" };
+static const char *const pool_label[] = { "serial", "4 threads", "4 processes" };
+#define WPOOL_SIZE(pool) ((pool) == QLESS_POOL_SERIAL ? 1 : 4)
+
+static void parse_wprog(const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	char pools[64];
+	if (nwprogs == MAX_WPROGS)
+		die("too many --worker");
+	wprog *p = &wprogs[nwprogs];
+	if (eq == NULL || sscanf(spec, "%15s %63s %127[^= ]", p->name, pools, p->klass) != 3)
+		die("--worker %s: expected 'NAME POOLS KLASS=COMMAND'", spec);
+	p->command = eq + 1;
+	p->pools = 0;
+	for (char *tok = strtok(pools, ","); tok != NULL; tok = strtok(NULL, ",")) {
+		int k = 0;
+		while (k < 3 && strcmp(tok, pool_flag[k]) != 0)
+			k++;
+		if (k == 3)
+			die("--worker %s: unknown pool %s", spec, tok);
+		p->pools |= 1 << k;
+	}
+	nwprogs++;
+}
+
+static long long zcard(const char *key)
+{
+	redisReply *r = cmd("ZCARD %s", key);
+	long long n = r->integer;
+	freeReplyObject(r);
+	return n;
+}
+
+/* Jobs failed in any group. */
+static long long zcard_failed(void)
+{
+	long long n = 0;
+	redisReply *r = cmd("SMEMBERS ql:failures");
+	for (size_t i = 0; i < r->elements; i++) {
+		redisReply *l = cmd("LLEN ql:f:%s", r->element[i]->str);
+		n += l->integer;
+		freeReplyObject(l);
+	}
+	freeReplyObject(r);
+	return n;
+}
+
+static void log_path(char *buf, size_t size)
+{
+	snprintf(buf, size, "%s.worker.log", sock_path);
+}
+
+static pid_t spawn_worker(const wrow *w, long max_jobs)
+{
+	char command[4096], lp[600];
+	int len = snprintf(command, sizeof command,
+	                   "exec %s --url '%s' --queue " WQUEUE " --name bench-wp --pool %s --size %d --interval 0.01",
+	                   w->p->command, url, pool_flag[w->pool], WPOOL_SIZE(w->pool));
+	if (max_jobs > 0 && len > 0 && (size_t)len < sizeof command)
+		snprintf(command + len, sizeof command - (size_t)len, " --max-jobs %ld", max_jobs);
+	log_path(lp, sizeof lp);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY), out = open(lp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Waits (polling every ms) for pid to exit, at most until `until`; 1 if
+ * it exited (*status set). */
+static int reap(pid_t pid, int *status, double until)
+{
+	struct timespec ms = { 0, 1000000 };
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+		if (mono() > until)
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+}
+
+/* One run of w's program over n jobs (n = 0: the start-up run). */
+static void run_wprog(qless_client *c, wrow *w, long n)
+{
+	int status = 0, exited = 0;
+	flush_data();
+	if (n > 0)
+		fill_klass(c, WQUEUE, w->p->klass, n);
+	int poll = n == 0 || w->pool == QLESS_POOL_PROCESSES;
+	const char *key = n > 0 ? "ql:completed" : "ql:workers";
+	long want = n > 0 ? n : w->pool == QLESS_POOL_PROCESSES ? WPOOL_SIZE(w->pool) : 1;
+	double cpu0 = redis_cpu(), t = mono(), until = t + 60;
+	pid_t pid = spawn_worker(w, poll ? 0 : n);
+	if (poll) {
+		/* Polls cost Redis CPU (a sequential command each): sleep half the
+		 * time the jobs left should take at the rate so far, 2 to 20 ms.
+		 * Every 0.5 s also look for failed jobs (a wrong KLASS): no point
+		 * waiting for the time limit then. */
+		double check = t + 0.5;
+		for (long long got; (got = zcard(key)) < want && mono() < until;) {
+			if ((exited = waitpid(pid, &status, WNOHANG) == pid))
+				break;
+			double now = mono(), nap = got > 0 ? (double)(want - got) * (now - t) / (double)got / 2 : 0.01;
+			if (now > check) {
+				redisReply *r = cmd("SCARD ql:failures");
+				long long failed = r->integer;
+				freeReplyObject(r);
+				if (failed > 0)
+					break;
+				check = now + 0.5;
+			}
+			nap = nap < 0.002 ? 0.002 : nap > 0.02 ? 0.02 : nap;
+			struct timespec ts = { 0, (long)(nap * 1e9) };
+			nanosleep(&ts, NULL);
+		}
+		if (!exited)
+			kill(pid, SIGTERM);
+	}
+	if (!exited && !reap(pid, &status, until)) {
+		kill(pid, SIGKILL);
+		reap(pid, &status, mono() + 10);
+	}
+	double secs = mono() - t, cpu = redis_cpu() - cpu0;
+	long long done = zcard("ql:completed");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || done != n) {
+		char lp[600], tail[2001];
+		log_path(lp, sizeof lp);
+		FILE *f = fopen(lp, "r");
+		size_t got = 0;
+		if (f != NULL) {
+			fseek(f, -2000, SEEK_END);
+			got = fread(tail, 1, sizeof tail - 1, f);
+			fclose(f);
+		}
+		tail[got] = '\0';
+		fprintf(stderr, "qless-bench: %s over %ld jobs: %s %d, %lld complete, %lld failed; row skipped from "
+		        "now on; its log ends:\n%s\n", w->name, n, WIFEXITED(status) ? "exit status" : "signal",
+		        WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1, done,
+		        zcard_failed(), tail);
+		w->failed = 1;
+		return;
+	}
+	if (n == 0) {
+		w->zero_secs += secs;
+		w->nzero++;
+		return;
+	}
+	add_row(w->name, "seq", n, secs, cpu);
+	fprintf(stderr, "  %-34s %8ld jobs %7.3f s\n", w->name, n, secs);
+}
+
+/* Rounds over every worker program row, in the opposite order every other
+ * round; each row next to its run over 0 jobs. */
+static void bench_worker_programs(qless_client *c, long n, int rounds)
+{
+	double began = mono();
+	wjobs = n;
+	wrounds = rounds;
+	for (int pool = 0; pool < 3; pool++) {
+		int ref = -1;
+		for (int i = 0; i < nwprogs && nwrows < MAX_WROWS; i++) {
+			if (!(wprogs[i].pools & (1 << pool)))
+				continue;
+			wrow *w = &wrows[nwrows];
+			memset(w, 0, sizeof *w);
+			w->p = &wprogs[i];
+			w->pool = (qless_pool_kind)pool;
+			snprintf(w->name, sizeof w->name, "%s worker program, %s", wprogs[i].name, pool_label[pool]);
+			if (i == 0)
+				ref = nwrows;
+			w->ref = ref;
+			nwrows++;
+		}
+	}
+	for (int r = 0; r < rounds; r++) {
+		round_begin();
+		for (int k = 0; k < nwrows; k++) {
+			wrow *w = &wrows[r % 2 == 0 ? k : nwrows - 1 - k];
+			if (!w->failed)
+				run_wprog(c, w, n);
+			if (!w->failed)
+				run_wprog(c, w, 0);
+		}
+		for (int k = 0; k < nwrows; k++) {
+			const wrow *w = &wrows[k];
+			char what[80];
+			if (w->ref < 0 || w->ref == k)
+				continue;
+			round_ratio(w->name, w->name, "seq", wrows[w->ref].name, "seq", 1);
+			snprintf(what, sizeof what, "%s cpu", w->name);
+			round_ratio(what, w->name, "seq", wrows[w->ref].name, "seq", 0);
+		}
+	}
+	flush_data();
+	if (nwrows > 0)
+		fprintf(stderr, "  (worker programs: %.1f s in all)\n", mono() - began);
+}
+
 /* ---- scaling ---- */
 
 /* Each level (1k, 100k, 1M waiting jobs) lives on a server of its own, so
@@ -736,6 +1003,79 @@ static void print_table(FILE *out)
 	}
 }
 
+/* The worker program row named like r (with its mode suffix), or NULL. */
+static const wrow *wrow_of(const row *r)
+{
+	for (int i = 0; i < nwrows; i++) {
+		char name[80];
+		snprintf(name, sizeof name, "%s (seq)", wrows[i].name);
+		if (strcmp(name, r->name) == 0)
+			return &wrows[i];
+	}
+	return NULL;
+}
+
+static const row *wrow_row(const wrow *w)
+{
+	char name[80];
+	snprintf(name, sizeof name, "%s (seq)", w->name);
+	return find(name);
+}
+
+/* w's jobs/s (rate) or Redis CPU per job as a ratio to its reference, or -1. */
+static double wrow_ratio(const wrow *w, int rate)
+{
+	const row *a = wrow_row(w), *b = w->ref >= 0 ? wrow_row(&wrows[w->ref]) : NULL;
+	if (a == NULL || b == NULL || a->cpu <= 0 || b->cpu <= 0)
+		return -1;
+	return rate ? ((double)a->jobs / a->secs) / ((double)b->jobs / b->secs)
+	            : (a->cpu / (double)a->jobs) / (b->cpu / (double)b->jobs);
+}
+
+static const spread *spread_of(const char *what)
+{
+	for (int i = 0; i < nspreads; i++)
+		if (strcmp(spreads[i].what, what) == 0 && spreads[i].n > 1)
+			return &spreads[i];
+	return NULL;
+}
+
+static void print_spread_cell(FILE *out, const char *what)
+{
+	const spread *sp = spread_of(what);
+	char cell[40] = "";
+	if (sp != NULL)
+		snprintf(cell, sizeof cell, "%.2f..%.2f", sp->lo, sp->hi);
+	fprintf(out, " %-11s", cell);
+}
+
+/* The worker program rows again, as ratios to the C worker program of the
+ * same pool (the first --worker), with the per-round spread. */
+static void print_workers(FILE *out)
+{
+	if (nwrows == 0)
+		return;
+	fprintf(out, "\nworker programs: %ld no-op jobs per run, %d rounds; x C = ratio to the %s worker program "
+	        "of the same pool\n", wjobs, wrounds, wprogs[0].name);
+	fprintf(out, "%-34s %7s %6s %-11s %9s %6s %-11s %9s\n", "row", "jobs/s", "x C", "  per round", "us/job",
+	        "x C", "  per round", "0 jobs s");
+	for (int i = 0; i < nwrows; i++) {
+		const wrow *w = &wrows[i];
+		const row *r = wrow_row(w);
+		char what[80];
+		if (r == NULL) {
+			fprintf(out, "%-34s no result\n", w->name);
+			continue;
+		}
+		fprintf(out, "%-34s %7.0f %6.3f", w->name, (double)r->jobs / r->secs, wrow_ratio(w, 1));
+		print_spread_cell(out, w->name);
+		snprintf(what, sizeof what, "%s cpu", w->name);
+		fprintf(out, " %9.2f %6.3f", r->cpu / (double)r->jobs * 1e6, wrow_ratio(w, 0));
+		print_spread_cell(out, what);
+		fprintf(out, " %9.3f\n", w->nzero ? w->zero_secs / w->nzero : -1);
+	}
+}
+
 static double cpu_per(const char *name)
 {
 	const row *r = find(name);
@@ -821,9 +1161,15 @@ static void write_json(const char *path, int met)
 			fprintf(f,
 			        "    {\"name\": \"%s\", \"mode\": \"%s\", \"jobs\": %ld, \"seconds\": %.6f, "
 			        "\"jobs_per_s\": %.1f, \"redis_cpu_s\": %.6f, \"redis_cpu_us_per_job\": %.3f, "
-			        "\"rate_vs_evalsha\": %.4f, \"cpu_vs_evalsha\": %.3f}",
+			        "\"rate_vs_evalsha\": %.4f, \"cpu_vs_evalsha\": %.3f",
 			        r->name, r->mode, r->jobs, r->secs, rate, r->cpu, cpu * 1e6,
 			        rate / ((double)l->jobs / l->secs), cpu / (l->cpu / (double)l->jobs));
+			const wrow *w = wrow_of(r);
+			if (w != NULL)
+				fprintf(f, ", \"jobs_per_run\": %ld, \"rate_vs_c_worker\": %.4f, \"cpu_vs_c_worker\": %.4f, "
+				        "\"zero_job_run_s\": %.4f",
+				        wjobs, wrow_ratio(w, 1), wrow_ratio(w, 0), w->nzero ? w->zero_secs / w->nzero : -1);
+			fprintf(f, "}");
 		}
 		fprintf(f, "%s\n", i + 1 < nrows ? "," : "");
 	}
@@ -860,6 +1206,8 @@ int main(int argc, char **argv)
 			json = argv[++i];
 		else if (strcmp(argv[i], "--driver") == 0 && i + 1 < argc && ndrivers < MAX_DRIVERS)
 			drivers[ndrivers++] = argv[++i];
+		else if (strcmp(argv[i], "--worker") == 0 && i + 1 < argc)
+			parse_wprog(argv[++i]);
 		else if (strcmp(argv[i], "--level-socket") == 0 && i + 1 < argc && nlevels < 3) {
 			levels[nlevels].jobs = level_jobs[nlevels];
 			levels[nlevels++].socket = argv[++i];
@@ -867,7 +1215,7 @@ int main(int argc, char **argv)
 			quick = 1;
 		else
 			die("usage: qless-bench --socket PATH --lib qless-lib.lua [--quick] [--json FILE] "
-			    "[--driver NAME=COMMAND]... [--level-socket PATH]...");
+			    "[--driver NAME=COMMAND]... [--worker 'NAME POOLS KLASS=COMMAND']... [--level-socket PATH]...");
 	}
 	if (sock_path == NULL || libpath == NULL)
 		die("--socket and --lib are required");
@@ -893,6 +1241,10 @@ int main(int argc, char **argv)
 	long nseq = quick ? 5000 : 30000, npipe = quick ? 50000 : 1000000;
 	long ncmd = quick ? 1000 : 10000, nlife = quick ? 1000 : 10000, nbatch = quick ? 5000 : 30000;
 	long nscale = quick ? 1000 : 10000, ndrv = quick ? 500 : 8000;
+	/* Worker programs: jobs per run, so that start-up is a small part of a
+	 * run (of a full one), and rounds. */
+	long nwp = quick ? 500 : 2000;
+	int wp_rounds = quick ? 2 : 4;
 
 	qless_client *c = NULL, *ce = NULL;
 	qcheck(qless_client_new(&c, url, NULL), "client");
@@ -966,12 +1318,14 @@ int main(int argc, char **argv)
 		}
 	}
 
+	bench_worker_programs(c, nwp, wp_rounds);
 	bench_scaling(levels, nlevels, nscale);
 	bench_purge(c, quick ? 5000 : 50000, nbatch / 2);
 	flush_data();
 
 	suffix_modes();
 	print_table(stdout);
+	print_workers(stdout);
 	int met = print_targets(stdout, drivers, ndrivers);
 	if (json)
 		write_json(json, met);
