@@ -118,15 +118,36 @@ void qless__args_free(qless_args *a)
 	a->n = QLESS_ARGS_PREFIX;
 }
 
+/* An error reply saying the server cannot run commands for now (loading
+ * its data after a restart, or busy with a long script): the command did
+ * not run, and for the caller Redis is away, not the command wrong. Drops
+ * the connection (the next call connects and loads the protocol again),
+ * frees r and records QLESS_EIO. 0, r untouched, for any other reply. */
+static int not_ready(qless_client *c, redisReply *r, const char *func)
+{
+	int rc;
+	if (r == NULL || r->type != REDIS_REPLY_ERROR ||
+	    (strncmp(r->str, "LOADING", 7) != 0 && strncmp(r->str, "BUSY", 4) != 0))
+		return 0;
+	rc = qless__err(QLESS_EIO, "%s: the server is not ready: %s", func, r->str);
+	freeReplyObject(r);
+	redisFree(c->ctx);
+	c->ctx = NULL;
+	return rc;
+}
+
 static int load_script(qless_client *c, const char *func)
 {
 	const char *argv[3] = { "SCRIPT", "LOAD", qless_script_lua };
 	size_t lens[3] = { 6, 4, qless_script_lua_len };
 	redisReply *r = redisCommandArgv(c->ctx, 3, argv, lens);
+	int rc;
 	if (r == NULL)
 		return qless__io_error(c, func);
+	if ((rc = not_ready(c, r, func)) != 0)
+		return rc;
 	if (r->type == REDIS_REPLY_ERROR) {
-		int rc = qless__err(QLESS_EPROTOCOL, "%s: SCRIPT LOAD failed: %s", func, r->str);
+		rc = qless__err(QLESS_EPROTOCOL, "%s: SCRIPT LOAD failed: %s", func, r->str);
 		freeReplyObject(r);
 		return rc;
 	}
@@ -209,6 +230,8 @@ static int load_function(qless_client *c, const char *func)
 	r = redisCommandArgv(c->ctx, 3, argv, lens);
 	if (r == NULL)
 		return qless__io_error(c, func);
+	if ((ok = not_ready(c, r, func)) != 0)
+		return ok; /* not "no Functions": try again once the server is ready */
 	/* "already exists": the same name is the same code (see above). */
 	ok = r->type == REDIS_REPLY_STRING ||
 	     (r->type == REDIS_REPLY_ERROR && strstr(r->str, "already exists") != NULL);
@@ -261,7 +284,8 @@ void qless__fmt_now(char *buf, double t)
 	buf[6] = '\0';
 }
 
-int qless__ensure(qless_client *c)
+/* qless__ensure for callers already inside the SIGPIPE guard. */
+static int ensure_unguarded(qless_client *c)
 {
 	int rc;
 	if (c->ctx != NULL)
@@ -274,6 +298,16 @@ int qless__ensure(qless_client *c)
 		redisFree(c->ctx);
 		c->ctx = NULL;
 	}
+	return rc;
+}
+
+int qless__ensure(qless_client *c)
+{
+	qless_sigpipe_guard g;
+	int rc;
+	qless__sigpipe_block(&g);
+	rc = ensure_unguarded(c);
+	qless__sigpipe_restore(&g, rc != QLESS_OK);
 	return rc;
 }
 
@@ -352,7 +386,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 		qless__args_free(a);
 		return qless__err_nomem(func);
 	}
-	rc = qless__ensure(c);
+	rc = ensure_unguarded(c);
 	if (rc != QLESS_OK) {
 		qless__args_free(a);
 		return rc;
@@ -375,6 +409,8 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 	qless__args_free(a);
 	if (r == NULL)
 		return qless__io_error(c, func);
+	if ((rc = not_ready(c, r, func)) != 0)
+		return rc;
 	if (r->type == REDIS_REPLY_ERROR) {
 		rc = script_error(r);
 		freeReplyObject(r);
@@ -487,7 +523,7 @@ static int call_many_impl(qless_client *c, const char *func, size_t n, const cha
 		if (as[i].oom)
 			return qless__err_nomem(func);
 	}
-	if ((rc = qless__ensure(c)) != QLESS_OK)
+	if ((rc = ensure_unguarded(c)) != QLESS_OK)
 		return rc;
 	qless__fmt_now(c->nowbuf, qless__now(c));
 	if (pipe_round(c, n, cmds, as, replies) != QLESS_OK)

@@ -36,6 +36,10 @@ int qless__script_error_code(const char *msg)
 {
 	if (msg == NULL)
 		return QLESS_EPROTOCOL;
+	/* The server cannot run commands yet (loading after a restart, or busy
+	 * with a long script): the command did not run; try again later. */
+	if (strncmp(msg, "LOADING", 7) == 0 || strncmp(msg, "BUSY", 4) == 0)
+		return QLESS_EIO;
 	if (strstr(msg, "does not exist") || strstr(msg, "No recurring job"))
 		return QLESS_ENOTFOUND;
 	if (strstr(msg, "another worker") || strstr(msg, "not currently running") ||

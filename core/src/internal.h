@@ -150,7 +150,9 @@ double qless__now(const qless_client *c);
  * Returns NULL after recording an error. */
 redisContext *qless__connect(qless_client *c, int select_db);
 /* Ensures c->ctx is connected with the protocol loaded: the function
- * library (FCALL) where the server has Functions, else the script (EVALSHA). */
+ * library (FCALL) where the server has Functions, else the script (EVALSHA).
+ * Inside the SIGPIPE guard: a server that closes the connection while the
+ * protocol is being loaded is QLESS_EIO, not a dead process. */
 int qless__ensure(qless_client *c);
 /* Non-zero when QLESS_EVALSHA asks clients to stay on EVALSHA. */
 int qless__evalsha_env(void);

@@ -120,7 +120,7 @@ static void recover(qless_worker *w, pid_t pid, int status)
 {
 	char name[512], why[160];
 	qless_strlist *jobs = NULL, *stalled = NULL;
-	double wait;
+	double wait, waited;
 	size_t i;
 	int rc;
 
@@ -131,11 +131,12 @@ static void recover(qless_worker *w, pid_t pid, int status)
 	else
 		snprintf(why, sizeof why, "worker child %ld exited with status %d while running the job", (long)pid,
 		         WEXITSTATUS(status));
-	/* Redis may be away too (both killed at once): wait for it a while;
-	 * past that the jobs' locks expire and they are handed out again. */
-	for (wait = 0.1; (rc = qless_client_worker_jobs(w->client, name, &jobs, &stalled)) == QLESS_EIO &&
-	                 wait < 2 * w->run.reconnect_max && !qless__stopping(w);
-	     wait *= 2)
+	/* Redis may be away too (both killed at once): wait for it up to 30 s
+	 * (half the default lock time); past that the jobs' locks expire and
+	 * they are handed out again. */
+	for (waited = 0, wait = 0.1; (rc = qless_client_worker_jobs(w->client, name, &jobs, &stalled)) == QLESS_EIO &&
+	                              waited < 30 && !qless__stopping(w);
+	     waited += wait, wait = wait * 2 > w->run.reconnect_max ? w->run.reconnect_max : wait * 2)
 		qless__wait(w, wait);
 	if (rc != QLESS_OK) {
 		qless__log(w, "cannot list the jobs of %s: %s (their locks will expire)", name, qless_error_last_message());

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 extern char **environ;
@@ -407,6 +409,101 @@ static void test_sigpipe(void)
 	sigaction(SIGPIPE, &old, NULL);
 }
 
+/* ---- a fake server on a unix socket: answers LOADING, or hangs up ---- */
+
+typedef struct fake_server {
+	int fd, hang_up, stop;
+	char dir[40], path[96];
+	pthread_t thread;
+} fake_server;
+
+/* LOADING mode: every command read is answered as a Redis restarting from
+ * its append-only file answers. hang_up: each connection is closed as soon
+ * as it is accepted, while the client is about to write. */
+static void *fake_loop(void *arg)
+{
+	fake_server *f = arg;
+	static const char loading[] = "-LOADING Redis is loading the dataset in memory\r\n";
+	while (!f->stop) {
+		int conn = accept(f->fd, NULL, NULL);
+		if (conn < 0)
+			break;
+		if (!f->hang_up) {
+			char buf[65536];
+			ssize_t n;
+			while ((n = read(conn, buf, sizeof buf)) > 0)
+				if (memchr(buf, '\n', (size_t)n) != NULL && write(conn, loading, sizeof loading - 1) < 0)
+					break;
+		}
+		close(conn);
+	}
+	return NULL;
+}
+
+static int fake_start(fake_server *f, int hang_up)
+{
+	struct sockaddr_un sa;
+	memset(f, 0, sizeof *f);
+	f->hang_up = hang_up;
+	snprintf(f->dir, sizeof f->dir, "/tmp/qless-fake.XXXXXX");
+	if (mkdtemp(f->dir) == NULL)
+		return -1;
+	snprintf(f->path, sizeof f->path, "%s/sock", f->dir);
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", f->path);
+	if ((f->fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0 || bind(f->fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+	    listen(f->fd, 64) != 0)
+		return -1;
+	return pthread_create(&f->thread, NULL, fake_loop, f) == 0 ? 0 : -1;
+}
+
+static void fake_stop(fake_server *f)
+{
+	f->stop = 1;
+	shutdown(f->fd, SHUT_RDWR);
+	close(f->fd);
+	pthread_join(f->thread, NULL);
+	unlink(f->path);
+	rmdir(f->dir);
+}
+
+/* A server loading its data is Redis away for now (QLESS_EIO, which the
+ * worker engine waits out), not a protocol error. */
+static void test_loading_is_eio(void)
+{
+	fake_server f;
+	char url[160];
+	qless_client *c = NULL;
+	CU_ASSERT_EQUAL_FATAL(fake_start(&f, 0), 0);
+	snprintf(url, sizeof url, "unix://%s", f.path);
+	TH_RC(qless_client_new(&c, url, NULL), QLESS_EIO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "LOADING"));
+	CU_ASSERT_PTR_NULL(c);
+	fake_stop(&f);
+}
+
+/* A server that hangs up while the client loads the protocol: the write
+ * must not raise SIGPIPE (at its default action it would kill this test). */
+static void test_hang_up_while_loading(void)
+{
+	struct sigaction dfl, old;
+	fake_server f;
+	char url[160];
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGPIPE, &dfl, &old);
+	CU_ASSERT_EQUAL_FATAL(fake_start(&f, 1), 0);
+	snprintf(url, sizeof url, "unix://%s", f.path);
+	for (int i = 0; i < 50; i++) {
+		qless_client *c = NULL;
+		TH_RC(qless_client_new(&c, url, NULL), QLESS_EIO);
+		qless_client_free(c);
+	}
+	fake_stop(&f);
+	sigaction(SIGPIPE, &old, NULL);
+}
+
 /* ---- a second, private redis-server with a password ---- */
 
 static pid_t auth_pid;
@@ -557,6 +654,8 @@ CU_TestInfo conn_tests[] = {
 	{ "evalsha_env", test_evalsha_env },
 	{ "connection_killed", test_connection_killed },
 	{ "sigpipe", test_sigpipe },
+	{ "loading_is_eio", test_loading_is_eio },
+	{ "hang_up_while_loading", test_hang_up_while_loading },
 	{ "auth", test_auth },
 	CU_TEST_INFO_NULL,
 };
