@@ -178,23 +178,28 @@ class Redis:
         self.appendfsync = appendfsync
         self.proc = None
 
-    def start(self):
+    def start(self, *extra, timeout=10):
+        """Starts it (loading the append-only file, if any) and waits up to
+        timeout seconds until it answers. extra: more redis-server flags."""
         self.proc = subprocess.Popen(
             ["redis-server", "--port", "0", "--unixsocket", self.socket, "--unixsocketperm", "700",
              "--dir", self.dir, "--appendonly", "yes", "--appendfsync", self.appendfsync, "--save", "",
-             "--logfile", os.path.join(self.dir, "redis.log")],
+             "--logfile", os.path.join(self.dir, "redis.log"), *extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         conn = redis.Redis(unix_socket_path=self.socket, decode_responses=True)
-        deadline = time.time() + 10
-        while True:
-            try:
-                if conn.ping():
-                    return
-            except (redis.ConnectionError, redis.BusyLoadingError):
-                pass
-            assert self.proc.poll() is None and time.time() < deadline, \
-                "own redis-server did not start:\n" + self.log()
-            time.sleep(0.02)
+        deadline = time.time() + timeout
+        try:
+            while True:
+                try:
+                    if conn.ping():
+                        return
+                except (redis.ConnectionError, redis.BusyLoadingError):
+                    pass
+                assert self.proc.poll() is None and time.time() < deadline, \
+                    "own redis-server did not start:\n" + self.log()
+                time.sleep(0.02)
+        finally:
+            conn.close()
 
     def kill(self):
         self.proc.kill()   # SIGKILL: no shutdown, no final write

@@ -18,6 +18,14 @@ loses no acknowledged write and the soak tests the workers, not Redis's
 durability window; with everysec a kill may roll back up to a second of
 job state (completions undone, jobs run again, puts lost).
 
+The seed (--seed) fixes the jobs' sleeps and the choice of victims; the
+timing of a run still varies. --load-delay MICROS makes each restart load
+slowly (redis-server's key-load-delay), answering -LOADING for seconds as a
+server with a large dataset does. Besides the verdict the table shows what
+only the workers' output tells: pool children that ended without being
+killed, settles the engine dropped and recoveries of a dead child's jobs it
+gave up (their jobs wait for their locks to expire, then run again).
+
 Exit status 0 only if, in every series, no job is lost (neither complete
 nor failed, or missing), none ran twice at the same time (start..end of one
 jid overlapping in the jobs' log, from different pids; a killed child's run
@@ -114,6 +122,17 @@ def run_twice(runs):
 
 
 CHILD_ENDED = re.compile(r"child (\d+) ended \((signal|status) (\d+)\)")
+DROPPED = re.compile(r" dropped: ")
+GAVE_UP = re.compile(r"cannot list the jobs of ")
+
+
+def count_lines(worker, pattern):
+    """Lines of the worker program's output (its children's too) that match."""
+    try:
+        with open(worker.out_path, errors="replace") as f:
+            return sum(1 for line in f if pattern.search(line))
+    except OSError:
+        return 0
 
 
 def children_ended(worker):
@@ -128,6 +147,14 @@ def children_ended(worker):
 # --- one series ------------------------------------------------------------------------
 
 DOWN = (redis.ConnectionError, redis.TimeoutError)   # BusyLoadingError is a ConnectionError
+
+
+def restart(server, args):
+    """Starts the killed redis-server again from its append-only file; with
+    --load-delay it loads slowly (answering -LOADING meanwhile), as a server
+    with a large dataset does. Returns once it has loaded."""
+    extra = ["--key-load-delay", str(args.load_delay)] if args.load_delay else []
+    server.start(*extra, timeout=120)
 
 
 def series(args, rng, retries, label):
@@ -168,7 +195,7 @@ def series(args, rng, retries, label):
                           file=sys.stderr)
             if down_since is not None:
                 if now - down_since >= args.redis_down:
-                    server.start()
+                    restart(server, args)
                     fig["redis restarts"] += 1
                     down_since = None
             else:
@@ -200,7 +227,7 @@ def series(args, rng, retries, label):
             time.sleep(0.1)
         wall = time.time() - t0
         if down_since is not None:   # timed out while it was down
-            server.start()
+            restart(server, args)
             fig["redis restarts"] += 1
 
         stops = []
@@ -233,6 +260,8 @@ def series(args, rng, retries, label):
             "runs repeated": sum(len(rs) for rs in runs.values()) - len(runs),
             "runs never ended, unexplained": unexplained,
             "children ended unbidden": len(unbidden),
+            "settles dropped (logged)": sum(count_lines(w, DROPPED) for w in workers),
+            "recoveries given up (logged)": sum(count_lines(w, GAVE_UP) for w in workers),
             "worker programs exited": len(exited),
             "exit status on SIGTERM": " ".join(str(rc) for rc in stops),
             "timed out": timed_out,
@@ -261,7 +290,8 @@ def series(args, rng, retries, label):
 
 ROWS = ["jobs", "child kills", "kills during job code", "redis restarts", "complete", "failed", "failed groups",
         "lost", "run twice at once", "runs repeated", "runs never ended, unexplained",
-        "children ended unbidden", "worker programs exited", "exit status on SIGTERM", "timed out",
+        "children ended unbidden", "settles dropped (logged)", "recoveries given up (logged)",
+        "worker programs exited", "exit status on SIGTERM", "timed out",
         "wall time (s)"]
 
 
@@ -295,6 +325,8 @@ def main():
     p.add_argument("--retries", type=int, default=10, help="retries of the first series' jobs (default 10)")
     p.add_argument("--no-default-series", action="store_true",
                    help="skip the second series (the protocol's default retries)")
+    p.add_argument("--load-delay", type=int, default=0, metavar="MICROS",
+                   help="redis-server's key-load-delay on restarts: a longer LOADING window (default 0)")
     p.add_argument("--appendfsync", choices=["always", "everysec"], default="always")
     p.add_argument("--lock", type=int, default=10, help="the jobs' lock time, config heartbeat (s, default 10)")
     p.add_argument("--reconnect-max", type=float, default=0.5, help="the workers' --reconnect-max (default 0.5)")
@@ -323,9 +355,10 @@ def main():
     if not args.no_default_series:
         plan.append((None, "retries=default"))
     print("soak: %s, %d worker programs x --pool %s --size %d, %d Noop jobs per series (sleep 0..%g s), "
-          "child kill every %g-%g s, %d redis kills (down %g s), appendfsync %s, seed %d"
+          "child kill every %g-%g s, %d redis kills (down %g s, load delay %d us), appendfsync %s, seed %d"
           % (args.lang, args.workers, args.pool, args.size, args.jobs, args.sleep_max, args.kill_every[0],
-             args.kill_every[1], args.redis_kills, args.redis_down, args.appendfsync, args.seed), flush=True)
+             args.kill_every[1], args.redis_kills, args.redis_down, args.load_delay, args.appendfsync, args.seed),
+          flush=True)
     figs = []
     for retries, label in plan:
         figs.append(series(args, rng, retries, label))
