@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""The worker fault soak (issue 11), run by hand; it takes minutes, so it is
-not a ctest entry. W worker programs of one language, each a pool, work
+"""The worker fault soak (issue 11), run by hand; it takes a minute or more, so
+it is not a ctest entry. W worker programs of one language, each a pool, work
 through J Noop jobs on a redis-server of the soak's own while pool children
 are SIGKILLed every 1-2 s and redis-server is SIGKILLed twice and restarted
 from its append-only file. Then it prints what became of the jobs.
@@ -337,6 +337,8 @@ def main():
     args = p.parse_args()
     if args.workers < 1 or args.size < 1 or args.jobs < 1 or args.redis_kills < 0 or args.timeout <= 0:
         p.error("--workers, --size, --jobs must be >= 1, --redis-kills >= 0, --timeout > 0")
+    if not 0 < args.kill_every[0] <= args.kill_every[1] or args.sleep_max < 0 or args.load_delay < 0:
+        p.error("--kill-every needs 0 < MIN <= MAX; --sleep-max and --load-delay >= 0")
     env_from_build(os.path.abspath(args.build))
     try:
         launch(args.lang)
