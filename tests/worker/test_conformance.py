@@ -7,14 +7,11 @@ so nothing of the code under test is used to check it.
 Languages: the environment variable QLESS_WORKER_LANG picks one (ctest sets
 it: worker.c, worker.python, worker.ruby, worker.lua); unset, all four run.
 
-Environment (set by tests/worker/CMakeLists.txt):
-  QLESS_TEST_STATE    the private redis-server (files `socket`, `port`)
-  QLESS_LUA_SCRIPT    build/lua/qless.lua
-  QLESS_SOURCE_DIR    the repository (job classes, language layers)
-  QLESS_CWORKER       build/tests/worker/qless-cworker
-  QLESS_PYTHON, QLESS_PYTHONPATH            python3 and the built package
-  QLESS_RUBY, QLESS_RUBY_EXT                ruby and the built extension
-  QLESS_LUA_CPATH_DIR                       the built qless_core.so
+Environment (set by tests/worker/CMakeLists.txt): QLESS_TEST_STATE, the
+private redis-server (files `socket`, `port`), and what harness.py lists.
+The launch of each language's worker, the process handling, the harness's
+own redis-server and the protocol client are in harness.py, shared with the
+fault soak (soak.py).
 
 The job classes (Noop, Boom, Flaky) are defined per language in
 tests/worker/jobs/<lang>/ and in cworker.c; see the contract there.
@@ -22,37 +19,17 @@ Every process a test starts is stopped by pid when it ends.
 """
 import json
 import os
-import shutil
 import signal
-import subprocess
-import tempfile
 import time
-import uuid
 
 import pytest
 import redis
 
-LANGS = ["c", "python", "ruby", "lua"]
-SRC = os.environ.get("QLESS_SOURCE_DIR") or os.path.dirname(os.path.dirname(
-    os.path.dirname(os.path.abspath(__file__))))
-JOBS = os.path.join(SRC, "tests", "worker", "jobs")
-
-KLASS = {
-    "c": {"Noop": "Noop", "Boom": "Boom", "Flaky": "Flaky"},
-    "python": {"Noop": "conformance_jobs.Noop", "Boom": "conformance_jobs.Boom",
-               "Flaky": "conformance_jobs.Flaky"},
-    "ruby": {"Noop": "ConformanceJobs::Noop", "Boom": "ConformanceJobs::Boom",
-             "Flaky": "ConformanceJobs::Flaky"},
-    "lua": {"Noop": "conformance_jobs.noop", "Boom": "conformance_jobs.boom",
-            "Flaky": "conformance_jobs.flaky"},
-}
-# Runtimes that must not be entered from a foreign C thread: their worker
-# refuses --pool threads (usage error, exit status 2).
-SINGLE_THREADED = {"ruby", "lua"}
+from harness import (LANGS, POLL, SINGLE_THREADED, Harness, Missing, Ql, launch, need, overlaps,
+                     max_concurrency, popped_by, proc_stat, read_log, whats)
 
 # Tolerance of time measurements (s): the harness samples the database every
 # POLL seconds on a shared machine.
-POLL = 0.02
 TOL = 0.3
 
 
@@ -64,339 +41,29 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("lang", [chosen] if chosen else LANGS)
 
 
-def need(name):
-    value = os.environ.get(name)
-    if not value:
-        pytest.fail("%s is not set: run the suite through ctest (ctest -R worker.<lang>)" % name,
-                    pytrace=False)
-    return value
-
-
-def launch(lang):
-    """argv prefix and extra environment of lang's worker program."""
-    if lang == "c":
-        return [need("QLESS_CWORKER")], {}
-    if lang == "python":
-        path = os.pathsep.join([need("QLESS_PYTHONPATH"), os.path.join(JOBS, "python")])
-        return [need("QLESS_PYTHON"), "-m", "qless.worker"], {"PYTHONPATH": path}
-    if lang == "ruby":
-        return [need("QLESS_RUBY"), "-I", need("QLESS_RUBY_EXT"), "-I", os.path.join(SRC, "bindings/ruby/lib"),
-                os.path.join(SRC, "bindings/ruby/bin/qless-worker"),
-                "--require", os.path.join(JOBS, "ruby/conformance_jobs.rb")], {}
-    lua_src = os.path.join(SRC, "bindings/lua")
-    lua_jobs = os.path.join(JOBS, "lua")
-    return ["lua5.4", os.path.join(lua_src, "qless-worker")], {
-        "LUA_CPATH": need("QLESS_LUA_CPATH_DIR") + "/?.so;;",
-        "LUA_PATH": ";".join([lua_src + "/?.lua", lua_src + "/?/init.lua",
-                              lua_jobs + "/?.lua", lua_jobs + "/?/init.lua", ""]) + ";"}
-
-
-# --- processes ----------------------------------------------------------------
-
-def proc_stat(pid):
-    """(ppid, start time in clock ticks) of a live process, else None."""
+def needs_of(lang):
+    """Fails the test, without a traceback, when the environment lacks what
+    lang's worker or the harness needs."""
     try:
-        with open("/proc/%d/stat" % pid) as f:
-            stat = f.read()
-    except OSError:
-        return None
-    fields = stat.rsplit(")", 1)[1].split()   # after "pid (comm)", which may hold spaces
-    if fields[0] == "Z":
-        return None
-    return int(fields[1]), int(fields[19])
-
-
-class Worker:
-    """One worker program started by the harness; its output goes to a file."""
-
-    def __init__(self, argv, env, name, out_path):
-        self.name = name
-        self.argv = argv
-        self.out_path = out_path
-        self._seen = {}   # child pid -> start time: what teardown may kill
-        with open(out_path, "wb") as out:
-            self.proc = subprocess.Popen(argv, env=env, cwd=SRC, stdin=subprocess.DEVNULL,
-                                         stdout=out, stderr=subprocess.STDOUT)
-        self.pid = self.proc.pid
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def children(self):
-        """Pids of the live children (a process pool's workers)."""
-        kids = set()
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                st = proc_stat(int(entry))
-                if st and st[0] == self.pid:
-                    kids.add(int(entry))
-                    self._seen[int(entry)] = st[1]
-        return kids
-
-    def pool(self, size, besides=()):
-        """A predicate for wait_for: the set of children once there are
-        `size` of them and at least one is not in `besides`."""
-        def check():
-            kids = self.children()
-            return kids if len(kids) == size and (not besides or kids - set(besides)) else None
-        return check
-
-    def signal(self, sig):
-        assert self.alive(), "%s exited already:\n%s" % (self.name, self.output())
-        os.kill(self.pid, sig)
-
-    def wait(self, timeout):
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def stop(self, timeout=15):
-        """Graceful stop (SIGTERM); returns the exit status."""
-        self.signal(signal.SIGTERM)
-        rc = self.wait(timeout)
-        assert rc is not None, "%s did not exit within %ss of SIGTERM:\n%s" % (self.name, timeout, self.output())
-        return rc
-
-    def output(self, tail=4000):
-        try:
-            with open(self.out_path, errors="replace") as f:
-                return f.read()[-tail:]
-        except OSError:
-            return ""
-
-    def teardown(self):
-        """Ends this process and its children, by pid, whatever state they are in."""
-        if self.alive():
-            self.children()
-            os.kill(self.pid, signal.SIGTERM)
-            if self.wait(5) is None:
-                os.kill(self.pid, signal.SIGKILL)
-                self.proc.wait()
-        for pid, started in self._seen.items():
-            st = proc_stat(pid)
-            if st and st[1] == started:   # the same process, not a reused pid
-                os.kill(pid, signal.SIGKILL)
-
-
-class Redis:
-    """A redis-server of the harness's own (append-only, unix socket in a
-    temporary directory), for the restart scenario."""
-
-    def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="qless-conf-", dir="/tmp")   # short: socket paths <= 107 bytes
-        self.socket = os.path.join(self.dir, "redis.sock")
-        self.proc = None
-
-    def start(self):
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", "0", "--unixsocket", self.socket, "--unixsocketperm", "700",
-             "--dir", self.dir, "--appendonly", "yes", "--appendfsync", "always", "--save", "",
-             "--logfile", os.path.join(self.dir, "redis.log")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        conn = redis.Redis(unix_socket_path=self.socket, decode_responses=True)
-        deadline = time.time() + 10
-        while True:
-            try:
-                if conn.ping():
-                    return
-            except (redis.ConnectionError, redis.BusyLoadingError):
-                pass
-            assert self.proc.poll() is None and time.time() < deadline, \
-                "own redis-server did not start:\n" + self.log()
-            time.sleep(0.02)
-
-    def kill(self):
-        self.proc.kill()   # SIGKILL: no shutdown, no final write
-        self.proc.wait()
-
-    def log(self):
-        try:
-            with open(os.path.join(self.dir, "redis.log")) as f:
-                return f.read()[-3000:]
-        except OSError:
-            return ""
-
-    def teardown(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-# --- the protocol, spoken by the harness -----------------------------------------
-
-class Ql:
-    """The protocol script by EVALSHA, with `now` = the wall clock."""
-
-    def __init__(self, conn):
-        with open(need("QLESS_LUA_SCRIPT")) as f:
-            self.source = f.read()
-        self.r = conn
-        self.sha = conn.script_load(self.source)
-
-    def __call__(self, command, *args):
-        try:
-            return self.r.evalsha(self.sha, 0, command, repr(time.time()), *args)
-        except redis.exceptions.NoScriptError:   # a restarted server has no script cache
-            self.sha = self.r.script_load(self.source)
-            return self.r.evalsha(self.sha, 0, command, repr(time.time()), *args)
-
-    def put(self, queue, klass, data=None, retries=None):
-        jid = uuid.uuid4().hex
-        extra = ["retries", retries] if retries is not None else []
-        assert self("put", "harness", queue, jid, klass, json.dumps(data or {}), 0, *extra) == jid
-        return jid
-
-    def job(self, jid):
-        reply = self("get", jid)
-        return None if reply is None else json.loads(reply)
-
-    def config(self, key, value):
-        self("config.set", key, value)
-
-
-def whats(job):
-    return [h["what"] for h in job["history"]]
-
-
-def popped_by(job):
-    return [h["worker"] for h in job["history"] if h["what"] == "popped"]
-
-
-def read_log(path):
-    """The Noop jobs' log: [(what, jid, time, pid)] in file order."""
-    entries = []
-    try:
-        with open(path) as f:
-            for line in f:
-                what, jid, when, pid = line.split()
-                entries.append((what, jid, float(when), int(pid)))
-    except FileNotFoundError:
-        pass
-    return entries
-
-
-def overlaps(entries):
-    """Jids that were running twice at the same moment (start..end intervals
-    of one jid overlapping), from the Noop log."""
-    by_jid = {}
-    for what, jid, when, _ in entries:
-        by_jid.setdefault(jid, []).append((when, 0 if what == "end" else 1))   # end before start at a tie
-    bad = []
-    for jid, events in by_jid.items():
-        running = 0
-        for _, kind in sorted(events):
-            running += 1 if kind else -1
-            if running > 1:
-                bad.append(jid)
-                break
-    return bad
-
-
-def max_concurrency(entries):
-    """Most jobs running at one moment, from the Noop log."""
-    running = top = 0
-    for _, kind in sorted((when, 0 if what == "end" else 1) for what, _, when, _ in entries):
-        running += 1 if kind else -1
-        top = max(top, running)
-    return top
-
-
-class Harness:
-    """What one test works with: the protocol (ql), raw redis (r), the job
-    classes of the language under test and the workers it starts."""
-
-    def __init__(self, lang, conn, url, tmp):
-        self.lang = lang
-        self.r = conn
-        self.ql = Ql(conn)
-        self.url = url
-        self.tmp = tmp
-        self.workers = []
-        self.log = str(tmp / "jobs.log")
-        self.servers = []
-
-    def own_redis(self):
-        """A redis-server of this test's own, stopped after its workers."""
-        server = Redis()
-        self.servers.append(server)
-        return server
-
-    def klass(self, name):
-        return KLASS[self.lang][name]
-
-    def put(self, queue, name, data=None, retries=None):
-        return self.ql.put(queue, self.klass(name), data, retries)
-
-    def noop(self, queue, sleep=None, log=True, **kw):
-        data = {}
-        if log:
-            data["log"] = self.log
-        if sleep is not None:
-            data["sleep"] = sleep
-        return self.put(queue, "Noop", data, **kw)
-
-    def states(self, jids, r=None):
-        pipe = (r or self.r).pipeline(transaction=False)
-        for jid in jids:
-            pipe.hget("ql:j:" + jid, "state")
-        return pipe.execute()
-
-    def start(self, *flags, name, url=None):
-        argv, extra = launch(self.lang)
-        argv = argv + ["--url", url or self.url, "--name", name, "--interval", "0.1", *flags]
-        env = dict(os.environ, **extra)
-        env.pop("QLESS_URL", None)
-        worker = Worker(argv, env, name, str(self.tmp / (name + ".out")))
-        self.workers.append(worker)
-        return worker
-
-    def diagnostics(self):
-        return "".join("\n--- %s (pid %d, %s): %s\n%s" % (
-            w.name, w.pid, "running" if w.alive() else "exit %s" % w.proc.returncode,
-            " ".join(w.argv), w.output()) for w in self.workers)
-
-    def wait_for(self, what, predicate, timeout, alive=()):
-        """Polls predicate() until it returns a true value (returned); fails
-        after timeout seconds, or at once when a worker in `alive` exits."""
-        deadline = time.time() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            for w in alive:
-                assert w.alive(), "%s exited (%s) while waiting for: %s%s" % (
-                    w.name, w.proc.returncode, what, self.diagnostics())
-            assert time.time() < deadline, "timed out after %ss waiting for: %s%s" % (
-                timeout, what, self.diagnostics())
-            time.sleep(POLL)
-
-    def all_complete(self, jids, r=None):
-        return lambda: all(s == "complete" for s in self.states(jids, r))
-
-    def started(self, jid):
-        """The pid that logged the start of jid, once it has."""
-        def check():
-            for what, j, _, pid in read_log(self.log):
-                if what == "start" and j == jid:
-                    return pid
-            return None
-        return check
+        need("QLESS_LUA_SCRIPT")
+        launch(lang)
+    except Missing as e:
+        pytest.fail(str(e), pytrace=False)
 
 
 @pytest.fixture(scope="session")
 def fixture_socket():
-    with open(os.path.join(need("QLESS_TEST_STATE"), "socket")) as f:
+    try:
+        state = need("QLESS_TEST_STATE")
+    except Missing as e:
+        pytest.fail(str(e), pytrace=False)
+    with open(os.path.join(state, "socket")) as f:
         return f.read().strip()
 
 
 @pytest.fixture
 def h(lang, fixture_socket, tmp_path):
+    needs_of(lang)
     conn = redis.Redis(unix_socket_path=fixture_socket, decode_responses=True)
     conn.flushall()
     harness = Harness(lang, conn, "unix://" + fixture_socket, tmp_path)
