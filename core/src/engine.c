@@ -377,6 +377,24 @@ static void log_settled(qless_slot *s, qless_job *job, const qless_result *r, do
 		qless__log(w, "%s %s retried in %.3gs (%s) after %.3fs", jid, klass, delay, r->group ? r->group : "", took);
 }
 
+/* After a settle whose connection broke was refused on its retry: whether
+ * the first try went through, by the state it would have left (a completed
+ * job may be purged at once). A lock that expired during the outage leaves
+ * the job waiting or running elsewhere: that is a drop. */
+static int settled_before(qless_job *job, const qless_result *r)
+{
+	int rc = qless_job_refresh(job);
+	const char *state = rc == QLESS_OK ? qless_job_state(job) : "";
+	const char *group = rc == QLESS_OK ? qless_job_failure_group(job) : NULL;
+	int same_group = group != NULL && r->group != NULL && strcmp(group, r->group) == 0;
+	if (r->outcome == QLESS_OUTCOME_COMPLETE)
+		return rc == QLESS_ENOTFOUND || strcmp(state, "complete") == 0;
+	if (r->outcome == QLESS_OUTCOME_FAIL)
+		return strcmp(state, "failed") == 0 && same_group;
+	return same_group && (strcmp(state, "waiting") == 0 || strcmp(state, "scheduled") == 0 ||
+	                      strcmp(state, "failed") == 0);
+}
+
 /*
  * Settles `job` by `r` (if not NULL) and reserves the next job in the same
  * call. A refused settle (lock lost meanwhile, job canceled) drops the job
@@ -433,7 +451,12 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 			qless__log(w, "reserve failed: %s", qless_error_last_message());
 			return rc;
 		}
-		qless__log(w, "%s %s dropped: %s", qless_job_jid(job), qless_job_klass(job), qless_error_last_message());
+		if (wait > 0 && settled_before(job, r))
+			qless__log(w, "%s %s settled before the connection broke (its reply was lost): now %s",
+			           qless_job_jid(job), qless_job_klass(job), qless_job_state(job));
+		else
+			qless__log(w, "%s %s dropped: %s", qless_job_jid(job), qless_job_klass(job),
+			           qless_error_last_message());
 		job = NULL; /* reserve alone next */
 	}
 }
