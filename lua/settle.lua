@@ -62,8 +62,11 @@ local function settle_call(args, worker)
   -- then refuses it as complete/fail/retry would.
   local queue = Q.need('Settle', 'queue', args[6])
   local data = args[7]
-  -- A job's data is a JSON object; scalars (and cjson's nan/inf) are refused.
-  if type(Q.json('Settle', 'data', data)) ~= 'table' then
+  -- A job's data is a JSON object or array; scalars (and cjson's nan/inf)
+  -- are refused. Valid JSON text that opens with { or [ decodes to a table,
+  -- so the memoised validity check serves (no decode per call).
+  Q.json_valid('Settle', 'data', data)
+  if not string.find(data, '^%s*[{%[]') then
     Q.raise('Settle(): Arg "data" not a JSON object: ' .. data)
   end
   if how == 'complete' then
