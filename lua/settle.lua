@@ -32,6 +32,8 @@ local function settle_text(name, value)
 end
 
 local function settle_queues(text)
+  -- A settle that pops nothing (libqless's complete, fail and retry).
+  if text == '[]' then return Q.none end
   local queues = Q.json_list('Settle', 'queues', text)
   for i = 1, #queues do
     if type(queues[i]) ~= 'string' or queues[i] == '' then
