@@ -4,17 +4,25 @@
 local qless = require "qless"
 local H = require "helper"
 
-describe("qless-worker", function()
-  local client, queue, workers
+-- Each test starts from a flushed database with a client, the queue "work"
+-- and no workers (set(client, queue, workers) hands them to the block's
+-- locals); every worker a test adds to `workers` is cleaned up after it.
+local function fixture(set)
+  local workers
   before_each(function()
     H.flush()
-    client = H.client()
-    queue = client.queues.work
+    local client = H.client()
     workers = {}
+    set(client, client.queues.work, workers)
   end)
   after_each(function()
     for _, w in ipairs(workers) do w.cleanup() end
   end)
+end
+
+describe("qless-worker", function()
+  local client, queue, workers
+  fixture(function(c, q, w) client, queue, workers = c, q, w end)
 
   local function spawn(args, script)
     local w = H.spawn_worker(args, script)
@@ -218,15 +226,7 @@ end)
 
 describe("qless_core.worker_main", function()
   local client, queue, workers
-  before_each(function()
-    H.flush()
-    client = H.client()
-    queue = client.queues.work
-    workers = {}
-  end)
-  after_each(function()
-    for _, w in ipairs(workers) do w.cleanup() end
-  end)
+  fixture(function(c, q, w) client, queue, workers = c, q, w end)
 
   local function raw(mode, ...)
     local w = H.spawn_worker({ mode, "--url", H.url, "--queue", "work", "--interval", "0.1", ... },
