@@ -49,13 +49,19 @@ typedef struct qless_slot {
 	double interval, next_beat;
 } qless_slot;
 
-/* engine.c */
-int qless__slot_loop(qless_slot *slot);
+/* beater.c: the heartbeat thread of a process and the slots it beats */
 int qless__beater_start(qless_worker *w, qless_client *like);
 void qless__beater_stop(qless_worker *w);
 void qless__beater_add(qless_worker *w, qless_slot *slot);
 void qless__beater_remove(qless_worker *w, qless_slot *slot);
+/* A job starts / ends running in the slot (beats begin / stop). */
+void qless__slot_begin(qless_slot *slot, qless_job *job);
+void qless__slot_end(qless_slot *slot);
+
+/* engine.c */
+int qless__slot_loop(qless_slot *slot);
 int qless__stopping(const qless_worker *w);
+double qless__mono(void); /* CLOCK_MONOTONIC seconds */
 /* Waits up to `seconds`, less when a stop is asked. */
 void qless__wait(qless_worker *w, double seconds);
 void qless__log(qless_worker *w, const char *fmt, ...) QLESS_PRINTF(2, 3);
