@@ -77,7 +77,44 @@ void qless__url_free(qless_url *u)
 	memset(u, 0, sizeof *u);
 }
 
-#define BAD(msg) do { rc = qless__err(QLESS_EINVAL, "qless_client_new: malformed URL \"%s\": %s", url, msg); goto fail; } while (0)
+/*
+ * The URL as an error message may show it: credentials never appear. The
+ * whole userinfo (everything before the last '@' of the part after the
+ * scheme) and the value of every password= parameter become "***"; a URL
+ * too malformed to tell still loses all of it. Writes at most size bytes.
+ */
+static void redact(const char *url, char *out, size_t size)
+{
+	const char *rest = strstr(url, "://"), *at, *p;
+	size_t n = 0;
+#define PUT(ch) do { if (n + 1 < size) out[n++] = (ch); } while (0)
+	rest = rest ? rest + 3 : url;
+	at = strrchr(rest, '@');
+	for (p = url; p < rest; p++)
+		PUT(*p);
+	if (at != NULL) {
+		const char *v;
+		for (v = "***"; *v; v++)
+			PUT(*v);
+		p = at;
+	}
+	for (; *p; p++) {
+		PUT(*p);
+		if ((*p == '?' || *p == '&') && strncmp(p + 1, "password=", 9) == 0) {
+			const char *v;
+			for (v = "password=***"; *v; v++)
+				PUT(*v);
+			p += 9;
+			while (p[1] != '\0' && p[1] != '&')
+				p++;
+		}
+	}
+#undef PUT
+	out[n < size ? n : size - 1] = '\0';
+}
+
+#define BAD(msg) do { char shown_[256]; redact(url, shown_, sizeof shown_); \
+	rc = qless__err(QLESS_EINVAL, "qless_client_new: malformed URL \"%s\": %s", shown_, msg); goto fail; } while (0)
 #define OOM() do { rc = qless__err_nomem("qless_client_new"); goto fail; } while (0)
 
 static int parse_unix(const char *url, const char *p, qless_url *u)

@@ -409,6 +409,47 @@ static void test_sigpipe(void)
 	sigaction(SIGPIPE, &old, NULL);
 }
 
+/* Malformed URLs carrying a password (as userinfo, as a query parameter,
+ * with '@' and '/' inside it, cut short, with random junk spliced in):
+ * the error names what is wrong and never shows the password. Seeded. */
+static void test_url_error_hides_password(void)
+{
+	static const char *const shapes[] = {
+		"redis://:%s@127.0.0.1:notaport/0", "redis://user:%s@[::1/0", "redis://u:%s@h:1/notadb",
+		"redis://u:%s@:1/0", "unix:///tmp/x.sock?password=%s&bogus=1", "unix://rel.sock?password=%s",
+		"unix:///tmp/x.sock?db=x&password=%s", "redis://u:%s@h@h2:99999/0", "redis://u:%s@h:1/0/extra",
+		"unix:///tmp/%%zz?password=%s",
+	};
+	static const char *const secrets[] = { "s3cret", "p@ss/w0rd", "a%40b", "x&y=z" };
+	unsigned int seed = 20261123;
+	int checked = 0;
+	for (int round = 0; round < 200; round++) {
+		const char *secret = secrets[rand_r(&seed) % 4];
+		char url[256];
+		qless_client *c = NULL;
+		snprintf(url, sizeof url, shapes[rand_r(&seed) % (sizeof shapes / sizeof *shapes)], secret);
+		if (rand_r(&seed) % 3 == 0) { /* junk spliced in after the secret */
+			size_t len = strlen(url), at = (size_t)(strstr(url, secret) - url) + strlen(secret);
+			if (at < len && len + 2 < sizeof url) {
+				memmove(url + at + 1, url + at, len - at + 1);
+				url[at] = "#%:?"[rand_r(&seed) % 4];
+			}
+		}
+		int rc = qless_client_new(&c, url, NULL);
+		qless_client_free(c);
+		if (rc != QLESS_EINVAL)
+			continue; /* e.g. a well-formed URL whose host is only unreachable (EIO, no URL shown) */
+		checked++;
+		const char *msg = qless_error_last_message();
+		CU_ASSERT_PTR_NOT_NULL(strstr(msg, "malformed URL"));
+		if (strstr(msg, secret) != NULL) {
+			CU_FAIL("the password is in the error message");
+			fprintf(stderr, "\n  url %s -> %s\n", url, msg);
+		}
+	}
+	CU_ASSERT(checked > 100);
+}
+
 /* ---- a fake server on a unix socket: answers LOADING, or hangs up ---- */
 
 typedef struct fake_server {
@@ -647,6 +688,7 @@ CU_TestInfo conn_tests[] = {
 	{ "url_unix", test_url_unix },
 	{ "url_env", test_url_env },
 	{ "url_bad", test_url_bad },
+	{ "url_error_hides_password", test_url_error_hides_password },
 	{ "unreachable", test_unreachable },
 	{ "script_flush", test_script_flush },
 	{ "function_flush", test_function_flush },
