@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -83,6 +84,53 @@ static int mkdirs(const char *path)
 	}
 	free(p);
 	return rc;
+}
+
+/* Files the server keeps (data, log, config) are for their owner alone:
+ * under d and one directory down (appendonlydir), directories become 0700
+ * and regular files 0600, whatever an older version or umask left. */
+static void make_private(const char *d, int depth)
+{
+	DIR *dir = opendir(d);
+	struct dirent *e;
+	if (dir == NULL)
+		return;
+	while ((e = readdir(dir)) != NULL) {
+		struct stat st;
+		char *path;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || (path = join(d, e->d_name)) == NULL)
+			continue;
+		if (lstat(path, &st) == 0 && st.st_uid == geteuid()) {
+			if (S_ISREG(st.st_mode) && (st.st_mode & 077) != 0)
+				chmod(path, 0600);
+			else if (S_ISDIR(st.st_mode) && depth > 0) {
+				if ((st.st_mode & 077) != 0)
+					chmod(path, 0700);
+				make_private(path, depth - 1);
+			}
+		}
+		free(path);
+	}
+	closedir(dir);
+}
+
+/* The server's directory must be private: one of ours is made 0700; a
+ * shared one (another owner's, or sticky like /tmp) is refused, never
+ * changed. */
+static int private_dir(const char *F, const char *d)
+{
+	struct stat st;
+	if (stat(d, &st) != 0)
+		return qless__err(QLESS_EIO, "%s: cannot read %s: %s", F, d, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return qless__err(QLESS_EINVAL, "%s: %s is not a directory", F, d);
+	if (st.st_uid != geteuid() || (st.st_mode & 01000) != 0) /* 01000: sticky (XSI's S_ISVTX) */
+		return qless__err(QLESS_EINVAL, "%s: %s is shared (mode %04o, owner %ld): choose a private directory "
+		                  "for the embedded server", F, d, (unsigned)(st.st_mode & 07777), (long)st.st_uid);
+	if ((st.st_mode & 077) != 0 && chmod(d, 0700) != 0)
+		return qless__err(QLESS_EIO, "%s: cannot make %s private: %s", F, d, strerror(errno));
+	make_private(d, 1);
+	return QLESS_OK;
 }
 
 /* Alive and not a zombie (a daemon whose parent does not reap it lingers
@@ -171,8 +219,11 @@ static void conf_str(FILE *f, const char *key, const char *value)
 static int write_conf(const char *dir, const char *conf, const char *sock)
 {
 	char *pidfile = join(dir, "redis.pid"), *logfile = join(dir, "redis.log");
-	FILE *f = (pidfile && logfile) ? fopen(conf, "w") : NULL;
+	int fd = (pidfile && logfile) ? open(conf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	int rc = f ? 0 : -1;
+	if (f == NULL && fd >= 0)
+		close(fd);
 	if (f != NULL) {
 		/* No TCP at all: only processes that can reach the directory connect. */
 		fputs("port 0\nunixsocketperm 700\ndaemonize yes\nappendonly yes\n"
@@ -207,6 +258,8 @@ static int spawn(const char *conf)
 			dup2(null, 1);
 			dup2(null, 2);
 		}
+		/* What the server creates (append-only files, log, pid) is private. */
+		umask(077);
 		/* The daemon must not keep the caller's sockets and files open. */
 		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 65536)
 			max = (long)rl.rlim_cur;
@@ -268,6 +321,8 @@ int qless_server_start(const char *dir, char **out_url)
 		rc = qless__err(QLESS_EINVAL, "%s: %s is too long for a unix socket path", F, sock);
 	} else if (mkdirs(d) != 0) {
 		rc = qless__err(QLESS_EIO, "%s: cannot create %s: %s", F, d, strerror(errno));
+	} else if ((rc = private_dir(F, d)) != QLESS_OK) {
+		/* said */
 	} else if ((lock = lock_dir(d)) < 0) {
 		rc = qless__err(QLESS_EIO, "%s: cannot lock %s: %s", F, d, strerror(errno));
 	} else if (!(alive(read_pid(d)) && answers(sock))) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "helper.h"
 
@@ -243,7 +244,70 @@ static void test_errors(void)
 	free(dir);
 }
 
+/* Every regular file (and directory) under dir, one level into
+ * subdirectories, has no group/other bits; returns how many were seen. */
+static int count_private(const char *dir, int depth, int *public_found)
+{
+	char cmd[600], line[512];
+	int n = 0;
+	snprintf(cmd, sizeof cmd, "find '%s' -mindepth 1 -maxdepth %d \\( -type f -o -type d \\) -printf '%%m %%p\\n'",
+	         dir, depth + 1);
+	FILE *f = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		unsigned mode = 0;
+		n++;
+		if (sscanf(line, "%o", &mode) == 1 && (mode & 077) != 0) {
+			(*public_found)++;
+			fprintf(stderr, "\n  not private: %s", line);
+		}
+	}
+	pclose(f);
+	return n;
+}
+
+/* A QLESS_HOME that exists with 0755 and files of 0644 (an older version,
+ * a loose umask) is made private on start (0700, 0600), and so is all the
+ * server then writes (append-only files, log, config); a shared directory
+ * (sticky, like /tmp) is refused and left as it was. */
+static void test_private_files(void)
+{
+	char *dir = tmpdir(), path[600];
+	struct stat st;
+	int public_found = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	mode_t old = umask(022);
+	CU_ASSERT_EQUAL(chmod(dir, 0755), 0);
+	snprintf(path, sizeof path, "%s/appendonlydir", dir);
+	CU_ASSERT_EQUAL(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/redis.log", dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	CU_ASSERT_EQUAL(chmod(path, 0644), 0);
+	TH_OK(qless_server_start(dir, NULL));
+	CU_ASSERT_EQUAL(stat(dir, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
+	CU_ASSERT(count_private(dir, 1, &public_found) >= 4); /* conf, log, pid, appendonlydir + its files */
+	CU_ASSERT_EQUAL(public_found, 0);
+	TH_OK(qless_server_stop(dir));
+	umask(old);
+	rmtree(dir);
+	free(dir);
+
+	char *shared = tmpdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(shared);
+	CU_ASSERT_EQUAL(chmod(shared, 01777), 0);
+	TH_RC(qless_server_start(shared, NULL), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "shared"));
+	CU_ASSERT_EQUAL(stat(shared, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 01777); /* refused, not changed */
+	rmtree(shared);
+	free(shared);
+}
+
 CU_TestInfo server_tests[] = {
+	{ "private_files", test_private_files },
 	{ "dir_resolution", test_dir_resolution },
 	{ "start_status_stop_restart", test_start_status_stop_restart },
 	{ "client_default_url", test_client_default_url },
