@@ -49,6 +49,7 @@ static void usage(FILE *f)
 	        "\n"
 	        "Global options (also accepted after the command):\n"
 	        "  --url URL       redis://[[user]:pass@]host[:port][/db] or unix:///path.sock[?db=N]\n"
+	        "                  (a password in --url shows in the process list: set QLESS_URL instead)\n"
 	        "  --json          machine-readable output (one JSON value)\n"
 	        "  --worker NAME   act as this worker (pop, complete, fail, retry)\n"
 	        "  --help          this help; `qless COMMAND --help` for a command\n"

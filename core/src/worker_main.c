@@ -9,7 +9,8 @@
 
 static const char USAGE[] =
 	"usage: %s --queue Q [--queue Q2 ...] [options]\n"
-	"  --url URL               redis:// or unix:// URL (default: $QLESS_URL, else the embedded server)\n"
+	"  --url URL               redis:// or unix:// URL (default: $QLESS_URL, else the embedded server);\n"
+	"                          a password in --url shows in the process list: set QLESS_URL instead\n"
 	"  --queue, -q Q           a queue to work on (repeatable; at least one)\n"
 	"  --order O               ordered (default), round-robin or shuffled\n"
 	"  --pool P                serial (default), threads or processes\n"

@@ -93,7 +93,8 @@ examples)
   [ "$(wc -l < "$tmp/producer.out")" -eq 6 ] || fail "producer printed $(wc -l < "$tmp/producer.out") jids, expected 6"
   # worker (the engine's program) stops after the 6 jobs (--max-jobs) with
   # status 0; one of them is bad input and fails.
-  timeout 60 "$tmp/ex/worker" --url "$redis_url" --queue "$queue" --max-jobs 6 --interval 0.1 \
+  # The URL from the environment, as --help advises for credentials.
+  QLESS_URL="$redis_url" timeout 60 "$tmp/ex/worker" --queue "$queue" --max-jobs 6 --interval 0.1 \
     > "$tmp/worker.out" 2>&1 || { cat "$tmp/worker.out" >&2; fail "worker failed (or hung)"; }
   [ "$(grep -c ' complete in ' "$tmp/worker.out")" -eq 5 ] || fail "worker did not complete 5 jobs: $(cat "$tmp/worker.out")"
   [ "$(grep -c ' failed bad-input ' "$tmp/worker.out")" -eq 1 ] || fail "worker did not fail the bad job: $(cat "$tmp/worker.out")"
