@@ -295,6 +295,9 @@ static int set_config(qless_queue *queue, const char *F, const char *suffix, int
 
 int qless_queue_set_heartbeat(qless_queue *queue, int64_t seconds)
 {
+	/* A lock of no time (or less) would expire as it is handed out. */
+	if (seconds < 1)
+		return qless__err(QLESS_EINVAL, "qless_queue_set_heartbeat: seconds must be at least 1");
 	return set_config(queue, "qless_queue_set_heartbeat", "-heartbeat", seconds);
 }
 

@@ -372,6 +372,8 @@ static void test_heartbeat_concurrency(void)
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 1);
 	qless_joblist_free(l);
 	TH_RC(qless_queue_set_heartbeat(NULL, 10), QLESS_EINVAL);
+	TH_RC(qless_queue_set_heartbeat(Q, -5), QLESS_EINVAL); /* issue 12: was accepted */
+	TH_RC(qless_queue_set_heartbeat(Q, 0), QLESS_EINVAL);
 	TH_RC(qless_queue_set_max_concurrency(NULL, 1), QLESS_EINVAL);
 	close_q();
 }
