@@ -15,6 +15,7 @@ void qless__args_init(qless_args *a)
 	a->owned = NULL;
 	a->nowned = a->ownedcap = 0;
 	a->oom = 0;
+	a->bad_utf8 = 0;
 }
 
 static int grow(qless_args *a, size_t extra)
@@ -42,10 +43,19 @@ static int grow(qless_args *a, size_t extra)
 	return 0;
 }
 
+/* Text that is not UTF-8 never reaches the script (see qless__utf8_valid):
+ * the call is refused before anything is sent. */
+static void note_utf8(qless_args *a, const char *s)
+{
+	if (a->bad_utf8 == 0 && !qless__utf8_valid(s))
+		a->bad_utf8 = (int)(a->n - QLESS_ARGS_PREFIX) + 1;
+}
+
 void qless__args_add(qless_args *a, const char *s)
 {
 	if (a->oom || grow(a, 1) != 0)
 		return;
+	note_utf8(a, s);
 	a->v[a->n++] = s;
 }
 
@@ -54,8 +64,15 @@ void qless__args_addv(qless_args *a, const char *const *strs, size_t n)
 	size_t i;
 	if (a->oom || grow(a, n) != 0)
 		return;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		note_utf8(a, strs[i]);
 		a->v[a->n++] = strs[i];
+	}
+}
+
+static int bad_utf8(const qless_args *a, const char *func, const char *cmd)
+{
+	return qless__err(QLESS_EINVAL, "%s: argument %d of %s is not valid UTF-8 text", func, a->bad_utf8, cmd);
 }
 
 void qless__args_own(qless_args *a, char *s)
@@ -428,6 +445,11 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 		qless__args_free(a);
 		return qless__err_nomem(func);
 	}
+	if (a->bad_utf8) {
+		rc = bad_utf8(a, func, cmd);
+		qless__args_free(a);
+		return rc;
+	}
 	rc = ensure_unguarded(c);
 	if (rc != QLESS_OK) {
 		qless__args_free(a);
@@ -557,13 +579,19 @@ static int call_many_impl(qless_client *c, const char *func, size_t n, const cha
                           redisReply **replies, int *rcs)
 {
 	size_t i, reload = 0, first_error = n;
-	int rc;
+	int rc = QLESS_OK;
 
 	for (i = 0; i < n; i++) {
 		replies[i] = NULL;
 		rcs[i] = QLESS_OK;
-		if (as[i].oom)
-			return qless__err_nomem(func);
+	}
+	/* Nothing is sent when one call of the batch cannot be. */
+	for (i = 0; i < n && rc == QLESS_OK; i++)
+		rc = as[i].oom ? qless__err_nomem(func) : as[i].bad_utf8 ? bad_utf8(&as[i], func, cmds[i]) : QLESS_OK;
+	if (rc != QLESS_OK) {
+		for (i = 0; i < n; i++)
+			rcs[i] = rc;
+		return rc;
 	}
 	if ((rc = ensure_unguarded(c)) != QLESS_OK)
 		return rc;

@@ -44,7 +44,11 @@ char *qless__strdup(const char *s);
 char *qless__strndup(const char *s, size_t n);
 /* Non-zero if text parses as any JSON value. */
 int qless__json_valid(const char *text);
-/* Checks strs[0..n) are non-NULL (and non-empty when nonempty); on failure
+/* Non-zero if s is valid UTF-8 (RFC 3629: no overlongs, surrogates or code
+ * points past U+10FFFF). The protocol's text is UTF-8: the script stores it
+ * in JSON, which every client must be able to read back. */
+int qless__utf8_valid(const char *s);
+/* Checks strs[0..n) are non-NULL, valid UTF-8 (and non-empty when nonempty); on failure
  * records QLESS_EINVAL naming func/arg and returns it. */
 int qless__check_strv(const char *func, const char *arg, const char *const *strs, size_t n, int nonempty);
 /* JSON array text of n strings (owned) or NULL on OOM. */
@@ -116,6 +120,7 @@ typedef struct qless_args {
 	char **owned;
 	size_t nowned, ownedcap;
 	int oom;
+	int bad_utf8;   /* 1 + index of the first argument that is not UTF-8, else 0 */
 } qless_args;
 void qless__args_init(qless_args *a);
 void qless__args_add(qless_args *a, const char *s);

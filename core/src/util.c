@@ -38,6 +38,34 @@ int qless__json_valid(const char *text)
 	return 1;
 }
 
+int qless__utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		unsigned c = *p++;
+		unsigned min, cp;
+		int more;
+		if (c < 0x80)
+			continue;
+		if (c >= 0xc2 && c <= 0xdf)
+			more = 1, min = 0x80, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			more = 2, min = 0x800, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			more = 3, min = 0x10000, cp = c & 0x07;
+		else
+			return 0; /* a continuation byte first, an overlong lead (c0, c1) or beyond U+10FFFF */
+		while (more-- > 0) {
+			if ((*p & 0xc0) != 0x80)
+				return 0; /* also the terminating NUL: a sequence cut short */
+			cp = (cp << 6) | (*p++ & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0; /* overlong, too large, or a UTF-16 surrogate */
+	}
+	return 1;
+}
+
 int qless__check_strv(const char *func, const char *arg, const char *const *strs, size_t n, int nonempty)
 {
 	size_t i;
@@ -48,6 +76,8 @@ int qless__check_strv(const char *func, const char *arg, const char *const *strs
 			return qless__err(QLESS_EINVAL, "%s: %s[%zu] is NULL", func, arg, i);
 		if (nonempty && strs[i][0] == '\0')
 			return qless__err(QLESS_EINVAL, "%s: %s[%zu] is empty", func, arg, i);
+		if (!qless__utf8_valid(strs[i]))
+			return qless__err(QLESS_EINVAL, "%s: %s[%zu] is not valid UTF-8 text", func, arg, i);
 	}
 	return QLESS_OK;
 }

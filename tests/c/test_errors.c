@@ -307,7 +307,77 @@ static void test_odd_replies(void)
 	qless_client_free(a);
 }
 
+/* A random string that is not UTF-8: ASCII around one bad sequence (a lone
+ * continuation byte, a lead byte cut short, an overlong, a surrogate, a
+ * code point past U+10FFFF, or a byte never valid). */
+static void bad_utf8(unsigned int *seed, char *out, size_t size)
+{
+	static const char *const bad[] = { "\x80", "\xc3", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80",
+	                                   "\xf4\x90\x80\x80", "\xff", "\xf0\x9f\x98" };
+	snprintf(out, size, "a%.*s%sz", (int)(rand_r(seed) % 4), "bcd", bad[rand_r(seed) % 8]);
+}
+
+/* Text that is not UTF-8 is refused in every string argument before
+ * anything is sent: QLESS_EINVAL naming UTF-8 (it was ENOMEM "out of
+ * memory" for a tag or group), and nothing written. Seeded. */
+static void test_not_utf8(void)
+{
+	qless_client *c = th_client("utf8-worker");
+	qless_queue *q = NULL, *badq = NULL;
+	qless_joblist *l = NULL;
+	unsigned int seed = 11;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	TH_OK(qless_queue_new(&q, c, "u"));
+	char *jid = th_put(c, "u", "K", NULL, NULL);
+	TH_OK(qless_queue_pop(q, &l, 1));
+	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 1);
+	qless_job *job = qless_joblist_get(l, 0);
+	for (int round = 0; round < 60; round++) {
+		char s[32], data[64];
+		const char *tags[] = { "ok", s };
+		qless_put_options o = QLESS_PUT_OPTIONS_INIT;
+		qless_job *got = NULL;
+		char *out = NULL;
+		int rcs[7];
+		bad_utf8(&seed, s, sizeof s);
+		snprintf(data, sizeof data, "{\"k\": \"%s\"}", s);
+		o.tags = tags;
+		o.ntags = 2;
+		rcs[0] = qless_queue_put(q, &out, s, "{}", NULL);       /* klass */
+		qless_free(out), out = NULL;
+		rcs[1] = qless_queue_put(q, &out, "K", "{}", &o);       /* a tag */
+		qless_free(out), out = NULL;
+		rcs[2] = qless_queue_put(q, &out, "K", data, NULL);     /* data */
+		qless_free(out), out = NULL;
+		rcs[3] = qless_job_fail(job, s, "m");                   /* group */
+		rcs[4] = qless_job_tag_add(job, tags, 2);
+		rcs[5] = qless_client_get_job(c, &got, s);              /* jid */
+		qless_job_free(got);
+		qless_joblist *none = NULL;
+		rcs[6] = qless_queue_new(&badq, c, s) == QLESS_OK ? qless_queue_pop(badq, &none, 1) : QLESS_EINVAL;
+		qless_joblist_free(none);
+		qless_queue_free(badq), badq = NULL;
+		for (int k = 0; k < 7; k++) {
+			CU_ASSERT_EQUAL(rcs[k], QLESS_EINVAL);
+			if (rcs[k] != QLESS_EINVAL)
+				fprintf(stderr, "\n  call %d with %s -> %s", k, s, qless_error_name(rcs[k]));
+		}
+	}
+	/* Nothing was written: one job in the queue, still running, untagged. */
+	int64_t len = -1;
+	TH_OK(qless_queue_length(q, &len));
+	CU_ASSERT_EQUAL(len, 1);
+	TH_OK(qless_job_refresh(job));
+	TH_STREQ(qless_job_state(job), "running");
+	CU_ASSERT_EQUAL(qless_job_tag_count(job), 0);
+	qless_joblist_free(l);
+	qless_free(jid);
+	qless_queue_free(q);
+	qless_client_free(c);
+}
+
 CU_TestInfo error_tests[] = {
+	{ "not_utf8", test_not_utf8 },
 	{ "null_handles", test_null_handles },
 	{ "wrong_worker", test_wrong_worker },
 	{ "lost_lock_offset", test_lost_lock_offset },
