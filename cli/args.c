@@ -9,13 +9,15 @@
 
 #include "cli.h"
 
-int arg_int(cli *c, const char *what, const char *s, int64_t *out)
+int arg_int(cli *c, const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
 	char *end;
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0)
-		return cli_usage_error(c, "%s must be an integer, not '%s'", what, s);
+	/* Out of range is a usage error, never a number cut to fit. */
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi)
+		return cli_usage_error(c, "%s must be an integer from %lld to %lld, not '%s'", what, (long long)lo,
+		                       (long long)hi, s);
 	*out = v;
 	return 0;
 }

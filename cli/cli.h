@@ -66,7 +66,8 @@ int cli_connect(cli *c);
 
 /* Parses an integer / number argument; on failure prints a usage error
  * naming what and returns non-zero (EXIT_USAGE). */
-int arg_int(cli *c, const char *what, const char *s, int64_t *out);
+/* An integer from lo to hi (else a usage error naming the range). */
+int arg_int(cli *c, const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out);
 int arg_number(cli *c, const char *what, const char *s, double *out);
 /* A duration (30s, 5m, 2h, 1d, 1h30m or plain seconds). */
 int arg_duration(cli *c, const char *what, const char *s, double *out);

@@ -93,10 +93,8 @@ int cmd_put(cli *c, int argc, char **argv)
 	if (delay && arg_duration(c, "--delay", delay, &po.delay))
 		return EXIT_USAGE;
 	if (retries) {
-		if (arg_int(c, "--retries", retries, &r))
+		if (arg_int(c, "--retries", retries, 0, INT32_MAX, &r))
 			return EXIT_USAGE;
-		if (r < 0)
-			return cli_usage_error(c, "--retries must not be negative");
 		po.retries = (int)r;
 	}
 	po.jid = jid;
@@ -236,10 +234,8 @@ static int peek_or_pop(cli *c, int argc, char **argv, int pop)
 	if (n < 1)
 		return cli_usage_error(c, "needs a QUEUE (see qless %s --help)", c->cmd);
 	int64_t count = 1;
-	if (n > 1 && arg_int(c, "COUNT", pos[1], &count))
+	if (n > 1 && arg_int(c, "COUNT", pos[1], 1, INT32_MAX, &count))
 		return EXIT_USAGE;
-	if (count < 1)
-		return cli_usage_error(c, "COUNT must be at least 1");
 	if ((status = cli_connect(c)) != 0)
 		return status;
 	qless_queue *q = NULL;

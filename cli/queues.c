@@ -78,9 +78,9 @@ int cmd_jobs(cli *c, int argc, char **argv)
 	if (!complete && n < 2)
 		return cli_usage_error(c, "state %s needs a QUEUE", pos[0]);
 	int64_t off = 0, cnt = 0;
-	if (offset && arg_int(c, "--offset", offset, &off))
+	if (offset && arg_int(c, "--offset", offset, 0, INT64_MAX, &off))
 		return EXIT_USAGE;
-	if (count && arg_int(c, "--count", count, &cnt))
+	if (count && arg_int(c, "--count", count, 1, INT32_MAX, &cnt))
 		return EXIT_USAGE;
 	if ((status = cli_connect(c)) != 0)
 		return status;
@@ -112,9 +112,9 @@ int cmd_failed(cli *c, int argc, char **argv)
 	if (n < 0)
 		return status;
 	int64_t off = 0, cnt = 0, total = 0;
-	if (offset && arg_int(c, "--offset", offset, &off))
+	if (offset && arg_int(c, "--offset", offset, 0, INT64_MAX, &off))
 		return EXIT_USAGE;
-	if (count && arg_int(c, "--count", count, &cnt))
+	if (count && arg_int(c, "--count", count, 1, INT32_MAX, &cnt))
 		return EXIT_USAGE;
 	if ((status = cli_connect(c)) != 0)
 		return status;
@@ -189,10 +189,8 @@ int cmd_unfail(cli *c, int argc, char **argv)
 	if (n < 2)
 		return cli_usage_error(c, "needs QUEUE and GROUP (see qless unfail --help)");
 	int64_t count = 25, moved = 0;
-	if (n > 2 && arg_int(c, "COUNT", pos[2], &count))
+	if (n > 2 && arg_int(c, "COUNT", pos[2], 1, INT32_MAX, &count))
 		return EXIT_USAGE;
-	if (count < 1)
-		return cli_usage_error(c, "COUNT must be at least 1");
 	if ((status = cli_connect(c)) != 0)
 		return status;
 	qless_queue *q = NULL;

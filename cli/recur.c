@@ -89,12 +89,12 @@ static int recur_add(cli *c, char **pos, int n, const struct recur_args *a)
 	if (a->priority && arg_number(c, "--priority", a->priority, &ro.priority))
 		return EXIT_USAGE;
 	if (a->retries) {
-		if (arg_int(c, "--retries", a->retries, &v))
+		if (arg_int(c, "--retries", a->retries, 0, INT32_MAX, &v))
 			return EXIT_USAGE;
 		ro.retries = (int)v;
 	}
 	if (a->backlog) {
-		if (arg_int(c, "--backlog", a->backlog, &v))
+		if (arg_int(c, "--backlog", a->backlog, 0, INT32_MAX, &v))
 			return EXIT_USAGE;
 		ro.backlog = (int)v;
 	}
@@ -131,9 +131,9 @@ static int recur_update(cli *c, const char *jid, const struct recur_args *a)
 		                          "--klass, --queue, --tag-add, --tag-remove");
 	if (a->priority && arg_number(c, "--priority", a->priority, &priority))
 		return EXIT_USAGE;
-	if (a->retries && arg_int(c, "--retries", a->retries, &retries))
+	if (a->retries && arg_int(c, "--retries", a->retries, 0, INT32_MAX, &retries))
 		return EXIT_USAGE;
-	if (a->backlog && arg_int(c, "--backlog", a->backlog, &backlog))
+	if (a->backlog && arg_int(c, "--backlog", a->backlog, 0, INT32_MAX, &backlog))
 		return EXIT_USAGE;
 	if (a->interval && arg_duration(c, "--interval", a->interval, &interval))
 		return EXIT_USAGE;

@@ -45,9 +45,9 @@ static const char tag_usage[] =
 static int tag_get_or_top(cli *c, char **pos, int n, const char *offset, const char *count)
 {
 	int64_t off = 0, cnt = 0, total = 0;
-	if (offset && arg_int(c, "--offset", offset, &off))
+	if (offset && arg_int(c, "--offset", offset, 0, INT64_MAX, &off))
 		return EXIT_USAGE;
-	if (count && arg_int(c, "--count", count, &cnt))
+	if (count && arg_int(c, "--count", count, 1, INT32_MAX, &cnt))
 		return EXIT_USAGE;
 	int top = strcmp(pos[0], "top") == 0;
 	if (!top && n != 2)

@@ -33,10 +33,8 @@ int cmd_watch(cli *c, int argc, char **argv)
 		abort();
 	int status, n = cli_parse(c, argc, argv, opts, watch_usage, pos, argc, &status);
 	int64_t max = 0;
-	if (n >= 0 && count && (status = arg_int(c, "--count", count, &max)) != 0)
+	if (n >= 0 && count && (status = arg_int(c, "--count", count, 1, INT64_MAX, &max)) != 0)
 		n = -1;
-	else if (n >= 0 && count && max < 1)
-		n = -1, status = cli_usage_error(c, "--count must be at least 1");
 	if (n < 0) {
 		free(pos);
 		return status;

@@ -66,7 +66,7 @@ def test_bad_json_is_a_usage_error_and_changes_nothing(qless, snapshot, data):
 @pytest.mark.parametrize("args,reason", [
     (["--priority", "high"], "--priority must be a number"),
     (["--retries", "2.5"], "--retries must be an integer"),
-    (["--retries", "-1"], "--retries must not be negative"),
+    (["--retries", "-1"], "--retries must be an integer from 0 to 2147483647"),
     (["--bogus", "1"], "unknown option --bogus"),
     (["--delay"], "--delay needs a value"),
 ])
@@ -74,6 +74,24 @@ def test_bad_put_options(qless, snapshot, args, reason):
     before = snapshot()
     _, err = qless("put", "q", "K", *args, code=2)
     assert reason in err
+    assert snapshot() == before
+
+
+# Integers out of their range are usage errors before anything is sent,
+# never numbers cut to fit (issue 12: --retries 4294967296 was stored as 0,
+# 2147483648 as 5; tag get --count -1 ran).
+@pytest.mark.parametrize("args", [
+    ["put", "q", "K", "--retries", "4294967296"], ["put", "q", "K", "--retries", "2147483648"],
+    ["put", "q", "K", "--retries", "99999999999999999999"], ["pop", "q", "0"], ["pop", "q", "-3"],
+    ["pop", "q", "2147483648"], ["tag", "get", "t", "--count", "-1"], ["tag", "get", "t", "--count", "0"],
+    ["tag", "get", "t", "--offset", "-1"], ["jobs", "complete", "--count", "-5"], ["unfail", "q", "g", "0"],
+    ["recur", "add", "q", "K", "--interval", "1m", "--backlog", "-1"],
+    ["recur", "add", "q", "K", "--interval", "1m", "--retries", "4294967296"],
+])
+def test_out_of_range_integers(qless, snapshot, args):
+    before = snapshot()
+    _, err = qless(*args, code=2)
+    assert "must be an integer from" in err
     assert snapshot() == before
 
 
