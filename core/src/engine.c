@@ -1,5 +1,6 @@
-/* The worker engine: the job loop (reserve, perform, settle), the heartbeat
- * thread, stops and signals, and reconnecting while Redis is away. */
+/* The worker engine: the job loop (reserve, perform, settle), stops and
+ * signals, and reconnecting while Redis is away (the heartbeat thread is in
+ * beater.c, the pools in pool.c). */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -39,20 +40,20 @@ static int result_set(qless_result *r, qless_outcome outcome, const char *group,
 int qless_result_fail(qless_result *result, const char *group, const char *message)
 {
 	static const char F[] = "qless_result_fail";
+	int rc;
 	QLESS_CHECK_NULL(F, result);
-	QLESS_CHECK_STR(F, group);
-	QLESS_CHECK_NULL(F, message);
+	if ((rc = qless__check_failure(F, group, message, 0)) != QLESS_OK)
+		return rc;
 	return result_set(result, QLESS_OUTCOME_FAIL, group, message, 0);
 }
 
 int qless_result_retry(qless_result *result, const char *group, const char *message, double delay)
 {
 	static const char F[] = "qless_result_retry";
+	int rc;
 	QLESS_CHECK_NULL(F, result);
-	if ((group == NULL) != (message == NULL))
-		return qless__err(QLESS_EINVAL, "%s: give both group and message, or neither", F);
-	if (group != NULL && group[0] == '\0')
-		return qless__err_empty(F, "group");
+	if ((rc = qless__check_failure(F, group, message, 1)) != QLESS_OK)
+		return rc;
 	if (!qless__finite(delay) || delay > 1e9)
 		return qless__err(QLESS_EINVAL, "%s: delay must be a finite number (< 0: the backoff policy)", F);
 	return result_set(result, QLESS_OUTCOME_RETRY, group, message, delay);
@@ -167,24 +168,13 @@ static void unclaim(qless_worker *w)
 static void settle_args(qless_slot *s, qless_args *a, const char *order, int count, qless_job *job,
                         const qless_result *r, double *delay)
 {
+	static const char *const how[] = { "complete", "fail", "retry" };
 	qless__settle_args(a, s->client->worker_name, order, count);
 	if (job == NULL)
 		return;
-	if (r->outcome == QLESS_OUTCOME_COMPLETE) {
-		qless__settle_job_args(a, job, "complete");
-	} else if (r->outcome == QLESS_OUTCOME_FAIL) {
-		qless__settle_job_args(a, job, "fail");
-		qless__args_add(a, r->group);
-		qless__args_add(a, r->message);
-	} else {
+	if (r->outcome == QLESS_OUTCOME_RETRY)
 		*delay = r->delay >= 0 ? r->delay : qless__retry_delay(s->worker, job);
-		qless__settle_job_args(a, job, "retry");
-		qless__args_num(a, *delay);
-		if (r->group != NULL) {
-			qless__args_add(a, r->group);
-			qless__args_add(a, r->message);
-		}
-	}
+	qless__settle_job_args(a, job, how[r->outcome], *delay, r->group, r->message);
 }
 
 static void log_settled(qless_slot *s, qless_job *job, const qless_result *r, double took, double delay)
@@ -225,7 +215,7 @@ static int settled_before(qless_job *job, const qless_result *r)
  * call. A refused settle (lock lost meanwhile, job canceled) drops the job
  * and reserves on its own; Redis away: retried after reconnecting until it
  * goes through (a settle that went through before the connection broke is
- * then refused, and the job counts as dropped).
+ * then refused, and logged as settled when the job reads so).
  */
 static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result *r, double took, qless_job **next)
 {

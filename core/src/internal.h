@@ -48,6 +48,9 @@ int qless__json_valid(const char *text);
  * points past U+10FFFF). The protocol's text is UTF-8: the script stores it
  * in JSON, which every client must be able to read back. */
 int qless__utf8_valid(const char *s);
+/* A failure's group and message: both, group non-empty (or, when optional,
+ * neither). QLESS_EINVAL naming what is wrong otherwise. */
+int qless__check_failure(const char *func, const char *group, const char *message, int optional);
 /* Checks strs[0..n) are non-NULL, valid UTF-8 (and non-empty when nonempty); on failure
  * records QLESS_EINVAL naming func/arg and returns it. */
 int qless__check_strv(const char *func, const char *arg, const char *const *strs, size_t n, int nonempty);
@@ -206,13 +209,15 @@ int qless__put(qless_client *c, const char *func, const char *cmd, const char *q
 
 /* The `settle` command (settle.lua): qless__settle_args starts the
  * arguments (worker, queues JSON list, count to pop), qless__settle_job_args
- * adds `how` and the job's jid, queue and data; the caller adds how's own
- * arguments. qless__settle runs it: job (if not NULL) takes its fields from
+ * adds `how` ("complete", "fail" or "retry") with the job's jid, queue and
+ * data, then retry's delay and fail's or retry's group and message (group
+ * NULL: none); complete's options, if any, the caller adds after. qless__settle runs it: job (if not NULL) takes its fields from
  * the reply (its state from a string result when state_from_result: complete),
  * *out_result the integer result (retry's remaining), *out_next
  * (if not NULL) the jobs popped. */
 void qless__settle_args(qless_args *a, const char *worker, const char *queues_json, int count);
-void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how);
+void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how, double delay, const char *group,
+                            const char *message);
 int qless__settle(qless_client *c, const char *func, qless_args *a, qless_job *job, int state_from_result,
                   int64_t *out_result, qless_joblist **out_next);
 void qless__job_set_lock_lost(qless_job *job);

@@ -412,12 +412,19 @@ void qless__settle_args(qless_args *a, const char *worker, const char *queues_js
 	qless__args_int(a, count);
 }
 
-void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how)
+void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how, double delay, const char *group,
+                            const char *message)
 {
 	qless__args_add(a, how);
 	qless__args_add(a, job->jid);
 	qless__args_add(a, job->queue);
 	qless__args_add(a, job->data);
+	if (how[0] == 'r')
+		qless__args_num(a, delay);
+	if (how[0] != 'c' && group != NULL) {
+		qless__args_add(a, group);
+		qless__args_add(a, message);
+	}
 }
 
 int qless__settle(qless_client *c, const char *F, qless_args *a, qless_job *job, int state_from_result,
@@ -483,7 +490,7 @@ int qless_job_complete(qless_job *job, const qless_complete_options *opts)
 			return qless__err(QLESS_EINVAL, "%s: delay and depends need opts->next", F);
 	}
 	qless__settle_args(&a, job->client->worker_name, "[]", 0);
-	qless__settle_job_args(&a, job, "complete");
+	qless__settle_job_args(&a, job, "complete", 0, NULL, NULL);
 	if (next != NULL) {
 		qless__args_add(&a, "next");
 		qless__args_add(&a, next);
@@ -504,13 +511,13 @@ int qless_job_fail(qless_job *job, const char *group, const char *message)
 	static const char F[] = "qless_job_fail";
 	qless_args a;
 
+	int rc;
+
 	QLESS_CHECK_NULL(F, job);
-	QLESS_CHECK_STR(F, group);
-	QLESS_CHECK_NULL(F, message);
+	if ((rc = qless__check_failure(F, group, message, 0)) != QLESS_OK)
+		return rc;
 	qless__settle_args(&a, job->client->worker_name, "[]", 0);
-	qless__settle_job_args(&a, job, "fail");
-	qless__args_add(&a, group);
-	qless__args_add(&a, message);
+	qless__settle_job_args(&a, job, "fail", 0, group, message);
 	return qless__settle(job->client, F, &a, job, 0, NULL, NULL);
 }
 
@@ -519,20 +526,15 @@ int qless_job_retry(qless_job *job, double delay, const char *group, const char 
 	static const char F[] = "qless_job_retry";
 	qless_args a;
 
+	int rc;
+
 	QLESS_CHECK_NULL(F, job);
-	if ((group == NULL) != (message == NULL))
-		return qless__err(QLESS_EINVAL, "%s: give both group and message, or neither", F);
-	if (group != NULL && group[0] == '\0')
-		return qless__err_empty(F, "group");
+	if ((rc = qless__check_failure(F, group, message, 1)) != QLESS_OK)
+		return rc;
 	if (!qless__finite(delay) || delay < 0)
 		return qless__err(QLESS_EINVAL, "%s: delay must be a finite number >= 0", F);
 	qless__settle_args(&a, job->client->worker_name, "[]", 0);
-	qless__settle_job_args(&a, job, "retry");
-	qless__args_num(&a, delay);
-	if (group != NULL) {
-		qless__args_add(&a, group);
-		qless__args_add(&a, message);
-	}
+	qless__settle_job_args(&a, job, "retry", delay, group, message);
 	return qless__settle(job->client, F, &a, job, 0, out_remaining, NULL);
 }
 

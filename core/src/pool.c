@@ -152,10 +152,7 @@ static void recover(qless_worker *w, pid_t pid, int status)
 			continue;
 		}
 		qless__settle_args(&a, name, "[]", 0);
-		qless__settle_job_args(&a, job, "retry");
-		qless__args_num(&a, 0);
-		qless__args_add(&a, "qless.ChildDied");
-		qless__args_add(&a, why);
+		qless__settle_job_args(&a, job, "retry", 0, "qless.ChildDied", why);
 		if (qless__settle(w->client, "qless_worker_run", &a, job, 0, NULL, NULL) == QLESS_OK)
 			qless__log(w, "%s %s %s after its child %ld died", jid, qless_job_klass(job),
 			           strcmp(qless_job_state(job), "failed") == 0 ? "failed (retries used up)" : "retried",

@@ -66,6 +66,21 @@ int qless__utf8_valid(const char *s)
 	return 1;
 }
 
+int qless__check_failure(const char *func, const char *group, const char *message, int optional)
+{
+	if (optional && (group == NULL) != (message == NULL))
+		return qless__err(QLESS_EINVAL, "%s: give both group and message, or neither", func);
+	if (optional && group == NULL)
+		return QLESS_OK;
+	if (group == NULL)
+		return qless__err_null(func, "group");
+	if (group[0] == '\0')
+		return qless__err_empty(func, "group");
+	if (message == NULL)
+		return qless__err_null(func, "message");
+	return QLESS_OK;
+}
+
 int qless__check_strv(const char *func, const char *arg, const char *const *strs, size_t n, int nonempty)
 {
 	size_t i;
