@@ -135,34 +135,30 @@ void qless__args_free(qless_args *a)
 	a->n = QLESS_ARGS_PREFIX;
 }
 
-/* An error reply saying the server cannot run commands for now (loading
- * its data after a restart, or busy with a long script): the command did
- * not run, and for the caller Redis is away, not the command wrong. Drops
- * the connection (the next call connects and loads the protocol again),
- * frees r and records QLESS_EIO. 0, r untouched, for any other reply. */
-static int not_ready(qless_client *c, redisReply *r, const char *func)
+/*
+ * An error reply that says the server will not run commands on this
+ * connection for now: it is loading its data after a restart or busy with
+ * a long script (the command did not run; for the caller Redis is away,
+ * not the command wrong), or it wants a password the URL did not give
+ * (Redis closes the connection of an unauthenticated client that sends a
+ * large request, so the protocol's load would only show "connection
+ * reset"). Records QLESS_EIO with the reason, frees r and drops the
+ * connection (the next call connects and loads the protocol again).
+ * 0, r untouched, for any other reply.
+ */
+static int unavailable(qless_client *c, redisReply *r, const char *func)
 {
+	const char *why;
 	int rc;
-	if (r == NULL || r->type != REDIS_REPLY_ERROR ||
-	    (strncmp(r->str, "LOADING", 7) != 0 && strncmp(r->str, "BUSY", 4) != 0))
+	if (r == NULL || r->type != REDIS_REPLY_ERROR)
 		return 0;
-	rc = qless__err(QLESS_EIO, "%s: the server is not ready: %s", func, r->str);
-	freeReplyObject(r);
-	redisFree(c->ctx);
-	c->ctx = NULL;
-	return rc;
-}
-
-/* The server wants a password the URL did not give: say so (Redis closes
- * the connection of an unauthenticated client that sends a large request,
- * so the protocol's load would only show "connection reset"). Frees r. */
-static int noauth(qless_client *c, redisReply *r, const char *func)
-{
-	int rc;
-	if (r == NULL || r->type != REDIS_REPLY_ERROR || strncmp(r->str, "NOAUTH", 6) != 0)
+	if (strncmp(r->str, "LOADING", 7) == 0 || strncmp(r->str, "BUSY", 4) == 0)
+		why = "the server is not ready";
+	else if (strncmp(r->str, "NOAUTH", 6) == 0)
+		why = "the server requires a password (redis://:PASSWORD@host, or user and password)";
+	else
 		return 0;
-	rc = qless__err(QLESS_EIO, "%s: the server requires a password (redis://:PASSWORD@host, or user and "
-	                "password): %s", func, r->str);
+	rc = qless__err(QLESS_EIO, "%s: %s: %s", func, why, r->str);
 	freeReplyObject(r);
 	redisFree(c->ctx);
 	c->ctx = NULL;
@@ -177,7 +173,7 @@ static int load_script(qless_client *c, const char *func)
 	int rc;
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((rc = noauth(c, r, func)) != 0 || (rc = not_ready(c, r, func)) != 0)
+	if ((rc = unavailable(c, r, func)) != 0)
 		return rc;
 	/* Loaded already (by another client): nothing to send. */
 	if (r->type == REDIS_REPLY_ARRAY && r->elements == 1 && r->element[0]->type == REDIS_REPLY_INTEGER &&
@@ -190,7 +186,7 @@ static int load_script(qless_client *c, const char *func)
 	r = redisCommandArgv(c->ctx, 3, argv, lens);
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((rc = not_ready(c, r, func)) != 0)
+	if ((rc = unavailable(c, r, func)) != 0)
 		return rc;
 	if (r->type == REDIS_REPLY_ERROR) {
 		rc = qless__err(QLESS_EPROTOCOL, "%s: SCRIPT LOAD failed: %s", func, r->str);
@@ -272,11 +268,11 @@ static int load_function(qless_client *c, const char *func)
 	if (lib_src == NULL || c->evalsha_only)
 		return 0;
 	/* A cheap question first: an unauthenticated client learns why (see
-	 * noauth), and a library already loaded is not sent again. */
+	 * unavailable), and a library already loaded is not sent again. */
 	r = redisCommand(c->ctx, "FUNCTION LIST LIBRARYNAME %s", lib_name);
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((ok = noauth(c, r, func)) != 0 || (ok = not_ready(c, r, func)) != 0)
+	if ((ok = unavailable(c, r, func)) != 0)
 		return ok;
 	ok = r->type == REDIS_REPLY_ARRAY && r->elements > 0;
 	freeReplyObject(r);
@@ -289,7 +285,7 @@ static int load_function(qless_client *c, const char *func)
 	r = redisCommandArgv(c->ctx, 3, argv, lens);
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((ok = not_ready(c, r, func)) != 0)
+	if ((ok = unavailable(c, r, func)) != 0)
 		return ok; /* not "no Functions": try again once the server is ready */
 	/* "already exists": the same name is the same code (see above). */
 	ok = r->type == REDIS_REPLY_STRING ||
@@ -473,7 +469,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 	qless__args_free(a);
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((rc = not_ready(c, r, func)) != 0)
+	if ((rc = unavailable(c, r, func)) != 0)
 		return rc;
 	if (r->type == REDIS_REPLY_ERROR) {
 		rc = script_error(r);
