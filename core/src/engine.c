@@ -2,6 +2,7 @@
  * signals, and reconnecting while Redis is away (the heartbeat thread is in
  * beater.c, the pools in pool.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -66,6 +67,26 @@ double qless__mono(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int qless__wake_open(qless_worker *w)
+{
+	char drain[64];
+	int i;
+	if (w->wake[0] < 0) {
+		if (pipe(w->wake) != 0) {
+			w->wake[0] = w->wake[1] = -1;
+			return -1;
+		}
+		/* Non-blocking: a stop from a signal handler never blocks on a full
+		 * pipe, and draining below never waits. */
+		for (i = 0; i < 2; i++)
+			fcntl(w->wake[i], F_SETFL, fcntl(w->wake[i], F_GETFL) | O_NONBLOCK);
+	}
+	/* A stop of an earlier run left a byte: waits would not wait. */
+	while (read(w->wake[0], drain, sizeof drain) > 0)
+		;
+	return 0;
 }
 
 int qless__stopping(const qless_worker *w)
@@ -452,8 +473,7 @@ int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
 	worker->run = *opts;
 	worker->stopping = 0;
 	worker->claimed = 0;
-	if (worker->wake[0] < 0 && pipe(worker->wake) != 0) {
-		worker->wake[0] = worker->wake[1] = -1;
+	if (qless__wake_open(worker) != 0) {
 		__atomic_store_n(&worker->running, 0, __ATOMIC_RELEASE);
 		return qless__err(QLESS_ENOMEM, "%s: cannot make a pipe: %s", F, strerror(errno));
 	}

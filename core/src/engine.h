@@ -61,6 +61,9 @@ void qless__slot_end(qless_slot *slot);
 /* engine.c */
 int qless__slot_loop(qless_slot *slot);
 int qless__stopping(const qless_worker *w);
+/* Opens the worker's wake pipe (non-blocking) if needed and empties it;
+ * -1 if no pipe can be made. */
+int qless__wake_open(qless_worker *w);
 double qless__mono(void); /* CLOCK_MONOTONIC seconds */
 /* Waits up to `seconds`, less when a stop is asked. */
 void qless__wait(qless_worker *w, double seconds);

@@ -89,8 +89,8 @@ static void child_main(qless_worker *w)
 		close(w->wake[0]);
 	if (w->wake[1] >= 0)
 		close(w->wake[1]);
-	if (pipe(w->wake) != 0)
-		w->wake[0] = w->wake[1] = -1;
+	w->wake[0] = w->wake[1] = -1;
+	(void)qless__wake_open(w); /* the parent's is shared: a pipe of its own */
 	__atomic_store_n(&w->stopping, 0, __ATOMIC_RELAXED);
 	w->done = 0;
 	w->claimed = 0;
