@@ -58,6 +58,23 @@ static int number(const char *prog, const char *flag, const char *text, double l
 	return 0;
 }
 
+/* The words of --order and --pool, in the order of their enums' values. */
+static const char *const ORDERS[] = { "ordered", "round-robin", "shuffled", NULL };
+static const char *const POOLS[] = { "serial", "threads", "processes", NULL };
+_Static_assert(QLESS_RESERVE_ROUND_ROBIN == 1 && QLESS_RESERVE_SHUFFLED == 2 && QLESS_POOL_THREADS == 1 &&
+               QLESS_POOL_PROCESSES == 2, "ORDERS and POOLS follow the enums");
+
+/* The index of v in words (NULL-terminated, three of them), else a usage error. */
+static int choice(const char *prog, const char *flag, const char *v, const char *const *words, int *out)
+{
+	for (*out = 0; words[*out] != NULL; (*out)++)
+		if (strcmp(v, words[*out]) == 0)
+			return 0;
+	fprintf(stderr, "%s: %s '%s': expected %s, %s or %s (see --help)\n", prog, flag, v, words[0], words[1],
+	        words[2]);
+	return 2;
+}
+
 static int parse(int argc, const char *const *argv, parsed *p, qless_worker_run_options *o)
 {
 	const char *prog = argv[0];
@@ -65,7 +82,7 @@ static int parse(int argc, const char *const *argv, parsed *p, qless_worker_run_
 	for (i = 1; i < argc; i++) {
 		const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		double d;
-		int rc = 0;
+		int rc = 0, k;
 		if (strcmp(f, "--help") == 0 || strcmp(f, "-h") == 0) {
 			printf(USAGE, prog);
 			return -1;
@@ -84,23 +101,11 @@ static int parse(int argc, const char *const *argv, parsed *p, qless_worker_run_
 				return usage_error(prog, "%s is empty", f);
 			p->queues[p->nqueues++] = v;
 		} else if (strcmp(f, "--order") == 0) {
-			if (strcmp(v, "ordered") == 0)
-				p->order = QLESS_RESERVE_ORDERED;
-			else if (strcmp(v, "round-robin") == 0)
-				p->order = QLESS_RESERVE_ROUND_ROBIN;
-			else if (strcmp(v, "shuffled") == 0)
-				p->order = QLESS_RESERVE_SHUFFLED;
-			else
-				return usage_error(prog, "--order '%s': expected ordered, round-robin or shuffled", v);
+			if ((rc = choice(prog, f, v, ORDERS, &k)) == 0)
+				p->order = (qless_reserve_order)k;
 		} else if (strcmp(f, "--pool") == 0) {
-			if (strcmp(v, "serial") == 0)
-				o->pool = QLESS_POOL_SERIAL;
-			else if (strcmp(v, "threads") == 0)
-				o->pool = QLESS_POOL_THREADS;
-			else if (strcmp(v, "processes") == 0)
-				o->pool = QLESS_POOL_PROCESSES;
-			else
-				return usage_error(prog, "--pool '%s': expected serial, threads or processes", v);
+			if ((rc = choice(prog, f, v, POOLS, &k)) == 0)
+				o->pool = (qless_pool_kind)k;
 		} else if (strcmp(f, "--size") == 0) {
 			if ((rc = number(prog, f, v, 1, 128, &d)) == 0)
 				o->size = (int)d;
