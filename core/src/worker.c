@@ -342,7 +342,7 @@ int qless_backoff_parse(const char *spec, qless_backoff *out)
 	double v[3] = { 0, 0, 0 };
 	const char *p;
 	char *end;
-	int i, n;
+	int i, n, rc;
 
 	QLESS_CHECK_NULL(F, out);
 	QLESS_CHECK_STR(F, spec);
@@ -371,10 +371,12 @@ int qless_backoff_parse(const char *spec, qless_backoff *out)
 	b.base = v[0];
 	b.max = v[1];
 	b.jitter = v[2];
-	if (check_backoff(F, &b) != QLESS_OK) {
-		char why[160];
-		snprintf(why, sizeof why, "%s", strstr(qless_error_last_message(), "backoff"));
-		return qless__err(QLESS_EINVAL, "%s: '%s': %s", F, spec, why);
+	{
+		/* The checks' messages then read "qless_backoff_parse: 'SPEC': ...". */
+		char where[256];
+		snprintf(where, sizeof where, "%s: '%s'", F, spec);
+		if ((rc = check_backoff(where, &b)) != QLESS_OK)
+			return rc;
 	}
 	*out = b;
 	return QLESS_OK;
