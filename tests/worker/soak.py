@@ -253,8 +253,8 @@ def dishonoured(recs, finished):
     allowed = ("qless.ChildDied", "failed-retries-" + QUEUE)
     for jid, (state, retries, remaining, group, pops) in recs.items():
         if state == "failed" and (remaining != -1 or pops != retries + 1 or group not in allowed):
-            bad.append((jid, "failed in %s after %d pops with %d retries, %d left" % (group, pops, retries,
-                                                                                     remaining + 1)))
+            bad.append((jid, "failed in %s after %d pops with %d retries, remaining %d" % (group, pops, retries,
+                                                                                          remaining)))
         elif state == "complete" and not 1 <= pops <= retries + 1:
             bad.append((jid, "complete after %d pops with %d retries" % (pops, retries)))
         elif state == "complete" and jid not in finished:
