@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -75,9 +78,22 @@ static void child_name(char *buf, size_t size, const qless_worker *w, pid_t pid)
 	snprintf(buf, size, "%s-%ld", w->client->worker_name, (long)pid);
 }
 
+/* A parent killed outright (SIGKILL) can no longer recover, replace or stop
+ * its children: each one then stops as on SIGTERM (finishes its job and
+ * exits) instead of working on, orphaned, beside the program started in the
+ * parent's place. Called once the child's signal handlers are in place. */
+static void child_watch_parent(qless_worker *w, pid_t parent)
+{
+#ifdef __linux__
+	(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+	if (getppid() != parent) /* it died before prctl */
+		qless_worker_stop(w, 0);
+}
+
 /* In a new child: its own pipe, connection, heartbeat thread and name; the
  * parent's connection is left alone. Never returns. */
-static void child_main(qless_worker *w)
+static void child_main(qless_worker *w, pid_t parent)
 {
 	char name[512];
 	qless_slot slot;
@@ -95,6 +111,7 @@ static void child_main(qless_worker *w)
 	w->done = 0;
 	w->claimed = 0;
 	qless__signals_install(w);
+	child_watch_parent(w, parent);
 	child_name(name, sizeof name, w, getpid());
 	memset(&slot, 0, sizeof slot);
 	slot.worker = w;
@@ -167,11 +184,11 @@ static void recover(qless_worker *w, pid_t pid, int status)
 
 static pid_t spawn(qless_worker *w)
 {
-	pid_t pid;
+	pid_t parent = getpid(), pid;
 	fflush(NULL);
 	pid = w->run.fork ? (pid_t)w->run.fork(w->run.ctx) : fork();
 	if (pid == 0)
-		child_main(w);
+		child_main(w, parent);
 	return pid;
 }
 
