@@ -2,24 +2,25 @@
 """The worker fault test (issues 11, 12): worker programs of one language,
 each a process pool, work through Noop jobs on a redis-server of the test's
 own while the test SIGKILLs pool children, whole worker programs (the pool
-parent and its children; the test starts the program again) and
-redis-server (restarted from its append-only file). Then it checks what
-became of every job and every process.
+parent and its children), pool parents alone (their children orphaned) and
+redis-server (restarted from its append-only file); the test starts a
+killed program again. Then it checks what became of every job and every
+process.
 
     /usr/bin/python3 tests/worker/soak.py [--lang c|python|ruby|lua] [--build build]
 
 Two forms, the same code:
   long form (by hand, about a minute per language; the defaults): 4
     programs x 2 children, 3,000 jobs, 20 child kills, 2 program kills,
-    2 redis kills, then a second series with the protocol's default retries
-    (--no-default-series skips it);
+    1 parent kill, 2 redis kills, then a second series whose jobs all have
+    the protocol's default retries (--no-default-series skips it);
   ctest form (worker.faults.<lang>, tests/worker/CMakeLists.txt): fewer
     jobs and faults, a short lock time, one series.
 
 The faults happen at evenly spaced points of progress (jobs settled), in an
 order drawn from the seed; a child victim is preferably one inside job code
 (from the jobs' log), so that kills hit running jobs. Each job gets a retry
-count drawn from --retries (e.g. 0,1,10: jobs with 0 retries fail at the
+count drawn from --retries (default 0,1,10: jobs with 0 retries fail at the
 first kill that hits them, jobs with 10 should all complete).
 
 The redis-server is private: a unix socket in a temporary directory,
@@ -50,7 +51,9 @@ Verdict: exit status 0 only if, in every series,
     and counts only for the killed pids, and a redis kill's is from the kill
     until the restarted server has loaded;
   - no process exited on its own: no worker program, no pool child the test
-    did not kill, no run left without an end by a pid nobody killed;
+    did not kill, no run left without an end by a pid nobody killed; and
+    none stayed: no pool child still running 30 s after its program ended
+    (an orphan must finish its job and exit);
   - every fault planned happened, the series did not time out, and every
     worker program exited 0 on the final SIGTERM.
 Every process it starts (workers, their children, redis-server) is stopped
@@ -152,17 +155,19 @@ def kill_child(workers, rng, log):
     return Fault("child", time.time(), {victim})
 
 
-def kill_program(workers, rng):
-    """SIGKILLs a whole worker program, its children first (the parent is
-    stopped meanwhile, so that it neither forks nor recovers); returns its
-    Fault and the index of the program in workers."""
+def kill_program(workers, rng, whole):
+    """SIGKILLs a worker program's pool parent, with its children if whole
+    (else they are orphaned: they must finish their jobs and exit); the
+    parent is stopped meanwhile, so that it neither forks nor recovers.
+    Returns the Fault and the index of the program in workers."""
     live = [i for i, w in enumerate(workers) if w.alive()]
     if not live:
         return None, None
     i = rng.choice(live)
     w = workers[i]
     os.kill(w.pid, signal.SIGSTOP)
-    kids = w.children()
+    kids = w.children() if whole else set()
+    w.children()   # remembered by the Worker: lingering() finds orphans that stay
     for pid in kids:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -170,13 +175,27 @@ def kill_program(workers, rng):
             pass
     os.kill(w.pid, signal.SIGKILL)
     w.proc.wait()
-    return Fault("program", time.time(), kids | {w.pid}), i
+    return Fault("program" if whole else "parent", time.time(), kids | {w.pid}), i
+
+
+def lingering(workers, wait):
+    """Pool children still alive after their programs were stopped or killed
+    (orphans nobody stops), waiting up to `wait` seconds for them to go."""
+    deadline = time.time() + wait
+    while True:
+        # Worker._seen: every child the harness saw, with its start time.
+        left = [pid for w in workers for pid, started in w._seen.items()
+                if (harness.proc_stat(pid) or (0, None))[1] == started]
+        if not left or time.time() >= deadline:
+            return left
+        time.sleep(0.1)
 
 
 def plan_faults(args, rng):
     """[(progress mark in jobs settled, kind)]: the faults spread over 10-85 %
     of the jobs, in an order drawn from rng."""
-    kinds = ["child"] * args.child_kills + ["program"] * args.program_kills + ["redis"] * args.redis_kills
+    kinds = ["child"] * args.child_kills + ["program"] * args.program_kills + ["parent"] * args.parent_kills + \
+        ["redis"] * args.redis_kills
     rng.shuffle(kinds)
     return [(args.jobs * (0.1 + 0.75 * (k + 1) / (len(kinds) + 1)), kind) for k, kind in enumerate(kinds)]
 
@@ -356,8 +375,8 @@ def series(args, rng, retries, label):
                 if kind == "redis":
                     server.kill()
                     fault = down = Fault("redis", time.time())
-                elif kind == "program":
-                    fault, i = kill_program(workers, rng)
+                elif kind in ("program", "parent"):
+                    fault, i = kill_program(workers, rng, kind == "program")
                     if fault:   # a name of its own: the output file is named after it
                         workers[i] = h.start(*flags, name=workers[i].name + "r")
                 else:
@@ -378,6 +397,7 @@ def series(args, rng, retries, label):
             if w.alive():
                 os.kill(w.pid, signal.SIGTERM)
         stops = [w.wait(30) for w in workers if w.pid not in exited]
+        left_behind = lingering(h.workers, 30)
         recs = records(h.r, jids)
         left = {}
         for state, *_ in recs.values():
@@ -401,10 +421,11 @@ def series(args, rng, retries, label):
         for state, _, _, group, _ in recs.values():
             if state == "failed":
                 groups[group] = groups.get(group, 0) + 1
-        count = {k: sum(1 for f in faults if f.kind == k) for k in ("child", "program", "redis")}
+        count = {k: sum(1 for f in faults if f.kind == k) for k in ("child", "program", "parent", "redis")}
         fig.update({
             "child kills": count["child"],
             "program kills": count["program"],
+            "parent kills": count["parent"],
             "redis restarts": count["redis"],
             "kills during job code": sum(1 for rs in runs.values() for s, e, p in rs if e in kills.get(p, ())),
             "complete": sum(1 for r in recs.values() if r[0] == "complete"),
@@ -421,6 +442,7 @@ def series(args, rng, retries, label):
             "settles dropped (logged)": sum(count_lines(w, DROPPED) for w in programs),
             "recoveries given up (logged)": sum(count_lines(w, GAVE_UP) for w in programs),
             "programs exited unbidden": len(exited),
+            "children left behind": len(left_behind),
             "exit status on SIGTERM": " ".join(str(rc) for rc in stops),
             "faults not done": len(plan),
             "timed out": timed_out,
@@ -439,6 +461,8 @@ def series(args, rng, retries, label):
             problems.append("%d runs never ended, by pids nobody killed" % unexplained)
         if unbidden:
             problems.append("pool children that ended without being killed: %s" % unbidden[:10])
+        if left_behind:
+            problems.append("pool children still running 30 s after their program ended: %s" % left_behind)
         if plan or timed_out:
             problems.append("faults not done: %s; timed out: %s" % (plan, timed_out))
         if any(rc != 0 for rc in stops):
@@ -456,11 +480,12 @@ def series(args, rng, retries, label):
 
 # --- the table ---------------------------------------------------------------------------
 
-ROWS = ["jobs", "child kills", "program kills", "redis restarts", "kills during job code", "complete",
+ROWS = ["jobs", "child kills", "program kills", "parent kills", "redis restarts", "kills during job code", "complete",
         "failed", "failed groups", "lost (by state)", "left in queue sets", "retries not honoured",
         "run twice at once", "runs repeated (near)", "runs repeated, no fault near",
         "runs never ended, unexplained", "children ended unbidden", "settles dropped (logged)",
-        "recoveries given up (logged)", "programs exited unbidden", "exit status on SIGTERM",
+        "recoveries given up (logged)", "programs exited unbidden", "children left behind",
+        "exit status on SIGTERM",
         "faults not done", "timed out", "wall time (s)"]
 
 
@@ -508,10 +533,13 @@ def main():
     p.add_argument("--child-kills", type=int, default=20, help="pool children SIGKILLed per series (default 20)")
     p.add_argument("--program-kills", type=int, default=2,
                    help="whole worker programs SIGKILLed and started again per series (default 2)")
+    p.add_argument("--parent-kills", type=int, default=1,
+                   help="pool parents alone SIGKILLed (orphaning their children) and their programs started "
+                        "again per series (default 1)")
     p.add_argument("--redis-kills", type=int, default=2, help="redis-server kills per series (default 2)")
     p.add_argument("--redis-down", type=float, default=1.0, help="seconds redis-server stays down (default 1)")
-    p.add_argument("--retries", type=retry_list, default=[10], metavar="N[,N...]",
-                   help="each job of the first series gets one of these retry counts (default 10)")
+    p.add_argument("--retries", type=retry_list, default=[0, 1, 10], metavar="N[,N...]",
+                   help="each job of the first series gets one of these retry counts (default 0,1,10)")
     p.add_argument("--no-default-series", action="store_true",
                    help="skip the second series (the protocol's default retries)")
     p.add_argument("--near", type=float, default=1.0,
@@ -528,8 +556,8 @@ def main():
     args = p.parse_args()
     if args.workers < 1 or args.size < 1 or args.jobs < 1 or args.timeout <= 0 or args.lock < 1:
         p.error("--workers, --size, --jobs, --lock must be >= 1, --timeout > 0")
-    if min(args.child_kills, args.program_kills, args.redis_kills) < 0:
-        p.error("--child-kills, --program-kills, --redis-kills must be >= 0")
+    if min(args.child_kills, args.program_kills, args.parent_kills, args.redis_kills) < 0:
+        p.error("--child-kills, --program-kills, --parent-kills, --redis-kills must be >= 0")
     if args.sleep_max < 0 or args.load_delay < 0 or args.near < 0:
         p.error("--sleep-max, --load-delay and --near must be >= 0")
     if args.seed is None:
@@ -552,10 +580,10 @@ def main():
     if not args.no_default_series:
         plan.append(([None], "retries=default"))
     print("soak: %s, %d worker programs x --pool processes --size %d, %d Noop jobs per series (sleep 0..%g s), "
-          "%d child kills, %d program kills, %d redis kills (down %g s, load delay %d us), appendfsync %s, "
+          "%d child kills, %d program kills, %d parent kills, %d redis kills (down %g s, load delay %d us), appendfsync %s, "
           "lock %d s, seed %d (QLESS_SOAK_SEED=%d to repeat)"
           % (args.lang, args.workers, args.size, args.jobs, args.sleep_max, args.child_kills, args.program_kills,
-             args.redis_kills, args.redis_down, args.load_delay, args.appendfsync, args.lock, args.seed,
+             args.parent_kills, args.redis_kills, args.redis_down, args.load_delay, args.appendfsync, args.lock, args.seed,
              args.seed), flush=True)
     figs, ok = [], True
     for retries, label in plan:
