@@ -61,7 +61,7 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "\n"
 	        "Durations: 30s, 5m, 2h, 1d, 1h30m or plain seconds.\n"
-	        "Exit status: 0 success, 1 runtime error, 2 usage error (nothing sent).\n");
+	        "Exit status: 0 success, 1 runtime error, 2 usage error (nothing changed).\n");
 }
 
 /* "--name=value" or "--name value" for a global option; returns the number

@@ -42,8 +42,14 @@ int qless__script_error_code(const char *msg);
 /* ---- memory and JSON helpers (util.c) ---- */
 char *qless__strdup(const char *s);
 char *qless__strndup(const char *s, size_t n);
-/* Non-zero if text parses as any JSON value. */
-int qless__json_valid(const char *text);
+/* The deepest nesting of arrays and objects the protocol's JSON decoder
+ * (Redis' cjson) accepts. */
+#define QLESS_JSON_MAX_DEPTH 1000
+/* QLESS_OK if text is any JSON value the protocol can decode, else
+ * QLESS_EINVAL naming func and arg (the argument as the caller knows it). */
+int qless__check_json(const char *func, const char *arg, const char *text);
+/* QLESS_OK if v is finite, else QLESS_EINVAL naming func and arg. */
+int qless__check_finite(const char *func, const char *arg, double v);
 /* Non-zero if s is valid UTF-8 (RFC 3629: no overlongs, surrogates or code
  * points past U+10FFFF). The protocol's text is UTF-8: the script stores it
  * in JSON, which every client must be able to read back. */
