@@ -94,6 +94,25 @@ int cli_global_option(cli *c, int argc, char **argv, int i)
 	return 2;
 }
 
+/* The protocol's text is UTF-8 (the library refuses anything else): all
+ * arguments are checked here, before a subcommand makes its first call,
+ * so a bad one late on a command line cannot follow calls already made.
+ * jansson's string check is the validator. */
+static int check_utf8(cli *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		json_t *s = json_string(argv[i]);
+		if (s != NULL) {
+			json_decref(s);
+			continue;
+		}
+		if (i > 1 && strncmp(argv[i - 1], "--", 2) == 0 && strchr(argv[i - 1], '=') == NULL)
+			return cli_usage_error(c, "the value of %s is not valid UTF-8 text", argv[i - 1]);
+		return cli_usage_error(c, "argument %d is not valid UTF-8 text", i);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	cli c = { 0 };
@@ -132,7 +151,9 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], commands[k].name) != 0)
 			continue;
 		c.cmd = commands[k].name;
-		int status = commands[k].fn(&c, argc - i, argv + i);
+		int status = check_utf8(&c, argc, argv);
+		if (status == 0)
+			status = commands[k].fn(&c, argc - i, argv + i);
 		if (c.client != NULL)
 			qless_client_free(c.client);
 		return status;
