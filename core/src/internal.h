@@ -156,6 +156,9 @@ struct qless_client {
 	/* Set from QLESS_EVALSHA when the client is made: never use FCALL. */
 	int evalsha_only;
 	char nowbuf[48];
+	/* Set while ensure connects and loads the protocol: errors then name
+	 * the connect timeout, which bounds those steps. */
+	int handshake;
 };
 void qless__client_ref(qless_client *c);
 void qless__client_unref(qless_client *c);
@@ -163,6 +166,17 @@ double qless__now(const qless_client *c);
 /* Opens a hiredis connection as configured (AUTH and SELECT done).
  * Returns NULL after recording an error. */
 redisContext *qless__connect(qless_client *c, int select_db);
+/* Bounds each later read and write on ctx by ms (<= 0: unbounded); which
+ * ("connect", "command") names the timeout in the error. */
+int qless__conn_bound(redisContext *ctx, int ms, const char *which);
+/* ctx's error as text for a message; a read or write that ran out of its
+ * ms names the timeout instead of "Resource temporarily unavailable". */
+const char *qless__io_reason(const redisContext *ctx, const char *which, int ms, char *buf, size_t size);
+/* 1 when ctx, idle (no reply owed), cannot carry a command: the server
+ * closed it or it failed. Checked before anything is sent on a kept
+ * connection, so that a restart of Redis costs a reconnect, not a failed
+ * call (and no command is ever sent twice). One system call. */
+int qless__conn_stale(const redisContext *ctx);
 /* Ensures c->ctx is connected with the protocol loaded: the function
  * library (FCALL) where the server has Functions, else the script (EVALSHA).
  * Inside the SIGPIPE guard: a server that closes the connection while the
