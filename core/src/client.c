@@ -49,7 +49,7 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 	if (opts != NULL && opts->version != QLESS_CLIENT_OPTIONS_VERSION)
 		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
 	if (opts != NULL && opts->worker_name != NULL && opts->worker_name[0] == '\0')
-		return qless__err_empty(F, "worker_name");
+		return qless__err_empty(F, "worker name");
 	if (url == NULL) {
 		url = getenv("QLESS_URL");
 		if (url == NULL || url[0] == '\0') {

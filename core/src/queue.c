@@ -17,7 +17,9 @@ int qless_queue_new(qless_queue **out, qless_client *client, const char *name)
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
 	QLESS_CHECK_NULL(F, client);
-	QLESS_CHECK_STR(F, name);
+	QLESS_CHECK_NULL(F, name);
+	if (name[0] == '\0')
+		return qless__err_empty(F, "queue name");
 	q = calloc(1, sizeof *q);
 	if (q == NULL || (q->name = qless__strdup(name)) == NULL) {
 		free(q);
