@@ -24,6 +24,16 @@ static char *nested(int depth, int objects)
 	return s;
 }
 
+/* Queue "q" on a new client (both owned; NULL on failure). */
+static qless_queue *queue_q(qless_client **c)
+{
+	qless_queue *q = NULL;
+	*c = th_client(NULL);
+	if (*c != NULL)
+		TH_OK(qless_queue_new(&q, *c, "q"));
+	return q;
+}
+
 static void no_c_names(void)
 {
 	const char *msg = qless_error_last_message();
@@ -38,11 +48,10 @@ static void no_c_names(void)
  * that takes JSON data; brackets inside strings do not count. */
 static void test_json_depth(void)
 {
-	qless_client *c = th_client(NULL);
-	qless_queue *q = NULL;
+	qless_client *c = NULL;
+	qless_queue *q = queue_q(&c);
 	char *jid = NULL;
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	TH_OK(qless_queue_new(&q, c, "q"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
 	for (int objects = 0; objects < 2; objects++) {
 		char *ok = nested(1000, objects), *deep = nested(1001, objects);
 		CU_ASSERT_FATAL(ok != NULL && deep != NULL);
@@ -86,11 +95,10 @@ static void test_json_depth(void)
  * expression opts->field. */
 static void test_messages_name_arguments(void)
 {
-	qless_client *c = th_client(NULL);
-	qless_queue *q = NULL;
+	qless_client *c = NULL;
+	qless_queue *q = queue_q(&c);
 	char *jid = NULL;
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	TH_OK(qless_queue_new(&q, c, "q"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
 	qless_put_options po = QLESS_PUT_OPTIONS_INIT;
 	po.jid = "";
 	TH_RC(qless_queue_put(q, &jid, "K", NULL, &po), QLESS_EINVAL);
