@@ -56,7 +56,8 @@ int cli_global_option(cli *c, int argc, char **argv, int i);
 /* "qless: <cmd>: <reason>" on stderr; return EXIT_USAGE / EXIT_RUNTIME. */
 int cli_usage_error(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_error(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The last libqless failure as the reason; returns EXIT_RUNTIME. */
+/* The last libqless failure as the reason; returns EXIT_USAGE for an
+ * invalid argument (QLESS_EINVAL), else EXIT_RUNTIME. */
 int cli_lib_error(cli *c);
 
 /* Connects (once) with the global options. Returns 0 or an exit status. */

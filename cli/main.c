@@ -61,7 +61,7 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "\n"
 	        "Durations: 30s, 5m, 2h, 1d, 1h30m or plain seconds.\n"
-	        "Exit status: 0 success, 1 runtime error, 2 usage error (nothing sent).\n");
+	        "Exit status: 0 success, 1 runtime error, 2 usage error (nothing changed).\n");
 }
 
 /* "--name=value" or "--name value" for a global option; returns the number
@@ -92,6 +92,25 @@ int cli_global_option(cli *c, int argc, char **argv, int i)
 		return -1;
 	*dst = argv[i + 1];
 	return 2;
+}
+
+/* The protocol's text is UTF-8 (the library refuses anything else): all
+ * arguments are checked here, before a subcommand makes its first call,
+ * so a bad one late on a command line cannot follow calls already made.
+ * jansson's string check is the validator. */
+static int check_utf8(cli *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		json_t *s = json_string(argv[i]);
+		if (s != NULL) {
+			json_decref(s);
+			continue;
+		}
+		if (i > 1 && strncmp(argv[i - 1], "--", 2) == 0 && strchr(argv[i - 1], '=') == NULL)
+			return cli_usage_error(c, "the value of %s is not valid UTF-8 text", argv[i - 1]);
+		return cli_usage_error(c, "argument %d is not valid UTF-8 text", i);
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -132,7 +151,9 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], commands[k].name) != 0)
 			continue;
 		c.cmd = commands[k].name;
-		int status = commands[k].fn(&c, argc - i, argv + i);
+		int status = check_utf8(&c, argc, argv);
+		if (status == 0)
+			status = commands[k].fn(&c, argc - i, argv + i);
 		if (c.client != NULL)
 			qless_client_free(c.client);
 		return status;

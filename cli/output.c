@@ -56,7 +56,9 @@ int cli_lib_error(cli *c)
 	for (const char *p = msg; *p; p++)
 		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, stderr);
 	fputc('\n', stderr);
-	return EXIT_RUNTIME;
+	/* An argument the library (or the script, before writing anything)
+	 * refused is the user's to fix, like a flag this program refused. */
+	return qless_error_last_code() == QLESS_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
 int cli_connect(cli *c)

@@ -317,15 +317,23 @@ static int pause_or_unpause(cli *c, int argc, char **argv, int pause)
 		status = cli_usage_error(c, "needs at least one QUEUE (see qless %s --help)", c->cmd);
 	if (n > 0)
 		status = cli_connect(c);
+	/* Every name is checked (by making its handle) before the first queue
+	 * changes: a bad name refuses the command, not the rest of it. */
+	qless_queue **qs = calloc((size_t)argc + 1, sizeof *qs);
+	if (qs == NULL)
+		abort();
+	for (int i = 0; n > 0 && status == 0 && i < n; i++)
+		if (qless_queue_new(&qs[i], c->client, pos[i]) != QLESS_OK)
+			status = cli_lib_error(c);
 	for (int i = 0; n > 0 && status == 0 && i < n; i++) {
-		qless_queue *q = NULL;
-		if (qless_queue_new(&q, c->client, pos[i]) != QLESS_OK ||
-		    (pause ? qless_queue_pause(q) : qless_queue_unpause(q)) != QLESS_OK)
+		if ((pause ? qless_queue_pause(qs[i]) : qless_queue_unpause(qs[i])) != QLESS_OK)
 			status = cli_lib_error(c);
 		else if (!c->json)
 			printf("%s %s\n", pause ? "paused" : "unpaused", pos[i]);
-		qless_queue_free(q);
 	}
+	for (int i = 0; i < n; i++)
+		qless_queue_free(qs[i]);
+	free(qs);
 	if (n > 0 && status == 0 && c->json) {
 		json_t *a = json_array();
 		for (int i = 0; i < n; i++)

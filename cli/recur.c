@@ -141,11 +141,17 @@ static int recur_update(cli *c, const char *jid, const struct recur_args *a)
 		return cli_usage_error(c, "--interval must be positive");
 	if (a->data && arg_json(c, "--data", a->data))
 		return EXIT_USAGE;
+	if ((a->klass && !*a->klass) || (a->queue && !*a->queue))
+		return cli_usage_error(c, "%s is empty", a->klass && !*a->klass ? "--klass" : "--queue");
 	qless_recur *r = NULL;
 	int status = fetch_recur(c, jid, &r);
 	if (status != 0)
 		return status;
+	/* One call per field: the data, which only the library checks fully
+	 * (its nesting), goes first so that its refusal changes nothing. */
 	int rc = QLESS_OK;
+	if (a->data)
+		rc = qless_recur_set_data(r, a->data);
 	if (rc == QLESS_OK && a->priority)
 		rc = qless_recur_set_priority(r, priority);
 	if (rc == QLESS_OK && a->retries)
@@ -154,8 +160,6 @@ static int recur_update(cli *c, const char *jid, const struct recur_args *a)
 		rc = qless_recur_set_backlog(r, backlog);
 	if (rc == QLESS_OK && a->interval)
 		rc = qless_recur_set_interval(r, interval);
-	if (rc == QLESS_OK && a->data)
-		rc = qless_recur_set_data(r, a->data);
 	if (rc == QLESS_OK && a->klass)
 		rc = qless_recur_set_klass(r, a->klass);
 	if (rc == QLESS_OK && a->queue)

@@ -339,16 +339,28 @@ void qless__fmt_now(char *buf, double t)
 	buf[6] = '\0';
 }
 
-/* qless__ensure for callers already inside the SIGPIPE guard. */
+/* qless__ensure for callers already inside the SIGPIPE guard. Every call
+ * and batch comes here before sending: a kept connection the server has
+ * closed since (a restart) is replaced now, while nothing is in flight. */
 static int ensure_unguarded(qless_client *c)
 {
 	int rc;
+	if (c->ctx != NULL && qless__conn_stale(c->ctx)) {
+		redisFree(c->ctx);
+		c->ctx = NULL;
+	}
 	if (c->ctx != NULL)
 		return QLESS_OK;
+	c->handshake = 1;
 	c->ctx = qless__connect(c, 1);
-	if (c->ctx == NULL)
+	if (c->ctx == NULL) {
+		c->handshake = 0;
 		return qless_error_last_code();
+	}
 	rc = load_protocol(c, "qless");
+	c->handshake = 0;
+	if (rc == QLESS_OK && c->ctx != NULL)
+		rc = qless__conn_bound(c->ctx, c->command_timeout_ms, "command");
 	if (rc != QLESS_OK && c->ctx != NULL) {
 		redisFree(c->ctx);
 		c->ctx = NULL;
@@ -370,8 +382,11 @@ int qless__io_error(qless_client *c, const char *what)
 {
 	int rc;
 	if (c->ctx != NULL) {
+		char why[96];
 		rc = qless__err(QLESS_EIO, "%s: connection error: %s", what,
-		                c->ctx->errstr[0] ? c->ctx->errstr : "no reply");
+		                qless__io_reason(c->ctx, c->handshake ? "connect" : "command",
+		                                 c->handshake ? c->connect_timeout_ms : c->command_timeout_ms, why,
+		                                 sizeof why));
 		redisFree(c->ctx);
 		c->ctx = NULL;
 	} else {

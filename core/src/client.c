@@ -49,7 +49,7 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 	if (opts != NULL && opts->version != QLESS_CLIENT_OPTIONS_VERSION)
 		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
 	if (opts != NULL && opts->worker_name != NULL && opts->worker_name[0] == '\0')
-		return qless__err_empty(F, "opts->worker_name");
+		return qless__err_empty(F, "worker name");
 	if (url == NULL) {
 		url = getenv("QLESS_URL");
 		if (url == NULL || url[0] == '\0') {
@@ -155,9 +155,10 @@ const char *qless_client_worker_name(const qless_client *client)
 
 int qless_client_set_time_offset(qless_client *client, double seconds)
 {
+	int rc;
 	QLESS_CHECK_NULL("qless_client_set_time_offset", client);
-	if (!qless__finite(seconds))
-		return qless__err(QLESS_EINVAL, "qless_client_set_time_offset: seconds is not finite");
+	if ((rc = qless__check_finite("qless_client_set_time_offset", "seconds", seconds)) != QLESS_OK)
+		return rc;
 	client->offset = seconds;
 	return QLESS_OK;
 }

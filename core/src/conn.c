@@ -1,9 +1,11 @@
-/* hiredis connections: connect with timeouts, AUTH, SELECT. */
+/* hiredis connections: connect with timeouts, AUTH, SELECT; noticing a
+ * connection the server closed while it sat idle. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 
 #include "internal.h"
@@ -45,12 +47,52 @@ static struct timeval ms_tv(int ms)
 	return tv;
 }
 
-static int simple_command(redisContext *ctx, int argc, const char **argv, const char *what)
+int qless__conn_bound(redisContext *ctx, int ms, const char *which)
+{
+	/* Zero: no bound (SO_RCVTIMEO/SO_SNDTIMEO semantics). */
+	struct timeval tv = { 0, 0 };
+	if (ms > 0)
+		tv = ms_tv(ms);
+	if (redisSetTimeout(ctx, tv) != REDIS_OK)
+		return qless__err(QLESS_EIO, "qless: cannot set the %s timeout: %s", which, ctx->errstr);
+	return QLESS_OK;
+}
+
+const char *qless__io_reason(const redisContext *ctx, const char *which, int ms, char *buf, size_t size)
+{
+	/* A blocking read or write that ran out of time fails with EAGAIN,
+	 * which hiredis keeps only as its text. */
+	if (ms > 0 && ctx->err == REDIS_ERR_IO && strcmp(ctx->errstr, strerror(EAGAIN)) == 0) {
+		snprintf(buf, size, "no answer within the %s timeout (%d ms)", which, ms);
+		return buf;
+	}
+	return ctx->errstr[0] ? ctx->errstr : "no reply";
+}
+
+int qless__conn_stale(const redisContext *ctx)
+{
+	char b;
+	ssize_t n;
+	if (ctx->err)
+		return 1;
+	/* Nothing is owed on an idle connection: end of file (the server
+	 * closed it, e.g. it restarted), an error, or bytes nobody asked for
+	 * (a late reply) all mean it cannot carry the next command. */
+	n = recv(ctx->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (n >= 0)
+		return 1;
+	return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
+}
+
+/* AUTH or SELECT while connecting: bounded by the connect timeout. */
+static int simple_command(redisContext *ctx, int argc, const char **argv, const char *what, int ms)
 {
 	redisReply *r = redisCommandArgv(ctx, argc, argv, NULL);
+	char why[96];
 	int rc;
 	if (r == NULL)
-		return qless__err(QLESS_EIO, "qless: %s failed: %s", what, ctx->errstr[0] ? ctx->errstr : "no reply");
+		return qless__err(QLESS_EIO, "qless: %s failed: %s", what,
+		                  qless__io_reason(ctx, "connect", ms, why, sizeof why));
 	if (r->type == REDIS_REPLY_ERROR) {
 		rc = qless__err(QLESS_EIO, "qless: %s failed: %s", what, r->str);
 		freeReplyObject(r);
@@ -95,8 +137,11 @@ static redisContext *do_connect(qless_client *c, int select_db)
 		redisFree(ctx);
 		return NULL;
 	}
-	if (c->command_timeout_ms > 0 && redisSetTimeout(ctx, ms_tv(c->command_timeout_ms)) != REDIS_OK) {
-		qless__err(QLESS_EIO, "qless: cannot set the command timeout: %s", ctx->errstr);
+	/* The connection is set up (AUTH, SELECT, and for the caller loading
+	 * the protocol) within the connect timeout, each step bounded by it:
+	 * a server that accepts but does not answer (stopped, frozen) is an
+	 * error after that long, not after the longer command timeout. */
+	if (qless__conn_bound(ctx, c->connect_timeout_ms, "connect") != QLESS_OK) {
 		redisFree(ctx);
 		return NULL;
 	}
@@ -107,7 +152,7 @@ static redisContext *do_connect(qless_client *c, int select_db)
 		if (u->user != NULL)
 			argv[argc++] = u->user;
 		argv[argc++] = u->password;
-		if (simple_command(ctx, argc, argv, "AUTH") != QLESS_OK) {
+		if (simple_command(ctx, argc, argv, "AUTH", c->connect_timeout_ms) != QLESS_OK) {
 			redisFree(ctx);
 			return NULL;
 		}
@@ -116,7 +161,7 @@ static redisContext *do_connect(qless_client *c, int select_db)
 		char db[16];
 		const char *argv[2] = { "SELECT", db };
 		snprintf(db, sizeof db, "%d", u->db);
-		if (simple_command(ctx, 2, argv, "SELECT") != QLESS_OK) {
+		if (simple_command(ctx, 2, argv, "SELECT", c->connect_timeout_ms) != QLESS_OK) {
 			redisFree(ctx);
 			return NULL;
 		}

@@ -42,8 +42,14 @@ int qless__script_error_code(const char *msg);
 /* ---- memory and JSON helpers (util.c) ---- */
 char *qless__strdup(const char *s);
 char *qless__strndup(const char *s, size_t n);
-/* Non-zero if text parses as any JSON value. */
-int qless__json_valid(const char *text);
+/* The deepest nesting of arrays and objects the protocol's JSON decoder
+ * (Redis' cjson) accepts. */
+#define QLESS_JSON_MAX_DEPTH 1000
+/* QLESS_OK if text is any JSON value the protocol can decode, else
+ * QLESS_EINVAL naming func and arg (the argument as the caller knows it). */
+int qless__check_json(const char *func, const char *arg, const char *text);
+/* QLESS_OK if v is finite, else QLESS_EINVAL naming func and arg. */
+int qless__check_finite(const char *func, const char *arg, double v);
 /* Non-zero if s is valid UTF-8 (RFC 3629: no overlongs, surrogates or code
  * points past U+10FFFF). The protocol's text is UTF-8: the script stores it
  * in JSON, which every client must be able to read back. */
@@ -150,6 +156,9 @@ struct qless_client {
 	/* Set from QLESS_EVALSHA when the client is made: never use FCALL. */
 	int evalsha_only;
 	char nowbuf[48];
+	/* Set while ensure connects and loads the protocol: errors then name
+	 * the connect timeout, which bounds those steps. */
+	int handshake;
 };
 void qless__client_ref(qless_client *c);
 void qless__client_unref(qless_client *c);
@@ -157,6 +166,17 @@ double qless__now(const qless_client *c);
 /* Opens a hiredis connection as configured (AUTH and SELECT done).
  * Returns NULL after recording an error. */
 redisContext *qless__connect(qless_client *c, int select_db);
+/* Bounds each later read and write on ctx by ms (<= 0: unbounded); which
+ * ("connect", "command") names the timeout in the error. */
+int qless__conn_bound(redisContext *ctx, int ms, const char *which);
+/* ctx's error as text for a message; a read or write that ran out of its
+ * ms names the timeout instead of "Resource temporarily unavailable". */
+const char *qless__io_reason(const redisContext *ctx, const char *which, int ms, char *buf, size_t size);
+/* 1 when ctx, idle (no reply owed), cannot carry a command: the server
+ * closed it or it failed. Checked before anything is sent on a kept
+ * connection, so that a restart of Redis costs a reconnect, not a failed
+ * call (and no command is ever sent twice). One system call. */
+int qless__conn_stale(const redisContext *ctx);
 /* Ensures c->ctx is connected with the protocol loaded: the function
  * library (FCALL) where the server has Functions, else the script (EVALSHA).
  * Inside the SIGPIPE guard: a server that closes the connection while the

@@ -339,10 +339,11 @@ const char *qless_job_json(const qless_job *job)
 int qless_job_set_data(qless_job *job, const char *data)
 {
 	static const char F[] = "qless_job_set_data";
+	int rc;
 	QLESS_CHECK_NULL(F, job);
 	QLESS_CHECK_NULL(F, data);
-	if (!qless__json_valid(data))
-		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
+	if ((rc = qless__check_json(F, "data", data)) != QLESS_OK)
+		return rc;
 	return done(job, set_str(job, "data", data), F);
 }
 
@@ -481,13 +482,12 @@ int qless_job_complete(qless_job *job, const qless_complete_options *opts)
 			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
 		next = opts->next;
 		if (next != NULL && next[0] == '\0')
-			return qless__err_empty(F, "opts->next");
-		if (!qless__finite(opts->delay))
-			return qless__err(QLESS_EINVAL, "%s: opts->delay is not finite", F);
-		if ((rc = qless__check_strv(F, "opts->depends", opts->depends, opts->ndepends, 1)) != QLESS_OK)
+			return qless__err_empty(F, "next");
+		if ((rc = qless__check_finite(F, "delay", opts->delay)) != QLESS_OK ||
+		    (rc = qless__check_strv(F, "depends", opts->depends, opts->ndepends, 1)) != QLESS_OK)
 			return rc;
 		if (next == NULL && (opts->delay != 0 || opts->ndepends > 0))
-			return qless__err(QLESS_EINVAL, "%s: delay and depends need opts->next", F);
+			return qless__err(QLESS_EINVAL, "%s: delay and depends need next", F);
 	}
 	qless__settle_args(&a, job->client->worker_name, "[]", 0);
 	qless__settle_job_args(&a, job, "complete", 0, NULL, NULL);
@@ -612,8 +612,8 @@ int qless_job_set_priority(qless_job *job, double priority)
 	qless_args a;
 	int rc;
 	QLESS_CHECK_NULL(F, job);
-	if (!qless__finite(priority))
-		return qless__err(QLESS_EINVAL, "%s: priority is not finite", F);
+	if ((rc = qless__check_finite(F, "priority", priority)) != QLESS_OK)
+		return rc;
 	qless__args_init(&a);
 	qless__args_add(&a, job->jid);
 	qless__args_num(&a, priority);
@@ -626,10 +626,14 @@ int qless_job_log(qless_job *job, const char *message, const char *data)
 {
 	static const char F[] = "qless_job_log";
 	qless_args a;
+	int rc;
 	QLESS_CHECK_NULL(F, job);
 	QLESS_CHECK_STR(F, message);
 	if (data != NULL) {
-		json_t *d = json_loads(data, JSON_DECODE_ANY, NULL);
+		json_t *d;
+		if ((rc = qless__check_json(F, "data", data)) != QLESS_OK)
+			return rc;
+		d = json_loads(data, JSON_DECODE_ANY, NULL);
 		int ok = json_is_object(d);
 		json_decref(d);
 		if (!ok)

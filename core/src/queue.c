@@ -17,7 +17,9 @@ int qless_queue_new(qless_queue **out, qless_client *client, const char *name)
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
 	QLESS_CHECK_NULL(F, client);
-	QLESS_CHECK_STR(F, name);
+	QLESS_CHECK_NULL(F, name);
+	if (name[0] == '\0')
+		return qless__err_empty(F, "queue name");
 	q = calloc(1, sizeof *q);
 	if (q == NULL || (q->name = qless__strdup(name)) == NULL) {
 		free(q);
@@ -74,20 +76,17 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 	QLESS_CHECK_STR(F, klass);
 	if (data == NULL)
 		data = "{}";
-	else if (!qless__json_valid(data))
-		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
+	else if ((rc = qless__check_json(F, "data", data)) != QLESS_OK)
+		return rc;
 	if (opts != NULL) {
 		if (opts->version != QLESS_PUT_OPTIONS_VERSION)
 			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
 		if (opts->jid != NULL && opts->jid[0] == '\0')
-			return qless__err_empty(F, "opts->jid");
-		if (!qless__finite(opts->delay))
-			return qless__err(QLESS_EINVAL, "%s: opts->delay is not finite", F);
-		if (opts->has_priority && !qless__finite(opts->priority))
-			return qless__err(QLESS_EINVAL, "%s: opts->priority is not finite", F);
-		if (opts->tags != NULL && (rc = qless__check_strv(F, "opts->tags", opts->tags, opts->ntags, 1)) != QLESS_OK)
-			return rc;
-		if ((rc = qless__check_strv(F, "opts->depends", opts->depends, opts->ndepends, 1)) != QLESS_OK)
+			return qless__err_empty(F, "jid");
+		if ((rc = qless__check_finite(F, "delay", opts->delay)) != QLESS_OK ||
+		    (opts->has_priority && (rc = qless__check_finite(F, "priority", opts->priority)) != QLESS_OK) ||
+		    (opts->tags != NULL && (rc = qless__check_strv(F, "tags", opts->tags, opts->ntags, 1)) != QLESS_OK) ||
+		    (rc = qless__check_strv(F, "depends", opts->depends, opts->ndepends, 1)) != QLESS_OK)
 			return rc;
 	}
 	if (opts != NULL && opts->jid != NULL) {
@@ -336,8 +335,8 @@ int qless_queue_stats(qless_queue *queue, double date, qless_stats *out)
 	if (out->version != QLESS_STATS_VERSION)
 		return qless__err(QLESS_EINVAL, "%s: out->version must be QLESS_STATS_VERSION", F);
 	QLESS_CHECK_NULL(F, queue);
-	if (!qless__finite(date))
-		return qless__err(QLESS_EINVAL, "%s: date is not finite", F);
+	if ((rc = qless__check_finite(F, "date", date)) != QLESS_OK)
+		return rc;
 	qless__args_init(&a);
 	qless__args_add(&a, queue->name);
 	qless__args_num(&a, date);

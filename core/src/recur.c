@@ -40,20 +40,21 @@ int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, con
 	QLESS_CHECK_STR(F, klass);
 	if (data == NULL)
 		data = "{}";
-	else if (!qless__json_valid(data))
-		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
+	else if ((rc = qless__check_json(F, "data", data)) != QLESS_OK)
+		return rc;
 	if (!qless__finite(interval) || interval <= 0)
 		return qless__err(QLESS_EINVAL, "%s: interval must be > 0", F);
 	if (opts != NULL) {
 		if (opts->version != QLESS_RECUR_OPTIONS_VERSION)
 			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
 		if (opts->jid != NULL && opts->jid[0] == '\0')
-			return qless__err_empty(F, "opts->jid");
-		if (!qless__finite(opts->offset) || !qless__finite(opts->priority))
-			return qless__err(QLESS_EINVAL, "%s: opts->offset and opts->priority must be finite", F);
+			return qless__err_empty(F, "jid");
+		if ((rc = qless__check_finite(F, "offset", opts->offset)) != QLESS_OK ||
+		    (rc = qless__check_finite(F, "priority", opts->priority)) != QLESS_OK)
+			return rc;
 		if (opts->retries < 0 || opts->backlog < 0)
-			return qless__err(QLESS_EINVAL, "%s: opts->retries and opts->backlog must not be negative", F);
-		if ((rc = qless__check_strv(F, "opts->tags", opts->tags, opts->ntags, 1)) != QLESS_OK)
+			return qless__err(QLESS_EINVAL, "%s: retries and backlog must not be negative", F);
+		if ((rc = qless__check_strv(F, "tags", opts->tags, opts->ntags, 1)) != QLESS_OK)
 			return rc;
 	}
 	if (opts != NULL && opts->jid != NULL) {
@@ -209,9 +210,10 @@ static int update(qless_recur *recur, const char *F, const char *key, const char
 static int update_num(qless_recur *recur, const char *F, const char *key, double value)
 {
 	char buf[40];
+	int rc;
 	QLESS_CHECK_NULL(F, recur);
-	if (!qless__finite(value))
-		return qless__err(QLESS_EINVAL, "%s: value is not finite", F);
+	if ((rc = qless__check_finite(F, key, value)) != QLESS_OK)
+		return rc;
 	qless__fmt_num(buf, sizeof buf, value);
 	return update(recur, F, key, buf);
 }
@@ -278,10 +280,11 @@ static int update_str(qless_recur *recur, const char *F, const char *key, const 
 int qless_recur_set_data(qless_recur *recur, const char *data)
 {
 	static const char F[] = "qless_recur_set_data";
+	int rc;
 	QLESS_CHECK_NULL(F, recur);
 	QLESS_CHECK_NULL(F, data);
-	if (!qless__json_valid(data))
-		return qless__err(QLESS_EINVAL, "%s: data is not valid JSON", F);
+	if ((rc = qless__check_json(F, "data", data)) != QLESS_OK)
+		return rc;
 	return update_str(recur, F, "data", data, &recur->data);
 }
 

@@ -26,16 +26,52 @@ char *qless__strdup(const char *s)
 	return qless__strndup(s, strlen(s));
 }
 
-int qless__json_valid(const char *text)
+/* Deepest nesting of arrays and objects in JSON text (strings skipped). */
+static size_t json_depth(const char *p)
 {
+	size_t depth = 0, max = 0;
+	int in_str = 0;
+	for (; *p; p++) {
+		if (in_str) {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == '"')
+				in_str = 0;
+		} else if (*p == '"') {
+			in_str = 1;
+		} else if (*p == '[' || *p == '{') {
+			if (++depth > max)
+				max = depth;
+		} else if ((*p == ']' || *p == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return max;
+}
+
+int qless__check_json(const char *func, const char *arg, const char *text)
+{
+	json_error_t jerr;
 	json_t *v;
 	if (text[0] == '{' && text[1] == '}' && text[2] == '\0')
-		return 1;
-	v = json_loads(text, JSON_DECODE_ANY, NULL);
+		return QLESS_OK;
+	/* The script's JSON decoder refuses deeper text: say so here, before
+	 * anything is sent (jansson alone would accept it). */
+	if (json_depth(text) > QLESS_JSON_MAX_DEPTH)
+		return qless__err(QLESS_EINVAL, "%s: %s is nested deeper than %d levels", func, arg,
+		                  QLESS_JSON_MAX_DEPTH);
+	v = json_loads(text, JSON_DECODE_ANY, &jerr);
 	if (v == NULL)
-		return 0;
+		return qless__err(QLESS_EINVAL, "%s: %s is not valid JSON: %s", func, arg, jerr.text);
 	json_decref(v);
-	return 1;
+	return QLESS_OK;
+}
+
+int qless__check_finite(const char *func, const char *arg, double v)
+{
+	if (!qless__finite(v))
+		return qless__err(QLESS_EINVAL, "%s: %s is not finite", func, arg);
+	return QLESS_OK;
 }
 
 int qless__utf8_valid(const char *s)

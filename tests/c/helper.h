@@ -83,6 +83,8 @@ extern CU_TestInfo worker_tests[];
 extern CU_TestInfo engine_tests[];
 extern CU_TestInfo event_tests[];
 extern CU_TestInfo conn_tests[];
+extern CU_TestInfo restart_tests[];
+extern CU_TestInfo validation_tests[];
 extern CU_TestInfo heartbeater_tests[];
 extern CU_TestInfo server_tests[];
 

@@ -25,6 +25,8 @@ int main(int argc, char **argv)
 		SUITE("engine", engine_tests),
 		SUITE("events", event_tests),
 		SUITE("conn", conn_tests),
+		SUITE("restart", restart_tests),
+		SUITE("validation", validation_tests),
 		SUITE("heartbeater", heartbeater_tests),
 		SUITE("server", server_tests),
 		CU_SUITE_INFO_NULL,

@@ -61,7 +61,7 @@ def test_unreachable_server(raw, snapshot, r):
 
 def test_bad_url(raw):
     p = raw("--url", "http://example", "queues")
-    assert p.returncode == 1 and p.stderr.startswith("qless: queues: ") and p.stderr.count("\n") == 1
+    assert p.returncode == 2 and p.stderr.startswith("qless: queues: ") and p.stderr.count("\n") == 1
 
 
 def test_qless_url_environment(raw, url):

@@ -19,8 +19,11 @@ extern "C" {
 
 typedef struct qless_client_options {
 	unsigned int version;       /* QLESS_CLIENT_OPTIONS_VERSION */
-	int connect_timeout_ms;     /* 0: 5000 ms; < 0: wait forever */
-	int command_timeout_ms;     /* 0: 30000 ms; < 0: wait forever */
+	/* Bounds each step of connecting: the connect itself, AUTH, SELECT and
+	 * loading the protocol. 0: 5000 ms; < 0: wait forever */
+	int connect_timeout_ms;
+	/* Bounds each command's write and reply. 0: 30000 ms; < 0: wait forever */
+	int command_timeout_ms;
 	const char *worker_name;    /* NULL: "<hostname>-<pid>"; copied */
 } qless_client_options;
 
@@ -30,7 +33,8 @@ typedef struct qless_client_options {
 QLESS_EXTERN(int) qless_client_options_init(qless_client_options *opts, unsigned int version);
 
 /*
- * Connects to url:
+ * Connects to url (the connection is kept; one the server has closed since,
+ * e.g. by restarting, is noticed and replaced before the next call is sent):
  *   redis://[[user]:password@]host[:port][/db]     (port 6379, db 0 by default)
  *   unix:///path/to/redis.sock[?db=N&password=P&user=U]
  * A user (ACL) and/or password triggers AUTH; a db other than 0 triggers
