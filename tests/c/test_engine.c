@@ -319,12 +319,24 @@ static void test_allow_list(void)
 	o.ctx = &s;
 	o.interval = 0.01;
 	o.resolves_classes = 1;
-	TH_RC(qless_worker_run(w, &o), QLESS_EINVAL); /* no list */
+	/* Runs that must be refused get a worker with one job that stops it,
+	 * so that a run wrongly let through ends (and fails the check). */
+	const char *guard_q[] = { "a-guard" };
+	qless_worker *guard = NULL;
+	char *sentinel = th_put(c, "a-guard", "Ok", NULL, NULL);
+	TH_OK(qless_worker_new(&guard, c, guard_q, 1, NULL));
+	s.w = guard;
+	s.stop_after = 1;
+	TH_RC(qless_worker_run(guard, &o), QLESS_EINVAL); /* no list */
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "allow"));
 	o.allow = bad;
 	o.nallow = 2;
-	TH_RC(qless_worker_run(w, &o), QLESS_EINVAL);
+	TH_RC(qless_worker_run(guard, &o), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "'a*b'"));
+	CU_ASSERT_EQUAL(s.calls, 0);
+	s.stop_after = 0;
+	qless_worker_free(guard);
+	qless_free(sentinel);
 	o.allow = allow;
 	o.max_jobs = 4;
 	TH_OK(qless_worker_run(w, &o));
