@@ -14,7 +14,10 @@ own redis-server and the protocol client are in harness.py, shared with the
 fault soak (soak.py).
 
 The job classes (Noop, Boom, Flaky) are defined per language in
-tests/worker/jobs/<lang>/ and in cworker.c; see the contract there.
+tests/worker/jobs/<lang>/ and in cworker.c; see the contract there. The
+classes no worker may run (the allow-list scenario) are forbidden_jobs in
+each language's directory, Forbidden in cworker.c and ConformanceExit in the
+Ruby jobs. Each language's worker gets the allow-list harness.ALLOW.
 Every process a test starts is stopped by pid when it ends.
 """
 import json
