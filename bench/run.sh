@@ -38,14 +38,14 @@ done
 sock="$(cat "${states[0]}/socket")"
 export QLESS_URL="unix://$sock"
 root="$(pwd)"
-jobs="$root/tests/worker/jobs"   # the no-op job class of each worker program: Noop
+jobs="$root/tests/worker/jobs"   # the no-op job class of each worker program, Noop: all it may run (--allow)
 
 "$BUILD/bench/qless-bench" --socket "$sock" --lib "$BUILD/lua/qless-lib.lua" "${quick[@]}" --json "$json" "${levels[@]}" \
   --driver "python=PYTHONPATH='$BUILD/bindings/python' /usr/bin/python3 '$root/bench/roundtrip.py'" \
   --driver "ruby=ruby -I '$root/bindings/ruby/lib' -I '$BUILD/bindings/ruby/ext' '$root/bench/roundtrip.rb'" \
   --driver "lua=LUA_CPATH='$BUILD/bindings/lua/?.so;;' LUA_PATH='$root/bindings/lua/?.lua;$root/bindings/lua/?/init.lua;;' lua5.4 '$root/bench/roundtrip.lua'" \
   --worker "C serial,threads,processes Noop='$BUILD/tests/worker/qless-cworker'" \
-  --worker "python serial,threads,processes conformance_jobs.Noop=env PYTHONPATH='$BUILD/bindings/python:$jobs/python' /usr/bin/python3 -m qless.worker" \
-  --worker "ruby serial,processes ConformanceJobs::Noop=ruby -I '$BUILD/bindings/ruby/ext' -I '$root/bindings/ruby/lib' '$root/bindings/ruby/bin/qless-worker' --require '$jobs/ruby/conformance_jobs.rb'" \
-  --worker "lua serial,processes conformance_jobs.noop=env LUA_CPATH='$BUILD/bindings/lua/?.so;;' LUA_PATH='$root/bindings/lua/?.lua;$root/bindings/lua/?/init.lua;$jobs/lua/?.lua;$jobs/lua/?/init.lua;;' lua5.4 '$root/bindings/lua/qless-worker'"
+  --worker "python serial,threads,processes conformance_jobs.Noop=env PYTHONPATH='$BUILD/bindings/python:$jobs/python' /usr/bin/python3 -m qless.worker --allow conformance_jobs.Noop" \
+  --worker "ruby serial,processes ConformanceJobs::Noop=ruby -I '$BUILD/bindings/ruby/ext' -I '$root/bindings/ruby/lib' '$root/bindings/ruby/bin/qless-worker' --require '$jobs/ruby/conformance_jobs.rb' --allow ConformanceJobs::Noop" \
+  --worker "lua serial,processes conformance_jobs.noop=env LUA_CPATH='$BUILD/bindings/lua/?.so;;' LUA_PATH='$root/bindings/lua/?.lua;$root/bindings/lua/?/init.lua;$jobs/lua/?.lua;$jobs/lua/?/init.lua;;' lua5.4 '$root/bindings/lua/qless-worker' --allow conformance_jobs.noop"
 echo "JSON: $json"

@@ -128,7 +128,8 @@ class Demo:
                 "ruby": self.ruby() + [os.path.join(ROOT, "bindings", "ruby", "bin", "qless-worker"),
                                        "--require", os.path.join(JOBS, "demo_jobs.rb")],
                 "lua": ["lua5.4", os.path.join(ROOT, "bindings", "lua", "qless-worker")]}[lang]
-        argv += ["--queue", queue, "--name", name, "--interval", "0.2"]
+        # Each worker may run its language's demo job class and nothing else.
+        argv += ["--queue", queue, "--name", name, "--interval", "0.2", "--allow", KLASS[lang]]
         with open(os.path.join(self.logs, name + ".log"), "w") as log:
             # Own session: Ctrl-C reaches only the demo, which stops them in order.
             self.workers[name] = subprocess.Popen(argv, env=self.lang_env(lang), stdout=log,

@@ -278,6 +278,7 @@ static int qless_lua_worker_main(lua_State *L)
 	run.ctx = &worker;
 	run.fork = NULL;             /* fork(2): a pool child keeps a copy of this state */
 	run.single_threaded = 1;     /* one lua_State must not be entered from two threads */
+	run.resolves_classes = 1;    /* require(klass): the operator's allow-list is required */
 	/* A pool child exits from C: output Lua buffered so far must not be
 	 * written once by the parent and again by every child. */
 	fflush(NULL);

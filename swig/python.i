@@ -312,6 +312,8 @@ static int qless_swig_worker_main(const char *const *argv, size_t argc, PyObject
 	/* PyGILState_Ensure makes any C thread a Python thread: pools of
 	 * threads are fine. */
 	run.single_threaded = 0;
+	/* Job code is imported by class name: the operator's allow-list is required. */
+	run.resolves_classes = 1;
 	status = qless_worker_main((int)n, args, &run);
 	free(args);
 	return status;

@@ -121,6 +121,8 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_worker_run_options;
 %ignore qless_result_fail;
 %ignore qless_result_retry;
+%ignore qless_allowlist_check;
+%ignore qless_allowlist_match;
 %apply (const char *const *QLESS_STRV, size_t QLESS_STRC) { (const char *const *depends, size_t ndepends) };
 
 /* Output structs: constructed with their version set. */

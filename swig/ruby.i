@@ -327,6 +327,8 @@ static VALUE qless_rb_worker_main(VALUE self, VALUE argv, VALUE perform)
 	w.run.fork = qless_rb_fork;
 	w.run.ctx = &w;
 	w.run.single_threaded = 1;
+	/* Klass.perform by const lookup: the operator's allow-list is required. */
+	w.run.resolves_classes = 1;
 	rb_thread_call_without_gvl(qless_rb_worker_main_nogvl, &w, NULL, NULL);
 	RB_GC_GUARD(perform);
 	RB_GC_GUARD(argv);

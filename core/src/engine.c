@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,12 +298,33 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 	}
 }
 
+/* A job of a class the allow-list leaves out fails before any of the
+ * language's code sees its name (importing or requiring it could already
+ * run code); the message says how to let it through. */
+static void refuse_class(qless_result *r, const char *klass)
+{
+	static const char FMT[] = "job class '%s' is not allowed by this worker; to run it, add it to the "
+	                          "worker's allow-list (--allow '%s', a prefix such as --allow 'myapp.jobs.*', "
+	                          "or QLESS_WORKER_ALLOW) and requeue the job";
+	size_t len = sizeof FMT + 2 * strlen(klass);
+	char *message = malloc(len);
+	if (message != NULL)
+		snprintf(message, len, FMT, klass, klass);
+	result_set(r, QLESS_OUTCOME_FAIL, "qless.ClassNotAllowed",
+	           message ? message : "job class not allowed by this worker's allow-list", 0);
+	free(message);
+}
+
 static int perform(qless_slot *s, qless_job *job, qless_result *r, double *took)
 {
+	const qless_worker_run_options *o = &s->worker->run;
 	double t0 = qless__mono();
 	memset(r, 0, sizeof *r);
 	qless__slot_begin(s, job);
-	s->worker->run.perform(s->worker->run.ctx, job, r);
+	if (o->nallow > 0 && !qless_allowlist_match(o->allow, o->nallow, qless_job_klass(job)))
+		refuse_class(r, qless_job_klass(job));
+	else
+		o->perform(o->ctx, job, r);
 	qless__slot_end(s);
 	*took = qless__mono() - t0;
 	__atomic_add_fetch(&s->worker->done, 1, __ATOMIC_RELAXED);
@@ -420,10 +442,22 @@ int64_t qless_worker_jobs_done(const qless_worker *worker)
 
 /* ---- qless_worker_run ---- */
 
+/* The options of any supported version as the current struct: a version 1
+ * caller's struct ends before allow, so only its fields are read. */
+static int run_options_copy(const char *F, const qless_worker_run_options *src, qless_worker_run_options *dst)
+{
+	static const qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
+	if (src->version != 1 && src->version != QLESS_WORKER_RUN_OPTIONS_VERSION)
+		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, src->version);
+	*dst = init;
+	memcpy(dst, src, src->version == 1 ? offsetof(qless_worker_run_options, allow) : sizeof *dst);
+	dst->version = QLESS_WORKER_RUN_OPTIONS_VERSION;
+	return QLESS_OK;
+}
+
 static int check_run(const char *F, const qless_worker_run_options *o)
 {
-	if (o->version != QLESS_WORKER_RUN_OPTIONS_VERSION)
-		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, o->version);
+	int rc;
 	if (o->perform == NULL)
 		return qless__err_null(F, "opts->perform");
 	if (o->pool != QLESS_POOL_SERIAL && o->pool != QLESS_POOL_THREADS && o->pool != QLESS_POOL_PROCESSES)
@@ -441,6 +475,11 @@ static int check_run(const char *F, const qless_worker_run_options *o)
 		return qless__err(QLESS_EINVAL, "%s: reconnect_max must be from 0.1 to 3600 seconds", F);
 	if (o->max_jobs < 0)
 		return qless__err(QLESS_EINVAL, "%s: max_jobs must be >= 0", F);
+	if ((rc = qless_allowlist_check(o->allow, o->nallow)) != QLESS_OK)
+		return rc;
+	if (o->resolves_classes && o->nallow == 0)
+		return qless__err(QLESS_EINVAL, "%s: perform finds job code by class name (resolves_classes): "
+		                  "give the job classes it may run in allow/nallow (\"*\" for every class)", F);
 	return QLESS_OK;
 }
 
@@ -462,34 +501,35 @@ static int run_serial(qless_worker *w)
 int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
 {
 	static const char F[] = "qless_worker_run";
+	qless_worker_run_options o;
 	int rc;
 
 	QLESS_CHECK_NULL(F, worker);
 	QLESS_CHECK_NULL(F, opts);
-	if ((rc = check_run(F, opts)) != QLESS_OK)
+	if ((rc = run_options_copy(F, opts, &o)) != QLESS_OK || (rc = check_run(F, &o)) != QLESS_OK)
 		return rc;
 	if (__atomic_exchange_n(&worker->running, 1, __ATOMIC_ACQ_REL))
 		return qless__err(QLESS_ESTATE, "%s: this worker is already running", F);
-	worker->run = *opts;
+	worker->run = o;
 	worker->stopping = 0;
 	worker->claimed = 0;
 	if (qless__wake_open(worker) != 0) {
 		__atomic_store_n(&worker->running, 0, __ATOMIC_RELEASE);
 		return qless__err(QLESS_ENOMEM, "%s: cannot make a pipe: %s", F, strerror(errno));
 	}
-	if (opts->signals)
+	if (o.signals)
 		qless__signals_install(worker);
 	qless__log(worker, "working on %zu queue(s), %s pool of %d", worker->n,
-	           opts->pool == QLESS_POOL_SERIAL ? "serial" : opts->pool == QLESS_POOL_THREADS ? "thread" : "process",
-	           opts->size);
-	if (opts->pool == QLESS_POOL_THREADS)
+	           o.pool == QLESS_POOL_SERIAL ? "serial" : o.pool == QLESS_POOL_THREADS ? "thread" : "process",
+	           o.size);
+	if (o.pool == QLESS_POOL_THREADS)
 		rc = qless__pool_threads(worker);
-	else if (opts->pool == QLESS_POOL_PROCESSES)
+	else if (o.pool == QLESS_POOL_PROCESSES)
 		rc = qless__pool_processes(worker);
 	else
 		rc = run_serial(worker);
 	qless__log(worker, "stopped after %lld job(s)", (long long)qless_worker_jobs_done(worker));
-	if (opts->signals)
+	if (o.signals)
 		qless__signals_restore();
 	__atomic_store_n(&worker->running, 0, __ATOMIC_RELEASE);
 	return rc;

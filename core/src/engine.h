@@ -79,6 +79,8 @@ void qless__signals_restore(void);
 char *qless__reserve_order_json(qless_worker *w);
 void qless__reserve_advance(qless_worker *w, const char *queue);
 double qless__retry_delay(const qless_worker *w, const qless_job *job);
+/* Why an allow pattern is invalid (static text), or NULL if it is valid. */
+const char *qless__allow_invalid(const char *pattern);
 
 /* pool.c */
 int qless__pool_threads(qless_worker *w);

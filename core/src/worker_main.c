@@ -23,6 +23,11 @@ static const char USAGE[] =
 	"  --backoff SPEC          retry backoff of every job: fixed:BASE or exponential:BASE[:MAX[:JITTER]]\n"
 	"  --backoff-queue Q=SPEC  the backoff of the jobs of queue Q\n"
 	"  --backoff-class K=SPEC  the backoff of the jobs of class K (wins over the queue's)\n"
+	"  --allow PATTERN         a job class this worker may run (repeatable): a class name, a prefix\n"
+	"                          ending in '*' (myapp.jobs.*, MyApp::Jobs::*) or '*' (every class);\n"
+	"                          default: $QLESS_WORKER_ALLOW (comma-separated), which --allow replaces.\n"
+	"                          A job of another class fails in group qless.ClassNotAllowed, unrun.\n"
+	"                          Workers that find job code by name (Python, Ruby, Lua) need a list.\n"
 	"SIGTERM/SIGINT finish the running jobs, then exit 0; SIGQUIT exits at once.\n";
 
 typedef struct parsed {
@@ -33,6 +38,9 @@ typedef struct parsed {
 	const char **backoffs; /* "", "Q=SPEC" or "K=SPEC", by kind below */
 	char *kinds;           /* 'd' default, 'q' queue, 'c' class */
 	size_t nbackoffs;
+	const char **allows;   /* --allow flags, else $QLESS_WORKER_ALLOW's items */
+	size_t nallows;
+	char *env_allow;       /* the items' storage when they come from the variable */
 } parsed;
 
 static int usage_error(const char *prog, const char *fmt, const char *arg)
@@ -127,6 +135,8 @@ static int parse(int argc, const char *const *argv, parsed *p, qless_worker_run_
 				return usage_error(prog, "%s needs NAME=SPEC", f);
 			p->kinds[p->nbackoffs] = kind;
 			p->backoffs[p->nbackoffs++] = v;
+		} else if (strcmp(f, "--allow") == 0) {
+			p->allows[p->nallows++] = v;
 		} else {
 			return usage_error(prog, "unknown option '%s'", f);
 		}
@@ -141,6 +151,63 @@ static int parse(int argc, const char *const *argv, parsed *p, qless_worker_run_
 		return usage_error(prog, "%s", "--size needs --pool threads or --pool processes");
 	if (o->pool == QLESS_POOL_THREADS && o->single_threaded)
 		return usage_error(prog, "%s", "this language's jobs cannot run on pool threads: use --pool processes");
+	return 0;
+}
+
+/* Splits $QLESS_WORKER_ALLOW at commas into p->allows, blanks around
+ * items dropped; the flags, when given, replace it. */
+static int env_allows(const char *prog, parsed *p)
+{
+	const char *env = getenv("QLESS_WORKER_ALLOW");
+	char *item, *next;
+	size_t n = 1;
+	if (p->nallows > 0 || env == NULL || *env == '\0')
+		return 0;
+	for (item = strchr(env, ','); item != NULL; item = strchr(item + 1, ','))
+		n++;
+	free(p->allows);
+	p->allows = calloc(n, sizeof *p->allows);
+	p->env_allow = qless__strdup(env);
+	if (p->allows == NULL || p->env_allow == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	for (item = p->env_allow; item != NULL; item = next) {
+		char *end;
+		if ((next = strchr(item, ',')) != NULL)
+			*next++ = '\0';
+		while (*item == ' ' || *item == '\t')
+			item++;
+		for (end = item + strlen(item); end > item && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
+		p->allows[p->nallows++] = item;
+	}
+	return 0;
+}
+
+/* Checks the allow patterns, naming a bad one (bytes that are not
+ * printable ASCII as \xNN) and where it came from. */
+static int check_allows(const char *prog, const parsed *p, int required)
+{
+	const char *from = p->env_allow ? "QLESS_WORKER_ALLOW" : "--allow";
+	size_t i;
+	if (required && p->nallows == 0) {
+		fprintf(stderr, "%s: no job classes are allowed: this worker finds job code by class name, so "
+		        "name the classes it may run with --allow PATTERN (repeatable) or QLESS_WORKER_ALLOW "
+		        "(comma-separated), e.g. --allow 'myapp.jobs.*' ('*' allows every class)\n", prog);
+		return 2;
+	}
+	for (i = 0; i < p->nallows; i++) {
+		const char *why = qless__allow_invalid(p->allows[i]), *c;
+		if (why == NULL)
+			continue;
+		fprintf(stderr, "%s: %s pattern '", prog, from);
+		for (c = p->allows[i]; *c; c++)
+			fprintf(stderr, (unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e ? "\\x%02x" : "%c",
+			        (unsigned char)*c);
+		fprintf(stderr, "' %s (see --help)\n", why);
+		return 2;
+	}
 	return 0;
 }
 
@@ -211,12 +278,18 @@ int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_
 	o.fork = run->fork;
 	o.log = run->log;
 	o.single_threaded = run->single_threaded;
+	if (run->version >= 2) {
+		o.resolves_classes = run->resolves_classes;
+		o.allow = run->allow;
+		o.nallow = run->nallow;
+	}
 	o.signals = 1;
 	memset(&p, 0, sizeof p);
 	p.queues = calloc((size_t)argc, sizeof *p.queues);
 	p.backoffs = calloc((size_t)argc, sizeof *p.backoffs);
 	p.kinds = calloc((size_t)argc, 1);
-	if (p.queues == NULL || p.backoffs == NULL || p.kinds == NULL) {
+	p.allows = calloc((size_t)argc, sizeof *p.allows);
+	if (p.queues == NULL || p.backoffs == NULL || p.kinds == NULL || p.allows == NULL) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		code = 1;
 		goto out;
@@ -225,6 +298,14 @@ int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_
 		code = code < 0 ? 0 : code;
 		goto out;
 	}
+	if ((code = env_allows(prog, &p)) != 0)
+		goto out;
+	if (p.nallows > 0) {
+		o.allow = p.allows;
+		o.nallow = p.nallows;
+	}
+	if ((code = check_allows(prog, &p, o.resolves_classes && o.nallow == 0)) != 0)
+		goto out;
 	co.worker_name = p.name;
 	wo.order = p.order;
 	wo.watch_locks = 0;
@@ -246,5 +327,7 @@ out:
 	free(p.queues);
 	free(p.backoffs);
 	free(p.kinds);
+	free(p.allows);
+	free(p.env_allow);
 	return code;
 }

@@ -6,6 +6,7 @@
 #include "helper.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -301,6 +302,84 @@ static void test_backoff(void)
 	qless_client_free(c);
 }
 
+/* The allow-list: unlisted classes fail unperformed, the run goes on; a
+ * run that resolves classes needs a list; a version 1 struct (which ends
+ * before the list) runs every class and is read no further. */
+static void test_allow_list(void)
+{
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "a" }, *allow[] = { "Ok", "app.*" }, *bad[] = { "Ok", "a*b" };
+	qless_worker *w = NULL;
+	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	char *ok = th_put(c, "a", "Ok", NULL, NULL), *app = th_put(c, "a", "app.Job", NULL, NULL);
+	char *boom = th_put(c, "a", "Boom", NULL, NULL), *near = th_put(c, "a", "application", NULL, NULL);
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = perform;
+	o.ctx = &s;
+	o.interval = 0.01;
+	o.resolves_classes = 1;
+	/* Runs that must be refused get a worker with one job that stops it,
+	 * so that a run wrongly let through ends (and fails the check). */
+	const char *guard_q[] = { "a-guard" };
+	qless_worker *guard = NULL;
+	char *sentinel = th_put(c, "a-guard", "Ok", NULL, NULL);
+	TH_OK(qless_worker_new(&guard, c, guard_q, 1, NULL));
+	s.w = guard;
+	s.stop_after = 1;
+	TH_RC(qless_worker_run(guard, &o), QLESS_EINVAL); /* no list */
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "allow"));
+	o.allow = bad;
+	o.nallow = 2;
+	TH_RC(qless_worker_run(guard, &o), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "'a*b'"));
+	CU_ASSERT_EQUAL(s.calls, 0);
+	s.stop_after = 0;
+	qless_worker_free(guard);
+	qless_free(sentinel);
+	o.allow = allow;
+	o.max_jobs = 4;
+	TH_OK(qless_worker_run(w, &o));
+	CU_ASSERT_EQUAL(s.calls, 2); /* Ok and app.Job */
+	qless_job *j;
+	TH_STREQ(qless_job_state(j = get(c, ok)), "complete");
+	qless_job_free(j);
+	TH_STREQ(qless_job_state(j = get(c, app)), "complete");
+	qless_job_free(j);
+	const char *refused[] = { boom, near }, *klass[] = { "'Boom'", "'application'" };
+	for (int i = 0; i < 2; i++) {
+		j = get(c, refused[i]);
+		TH_STREQ(qless_job_state(j), "failed");
+		TH_STREQ(qless_job_failure_group(j), "qless.ClassNotAllowed");
+		const char *m = qless_job_failure_message(j);
+		CU_ASSERT(m != NULL && strstr(m, klass[i]) != NULL && strstr(m, "--allow") != NULL);
+		qless_job_free(j);
+	}
+
+	/* Version 1: exactly the bytes such a caller has (ASan/valgrind see a
+	 * read past them); Boom is performed although `allow` would refuse it. */
+	char *again = th_put(c, "a", "Boom", NULL, NULL);
+	size_t v1 = offsetof(qless_worker_run_options, allow);
+	qless_worker_run_options v = o, *old = malloc(v1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(old);
+	v.version = 1;
+	v.max_jobs = 1;
+	memcpy(old, &v, v1);
+	s.calls = 0;
+	TH_OK(qless_worker_run(w, old));
+	CU_ASSERT_EQUAL(s.calls, 1);
+	TH_STREQ(qless_job_failure_group(j = get(c, again)), "BoomError");
+	qless_job_free(j);
+	free(old);
+	qless_free(again);
+	qless_free(ok);
+	qless_free(app);
+	qless_free(boom);
+	qless_free(near);
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
 CU_TestInfo engine_tests[] = {
 	{ "serial_outcomes", test_serial_outcomes },
 	{ "retry_delay", test_retry_delay },
@@ -309,5 +388,6 @@ CU_TestInfo engine_tests[] = {
 	{ "run_again_waits", test_run_again_waits },
 	{ "options_checked", test_options_checked },
 	{ "backoff", test_backoff },
+	{ "allow_list", test_allow_list },
 	CU_TEST_INFO_NULL,
 };

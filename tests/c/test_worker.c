@@ -1,8 +1,11 @@
-/* qless_worker: reservation order and lost-lock notifications. */
+/* qless_worker: reservation order, lost-lock notifications and the
+ * allow-list of job classes (patterns checked and matched). */
 #define _POSIX_C_SOURCE 200809L
 #include "helper.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void put_n(qless_client *c, const char *queue, int n, char **jids)
 {
@@ -246,11 +249,132 @@ static void test_lost_locks(void)
 	qless_client_free(c);
 }
 
+/* ---- allow-list: generated names and patterns against oracles ---- */
+
+static unsigned int allow_seed(void)
+{
+	const char *env = getenv("QLESS_TEST_SEED");
+	return env ? (unsigned int)strtoul(env, NULL, 10) : 20261123u;
+}
+
+/* Appends up to `most` random tokens of `tokens` to out (NUL-terminated);
+ * returns the set of token indices used, as bits. */
+static unsigned add_tokens(unsigned int *seed, const char *const *tokens, size_t ntokens, int most, char *out,
+                           size_t size)
+{
+	unsigned used = 0;
+	int n = (int)(rand_r(seed) % (unsigned)(most + 1));
+	for (int i = 0; i < n; i++) {
+		size_t t = rand_r(seed) % ntokens;
+		used |= 1u << t;
+		strncat(out, tokens[t], size - strlen(out) - 1);
+	}
+	return used;
+}
+
+/* What a pattern means, as plainly as it can be said. */
+static int oracle_match(const char *pattern, const char *klass)
+{
+	size_t n = strlen(pattern);
+	if (n == 0)
+		return 0;
+	if (pattern[n - 1] == '*')
+		return strlen(klass) >= n - 1 && memcmp(pattern, klass, n - 1) == 0;
+	return strcmp(pattern, klass) == 0;
+}
+
+static void test_allowlist_match(void)
+{
+	static const char *const tokens[] = { "a", "b", ".", "::", "\xc3\xa9", "\xe2\x82\xac" };
+	unsigned int seed = allow_seed();
+	int hits = 0;
+	for (int round = 0; round < 20000; round++) {
+		char patterns[3][64], klass[96] = "";
+		const char *list[3];
+		size_t n = 1 + rand_r(&seed) % 3;
+		int expect = 0;
+		for (size_t i = 0; i < n; i++) {
+			patterns[i][0] = '\0';
+			if (rand_r(&seed) % 10 == 0) {
+				strcpy(patterns[i], "*");
+			} else {
+				add_tokens(&seed, tokens, 6, 4, patterns[i], sizeof patterns[i]);
+				if (patterns[i][0] == '\0' || rand_r(&seed) % 2)
+					strcat(patterns[i], "*");
+			}
+			list[i] = patterns[i];
+		}
+		/* Often a name built on a pattern's text, so that matches are common. */
+		if (rand_r(&seed) % 2) {
+			const char *base = list[rand_r(&seed) % n];
+			snprintf(klass, sizeof klass, "%.*s", (int)strcspn(base, "*"), base);
+		}
+		add_tokens(&seed, tokens, 6, 3, klass, sizeof klass);
+		for (size_t i = 0; i < n; i++)
+			expect |= oracle_match(list[i], klass);
+		hits += expect;
+		if (qless_allowlist_match(list, n, klass) != expect) {
+			fprintf(stderr, "allowlist_match (seed %u, round %d): '%s' against %zu pattern(s) '%s'...: "
+			        "expected %d\n", allow_seed(), round, klass, n, list[0], expect);
+			CU_FAIL("qless_allowlist_match disagrees with the oracle");
+			return;
+		}
+	}
+	CU_ASSERT(hits > 2000 && hits < 18000); /* both outcomes well exercised */
+	const char *some[] = { "A" };
+	CU_ASSERT_EQUAL(qless_allowlist_match(NULL, 0, "A"), 0);
+	CU_ASSERT_EQUAL(qless_allowlist_match(some, 1, NULL), 0);
+	CU_ASSERT_EQUAL(qless_allowlist_match(some, 0, "A"), 0);
+}
+
+static void test_allowlist_check(void)
+{
+	/* \xff and a lone lead byte are never UTF-8, whatever follows. */
+	static const char *const tokens[] = { "a", ".", ":", "\xc3\xa9", "*", "\xff", "\xc3" };
+	unsigned int seed = allow_seed();
+	for (int round = 0; round < 5000; round++) {
+		char pattern[64] = "", where[32];
+		const char *list[3] = { "ok.*", "Ok", NULL };
+		size_t at = rand_r(&seed) % 3;
+		unsigned used = add_tokens(&seed, tokens, 7, 5, pattern, sizeof pattern);
+		const char *star = strchr(pattern, '*');
+		/* No continuation byte starts a token: a lone lead byte stays invalid. */
+		int utf8 = (used & (1u << 5 | 1u << 6)) == 0;
+		int valid = pattern[0] != '\0' && utf8 && (star == NULL || star[1] == '\0');
+		list[2] = list[at];
+		list[at] = pattern;
+		int rc = qless_allowlist_check(list, 3);
+		if (rc != (valid ? QLESS_OK : QLESS_EINVAL)) {
+			fprintf(stderr, "allowlist_check (seed %u, round %d): pattern of %zu bytes: rc %d, expected %s\n",
+			        allow_seed(), round, strlen(pattern), rc, valid ? "valid" : "invalid");
+			CU_FAIL("qless_allowlist_check disagrees with the oracle");
+			return;
+		}
+		if (valid)
+			continue;
+		/* The message names the pattern, by its text when that is printable. */
+		snprintf(where, sizeof where, "patterns[%zu]", at);
+		if (pattern[0] != '\0' && utf8) {
+			char quoted[80];
+			snprintf(quoted, sizeof quoted, "'%s'", pattern);
+			CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), quoted));
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), where));
+		}
+	}
+	const char *null_item[] = { "a", NULL };
+	TH_RC(qless_allowlist_check(null_item, 2), QLESS_EINVAL);
+	TH_RC(qless_allowlist_check(NULL, 1), QLESS_EINVAL);
+	TH_OK(qless_allowlist_check(NULL, 0));
+}
+
 CU_TestInfo worker_tests[] = {
 	{ "new", test_new },
 	{ "reserve_ordered", test_reserve_ordered },
 	{ "reserve_round_robin", test_reserve_round_robin },
 	{ "reserve_paused", test_reserve_paused },
 	{ "lost_locks", test_lost_locks },
+	{ "allowlist_match", test_allowlist_match },
+	{ "allowlist_check", test_allowlist_check },
 	CU_TEST_INFO_NULL,
 };

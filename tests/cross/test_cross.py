@@ -55,7 +55,9 @@ def put(lang, env, queue, jid, klass):
 
 
 def work(lang, env, queue):
-    """Runs lang's worker until it has processed one job."""
+    """Runs lang's worker until it has processed one job (of lang's KLASS,
+    the only class its allow-list names)."""
+    env = dict(env, QLESS_WORKER_ALLOW=KLASS[lang])
     if lang == "python":
         env = dict(env, PYTHONPATH=env["PYTHONPATH"] + os.pathsep + JOBS)
         run([sys.executable, "-m", "qless.worker", "--queue", queue, "--max-jobs", "1", "--interval", "0.1"], env)

@@ -31,7 +31,8 @@ describe("qless-worker", function()
   end
 
   local function worker(...)
-    return spawn({ "--url", H.url, "--queue", "work", "--interval", "0.1", ... })
+    -- "*": the spec's job modules (jobs/) are many, at the top level.
+    return spawn({ "--url", H.url, "--queue", "work", "--interval", "0.1", "--allow", "*", ... })
   end
 
   local function history_whats(jid)
@@ -211,7 +212,7 @@ describe("qless-worker", function()
       client.queues.qb:put("succeed", { q = "b", i = i })
     end
     local w = spawn({ "--url", H.url, "--queue", "qa", "--queue", "qb", "--order", "round-robin",
-                      "--max-jobs", "2", "--interval", "0.1" })
+                      "--max-jobs", "2", "--interval", "0.1", "--allow", "succeed" })
     assert.equal(0, w.wait(20), w.log())
     assert.equal(1, client.queues.qa:length())
     assert.equal(1, client.queues.qb:length())
@@ -224,12 +225,24 @@ describe("qless-worker", function()
   end)
 end)
 
+describe("qless.worker.resolve", function()
+  it("requires plain module names only, never a path", function()
+    local resolve = require("qless.worker").resolve
+    assert.is_function(resolve("conformance_jobs.noop"))
+    for _, klass in ipairs({ "conformance_jobs/noop", "conformance_jobs..noop", ".noop", "noop.", "" }) do
+      local ok, err = pcall(resolve, klass)
+      assert.is_false(ok, klass)
+      assert.matches("is not a module name", err, 1, true)
+    end
+  end)
+end)
+
 describe("qless_core.worker_main", function()
   local client, queue, workers
   fixture(function(c, q, w) client, queue, workers = c, q, w end)
 
   local function raw(mode, ...)
-    local w = H.spawn_worker({ mode, "--url", H.url, "--queue", "work", "--interval", "0.1", ... },
+    local w = H.spawn_worker({ mode, "--url", H.url, "--queue", "work", "--interval", "0.1", "--allow", "k", ... },
       os.getenv("QLESS_LUA_RAW_WORKER"))
     workers[#workers + 1] = w
     return w

@@ -58,6 +58,7 @@ def worker_env(url):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([JOBS_DIR, env.get("PYTHONPATH", "")])
     env["QLESS_URL"] = url
+    env["QLESS_WORKER_ALLOW"] = "sample.*"   # the job classes of jobs/sample.py
     return env
 
 

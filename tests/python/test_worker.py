@@ -200,3 +200,18 @@ def test_output_of_pool_children_is_not_lost(client, url):
             proc.wait()
     assert proc.returncode == 0, err
     assert "printed %s" % jid in out
+
+
+def test_resolve_stays_within_the_class_name():
+    """The engine matched klass against the allow-list; resolve reaches
+    nothing beyond that name (stdlib modules stand in for job modules)."""
+    import json
+    from qless.worker import resolve
+    assert resolve("json.loads") is json.loads
+    assert resolve("json.JSONDecodeError") is not None   # defined in json.decoder, under json
+    for klass in ["json.codecs",          # a module json imports
+                  "os.system",            # defined in posix, imported by os
+                  "json._default_decoder",
+                  "json/../os.system", "os..system", ".os.system", "system"]:
+        with pytest.raises(ImportError):
+            resolve(klass)

@@ -33,6 +33,7 @@ class TestWorker < QlessTest::Test
   def start_worker(*args, queues: ["testing"], env: {})
     log = path("stderr-#{(@workers ||= []).size}")
     cmd = QlessTest.ruby_command(WORKER, "--url", QlessTest::URL, "--require", JOBS, "--interval", "0.1",
+                                 "--allow", "TestJobs::*",
                                  *queues.flat_map { |q| ["--queue", q] }, *args)
     pid = Process.spawn(env, *cmd, err: log, out: File::NULL, pgroup: true)
     @workers << pid
@@ -174,6 +175,24 @@ class TestWorker < QlessTest::Test
     assert_match(/--require .*missing\.rb/, log)
   end
 
+  class AllowBase
+    Inherited = Kernel
+  end
+
+  class AllowSub < AllowBase; end
+
+  # The engine matched the name against the allow-list: the lookup follows
+  # it constant by constant, never into ancestors (AllowSub::Inherited is
+  # AllowBase's) or the top level.
+  def test_job_class_stays_within_the_name
+    assert_equal Qless::RetryableError, Qless::Worker.job_class("Qless::RetryableError")
+    assert_equal Kernel, Object.const_get("TestWorker::AllowSub::Inherited") # what is avoided
+    assert_raises(NameError) { Qless::Worker.job_class("TestWorker::AllowSub::Inherited") }
+    ["::Qless", "qless", "Qless::", "Qless::Worker::String", "Qless/../X"].each do |name|
+      assert_raises(NameError, name) { Qless::Worker.job_class(name) }
+    end
+  end
+
   # The C trampoline's own net, under the layer: an exception escaping the
   # perform callable, or an outcome it cannot read, fails the job and the
   # worker carries on.
@@ -186,7 +205,8 @@ class TestWorker < QlessTest::Test
         raise "escaped from #{Qless::Core.qless_job_jid(job)}" if Qless::Core.qless_job_jid(job) == ARGV[0]
         :garbled
       end
-      exit Qless::Core.worker_main(["w", "--url", ARGV[1], "--queue", "testing", "--max-jobs", "2"], perform)
+      exit Qless::Core.worker_main(["w", "--url", ARGV[1], "--queue", "testing", "--max-jobs", "2", "--allow", "K"],
+                                   perform)
     RUBY
     _out, err, status = Open3.capture3(*QlessTest.ruby_command("-e", code, raising, QlessTest::URL))
     assert_equal 0, status.exitstatus, err

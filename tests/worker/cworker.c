@@ -10,11 +10,13 @@
  *   Boom   fails: group "ConformanceError", message "boom <jid>"
  *   Flaky  asks for a retry: group "ConformanceRetry", message "flaky <jid>",
  *          after the backoff policy's delay
+ * and Forbidden, which the allow-list scenario never lets run (below).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,6 +74,18 @@ static void flaky(qless_job *job, qless_result *result)
 	qless_result_retry(result, "ConformanceRetry", message, -1);  /* -1: the backoff policy */
 }
 
+/* Outside every allow-list of the suite (test_class_not_allowed): leaves a
+ * mark in $QLESS_CONF_MARKER and ends the worker, so that a worker that
+ * performed it cannot pass. */
+static void forbidden(qless_job *job, qless_result *result)
+{
+	const char *marker = getenv("QLESS_CONF_MARKER");
+	(void)result;
+	if (marker)
+		log_line(marker, "forbidden", qless_job_jid(job));
+	_exit(3);
+}
+
 static const struct {
 	const char *klass;
 	void (*run)(qless_job *job, qless_result *result);
@@ -79,6 +93,7 @@ static const struct {
 	{ "Noop", noop },
 	{ "Boom", boom },
 	{ "Flaky", flaky },
+	{ "Forbidden", forbidden },
 };
 
 static void perform(void *ctx, qless_job *job, qless_result *result)

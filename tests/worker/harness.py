@@ -58,20 +58,27 @@ def need(name):
     return value
 
 
+# The allow-list each language's worker gets: the conformance job classes.
+# C's worker has a fixed table of classes and needs none.
+ALLOW = {"c": [], "python": ["conformance_jobs.*"], "ruby": ["ConformanceJobs::*"],
+         "lua": ["conformance_jobs.*"]}
+
+
 def launch(lang):
     """argv prefix and extra environment of lang's worker program."""
+    allow = [arg for pattern in ALLOW[lang] for arg in ("--allow", pattern)]
     if lang == "c":
         return [need("QLESS_CWORKER")], {}
     if lang == "python":
         path = os.pathsep.join([need("QLESS_PYTHONPATH"), os.path.join(JOBS, "python")])
-        return [need("QLESS_PYTHON"), "-m", "qless.worker"], {"PYTHONPATH": path}
+        return [need("QLESS_PYTHON"), "-m", "qless.worker", *allow], {"PYTHONPATH": path}
     if lang == "ruby":
         return [need("QLESS_RUBY"), "-I", need("QLESS_RUBY_EXT"), "-I", os.path.join(SRC, "bindings/ruby/lib"),
                 os.path.join(SRC, "bindings/ruby/bin/qless-worker"),
-                "--require", os.path.join(JOBS, "ruby/conformance_jobs.rb")], {}
+                "--require", os.path.join(JOBS, "ruby/conformance_jobs.rb"), *allow], {}
     lua_src = os.path.join(SRC, "bindings/lua")
     lua_jobs = os.path.join(JOBS, "lua")
-    return ["lua5.4", os.path.join(lua_src, "qless-worker")], {
+    return ["lua5.4", os.path.join(lua_src, "qless-worker"), *allow], {
         "LUA_CPATH": need("QLESS_LUA_CPATH_DIR") + "/?.so;;",
         "LUA_PATH": ";".join([lua_src + "/?.lua", lua_src + "/?/init.lua",
                               lua_jobs + "/?.lua", lua_jobs + "/?/init.lua", ""]) + ";"}
@@ -342,11 +349,13 @@ class Harness:
             pipe.hget("ql:j:" + jid, "state")
         return pipe.execute()
 
-    def start(self, *flags, name, url=None):
+    def start(self, *flags, name, url=None, env=None):
+        """Starts lang's worker with flags; env: more environment variables."""
         argv, extra = launch(self.lang)
         argv = argv + ["--url", url or self.url, "--name", name, "--interval", "0.1", *flags]
-        env = dict(os.environ, **extra)
-        env.pop("QLESS_URL", None)
+        given = env or {}
+        env = {k: v for k, v in os.environ.items() if k not in ("QLESS_URL", "QLESS_WORKER_ALLOW")}
+        env.update(extra, **given)
         worker = Worker(argv, env, name, str(self.tmp / (name + ".out")))
         self.workers.append(worker)
         return worker

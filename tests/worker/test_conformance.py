@@ -14,18 +14,22 @@ own redis-server and the protocol client are in harness.py, shared with the
 fault soak (soak.py).
 
 The job classes (Noop, Boom, Flaky) are defined per language in
-tests/worker/jobs/<lang>/ and in cworker.c; see the contract there.
+tests/worker/jobs/<lang>/ and in cworker.c; see the contract there. The
+classes no worker may run (the allow-list scenario) are forbidden_jobs in
+each language's directory, Forbidden in cworker.c and ConformanceExit in the
+Ruby jobs. Each language's worker gets the allow-list harness.ALLOW.
 Every process a test starts is stopped by pid when it ends.
 """
 import json
 import os
 import signal
+import subprocess
 import time
 
 import pytest
 import redis
 
-from harness import (LANGS, POLL, SINGLE_THREADED, Harness, Missing, Ql, launch, need, overlaps,
+from harness import (LANGS, POLL, SINGLE_THREADED, SRC, Harness, Missing, Ql, launch, need, overlaps,
                      max_concurrency, popped_by, proc_stat, read_log, whats)
 
 # Tolerance of time measurements (s): the harness samples the database every
@@ -434,3 +438,90 @@ def test_pool_of_four(h, pool):
           % (pool, h.lang, dict(sorted(per_pid.items())), dict(sorted(per_worker.items())),
              max_concurrency(log), len(starts) - len(jids)))
     assert w.stop() == 0
+
+
+# Job classes outside the allow-list of the scenario below (harness.ALLOW plus
+# the Noop class): loading one leaves a mark in $QLESS_CONF_MARKER, running
+# one ends the worker (Forbidden, ConformanceExit, sys.exit) or would need
+# code outside the list (os, Kernel).
+OUTSIDE = {
+    "c": ["Forbidden", "Boom"],
+    "python": ["forbidden_jobs.Forbidden", "sys.exit", "os._exit"],
+    "ruby": ["ForbiddenJobs::Forbidden", "ConformanceExit", "Kernel"],
+    "lua": ["forbidden_jobs", "os"],
+}
+# A name inside the list that the language layer must still refuse to
+# resolve, and the group it fails with.
+INSIDE = {"python": ("conformance_jobs.sleep", "ImportError")}
+
+
+def test_class_not_allowed(h):
+    """Jobs of classes outside the allow-list fail in group
+    qless.ClassNotAllowed without their code being loaded or run; the worker
+    carries on and completes an allowed job put after them."""
+    marker = str(h.tmp / "marker")
+    refused = {h.ql.put("allow", klass, {}): klass for klass in OUTSIDE[h.lang]}
+    inside = {h.ql.put("allow", INSIDE[h.lang][0], {}): INSIDE[h.lang][1]} if h.lang in INSIDE else {}
+    after = h.noop("allow", log=False)
+    # C has no list of its own (harness.ALLOW): this one makes Boom, which it can run, unallowed.
+    w = h.start("--queue", "allow", "--allow", h.klass("Noop"), name="conf-allow",
+                env={"QLESS_CONF_MARKER": marker})
+    jids = list(refused) + list(inside)
+    h.wait_for("the unallowed jobs failed and the allowed one completed",
+               lambda: h.states(jids + [after]) == ["failed"] * len(jids) + ["complete"], 20, alive=[w])
+    for jid, klass in refused.items():
+        job = h.ql.job(jid)
+        assert job["failure"]["group"] == "qless.ClassNotAllowed", job["failure"]
+        assert "'%s'" % klass in job["failure"]["message"] and "--allow" in job["failure"]["message"], \
+            job["failure"]
+        assert whats(job) == ["put", "popped", "failed"], job["history"]
+    for jid, group in inside.items():
+        assert h.ql.job(jid)["failure"]["group"] == group, h.ql.job(jid)["failure"]
+    assert sorted(h.r.lrange("ql:f:qless.ClassNotAllowed", 0, -1)) == sorted(refused)
+    assert not os.path.exists(marker), "unallowed job code was loaded or run: %s" % open(marker).read()
+    assert w.stop() == 0
+
+
+def without_allow(argv):
+    """argv without its --allow flags."""
+    out, skip = [], False
+    for arg in argv:
+        if skip or arg == "--allow":
+            skip = not skip
+            continue
+        out.append(arg)
+    return out
+
+
+def test_allow_list_required(h):
+    """A worker that finds job code by class name (every language but C)
+    refuses to start without an allow-list (exit 2, saying how to give one),
+    starts with one from QLESS_WORKER_ALLOW, and every worker refuses an
+    invalid pattern (exit 2, naming it)."""
+    argv, extra = launch(h.lang)
+    argv = without_allow(argv) + ["--url", h.url, "--queue", "required", "--interval", "0.1"]
+    env = {k: v for k, v in os.environ.items() if k not in ("QLESS_URL", "QLESS_WORKER_ALLOW")}
+    env.update(extra)
+    jid = h.noop("required", log=False)
+
+    def run(*flags, allow_env=None):
+        e = dict(env, QLESS_WORKER_ALLOW=allow_env) if allow_env is not None else env
+        p = subprocess.run(argv + list(flags), env=e, cwd=SRC, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stdout + p.stderr
+
+    if h.lang != "c":
+        rc, out = run()
+        assert rc == 2, (rc, out)
+        assert "--allow" in out and "QLESS_WORKER_ALLOW" in out and "e.g." in out, out
+    for bad in ["conformance*jobs", ""]:
+        rc, out = run("--allow", bad)
+        assert rc == 2 and "'%s'" % bad in out, (bad, rc, out)
+        rc, out = run(allow_env="x," + bad + ",y" if bad else "x,,y")
+        assert rc == 2 and "QLESS_WORKER_ALLOW" in out and "'%s'" % bad in out, (bad, rc, out)
+    rc, out = run("--allow", "a\udcffb")
+    assert rc == 2 and "'a\\xffb'" in out, (rc, out)
+    assert whats(h.ql.job(jid)) == ["put"]
+    rc, out = run("--max-jobs", "1", allow_env=" %s , other.*" % h.klass("Noop"))
+    assert rc == 0, (rc, out)
+    assert h.states([jid]) == ["complete"]

@@ -3,7 +3,9 @@
 -- reconnects, settling); this module only finds a job's code, runs it and
 -- says how it went:
 --   * job.klass is a module name: require(klass) gives a function, or a
---     table with perform (either is called with the job);
+--     table with perform (either is called with the job); only classes
+--     the operator allowed get here (--allow 'jobs.*' or
+--     QLESS_WORKER_ALLOW, required: the engine fails the others unrun);
 --   * returning completes the job (unless the code settled it itself);
 --   * an error fails it: group = the error's `name` field or metatable
 --     __name when it is a table, else "LuaError"; message = the error and
@@ -15,8 +17,15 @@ local Job = require "qless.job"
 
 local worker = {}
 
--- The callable for a job class (raises when there is none).
+-- The callable for a job class (raises when there is none). The engine
+-- has matched klass against the allow-list; only a plain module name is
+-- required, so that no path ("jobs.x/../../evil") reaches past it.
 function worker.resolve(klass)
+  for part in (klass .. "."):gmatch("(.-)%.") do
+    if not part:match("^[%a_][%w_]*$") then
+      error("job class '" .. klass .. "' is not a module name such as jobs.send_mail", 0)
+    end
+  end
   local mod = require(klass)
   if type(mod) == "table" and type(mod.perform) == "function" then return mod.perform end
   local mt = getmetatable(mod)

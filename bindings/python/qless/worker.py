@@ -1,9 +1,14 @@
 """The qless worker for Python: libqless's worker engine running Python job code.
 
-    python3 -m qless.worker --queue Q [--queue Q2] [--pool serial|threads|processes]
-        [--size N] [--order ordered|round-robin|shuffled] [--max-jobs N] [--interval S]
-        [--heartbeat S] [--name NAME] [--url URL] [--reconnect-max S]
-        [--backoff SPEC] [--backoff-queue Q=SPEC] [--backoff-class KLASS=SPEC]
+    python3 -m qless.worker --queue Q [--queue Q2] --allow 'myapp.jobs.*' [--allow P2]
+        [--pool serial|threads|processes] [--size N] [--order ordered|round-robin|shuffled]
+        [--max-jobs N] [--interval S] [--heartbeat S] [--name NAME] [--url URL]
+        [--reconnect-max S] [--backoff SPEC] [--backoff-queue Q=SPEC] [--backoff-class KLASS=SPEC]
+
+The allow-list is required (--allow, repeatable, or QLESS_WORKER_ALLOW,
+comma-separated): it names the job classes this worker may import, exactly
+or by a prefix ending in '*'. A job of any other class fails in group
+qless.ClassNotAllowed before its name is imported.
 
 Every flag is the engine's (qless_worker_main; see --help): it reserves jobs,
 heartbeats them, runs pools, handles SIGTERM/SIGINT (finish running jobs, exit
@@ -36,11 +41,21 @@ Outcome = Optional[Tuple[str, str, str]]
 
 
 def resolve(klass: str, queue: str = "") -> Callable[[Job], Any]:
-    """The callable for klass "pkg.module.Name" (see the module doc)."""
+    """The callable for klass "pkg.module.Name" (see the module doc).
+
+    The engine has matched klass against the allow-list; nothing here may
+    reach beyond that name: every part must be an identifier (no paths or
+    relative imports), Name must be public, and it must be defined in
+    pkg.module or a module under it (not, say, os.system imported there)."""
     module_name, _, attr = klass.rpartition(".")
-    if not module_name:
+    if not module_name or not all(part.isidentifier() for part in klass.split(".")):
         raise ImportError("job class %r is not of the form module.Name" % klass)
+    if attr.startswith("_"):
+        raise ImportError("job class %r: %s is private, not a job class" % (klass, attr))
     target = getattr(importlib.import_module(module_name), attr)
+    home = getattr(target, "__module__", None)
+    if not isinstance(home, str) or (home != module_name and not home.startswith(module_name + ".")):
+        raise ImportError("job class %r is defined in module %r, outside %s" % (klass, home, module_name))
     if isinstance(target, type):
         method = getattr(target, queue, None) if queue else None
         if not callable(method):
@@ -85,6 +100,16 @@ def _flush() -> None:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the worker with argv (default: sys.argv[1:]); returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
+    for arg in args:
+        # Bytes that are not UTF-8 reach Python as surrogates, which the
+        # core's argv cannot carry: a usage error, as the core gives.
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(arg).decode("ascii", "backslashreplace")
+            print("python3 -m qless.worker: argument '%s' is not valid UTF-8 text (see --help)" % shown,
+                  file=sys.stderr)
+            return 2
     # os.fork, not fork(2): a process pool's children must get Python's
     # after-fork handling (locks, threading state), run with the GIL held.
     return int(_core.qless_swig_worker_main(["python3 -m qless.worker", *args], perform, os.fork, None))

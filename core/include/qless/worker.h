@@ -128,7 +128,9 @@ typedef enum qless_pool_kind {
 	QLESS_POOL_PROCESSES = 2  /* `size` forked children, restarted when they die */
 } qless_pool_kind;
 
-#define QLESS_WORKER_RUN_OPTIONS_VERSION 1
+/* Version 2 added allow, nallow and resolves_classes; a version 1 struct
+ * (without them) is still accepted and runs every class. */
+#define QLESS_WORKER_RUN_OPTIONS_VERSION 2
 
 typedef struct qless_worker_run_options {
 	unsigned int version;     /* QLESS_WORKER_RUN_OPTIONS_VERSION */
@@ -146,10 +148,30 @@ typedef struct qless_worker_run_options {
 	                             SIGQUIT immediately (handlers restored afterwards) */
 	int single_threaded;      /* non-zero: perform must not be called from another thread
 	                             (Ruby, Lua): a thread pool is refused */
+	/* version 2 */
+	const char *const *allow; /* the job classes this run may perform (see qless_allowlist_match),
+	                             borrowed for the run; nallow 0: every class */
+	size_t nallow;
+	int resolves_classes;     /* non-zero: perform finds code by the job's class name (Python,
+	                             Ruby, Lua), so a run without an allow-list is refused */
 } qless_worker_run_options;
 
 #define QLESS_WORKER_RUN_OPTIONS_INIT \
-	{ QLESS_WORKER_RUN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, QLESS_POOL_SERIAL, 1, 5.0, 0, 0, 5.0, 0, 0 }
+	{ QLESS_WORKER_RUN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, QLESS_POOL_SERIAL, 1, 5.0, 0, 0, 5.0, 0, 0, \
+	  NULL, 0, 0 }
+
+/*
+ * The allow-list of job classes. A pattern is a class name (exact match),
+ * a prefix ending in '*' ("myapp.jobs.*", "MyApp::Jobs::*": every class
+ * whose name starts with what precedes the '*'), or "*" alone (every
+ * class). A job whose class no pattern matches is never given to perform:
+ * it fails in group "qless.ClassNotAllowed" and the worker goes on.
+ */
+/* QLESS_OK if every pattern is valid (non-empty UTF-8, '*' only at the
+ * end); QLESS_EINVAL naming the first one that is not. */
+QLESS_EXTERN(int) qless_allowlist_check(const char *const *patterns, size_t n);
+/* 1 if a pattern of the list matches klass, else 0 (also for NULL). */
+QLESS_EXTERN(int) qless_allowlist_match(const char *const *patterns, size_t n, const char *klass);
 
 /*
  * Processes jobs until stopped or max_jobs are done. Returns QLESS_OK after
@@ -184,12 +206,14 @@ QLESS_EXTERN(int) qless_backoff_parse(const char *spec, qless_backoff *out);
  * (argv[0] is the program name), connects, builds the worker and runs it
  * with signals handled; returns the process exit status (0 after a graceful
  * stop, 1 on a failure, 2 on a usage error, explained on stderr). `run`
- * supplies perform, ctx, fork, log and single_threaded; the rest come from
- * the flags (see `--help`):
+ * supplies perform, ctx, fork, log, single_threaded and resolves_classes;
+ * the rest come from the flags (see `--help`):
  *   --url URL  --queue Q (repeatable)  --order ordered|round-robin|shuffled
  *   --pool serial|threads|processes  --size N  --interval S  --heartbeat S
  *   --max-jobs N  --name NAME  --reconnect-max S
  *   --backoff SPEC  --backoff-queue Q=SPEC  --backoff-class KLASS=SPEC
+ *   --allow PATTERN (repeatable; default: $QLESS_WORKER_ALLOW, comma-separated;
+ *                    required when run->resolves_classes is set)
  */
 QLESS_EXTERN(int) qless_worker_main(int argc, const char *const *argv, const qless_worker_run_options *run);
 

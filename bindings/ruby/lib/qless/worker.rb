@@ -24,6 +24,7 @@ module Qless
     USAGE = <<~TEXT
       Ruby's flags (the other flags are the engine's, listed below):
         --require FILE, -r FILE   load job classes from FILE first (repeatable)
+      The allow-list (--allow 'MyApp::Jobs::*', or QLESS_WORKER_ALLOW) is required.
     TEXT
 
     module_function
@@ -46,7 +47,7 @@ module Qless
     def perform(job_handle, client_handle)
       job = Job.new(Client.borrowed(client_handle), job_handle)
       begin
-        Object.const_get(job.klass_name).perform(job)
+        job_class(job.klass_name).perform(job)
       ensure
         # Data changed in Ruby goes out with the engine's settle.
         job.sync_data unless job.finished?
@@ -54,6 +55,22 @@ module Qless
       nil
     rescue Exception => e # rubocop:disable Lint/RescueException -- anything the job raises is its outcome
       outcome(e, caller(2)) # 2: past the "rescue in perform" frame
+    end
+
+    # The class named "A::B::C", looked up one constant at a time and
+    # without inheritance: Object.const_get("MyApp::Jobs::File") would
+    # give ::File, a class outside the allow-list's MyApp::Jobs::* that
+    # the engine matched the name against.
+    def job_class(name)
+      parts = name.split("::", -1)
+      unless parts.all? { |part| part.match?(/\A[[:upper:]]\w*\z/) }
+        raise NameError, "job class #{name.inspect} is not a constant path such as MyApp::Jobs::Name"
+      end
+      parts.reduce(Object) do |scope, part|
+        raise TypeError, "job class #{name}: #{scope} is not a module" unless scope.is_a?(Module)
+
+        scope.const_get(part, false)
+      end
     end
 
     # [:fail | :retry, group, message] for an exception from job code;

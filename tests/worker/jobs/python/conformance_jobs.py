@@ -3,6 +3,9 @@ klass "conformance_jobs.Noop", ".Boom" and ".Flaky", run by
 `python3 -m qless.worker` with this directory on PYTHONPATH."""
 import os
 import time
+# A function of another module under a name inside the allow-list
+# (conformance_jobs.sleep): the worker must refuse to run it as a job class.
+from time import sleep  # noqa: F401
 
 import qless
 
