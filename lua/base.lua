@@ -18,10 +18,12 @@ Q.none = {}
 
 -- Errors ----------------------------------------------------------------------
 
--- Raises an error reply. Level 0 keeps Lua's "file:line:" out of the text so
--- EVAL and FCALL give identical messages.
+-- Raises an error reply. Level 2 puts Lua's "<chunk>:<line>:" in front of the
+-- text ("user_script:N:" under EVAL, "user_function:N:" under FCALL), as the
+-- original qless script's error(msg) did: its clients recognise script errors
+-- by that prefix.
 Q.raise = function(msg)
-  error(msg, 0)
+  error(msg, 2)
 end
 
 -- Argument checks, run before a command's first write. `cmd` is the display
