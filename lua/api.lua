@@ -1,6 +1,72 @@
 -- Entry point shared by the EVAL script and the FCALL function:
 --   <command> <now> <args>...   with no KEYS.
 
+-- Whether s, which holds a byte >= 128 from `i` on, is valid UTF-8 (no
+-- overlong forms, surrogates or code points above U+10FFFF): Lua 5.1 has no
+-- utf8 library. Text that is not UTF-8 would be stored and then make every
+-- JSON reply that carries it unreadable to clients.
+local function utf8_valid(s, i)
+  local byte = string.byte
+  while i do
+    local c, extra, lo, hi = byte(s, i), 0, 0x80, 0xBF
+    if c >= 0xC2 and c <= 0xDF then
+      extra = 1
+    elseif c >= 0xE0 and c <= 0xEF then
+      extra = 2
+      if c == 0xE0 then lo = 0xA0 elseif c == 0xED then hi = 0x9F end
+    elseif c >= 0xF0 and c <= 0xF4 then
+      extra = 3
+      if c == 0xF0 then lo = 0x90 elseif c == 0xF4 then hi = 0x8F end
+    else
+      return false
+    end
+    local b = byte(s, i + 1) or 0
+    if b < lo or b > hi then return false end
+    for k = 2, extra do
+      b = byte(s, i + k) or 0
+      if b < 0x80 or b > 0xBF then return false end
+    end
+    i = string.find(s, '[\128-\255]', i + extra + 1)
+  end
+  return true
+end
+
+-- Raises the error for args[i] of `command`, which is not UTF-8: the
+-- argument's name is looked up only then. `opts`: index of the first option
+-- name; `rep`: the last name repeats.
+local function utf8_error(command, args, i)
+  local names = ({
+    put = {'worker', 'queue', 'jid', 'klass', 'data', 'delay', opts = 7},
+    pop = {'queue', 'worker', 'count'}, peek = {'queue', 'count'},
+    complete = {'jid', 'worker', 'queue', 'data', opts = 5},
+    fail = {'jid', 'worker', 'group', 'message', 'data'},
+    retry = {'jid', 'queue', 'worker', 'delay', 'group', 'message'},
+    heartbeat = {'jid', 'worker', 'data'}, get = {'jid'},
+    timeout = {'jid', rep = true}, cancel = {'jid', rep = true}, multiget = {'jid', rep = true},
+    depends = {'jid', 'command', 'jid', rep = true}, priority = {'jid', 'priority'},
+    log = {'jid', 'message', 'data'}, tag = {'command', 'jid', 'tag', rep = true},
+    track = {'command', 'jid'}, jobs = {'state', 'queue', 'offset', 'count'},
+    queues = {'queue'}, length = {'queue'}, failed = {'group', 'start', 'limit'},
+    unfail = {'queue', 'group', 'count'}, pause = {'queue', rep = true},
+    workers = {'worker'}, ['worker.deregister'] = {'worker', rep = true},
+    stats = {'queue', 'date'}, ['config.get'] = {'option'},
+    ['config.set'] = {'option', 'value'}, ['config.unset'] = {'option'},
+    recur = {'queue', 'jid', 'klass', 'data', 'type', 'interval', 'offset', opts = 8},
+    ['recur.get'] = {'jid'}, ['recur.update'] = {'jid', opts = 2},
+    ['recur.tag'] = {'jid', 'tag', rep = true}, unrecur = {'jid'},
+    settle = {'worker', 'queues', 'count', 'how', 'jid', 'queue', 'data'},
+  })[command] or {}
+  local fixed, name = names.opts or #names + 1, nil
+  if i >= fixed then
+    name = (i - fixed) % 2 == 0 and 'option' or args[i - 1]
+  else
+    name = names[i] or (names.rep and names[#names]) or tostring(i)
+  end
+  -- As the commands write their own name: "recur.update" -> "Recur.update".
+  Q.raise(string.upper(string.sub(command, 1, 1)) .. string.sub(command, 2) .. '(): Arg "' .. name ..
+    '" not valid UTF-8 (argument ' .. i .. ')')
+end
+
 local QlessDispatch = function(keys, argv)
   if #keys > 0 then
     Q.raise('No Keys should be provided')
@@ -12,7 +78,8 @@ local QlessDispatch = function(keys, argv)
   Q.memo_config, Q.memo_tracked = nil, nil
   local handler = C[command]
   if type(handler) ~= 'function' then
-    Q.raise('Unknown command ' .. command)
+    Q.raise('Unknown command ' .. (utf8_valid(command, string.find(command, '[\128-\255]'))
+      and command or '(not UTF-8)'))
   end
   -- `now` repeats across a pipelined batch: parsed once per distinct text.
   local now_text, now = argv[2], nil
@@ -22,14 +89,20 @@ local QlessDispatch = function(keys, argv)
     now = tonumber(now_text)
     Q.cache.now_text, Q.cache.now = now_text, now
   end
-  if now == nil then
-    Q.raise('Arg "now" missing or not a number: ' .. tostring(argv[2]))
+  if now == nil or now ~= now or now == math.huge or now == -math.huge then
+    local text = tostring(argv[2])
+    if not utf8_valid(text, string.find(text, '[\128-\255]')) then text = '(not UTF-8)' end
+    Q.raise('Arg "now" ' .. (now == nil and 'missing or not a number: ' or 'not a finite number: ') .. text)
   end
   -- Command arguments start at ARGV[3]: moved down in place (the table is
-  -- this call's own), which saves a second table per command.
+  -- this call's own), which saves a second table per command. Each is
+  -- checked to be UTF-8 on the way (one pattern search when it is ASCII).
   local n = #argv
   for i = 3, n do
-    argv[i - 2] = argv[i]
+    local arg = argv[i]
+    local high = string.find(arg, '[\128-\255]')
+    if high and not utf8_valid(arg, high) then utf8_error(command, argv, i - 2) end
+    argv[i - 2] = arg
   end
   argv[n - 1], argv[n] = nil, nil
   return handler(now, argv)

@@ -18,14 +18,18 @@ Q.none = {}
 
 -- Errors ----------------------------------------------------------------------
 
--- Raises an error reply. Level 0 keeps Lua's "file:line:" out of the text so
--- EVAL and FCALL give identical messages.
+-- Raises an error reply. Level 2 puts Lua's "<chunk>:<line>:" in front of the
+-- text ("user_script:N:" under EVAL, "user_function:N:" under FCALL), as the
+-- original qless script's error(msg) did: its clients recognise script errors
+-- by that prefix.
 Q.raise = function(msg)
-  error(msg, 0)
+  error(msg, 2)
 end
 
--- Argument checks. `cmd` is the display name ("Put"), `name` the argument.
--- A missing argument is nil; an empty string counts as given.
+-- Argument checks, run before a command's first write. `cmd` is the display
+-- name ("Put"), `name` the argument. A missing argument is nil; an empty
+-- string counts as given. Every argument is valid UTF-8 by the time a
+-- handler runs (the dispatcher checks them all), so messages may quote it.
 Q.need = function(cmd, name, value)
   if value == nil then
     Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
@@ -33,7 +37,9 @@ Q.need = function(cmd, name, value)
   return value
 end
 
--- Parses a number like Lua's tonumber. With `default` ~= nil a missing value
+-- Parses a finite number like Lua's tonumber (which also reads "nan",
+-- "inf" and "1e999": such values would poison every later command that
+-- scores, encodes or formats them). With `default` ~= nil a missing value
 -- yields the default; otherwise a missing value is an error.
 Q.number = function(cmd, name, value, default)
   if value == nil then
@@ -44,16 +50,98 @@ Q.number = function(cmd, name, value, default)
   if n == nil then
     Q.raise(cmd .. '(): Arg "' .. name .. '" not a number: ' .. tostring(value))
   end
+  if n ~= n or n == math.huge or n == -math.huge then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" not a finite number: ' .. value)
+  end
   return n
 end
 
--- Decodes JSON text; invalid text is an error. Returns the decoded value.
+-- Counts, offsets, retries: whole numbers from 0 to `max` (default 2^31-1,
+-- so any sum Redis is handed stays an integer it parses).
+Q.whole = function(cmd, name, value, default, max)
+  local n = Q.number(cmd, name, value, default)
+  max = max or 2147483647
+  if n < 0 or n > max or n ~= math.floor(n) then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" must be a whole number from 0 to ' .. max .. ': ' .. value)
+  end
+  -- -0 would reach Redis as "-0", which it does not take for an integer.
+  if n == 0 then return 0 end
+  return n
+end
+
+-- Delays: finite numbers >= 0.
+Q.delay = function(cmd, name, value, default)
+  local n = Q.number(cmd, name, value, default)
+  if n < 0 then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" must be a finite number >= 0: ' .. value)
+  end
+  return n
+end
+
+-- A jid names keys ql:j:<jid>, <jid>-history, -dependents and -dependencies:
+-- one ending in such a suffix would share another job's keys.
+Q.jid = function(cmd, name, value)
+  Q.need(cmd, name, value)
+  if string.find(value, '-', 1, true) then
+    local suffix = string.match(value, '%-history$') or string.match(value, '%-dependents$') or
+      string.match(value, '%-dependencies$')
+    if suffix then
+      Q.raise(cmd .. '(): Arg "' .. name .. '" must not end in "' .. suffix .. '": ' .. value)
+    end
+  end
+  return value
+end
+
+-- Q.jid of args[first..] (variadic jid lists).
+Q.jids = function(cmd, args, first)
+  for i = first, #args do Q.jid(cmd, 'jid', args[i]) end
+  return args
+end
+
+-- Whether text that cjson decoded is strict JSON with finite numbers.
+-- cjson also reads NaN/Infinity words, hex and other strtod number forms,
+-- leading zeros and raw control characters in strings, which other parsers
+-- (jansson, Python) refuse: a job stored with such data could not be read.
+local function strict_json(text)
+  local find = string.find
+  -- Fast path (put and complete run this per call under EVALSHA): without
+  -- escapes or control characters, strings are "..." runs; outside them,
+  -- only structure, true/false/null and integers of up to 15 digits with no
+  -- leading zero ('n' only in null, 'e' only in true/false).
+  if not find(text, '[%c\\]') then
+    local t = string.gsub(text, '"[^"]*"', '')
+    if not (find(t, '[^%[%]{}:, %d%-trueflsn]') or find(t, 'n[^u]') or find(t, '[^us]e') or
+        find(t, '%f[%d]0%d') or find(t, '%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d')) then
+      return true
+    end
+  end
+  local t = string.gsub(text, '\\.', '')
+  for str in string.gmatch(t, '"[^"]*"') do
+    if string.find(str, '[%z\1-\31]') then return false end
+  end
+  t = string.gsub(string.gsub(t, '"[^"]*"', ''), '%a+', function(word)
+    if word == 'true' or word == 'false' or word == 'null' then return '' end
+  end)
+  if string.find(t, '[^ \t\n\r%[%]{}:,%d%.eE+%-]') then return false end
+  for num in string.gmatch(t, '[%d%.eE+%-]+') do
+    local digits = string.match(num, '^%-?(%d+)')
+    if not digits or (#digits > 1 and string.sub(digits, 1, 1) == '0') then return false end
+    local rest = string.sub(num, #string.match(num, '^%-?%d+') + 1)
+    rest = string.gsub(string.gsub(rest, '^%.%d+', '', 1), '^[eE][+-]?%d+', '', 1)
+    local n = tonumber(num)
+    if rest ~= '' or n == math.huge or n == -math.huge then return false end
+  end
+  return true
+end
+
+-- Decodes JSON text; invalid or non-strict text is an error. Returns the
+-- decoded value.
 Q.json = function(cmd, name, value)
   if value == nil then
     Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
   end
   local ok, decoded = pcall(cjson.decode, value)
-  if not ok then
+  if not ok or not strict_json(value) then
     Q.raise(cmd .. '(): Arg "' .. name .. '" not JSON: ' .. tostring(value))
   end
   return decoded
@@ -68,11 +156,28 @@ Q.json_valid = function(cmd, name, value)
   Q.cache.valid_json = value
 end
 
--- Like Q.json but the value must decode to a list (tags, depends).
-Q.json_list = function(cmd, name, value)
+-- Like Q.json but the value must be a JSON object (given as {...}: cjson
+-- decodes {} and [] alike).
+Q.json_object = function(cmd, name, value)
   local decoded = Q.json(cmd, name, value)
-  if type(decoded) ~= 'table' then
+  if not string.find(value, '^[ \t\n\r]*{') then
+    Q.raise(cmd .. '(): Arg "' .. name .. '" not a JSON object: ' .. value)
+  end
+  return decoded
+end
+
+-- Like Q.json but the value must decode to a list of strings (tags,
+-- depends, queues); with `jids`, each item must also pass Q.jid.
+Q.json_list = function(cmd, name, value, jids)
+  local decoded = Q.json(cmd, name, value)
+  if type(decoded) ~= 'table' or (next(decoded) ~= nil and decoded[1] == nil) then
     Q.raise(cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
+  end
+  for i, item in pairs(decoded) do
+    if type(item) ~= 'string' or type(i) ~= 'number' then
+      Q.raise(cmd .. '(): Arg "' .. name .. '" must be a JSON array of strings: ' .. value)
+    end
+    if jids then Q.jid(cmd, name, item) end
   end
   return decoded
 end
@@ -164,11 +269,6 @@ Q.jqueue = function(queue)
     c.jqueue_name, c.jqueue_text = queue, Q.jstr(queue)
   end
   return c.jqueue_text
-end
-
--- Encodes a decoded tag list; cjson writes an empty list as {}.
-Q.encode = function(value)
-  return cjson.encode(value)
 end
 
 -- Position of `value` in list `t`, or nil.

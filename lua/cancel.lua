@@ -29,6 +29,7 @@ Q.cancel_one = function(jid)
 end
 
 C.cancel = function(now, args)
+  Q.jids('Cancel', args, 1)
   -- Safety check first: a job may only go together with all its dependents.
   local listed = {}
   for _, jid in ipairs(args) do listed[jid] = true end
@@ -59,8 +60,9 @@ Q.depends_release = function(jid, key, now)
 end
 
 C.depends = function(now, args)
-  local jid = Q.need('Depends', 'jid', args[1])
+  local jid = Q.jid('Depends', 'jid', args[1])
   local sub = Q.need('Depends', 'command', args[2])
+  Q.jids('Depends', args, 3)
   local key = Q.jkey(jid)
   local state = redis.call('hget', key, 'state')
   if state ~= 'depends' then

@@ -83,7 +83,7 @@ end
 -- Returns nil when no option is given (a plain completion).
 Q.complete_args = function(args)
   local cmd = 'Complete'
-  Q.need(cmd, 'jid', args[1])
+  Q.jid(cmd, 'jid', args[1])
   Q.need(cmd, 'worker', args[2])
   Q.need(cmd, 'queue', args[3])
   Q.json_valid(cmd, 'data', args[4])
@@ -100,8 +100,8 @@ Q.complete_args = function(args)
     opts[args[i]] = args[i + 1]
   end
   c.next = opts.next
-  c.delay = Q.number(cmd, 'delay', opts.delay, 0)
-  if opts.depends ~= nil then c.depends = Q.json_list(cmd, 'depends', opts.depends) end
+  c.delay = Q.delay(cmd, 'delay', opts.delay, 0)
+  if opts.depends ~= nil then c.depends = Q.json_list(cmd, 'depends', opts.depends, true) end
   if opts.delay ~= nil and c.next == nil then
     Q.raise('Complete(): "delay" cannot be used without a "next".')
   end

@@ -90,6 +90,18 @@ end
 C['config.set'] = function(now, args)
   local key = Q.need('Config.set', 'option', args[1])
   local value = Q.need('Config.set', 'value', args[2])
+  -- An option the protocol reads as a number (a built-in numeric one,
+  -- <queue>-heartbeat, <queue>-max-concurrency): text that is no number
+  -- falls back to the default where it is read, but a non-finite or huge
+  -- number would make every pop or complete fail.
+  local numeric = type(Q.config_default(key)) == 'number' or string.find(key, '%-heartbeat$') or
+    string.find(key, '%-max%-concurrency$')
+  if numeric and tonumber(value) ~= nil then
+    local n = Q.number('Config.set', 'value', value)
+    if n > 2147483647 or n < -2147483647 then
+      Q.raise('Config.set(): Arg "value" out of bounds for "' .. key .. '": ' .. value)
+    end
+  end
   Q.log_event(Q.msg_config_set(key, value))
   redis.call('hset', 'ql:config', key, value)
   Q.memo_config = nil

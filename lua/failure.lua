@@ -8,7 +8,7 @@ end
 
 C.fail = function(now, args)
   local cmd = 'Fail'
-  local jid = Q.need(cmd, 'jid', args[1])
+  local jid = Q.jid(cmd, 'jid', args[1])
   local worker = Q.need(cmd, 'worker', args[2])
   local group = Q.need(cmd, 'group', args[3])
   local message = Q.need(cmd, 'message', args[4])
@@ -38,10 +38,10 @@ end
 
 C.retry = function(now, args)
   local cmd = 'Retry'
-  local jid = Q.need(cmd, 'jid', args[1])
+  local jid = Q.jid(cmd, 'jid', args[1])
   local queue = Q.need(cmd, 'queue', args[2])
   local worker = Q.need(cmd, 'worker', args[3])
-  local delay = Q.number(cmd, 'delay', args[4], 0)
+  local delay = Q.delay(cmd, 'delay', args[4], 0)
   local group, message = args[5], args[6]
   local f = Q.must_be_running(cmd, jid, worker, {
     state = ' is not currently running: ',
@@ -90,8 +90,8 @@ end
 
 C.failed = function(now, args)
   local group = args[1]
-  local start = Q.number('Failed', 'start', args[2], 0)
-  local limit = Q.number('Failed', 'limit', args[3], 25)
+  local start = Q.whole('Failed', 'start', args[2], 0)
+  local limit = Q.whole('Failed', 'limit', args[3], 25)
   if group == nil then
     local out = {}
     for _, g in ipairs(redis.call('smembers', 'ql:failures')) do
@@ -108,7 +108,9 @@ end
 C.unfail = function(now, args)
   local queue = Q.need('Unfail', 'queue', args[1])
   local group = Q.need('Unfail', 'group', args[2])
-  local count = Q.number('Unfail', 'count', args[3], 25)
+  local count = Q.whole('Unfail', 'count', args[3], 25)
+  -- LRANGE -0 -1 would be the whole list.
+  if count == 0 then return 0 end
   local list = 'ql:f:' .. group
   local jids = redis.call('lrange', list, -count, -1)
   for _, jid in ipairs(jids) do

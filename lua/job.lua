@@ -224,16 +224,16 @@ Q.must_exist = function(cmd, jid)
 end
 
 C.get = function(now, args)
-  local jid = Q.need('Get', 'jid', args[1])
+  local jid = Q.jid('Get', 'jid', args[1])
   return Q.job_json(jid, Q.view_memo())
 end
 
 C.multiget = function(now, args)
-  return Q.job_list(args)
+  return Q.job_list(Q.jids('Multiget', args, 1))
 end
 
 C.priority = function(now, args)
-  local jid = Q.need('Priority', 'jid', args[1])
+  local jid = Q.jid('Priority', 'jid', args[1])
   local priority = Q.number('Priority', 'priority', args[2])
   Q.must_exist('Priority', jid)
   local key = Q.jkey(jid)
@@ -247,10 +247,11 @@ C.priority = function(now, args)
 end
 
 C.log = function(now, args)
-  local jid = Q.need('Log', 'jid', args[1])
+  local jid = Q.jid('Log', 'jid', args[1])
   local message = Q.need('Log', 'message', args[2])
   local data = nil
-  if args[3] ~= nil then data = Q.json('Log', 'data', args[3]) end
+  -- Its keys go next to `what` and `when` in the history entry.
+  if args[3] ~= nil then data = Q.json_object('Log', 'data', args[3]) end
   Q.must_exist('Log', jid)
   Q.history(jid, now, message, data)
   return nil

@@ -3,7 +3,7 @@
 
 C.heartbeat = function(now, args)
   local cmd = 'Heartbeat'
-  local jid = Q.need(cmd, 'jid', args[1])
+  local jid = Q.jid(cmd, 'jid', args[1])
   local worker = Q.need(cmd, 'worker', args[2])
   local data = nil
   if args[3] ~= nil then data = Q.json(cmd, 'data', args[3]) end
@@ -28,14 +28,22 @@ end
 
 C.timeout = function(now, args)
   Q.need('Timeout', 'jid', args[1])
-  for _, jid in ipairs(args) do
-    local key = Q.jkey(jid)
-    local f = redis.call('hmget', key, 'state', 'queue', 'worker')
+  Q.jids('Timeout', args, 1)
+  -- Every job is checked before the first is timed out.
+  -- (A jid given twice is no longer running the second time.)
+  local fields, seen = {}, {}
+  for i, jid in ipairs(args) do
+    local f = redis.call('hmget', Q.jkey(jid), 'state', 'queue', 'worker')
     if not f[1] then
       Q.raise('Timeout(): Job ' .. jid .. ' does not exist')
-    elseif f[1] ~= 'running' then
+    elseif f[1] ~= 'running' or seen[jid] then
       Q.raise('Timeout(): Job ' .. jid .. ' not running')
     end
+    fields[i], seen[jid] = f, true
+  end
+  for i, jid in ipairs(args) do
+    local key = Q.jkey(jid)
+    local f = fields[i]
     local queue, worker = f[2] or '', f[3] or ''
     Q.history(jid, now, 'timed-out')
     redis.call('zrem', Q.qkey(queue, 'locks'), jid)

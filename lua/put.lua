@@ -6,18 +6,18 @@ Q.put_args = function(cmd, args)
   local p = {
     worker = args[1],
     queue = Q.need(cmd, 'queue', args[2]),
-    jid = Q.need(cmd, 'jid', args[3]),
+    jid = Q.jid(cmd, 'jid', args[3]),
     klass = Q.need(cmd, 'klass', args[4]),
     data = args[5],
   }
   Q.json_valid(cmd, 'data', args[5])
-  p.delay = Q.number(cmd, 'delay', args[6])
+  p.delay = Q.delay(cmd, 'delay', args[6])
   local opts = Q.options(cmd, args, 7)
   if opts.priority ~= nil then p.priority = Q.number(cmd, 'priority', opts.priority) end
-  if opts.retries ~= nil then p.retries = Q.number(cmd, 'retries', opts.retries) end
+  if opts.retries ~= nil then p.retries = Q.whole(cmd, 'retries', opts.retries) end
   if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags) end
   p.depends = Q.none
-  if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends) end
+  if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends, true) end
   return p
 end
 
@@ -125,7 +125,7 @@ C.put = function(now, args)
 end
 
 C.requeue = function(now, args)
-  local jid = Q.need('Requeue', 'jid', args[3])
+  local jid = Q.jid('Requeue', 'jid', args[3])
   Q.must_exist('Requeue', jid)
   return Q.put(now, Q.put_args('Requeue', args))
 end

@@ -24,13 +24,6 @@ Q.take_work = function(queue, n, out)
   return out
 end
 
--- Counts are used as LIMIT arguments: whole and not negative.
-Q.count_arg = function(cmd, value)
-  local n = math.floor(Q.number(cmd, 'count', value))
-  if n < 0 then n = 0 end
-  return n
-end
-
 -- Hands one job to a worker (§5.6 step 9).
 Q.hand_out = function(queue, jid, worker, now, expires)
   local key = Q.jkey(jid)
@@ -154,7 +147,7 @@ end
 C.pop = function(now, args)
   local queue = Q.need('Pop', 'queue', args[1])
   local worker = Q.need('Pop', 'worker', args[2])
-  local count = Q.count_arg('Pop', args[3])
+  local count = Q.whole('Pop', 'count', args[3])
   local expires = now + Q.heartbeat(queue)
 
   if redis.call('sismember', 'ql:paused_queues', queue) == 1 then
@@ -192,7 +185,7 @@ end
 
 C.peek = function(now, args)
   local queue = Q.need('Peek', 'queue', args[1])
-  local count = Q.count_arg('Peek', args[2])
+  local count = Q.whole('Peek', 'count', args[2])
   local jids = {}
   if count > 0 then
     jids = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, count)
@@ -227,13 +220,13 @@ Q.jobs_by_state = {
 C.jobs = function(now, args)
   local state = Q.need('Jobs', 'state', args[1])
   if state == 'complete' then
-    local offset = Q.number('Jobs', 'offset', args[2], 0)
-    local count = Q.number('Jobs', 'count', args[3], 25)
+    local offset = Q.whole('Jobs', 'offset', args[2], 0)
+    local count = Q.whole('Jobs', 'count', args[3], 25)
     return redis.call('zrevrange', 'ql:completed', offset, offset + count - 1)
   end
   local queue = Q.need('Jobs', 'queue', args[2])
-  local offset = Q.number('Jobs', 'offset', args[3], 0)
-  local count = Q.number('Jobs', 'count', args[4], 25)
+  local offset = Q.whole('Jobs', 'offset', args[3], 0)
+  local count = Q.whole('Jobs', 'count', args[4], 25)
   local list = Q.jobs_by_state[state]
   if not list then
     Q.raise('Jobs(): Unknown type "' .. state .. '"')

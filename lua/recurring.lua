@@ -52,6 +52,25 @@ Q.spawn_recurring = function(queue, now, n)
   end
 end
 
+-- Checks a value of recur or recur.update and returns what to store;
+-- recur.update checks all its values before its first write.
+local function recur_value(name, value)
+  if name == 'priority' then
+    return Q.number('Recur', name, value)
+  elseif name == 'retries' or name == 'backlog' then
+    return Q.whole('Recur', name, value)
+  elseif name == 'interval' then
+    local n = Q.number('Recur', name, value)
+    if n <= 0 then
+      Q.raise('Recur(): Arg "interval" must be greater than 0: ' .. value)
+    end
+    return n
+  elseif name == 'data' then
+    Q.json('Recur', name, value)
+  end
+  return value
+end
+
 C.recur = function(now, args)
   local cmd = 'Recur'
   local queue = Q.need(cmd, 'queue', args[1])
@@ -63,15 +82,12 @@ C.recur = function(now, args)
   if kind ~= 'interval' then
     Q.raise('Recur(): schedule type "' .. kind .. '" unknown')
   end
-  local interval = Q.number(cmd, 'interval', args[6])
+  local interval = recur_value('interval', args[6])
   local offset = Q.number(cmd, 'offset', args[7])
-  if interval <= 0 then
-    Q.raise('Recur(): Arg "interval" must be greater than 0: ' .. args[6])
-  end
   local opts = Q.options(cmd, args, 8)
   local priority = Q.number(cmd, 'priority', opts.priority, 0)
-  local retries = Q.number(cmd, 'retries', opts.retries, 0)
-  local backlog = Q.number(cmd, 'backlog', opts.backlog, 0)
+  local retries = Q.whole(cmd, 'retries', opts.retries, 0)
+  local backlog = Q.whole(cmd, 'backlog', opts.backlog, 0)
   local tags = {}
   if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags) end
 
@@ -119,25 +135,23 @@ C['recur.get'] = function(now, args)
 end
 
 -- recur.update: key/value pairs applied one at a time, in order.
-Q.recur_updaters = {
+local recur_updaters = {
   priority = function(jid, rkey, value, now)
-    redis.call('hset', rkey, 'priority', Q.number('Recur', 'priority', value))
+    redis.call('hset', rkey, 'priority', value)
   end,
   retries = function(jid, rkey, value, now)
-    redis.call('hset', rkey, 'retries', Q.number('Recur', 'retries', value))
+    redis.call('hset', rkey, 'retries', value)
   end,
   backlog = function(jid, rkey, value, now)
-    redis.call('hset', rkey, 'backlog', Q.number('Recur', 'backlog', value))
+    redis.call('hset', rkey, 'backlog', value)
   end,
-  interval = function(jid, rkey, value, now)
-    local new = Q.number('Recur', 'interval', value)
+  interval = function(jid, rkey, new, now)
     local f = redis.call('hmget', rkey, 'interval', 'queue')
     -- Shifts the next due time by the change of interval.
     redis.call('zincrby', Q.qkey(f[2] or '', 'recur'), new - (tonumber(f[1]) or 0), jid)
     redis.call('hset', rkey, 'interval', new)
   end,
   data = function(jid, rkey, value, now)
-    Q.json('Recur', 'data', value)
     redis.call('hset', rkey, 'data', value)
   end,
   klass = function(jid, rkey, value, now)
@@ -161,22 +175,25 @@ C['recur.update'] = function(now, args)
   if redis.call('exists', rkey) == 0 then
     Q.raise('Recur(): No recurring job ' .. jid)
   end
+  local values = {}
   for i = 2, #args, 2 do
     local name, value = args[i], args[i + 1]
-    local update = Q.recur_updaters[name]
-    if not update then
+    if not recur_updaters[name] then
       Q.raise('Recur(): Unrecognized option "' .. name .. '"')
     end
     if value == nil then
       Q.raise('Recur(): Arg "' .. name .. '" missing a value')
     end
-    update(jid, rkey, value, now)
+    values[i] = recur_value(name, value)
+  end
+  for i = 2, #args, 2 do
+    recur_updaters[args[i]](jid, rkey, values[i], now)
   end
   return 1
 end
 
 -- Reads a template's tag list, raising "does not exist" for unknown jids.
-Q.recur_tags = function(cmd, jid)
+local function recur_tags(cmd, jid)
   local text = redis.call('hget', Q.rkey(jid), 'tags')
   if not text and redis.call('exists', Q.rkey(jid)) == 0 then
     Q.raise(cmd .. '(): Recurring job ' .. jid .. ' does not exist')
@@ -186,7 +203,7 @@ end
 
 C['recur.tag'] = function(now, args)
   local jid = Q.need('Recur.tag', 'jid', args[1])
-  local tags = Q.recur_tags('Recur.tag', jid)
+  local tags = recur_tags('Recur.tag', jid)
   -- Membership is checked against the list as it was before this call.
   local had = {}
   for _, tag in ipairs(tags) do had[tag] = true end
@@ -200,7 +217,7 @@ end
 
 C['recur.untag'] = function(now, args)
   local jid = Q.need('Recur.untag', 'jid', args[1])
-  local tags = Q.recur_tags('Recur.untag', jid)
+  local tags = recur_tags('Recur.untag', jid)
   local drop = {}
   for i = 2, #args do drop[args[i]] = true end
   local kept = {}

@@ -44,10 +44,7 @@ local function settle_queues(text)
 end
 
 local function settle_count(value, queues)
-  local n = Q.number('Settle', 'count', value)
-  if n ~= n or n < 0 or n > SETTLE_MAX_COUNT or n ~= math.floor(n) then
-    Q.raise('Settle(): Arg "count" must be a whole number from 0 to ' .. SETTLE_MAX_COUNT .. ': ' .. value)
-  end
+  local n = Q.whole('Settle', 'count', value, nil, SETTLE_MAX_COUNT)
   if n > 0 and #queues == 0 then
     Q.raise('Settle(): Arg "queues" is empty but "count" is ' .. value)
   end
@@ -59,7 +56,7 @@ end
 -- raises on a bad one.
 local function settle_call(args, worker)
   local how, n = args[4], #args
-  local jid = settle_text('jid', args[5])
+  local jid = Q.jid('Settle', 'jid', settle_text('jid', args[5]))
   -- The queue may be empty: a finished job has none, and the lock check
   -- then refuses it as complete/fail/retry would.
   local queue = Q.need('Settle', 'queue', args[6])
@@ -85,10 +82,7 @@ local function settle_call(args, worker)
     return C.fail, {jid, worker, group, message, data}
   end
   if how == 'retry' then
-    local delay = Q.number('Settle', 'delay', args[8])
-    if delay ~= delay or delay < 0 or delay == math.huge then
-      Q.raise('Settle(): Arg "delay" must be a finite number >= 0: ' .. args[8])
-    end
+    Q.delay('Settle', 'delay', args[8])
     local group, message = args[9], args[10]
     if n ~= 8 and n ~= 10 then
       Q.raise('Settle(): retry takes <jid> <queue> <data> <delay> [<group> <message>]')

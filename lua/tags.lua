@@ -1,14 +1,14 @@
 -- tag (§5.17) and track (§5.18).
 
 -- Reads a job's tag list (insertion order).
-Q.job_tags = function(jid)
+local function job_tags(jid)
   return Q.decode_or(redis.call('hget', Q.jkey(jid), 'tags'), {})
 end
 
-Q.tag_add = function(now, args)
-  local jid = Q.need('Tag', 'jid', args[2])
+local function tag_add(now, args)
+  local jid = Q.jid('Tag', 'jid', args[2])
   Q.must_exist('Tag', jid)
-  local tags = Q.job_tags(jid)
+  local tags = job_tags(jid)
   for i = 3, #args do
     local tag = args[i]
     if not Q.index_of(tags, tag) then
@@ -23,10 +23,10 @@ Q.tag_add = function(now, args)
   return text
 end
 
-Q.tag_remove = function(now, args)
-  local jid = Q.need('Tag', 'jid', args[2])
+local function tag_remove(now, args)
+  local jid = Q.jid('Tag', 'jid', args[2])
   Q.must_exist('Tag', jid)
-  local tags = Q.job_tags(jid)
+  local tags = job_tags(jid)
   local drop = {}
   for i = 3, #args do
     local tag = args[i]
@@ -44,10 +44,10 @@ Q.tag_remove = function(now, args)
   return text
 end
 
-Q.tag_get = function(now, args)
+local function tag_get(now, args)
   local tag = Q.need('Tag', 'tag', args[2])
-  local offset = Q.number('Tag', 'offset', args[3], 0)
-  local count = Q.number('Tag', 'count', args[4], 25)
+  local offset = Q.whole('Tag', 'offset', args[3], 0)
+  local count = Q.whole('Tag', 'count', args[4], 25)
   local key = 'ql:t:' .. tag
   return cjson.encode({
     total = redis.call('zcard', key),
@@ -55,23 +55,23 @@ Q.tag_get = function(now, args)
   })
 end
 
-Q.tag_top = function(now, args)
-  local offset = Q.number('Tag', 'offset', args[2], 0)
-  local count = Q.number('Tag', 'count', args[3], 25)
+local function tag_top(now, args)
+  local offset = Q.whole('Tag', 'offset', args[2], 0)
+  local count = Q.whole('Tag', 'count', args[3], 25)
   return cjson.encode(redis.call('zrevrangebyscore', 'ql:tags', '+inf', 2,
     'LIMIT', offset, count))
 end
 
-Q.tag_commands = {
-  add = Q.tag_add,
-  remove = Q.tag_remove,
-  get = Q.tag_get,
-  top = Q.tag_top,
+local tag_commands = {
+  add = tag_add,
+  remove = tag_remove,
+  get = tag_get,
+  top = tag_top,
 }
 
 C.tag = function(now, args)
   local sub = Q.need('Tag', 'command', args[1])
-  local handler = Q.tag_commands[sub]
+  local handler = tag_commands[sub]
   if not handler then
     Q.raise('Tag(): First argument must be "add", "remove", "get" or "top": ' .. sub)
   end
@@ -92,7 +92,7 @@ C.track = function(now, args)
     end
     return cjson.encode(out)
   end
-  local jid = Q.need('Track', 'jid', args[2])
+  local jid = Q.jid('Track', 'jid', args[2])
   local lower = string.lower(sub)
   if lower ~= 'track' and lower ~= 'untrack' then
     Q.raise('Track(): Unknown action "' .. sub .. '"')

@@ -431,13 +431,27 @@ int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *
 }
 
 /* Records an error reply as this thread's last error; returns its code.
- * Keeps the script's own message: drops Redis' "ERR " prefix and its
- * " script: <sha>, on @user_script:N." suffix. */
+ * Keeps the script's own message: drops Redis' "ERR " prefix, the
+ * "user_script:N: " (EVAL) or "user_function:N: " (FCALL) position Lua puts
+ * in front of a raised text, and Redis' " script: <sha>, on @user_script:N."
+ * suffix. */
 static int script_error(const redisReply *r)
 {
+	static const char *const chunks[] = { "user_script:", "user_function:" };
 	const char *msg = r->str, *end = r->str + r->len, *p;
+	size_t i;
 	if (strncmp(msg, "ERR ", 4) == 0)
 		msg += 4;
+	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+		size_t n = strlen(chunks[i]);
+		if (strncmp(msg, chunks[i], n) != 0)
+			continue;
+		for (p = msg + n; *p >= '0' && *p <= '9'; p++)
+			;
+		if (p > msg + n && p[0] == ':' && p[1] == ' ')
+			msg = p + 2;
+		break;
+	}
 	for (p = msg; (p = strstr(p, " script: ")) != NULL; p++)
 		if (strstr(p, "@user_script") != NULL || strstr(p, "@user_function") != NULL) {
 			end = p;

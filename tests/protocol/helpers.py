@@ -70,6 +70,36 @@ def failed_msg(jid="jid", group="group", message="message", worker="worker"):
 EXHAUSTED = 'Job exhausted retries in queue \\"queue\\"'   # as JSON-escaped text
 
 
+# A type-aware digest of every key (DUMP bytes may differ for equal content
+# once a hash or set changes encoding).
+_DIGEST = """
+local keys = redis.call('keys', '*')
+table.sort(keys)
+local parts = {}
+for _, k in ipairs(keys) do
+  local t = redis.call('type', k).ok
+  local v
+  if t == 'string' then v = {redis.call('get', k)}
+  elseif t == 'hash' then
+    local flat = redis.call('hgetall', k)
+    v = {}
+    for i = 1, #flat, 2 do v[#v + 1] = flat[i] .. '\\0' .. flat[i + 1] end
+    table.sort(v)
+  elseif t == 'set' then v = redis.call('smembers', k) table.sort(v)
+  elseif t == 'zset' then v = redis.call('zrange', k, 0, -1, 'withscores')
+  elseif t == 'list' then v = redis.call('lrange', k, 0, -1)
+  else v = {} end
+  parts[#parts + 1] = k .. '\\0' .. t .. '\\0' .. table.concat(v, '\\1')
+end
+return redis.sha1hex(table.concat(parts, '\\2'))
+"""
+
+
+def digest(conn):
+    """SHA1 over the sorted keys and their contents."""
+    return conn.eval(_DIGEST, 0)
+
+
 class Qless:
     """Drives the artefact under test. ql(command, now, *args) returns the raw
     Redis reply and raises redis.ResponseError when the script errors."""

@@ -49,11 +49,13 @@ def test_rec_3_update_errors(ql):
     ql.err("recur.update", 0, "nothing", "priority", 1)
 
 
-def test_rec_3_update_partial(ql):
-    """§5.32: pairs applied in order; earlier ones stay applied on error."""
+def test_rec_3_update_all_or_nothing(ql):
+    """§5.32 said earlier pairs stay applied when a later one errors; issue 12
+    (a command never fails half-way) checks every pair before the first."""
     ql.recur()
     ql.err("recur.update", 0, "jid", "priority", 7, "bogus", 1)
-    assert ql.json("recur.get", 0, "jid")["priority"] == 7
+    ql.err("recur.update", 0, "jid", "priority", 7, "interval", "nan")
+    assert ql.json("recur.get", 0, "jid")["priority"] == 0
 
 
 def test_rec_4_basic(ql):

@@ -44,8 +44,11 @@ def test_tmo_4_errors(ql):
     assert "does not exist" in ql.err("timeout", 0, "missing")
 
 
-def test_tmo_4_earlier_jids_stay_timed_out(ql):
-    """§5.12: jids processed before an error stay timed out."""
+def test_tmo_4_all_or_nothing(ql):
+    """§5.12 said jids processed before an error stay timed out; issue 12 (a
+    command never fails half-way) checks every jid before the first."""
     ql.running("a")
-    ql.err("timeout", 0, "a", "missing")
-    assert ql.state("a") == "stalled"
+    assert "does not exist" in ql.err("timeout", 0, "a", "missing")
+    assert ql.state("a") == "running"
+    assert "not running" in ql.err("timeout", 0, "a", "a")
+    assert ql.state("a") == "running"
