@@ -32,6 +32,15 @@ int arg_number(cli *c, const char *what, const char *s, double *out)
 	return 0;
 }
 
+int arg_words(cli *c, const char *what, char *const *words, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (words[i][0] == '\0')
+			return n == 1 ? cli_usage_error(c, "%s is empty", what)
+			              : cli_usage_error(c, "%s %d of %d is empty", what, i + 1, n);
+	return 0;
+}
+
 int arg_duration(cli *c, const char *what, const char *s, double *out)
 {
 	if (duration_parse(s, out) != 0)

@@ -70,6 +70,8 @@ int cli_connect(cli *c);
 /* An integer from lo to hi (else a usage error naming the range). */
 int arg_int(cli *c, const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out);
 int arg_number(cli *c, const char *what, const char *s, double *out);
+/* 0 if none of the n words is empty, else a usage error naming WHAT and its position. */
+int arg_words(cli *c, const char *what, char *const *words, int n);
 /* A duration (30s, 5m, 2h, 1d, 1h30m or plain seconds). */
 int arg_duration(cli *c, const char *what, const char *s, double *out);
 /* JSON text that must parse. */

@@ -401,6 +401,8 @@ int cmd_cancel(cli *c, int argc, char **argv)
 	int status, n = cli_parse(c, argc, argv, NULL, cancel_usage, pos, argc, &status);
 	if (n == 0)
 		status = cli_usage_error(c, "needs at least one JID (see qless cancel --help)");
+	else if (n > 0 && (status = arg_words(c, "JID", pos, n)) != 0)
+		n = -1;
 	if (n <= 0) {
 		free(pos);
 		return status;

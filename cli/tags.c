@@ -106,6 +106,10 @@ int cmd_tag(cli *c, int argc, char **argv)
 		free(pos);
 		return cli_usage_error(c, "needs JID and at least one TAG");
 	}
+	if ((status = arg_words(c, "TAG", pos + 2, n - 2)) != 0) {
+		free(pos);
+		return status;
+	}
 	qless_job *job = NULL;
 	status = fetch_job(c, pos[1], &job);
 	const char *const *tags = (const char *const *)pos + 2;
@@ -193,6 +197,8 @@ int cmd_depends(cli *c, int argc, char **argv)
 		status = cli_usage_error(c, "depends clear needs one JID");
 	else if (!clear && n < 3)
 		status = cli_usage_error(c, "depends %s needs JID and at least one DEP", sub);
+	else if (!clear)
+		status = arg_words(c, "DEP", pos + 2, n - 2);
 	if (status != 0 || (!add && !rm && !clear)) {
 		free(pos);
 		return status;

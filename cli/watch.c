@@ -35,6 +35,8 @@ int cmd_watch(cli *c, int argc, char **argv)
 	int64_t max = 0;
 	if (n >= 0 && count && (status = arg_int(c, "--count", count, 1, INT64_MAX, &max)) != 0)
 		n = -1;
+	if (n > 0 && (status = arg_words(c, "CHANNEL", pos, n)) != 0)
+		n = -1;
 	if (n < 0) {
 		free(pos);
 		return status;

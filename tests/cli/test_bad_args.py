@@ -8,6 +8,7 @@ not a key changed. Seeded: QLESS_FUZZ_SEED=N repeats a run (the seed is
 printed), QLESS_FUZZ_CASES=N adds random cases to the one-per-slot sweep.
 """
 import os
+import re
 import random
 import subprocess
 
@@ -188,6 +189,7 @@ def _check(p, argv, bad_url):
     assert p.returncode == 2, what
     assert err.startswith("qless: ") and err.count("\n") == 1 and err.endswith("\n"), what
     assert SECRET not in err and "->" not in err, what
+    assert not re.search(r"[a-z_]\[\d+\]", err), what  # a C array element (jids[0]), not the CLI's words
     assert len(err) < 400, what
     assert p.stdout == b"", what
 
