@@ -10,6 +10,7 @@ PACKAGES=(
   python3 python3-dev python3-pytest python3-redis
   ruby ruby-dev
   lua5.4 liblua5.4-dev lua-busted
+  php8.2-dev php8.2-cli phpunit
 )
 
 missing=()

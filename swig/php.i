@@ -1,0 +1,132 @@
+/* swig/php.i — PHP part of the libqless interface: module name, typemaps
+ * and the Qless\Exception classes. Everything else is in qless.i.
+ *
+ * The extension is qless.so (PHP 8, SWIG 4.1). SWIG 4.1's PHP backend has
+ * no namespaces, so the generated functions and handle classes stay global
+ * and low-level (qless_queue_put, qless_client); bindings/php/Qless.php
+ * builds the Qless namespace on them. The exceptions are defined here,
+ * because the status typemap throws them. */
+%module qless
+
+%{
+#include <string.h>
+#include <qless/qless.h>
+#include "ext/spl/spl_exceptions.h"
+
+/* Indexed by -code; [0] is Qless\Exception, the base of the others. */
+static zend_class_entry *qless_php_errors[8];
+
+static void qless_php_throw(int code)
+{
+	int i = (code < 0 && -code < 8) ? -code : 0;
+	zend_throw_exception(qless_php_errors[i], qless_error_last_message(), code);
+}
+
+/* Output values of one call: none -> null, one -> itself, several -> a
+ * list (also when the first is null, unlike SWIG's t_output_helper). */
+static void qless_php_output(zval *result, zval *value, int *count)
+{
+	if ((*count)++ == 1) {
+		zval first;
+		ZVAL_COPY_VALUE(&first, result);
+		array_init(result);
+		add_next_index_zval(result, &first);
+	}
+	if (*count == 1)
+		ZVAL_COPY_VALUE(result, value);
+	else
+		add_next_index_zval(result, value);
+}
+%}
+
+%init %{
+{
+	static const char *names[8] = { "Qless\\Exception", "Qless\\InvalidArgument", "Qless\\NotFound",
+		"Qless\\LockLost", "Qless\\StateError", "Qless\\ProtocolError", "Qless\\ConnectionError",
+		"Qless\\OutOfMemory" };
+	int i;
+	for (i = 0; i < 8; i++) {
+		zend_class_entry ce;
+		INIT_CLASS_ENTRY_EX(ce, names[i], strlen(names[i]), NULL);
+		qless_php_errors[i] = zend_register_internal_class_ex(&ce, i ? qless_php_errors[0] : spl_ce_RuntimeException);
+	}
+}
+%}
+
+/* Strings in: only PHP strings (or null -> NULL), whatever strict_types
+ * says: SWIG's stock typemap converts other types in place and leaks the
+ * converted string. An embedded NUL would silently truncate, so it is refused. */
+%typemap(in, phptype="?string") const char *, char * {
+	if (Z_TYPE($input) == IS_NULL) {
+		$1 = NULL;
+	} else if (Z_TYPE($input) != IS_STRING) {
+		zend_type_error("$symname(): $1_name must be a string, %s given", zend_zval_type_name(&$input));
+		SWIG_fail;
+	} else if (strlen(Z_STRVAL($input)) != Z_STRLEN($input)) {
+		zend_value_error("$symname(): $1_name contains a NUL byte");
+		SWIG_fail;
+	} else {
+		$1 = ($1_ltype)Z_STRVAL($input);
+	}
+}
+
+%typemap(out) int QLESS_PLAIN_OUT = int;
+/* qless_nout counts this call's output values (see qless_php_output); every
+ * function with out-parameters returns a status, so the argout typemaps
+ * below can rely on it being declared. */
+%typemap(out) int QLESS_STATUS_OUT (int qless_nout = 0) {
+	if ($1 < 0) { qless_php_throw($1); SWIG_fail; }
+	RETVAL_NULL();
+}
+
+%typemap(in, numinputs=0) SWIGTYPE **QLESS_OUT_HANDLE ($*1_ltype tmp = NULL) { $1 = &tmp; }
+%typemap(argout) SWIGTYPE **QLESS_OUT_HANDLE {
+	zval o;
+	if (tmp$argnum)
+		SWIG_SetPointerZval(&o, (void *)tmp$argnum, $*1_descriptor, 1);
+	else
+		ZVAL_NULL(&o);
+	qless_php_output($result, &o, &qless_nout);
+}
+
+/* The string is copied into PHP before freearg frees the C one. */
+%typemap(in, numinputs=0) char **QLESS_OUT_STRING (char *tmp = NULL) { $1 = &tmp; }
+%typemap(argout) char **QLESS_OUT_STRING {
+	zval o;
+	if (tmp$argnum) ZVAL_STRING(&o, tmp$argnum); else ZVAL_NULL(&o);
+	qless_php_output($result, &o, &qless_nout);
+}
+%typemap(freearg) char **QLESS_OUT_STRING { qless_free(tmp$argnum); }
+
+%typemap(in, numinputs=0) int64_t *QLESS_OUT_INT (int64_t tmp = 0) { $1 = &tmp; }
+%typemap(argout) int64_t *QLESS_OUT_INT { zval o; ZVAL_LONG(&o, (zend_long)tmp$argnum); qless_php_output($result, &o, &qless_nout); }
+%typemap(in, numinputs=0) double *QLESS_OUT_DOUBLE (double tmp = 0) { $1 = &tmp; }
+%typemap(argout) double *QLESS_OUT_DOUBLE { zval o; ZVAL_DOUBLE(&o, tmp$argnum); qless_php_output($result, &o, &qless_nout); }
+
+/* null -> (NULL, 0); an array of strings (values, in order), even empty ->
+ * a non-NULL array. The strings stay owned by the PHP array. */
+%typemap(in, phptype="?array") (const char *const *QLESS_STRV, size_t QLESS_STRC) (const char **tmp = NULL) {
+	if (Z_TYPE($input) == IS_NULL) {
+		$1 = NULL; $2 = 0;
+	} else if (Z_TYPE($input) != IS_ARRAY) {
+		zend_type_error("$symname(): $1_name must be an array of strings, %s given", zend_zval_type_name(&$input));
+		SWIG_fail;
+	} else {
+		size_t n = 0;
+		zval *item;
+		tmp = calloc(zend_hash_num_elements(Z_ARRVAL($input)) + 1, sizeof *tmp);
+		if (!tmp) { zend_throw_exception(qless_php_errors[-QLESS_ENOMEM], "out of memory", QLESS_ENOMEM); SWIG_fail; }
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL($input), item) {
+			ZVAL_DEREF(item);
+			if (Z_TYPE_P(item) != IS_STRING || strlen(Z_STRVAL_P(item)) != Z_STRLEN_P(item)) {
+				zend_type_error("$symname(): $1_name must be an array of strings without NUL bytes");
+				SWIG_fail;
+			}
+			tmp[n++] = Z_STRVAL_P(item);
+		} ZEND_HASH_FOREACH_END();
+		$1 = ($1_ltype)tmp; $2 = n;
+	}
+}
+%typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); }
+
+%include "qless.i"
