@@ -82,10 +82,8 @@ static void qless_php_output(zval *result, zval *value, int *count)
 %typemap(in, numinputs=0) SWIGTYPE **QLESS_OUT_HANDLE ($*1_ltype tmp = NULL) { $1 = &tmp; }
 %typemap(argout) SWIGTYPE **QLESS_OUT_HANDLE {
 	zval o;
-	if (tmp$argnum)
-		SWIG_SetPointerZval(&o, (void *)tmp$argnum, $*1_descriptor, 1);
-	else
-		ZVAL_NULL(&o);
+	ZVAL_NULL(&o);   /* SWIG_SetPointerZval reuses an object already in o */
+	SWIG_SetPointerZval(&o, (void *)tmp$argnum, $*1_descriptor, 1);
 	qless_php_output($result, &o, &qless_nout);
 }
 

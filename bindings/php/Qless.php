@@ -128,9 +128,10 @@ final class Queue
     {
         $c = new \qless_queue_counts();
         \qless_queue_counts_get($this->h, $c);
-        return ['waiting' => $c->waiting, 'running' => $c->running, 'stalled' => $c->stalled,
-            'scheduled' => $c->scheduled, 'depends' => $c->depends, 'recurring' => $c->recurring,
-            'paused' => (bool)$c->paused];
+        // The getters, not $c->waiting: SWIG 4.1's __get leaks its method name on every read.
+        return ['waiting' => $c->waiting_get(), 'running' => $c->running_get(), 'stalled' => $c->stalled_get(),
+            'scheduled' => $c->scheduled_get(), 'depends' => $c->depends_get(), 'recurring' => $c->recurring_get(),
+            'paused' => (bool)$c->paused_get()];
     }
 
     public function pause(): void { \qless_queue_pause($this->h); }
