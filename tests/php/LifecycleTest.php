@@ -126,11 +126,8 @@ final class LifecycleTest extends QlessTestCase
     // freeing in any order at the end is safe.
     public function testChildrenOutliveTheirClient(): void
     {
-        $make = function (): array {
-            $c = new Qless\Client(self::url(), ['worker_name' => 'short-lived']);
-            return [$c->queue('q'), $c->events('completed')];
-        };
-        [$q, $events] = $make();
+        $q = (new Qless\Client(self::url(), ['worker_name' => 'short-lived']))->queue('q');
+        $events = (new Qless\Client(self::url()))->events('completed');
         $jid = $q->put('K', []);
         $job = $q->pop();
         unset($q);
