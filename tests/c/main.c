@@ -18,6 +18,7 @@ int main(int argc, char **argv)
 	CU_SuiteInfo suites[] = {
 		SUITE("client", client_tests),
 		SUITE("queue", queue_tests),
+		SUITE("counts", counts_tests),
 		SUITE("job", job_tests),
 		SUITE("errors", error_tests),
 		SUITE("recur", recur_tests),

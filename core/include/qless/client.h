@@ -137,7 +137,12 @@ QLESS_EXTERN(int) qless_client_failed(qless_client *client, qless_strlist **out,
 
 /* Names of the known queues, oldest first. *out owned. */
 QLESS_EXTERN(int) qless_client_queue_names(qless_client *client, qless_strlist **out);
-/* The protocol's `queues` reply: JSON array of per-queue counts. *out owned. */
+/* Every known queue's counts (see qless_queue_countlist in queue.h).
+ * *out owned: release with qless_queue_countlist_free(). */
+QLESS_EXTERN(int) qless_client_queue_counts(qless_client *client, qless_queue_countlist **out);
+/* The protocol's `queues` reply: JSON array of per-queue counts. *out owned.
+ * Kept for programs that want the raw reply; qless_client_queue_counts is
+ * the typed form. */
 QLESS_EXTERN(int) qless_client_queues_json(qless_client *client, char **out);
 
 /* Workers seen recently, most recent first; list numbers are their running

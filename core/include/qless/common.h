@@ -93,6 +93,7 @@ typedef struct qless_recur qless_recur;
 typedef struct qless_worker qless_worker;
 typedef struct qless_events qless_events;
 typedef struct qless_heartbeater qless_heartbeater;
+typedef struct qless_queue_countlist qless_queue_countlist;
 
 /*
  * qless_joblist: the jobs a pop, peek, multiget or tracked listing returned.
