@@ -142,7 +142,7 @@ void qless__args_free(qless_args *a);
 
 /* ---- client (client.c, conn.c) ---- */
 struct qless_client {
-	int refs;
+	int refs;   /* atomic (qless__client_ref); 1 for the caller + 1 per handle made from it */
 	redisContext *ctx;
 	qless_url url;
 	int connect_timeout_ms;

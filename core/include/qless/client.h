@@ -4,7 +4,8 @@
  *
  * The client is reference counted: queues, jobs, recurring jobs, workers and
  * event handles made from it keep it alive, so handles may be freed in any
- * order. qless_client_free() drops the caller's reference.
+ * order (and on any thread; see common.h). qless_client_free() drops the
+ * caller's reference; the connection closes with the last reference.
  */
 #ifndef QLESS_CLIENT_H
 #define QLESS_CLIENT_H
