@@ -31,8 +31,10 @@ int cmd_queues(cli *c, int argc, char **argv)
 	for (size_t i = 0; i < qless_queue_countlist_size(list); i++) {
 		qless_queue_counts qc = QLESS_QUEUE_COUNTS_INIT;
 		const char *name = qless_queue_countlist_name(list, i);
-		if (qless_queue_countlist_get(list, i, &qc) != QLESS_OK)
-			abort(); /* i is in range and qc's version ours: cannot fail */
+		if (qless_queue_countlist_get(list, i, &qc) != QLESS_OK) {
+			status = cli_lib_error(c);
+			break;
+		}
 		if (c->json) {
 			json_array_append_new(rows, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "name", name,
 			                                      "waiting", (json_int_t)qc.waiting, "running",
@@ -49,11 +51,16 @@ int cmd_queues(cli *c, int argc, char **argv)
 		table_row(t, name, num[0], num[1], num[2], num[3], num[4], num[5], qc.paused ? "yes" : "no");
 	}
 	qless_queue_countlist_free(list);
-	if (c->json)
+	if (status != 0) {
+		json_decref(rows);
+		if (t != NULL)
+			table_free(t);
+	} else if (c->json) {
 		json_print(rows);
-	else
+	} else {
 		table_print(t);
-	return 0;
+	}
+	return status;
 }
 
 /* ---- jobs ---- */
