@@ -87,8 +87,6 @@ void free_list(char **list);
 void json_print(json_t *value);
 /* Parses JSON text the library produced; NULL on (impossible) failure. */
 json_t *json_parse(const char *text);
-/* The protocol renders empty arrays as {}; this gives an array either way. */
-json_t *json_array_of(json_t *value);
 /* A strlist as a JSON array of strings / as an object string -> number. */
 json_t *json_strlist(const qless_strlist *list);
 json_t *json_strlist_counts(const qless_strlist *list);

@@ -93,14 +93,6 @@ json_t *json_parse(const char *text)
 	return v != NULL ? v : json_string(text);
 }
 
-json_t *json_array_of(json_t *value)
-{
-	if (json_is_array(value))
-		return value;
-	json_decref(value);
-	return json_array();
-}
-
 json_t *json_strlist(const qless_strlist *list)
 {
 	json_t *a = json_array();

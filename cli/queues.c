@@ -21,31 +21,46 @@ int cmd_queues(cli *c, int argc, char **argv)
 		return status;
 	if ((status = cli_connect(c)) != 0)
 		return status;
-	char *text = NULL;
-	if (qless_client_queues_json(c->client, &text) != QLESS_OK)
+	qless_queue_countlist *list = NULL;
+	if (qless_client_queue_counts(c->client, &list) != QLESS_OK)
 		return cli_lib_error(c);
-	json_t *queues = json_array_of(json_parse(text));
-	qless_free(text);
-	if (c->json) {
-		json_print(queues);
-		return 0;
-	}
 	static const char *const headers[] = { "QUEUE", "WAITING", "RUNNING", "STALLED", "SCHEDULED",
 	                                       "DEPENDS", "RECURRING", "PAUSED", NULL };
-	static const char *const keys[] = { "waiting", "running", "stalled", "scheduled", "depends", "recurring" };
-	table *t = table_new(headers);
-	size_t i;
-	json_t *q;
-	json_array_foreach(queues, i, q) {
+	json_t *rows = c->json ? json_array() : NULL;
+	table *t = c->json ? NULL : table_new(headers);
+	for (size_t i = 0; i < qless_queue_countlist_size(list); i++) {
+		qless_queue_counts qc = QLESS_QUEUE_COUNTS_INIT;
+		const char *name = qless_queue_countlist_name(list, i);
+		if (qless_queue_countlist_get(list, i, &qc) != QLESS_OK) {
+			status = cli_lib_error(c);
+			break;
+		}
+		if (c->json) {
+			json_array_append_new(rows, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "name", name,
+			                                      "waiting", (json_int_t)qc.waiting, "running",
+			                                      (json_int_t)qc.running, "stalled", (json_int_t)qc.stalled,
+			                                      "scheduled", (json_int_t)qc.scheduled, "depends",
+			                                      (json_int_t)qc.depends, "recurring",
+			                                      (json_int_t)qc.recurring, "paused", qc.paused));
+			continue;
+		}
+		const int64_t nums[6] = { qc.waiting, qc.running, qc.stalled, qc.scheduled, qc.depends, qc.recurring };
 		char num[6][24];
 		for (size_t k = 0; k < 6; k++)
-			snprintf(num[k], sizeof num[k], "%lld", (long long)json_integer_value(json_object_get(q, keys[k])));
-		table_row(t, json_string_value(json_object_get(q, "name")), num[0], num[1], num[2], num[3], num[4],
-		          num[5], json_is_true(json_object_get(q, "paused")) ? "yes" : "no");
+			snprintf(num[k], sizeof num[k], "%lld", (long long)nums[k]);
+		table_row(t, name, num[0], num[1], num[2], num[3], num[4], num[5], qc.paused ? "yes" : "no");
 	}
-	table_print(t);
-	json_decref(queues);
-	return 0;
+	qless_queue_countlist_free(list);
+	if (status != 0) {
+		json_decref(rows);
+		if (t != NULL)
+			table_free(t);
+	} else if (c->json) {
+		json_print(rows);
+	} else {
+		table_print(t);
+	}
+	return status;
 }
 
 /* ---- jobs ---- */

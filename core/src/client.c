@@ -26,14 +26,18 @@ static void client_destroy(qless_client *c)
 	free(c);
 }
 
+/* Atomic: handles of one client may be freed on different threads at once
+ * (a language's garbage collector, a job kept from a pool thread's perform).
+ * The release that drops the last reference sees every write the others made
+ * before theirs, so destroying the client then is safe. */
 void qless__client_ref(qless_client *c)
 {
-	c->refs++;
+	__atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
 }
 
 void qless__client_unref(qless_client *c)
 {
-	if (c != NULL && --c->refs == 0)
+	if (c != NULL && __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) == 0)
 		client_destroy(c);
 }
 

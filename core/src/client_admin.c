@@ -5,7 +5,7 @@
 
 #include "internal.h"
 
-static int queues_reply(qless_client *client, const char *F, json_t **out)
+int qless__queues_reply(qless_client *client, const char *F, json_t **out)
 {
 	qless_args a;
 	int rc;
@@ -37,7 +37,7 @@ int qless_client_queue_names(qless_client *client, qless_strlist **out)
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
 	QLESS_CHECK_NULL(F, client);
-	if ((rc = queues_reply(client, F, &j)) != QLESS_OK)
+	if ((rc = qless__queues_reply(client, F, &j)) != QLESS_OK)
 		return rc;
 	if ((l = qless__strlist_new(json_array_size(j))) == NULL) {
 		json_decref(j);
@@ -72,7 +72,7 @@ int qless_client_queues_json(qless_client *client, char **out)
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
 	QLESS_CHECK_NULL(F, client);
-	if ((rc = queues_reply(client, F, &j)) != QLESS_OK)
+	if ((rc = qless__queues_reply(client, F, &j)) != QLESS_OK)
 		return rc;
 	*out = json_dumps(j, JSON_COMPACT);
 	json_decref(j);

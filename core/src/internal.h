@@ -142,7 +142,7 @@ void qless__args_free(qless_args *a);
 
 /* ---- client (client.c, conn.c) ---- */
 struct qless_client {
-	int refs;
+	int refs;   /* atomic (qless__client_ref); 1 for the caller + 1 per handle made from it */
 	redisContext *ctx;
 	qless_url url;
 	int connect_timeout_ms;
@@ -204,6 +204,13 @@ int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *
  */
 int qless__call_many(qless_client *c, const char *func, size_t n, const char *const *cmds, qless_args *as,
                      redisReply **replies, int *rcs);
+/* The `queues` reply for every queue as a JSON array (an empty one for the
+ * protocol's "{}"); EPROTOCOL naming F on another shape. */
+int qless__queues_reply(qless_client *client, const char *F, json_t **out);
+/* One queue's entry of `queues` into out (every field or none) and *name
+ * (borrowed from obj); EPROTOCOL naming F on a bad shape. */
+int qless__queue_counts_parse(const json_t *obj, qless_queue_counts *out, const char **name, const char *F);
+
 /* call + the reply as parsed JSON / integer / ignored. */
 int qless__call_json(qless_client *c, const char *func, const char *cmd, qless_args *a, json_t **out);
 /* Like qless__call_json, but a nil reply is QLESS_ENOTFOUND ("<what> <id> does not exist"). */

@@ -195,11 +195,9 @@ int qless_queue_length(qless_queue *queue, int64_t *out)
 int qless_queue_counts_get(qless_queue *queue, qless_queue_counts *out)
 {
 	static const char F[] = "qless_queue_counts_get";
-	static const char *const keys[] = { "waiting", "running", "stalled", "scheduled", "depends", "recurring" };
-	int64_t vals[6];
+	const char *name;
 	qless_args a;
-	json_t *j, *paused;
-	size_t i;
+	json_t *j;
 	int rc;
 
 	QLESS_CHECK_NULL(F, out);
@@ -210,28 +208,9 @@ int qless_queue_counts_get(qless_queue *queue, qless_queue_counts *out)
 	qless__args_add(&a, queue->name);
 	if ((rc = qless__call_json(queue->client, F, "queues", &a, &j)) != QLESS_OK)
 		return rc;
-	if (!json_is_object(j)) {
-		json_decref(j);
-		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON object reply", F);
-	}
-	for (i = 0; i < 6; i++) {
-		json_t *v = json_object_get(j, keys[i]);
-		if (!json_is_number(v)) {
-			json_decref(j);
-			return qless__err(QLESS_EPROTOCOL, "%s: reply lacks the number \"%s\"", F, keys[i]);
-		}
-		vals[i] = qless__jint(v);
-	}
-	paused = json_object_get(j, "paused");
-	out->waiting = vals[0];
-	out->running = vals[1];
-	out->stalled = vals[2];
-	out->scheduled = vals[3];
-	out->depends = vals[4];
-	out->recurring = vals[5];
-	out->paused = json_is_true(paused);
+	rc = qless__queue_counts_parse(j, out, &name, F);
 	json_decref(j);
-	return QLESS_OK;
+	return rc;
 }
 
 static int name_command(qless_queue *queue, const char *F, const char *cmd)

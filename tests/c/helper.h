@@ -78,6 +78,8 @@ extern CU_TestInfo client_tests[];
 extern CU_TestInfo queue_tests[];
 extern CU_TestInfo job_tests[];
 extern CU_TestInfo error_tests[];
+extern CU_TestInfo counts_tests[];
+extern CU_TestInfo lifetime_tests[];
 extern CU_TestInfo recur_tests[];
 extern CU_TestInfo worker_tests[];
 extern CU_TestInfo engine_tests[];

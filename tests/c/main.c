@@ -18,6 +18,8 @@ int main(int argc, char **argv)
 	CU_SuiteInfo suites[] = {
 		SUITE("client", client_tests),
 		SUITE("queue", queue_tests),
+		SUITE("counts", counts_tests),
+		SUITE("lifetime", lifetime_tests),
 		SUITE("job", job_tests),
 		SUITE("errors", error_tests),
 		SUITE("recur", recur_tests),

@@ -4,7 +4,8 @@
  *
  * The client is reference counted: queues, jobs, recurring jobs, workers and
  * event handles made from it keep it alive, so handles may be freed in any
- * order. qless_client_free() drops the caller's reference.
+ * order (and on any thread; see common.h). qless_client_free() drops the
+ * caller's reference; the connection closes with the last reference.
  */
 #ifndef QLESS_CLIENT_H
 #define QLESS_CLIENT_H
@@ -137,7 +138,12 @@ QLESS_EXTERN(int) qless_client_failed(qless_client *client, qless_strlist **out,
 
 /* Names of the known queues, oldest first. *out owned. */
 QLESS_EXTERN(int) qless_client_queue_names(qless_client *client, qless_strlist **out);
-/* The protocol's `queues` reply: JSON array of per-queue counts. *out owned. */
+/* Every known queue's counts (see qless_queue_countlist in queue.h).
+ * *out owned: release with qless_queue_countlist_free(). */
+QLESS_EXTERN(int) qless_client_queue_counts(qless_client *client, qless_queue_countlist **out);
+/* The protocol's `queues` reply: JSON array of per-queue counts. *out owned.
+ * Kept for programs that want the raw reply; qless_client_queue_counts is
+ * the typed form. */
 QLESS_EXTERN(int) qless_client_queues_json(qless_client *client, char **out);
 
 /* Workers seen recently, most recent first; list numbers are their running

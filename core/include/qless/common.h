@@ -12,8 +12,23 @@
  * available from qless_error_last_message(). Out-parameters are only written
  * on success (and set to NULL/0 on failure where documented).
  *
- * Thread safety: a client and every handle made from it must be used by one
- * thread at a time. Different clients may be used from different threads.
+ * Lifetimes: a client is reference counted. Every handle made from it (queue,
+ * job, recurring job, events, worker, and each job in a joblist) holds a
+ * reference, so handles may be freed in any order: qless_client_free() drops
+ * the caller's reference, and the connection closes when the last handle
+ * made from the client is freed. A borrowed client (qless_job_client) lives
+ * as long as the handle it came from. String and count lists hold no
+ * reference and may outlive the client.
+ *
+ * Thread safety: a client and every handle made from it share one
+ * connection: use them (any call that talks to the server, and any call on
+ * the same handle) from one thread at a time. Freeing is the exception: the
+ * reference count is atomic, so a handle no other thread is using may be
+ * freed on any thread, even while other handles of the same client are in
+ * use elsewhere. Different clients may be used from different threads at
+ * once; the worker engine gives each pool thread a connection of its own.
+ * qless_error_* keep a message per thread; qless_worker_stop and
+ * qless_handle_count are safe from any thread.
  */
 #ifndef QLESS_COMMON_H
 #define QLESS_COMMON_H
@@ -93,6 +108,7 @@ typedef struct qless_recur qless_recur;
 typedef struct qless_worker qless_worker;
 typedef struct qless_events qless_events;
 typedef struct qless_heartbeater qless_heartbeater;
+typedef struct qless_queue_countlist qless_queue_countlist;
 
 /*
  * qless_joblist: the jobs a pop, peek, multiget or tracked listing returned.

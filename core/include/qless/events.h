@@ -13,7 +13,8 @@
 extern "C" {
 #endif
 
-/* Subscribes to the channels; *out owned (qless_events_free). */
+/* Subscribes to the channels (on a connection of its own); *out owned
+ * (qless_events_free); keeps the client alive. */
 QLESS_EXTERN(int) qless_events_new(qless_events **out, qless_client *client,
                                    const char *const *channels, size_t nchannels);
 QLESS_EXTERN(void) qless_events_free(qless_events *events);

@@ -5,7 +5,8 @@
  * peek, ...); operations update the fields they change (state, expires,
  * priority, tags, ...) and qless_job_refresh() re-reads everything.
  * Strings returned by accessors are borrowed: valid until the job is freed,
- * refreshed, or the same field is changed through this handle.
+ * refreshed, or the same field is changed through this handle. A job keeps
+ * the client it was read with alive until it is freed.
  */
 #ifndef QLESS_JOB_H
 #define QLESS_JOB_H

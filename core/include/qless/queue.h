@@ -81,7 +81,23 @@ typedef struct qless_queue_counts {
 
 #define QLESS_QUEUE_COUNTS_INIT { QLESS_QUEUE_COUNTS_VERSION, 0, 0, 0, 0, 0, 0, 0 }
 
+/* The queue's counts into *out (out->version set by the caller). A queue
+ * nothing was ever put in has all counts 0 and is not paused. */
 QLESS_EXTERN(int) qless_queue_counts_get(qless_queue *queue, qless_queue_counts *out);
+
+/*
+ * qless_queue_countlist: every known queue's name and counts, oldest queue
+ * first, as qless_client_queue_counts (client.h) returned them. Immutable;
+ * it holds no reference to the client and may outlive it.
+ */
+QLESS_EXTERN(size_t) qless_queue_countlist_size(const qless_queue_countlist *list);
+/* Borrowed: valid until the list is freed. NULL when index is out of range. */
+QLESS_EXTERN(const char *) qless_queue_countlist_name(const qless_queue_countlist *list, size_t index);
+/* The counts of queue index into *out (out->version set by the caller);
+ * QLESS_EINVAL when index is out of range. */
+QLESS_EXTERN(int) qless_queue_countlist_get(const qless_queue_countlist *list, size_t index,
+                                            qless_queue_counts *out);
+QLESS_EXTERN(void) qless_queue_countlist_free(qless_queue_countlist *list);
 
 QLESS_EXTERN(int) qless_queue_pause(qless_queue *queue);
 QLESS_EXTERN(int) qless_queue_unpause(qless_queue *queue);

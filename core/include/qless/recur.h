@@ -34,7 +34,8 @@ QLESS_EXTERN(int) qless_recur_options_init(qless_recur_options *opts, unsigned i
 QLESS_EXTERN(int) qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
                                     double interval, const qless_recur_options *opts);
 
-/* *out owned; QLESS_ENOTFOUND if there is no such template. */
+/* *out owned (qless_recur_free); keeps the client alive. QLESS_ENOTFOUND if
+ * there is no such template. */
 QLESS_EXTERN(int) qless_client_get_recur(qless_client *client, qless_recur **out, const char *jid);
 QLESS_EXTERN(void) qless_recur_free(qless_recur *recur);
 

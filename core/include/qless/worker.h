@@ -49,7 +49,8 @@ typedef struct qless_worker_options {
 
 QLESS_EXTERN(int) qless_worker_options_init(qless_worker_options *opts, unsigned int version);
 
-/* *out owned (qless_worker_free). queues: at least one name, copied. */
+/* *out owned (qless_worker_free); keeps the client alive. queues: at least
+ * one name, copied. */
 QLESS_EXTERN(int) qless_worker_new(qless_worker **out, qless_client *client, const char *const *queues,
                                    size_t nqueues, const qless_worker_options *opts);
 QLESS_EXTERN(void) qless_worker_free(qless_worker *worker);
