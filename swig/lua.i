@@ -7,6 +7,7 @@
 
 %{
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,18 +15,11 @@
 #include <qless/qless.h>
 
 /* Error objects: a table {code=, name=, symbol=, message=} whose metatable
- * (one per code, registered as "qless.<Name>") gives it a __tostring and a
- * class-like __name. Index 0 is the base "Error", used for unknown codes. */
-static const char *const qless_lua_error_names[8] = {
-	"Error", "InvalidArgument", "NotFound", "LockLost",
-	"StateError", "ProtocolError", "ConnectionError", "OutOfMemory" };
-static const char *const qless_lua_error_metatables[8] = {
-	"qless.Error", "qless.InvalidArgument", "qless.NotFound", "qless.LockLost",
-	"qless.StateError", "qless.ProtocolError", "qless.ConnectionError", "qless.OutOfMemory" };
-
-static int qless_lua_error_index(int code)
+ * (one per row of qless_swig_errors, registered as "qless.<Name>") gives it
+ * a __tostring and a class-like __name. Row 0, "Error", is for unknown codes. */
+static void qless_lua_error_metatable_name(char *buf, size_t size, int row)
 {
-	return (code < 0 && code > -8) ? -code : 0;
+	snprintf(buf, size, "qless.%s", qless_swig_errors[row].klass);
 }
 
 static int qless_lua_error_tostring(lua_State *L)
@@ -42,17 +36,19 @@ static int qless_lua_error_tostring(lua_State *L)
 /* Pushes a new error object for code with message (copied). */
 static void qless_lua_push_error_message(lua_State *L, int code, const char *message)
 {
-	int i = qless_lua_error_index(code);
+	int i = qless_swig_error_index(code);
+	char metatable[64];
 	lua_createtable(L, 0, 4);
 	lua_pushstring(L, message ? message : "");
 	lua_setfield(L, -2, "message");
 	lua_pushinteger(L, code);
 	lua_setfield(L, -2, "code");
-	lua_pushstring(L, qless_lua_error_names[i]);
+	lua_pushstring(L, qless_swig_errors[i].klass);
 	lua_setfield(L, -2, "name");
 	lua_pushstring(L, qless_error_name(code));
 	lua_setfield(L, -2, "symbol");
-	luaL_setmetatable(L, qless_lua_error_metatables[i]);
+	qless_lua_error_metatable_name(metatable, sizeof metatable, i);
+	luaL_setmetatable(L, metatable);
 }
 
 /* The library's message is borrowed until the next libqless call, so it is
@@ -75,11 +71,13 @@ static int qless_lua_new_error(lua_State *L)
 /* qless_core.error_classes(): {Name = metatable, ...} to recognise errors. */
 static int qless_lua_error_classes(lua_State *L)
 {
+	char metatable[64];
 	int i;
-	lua_createtable(L, 0, 8);
-	for (i = 0; i < 8; i++) {
-		luaL_getmetatable(L, qless_lua_error_metatables[i]);
-		lua_setfield(L, -2, qless_lua_error_names[i]);
+	lua_createtable(L, 0, QLESS_SWIG_NERRORS);
+	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
+		qless_lua_error_metatable_name(metatable, sizeof metatable, i);
+		luaL_getmetatable(L, metatable);
+		lua_setfield(L, -2, qless_swig_errors[i].klass);
 	}
 	return 1;
 }
@@ -324,9 +322,11 @@ static int qless_lua_sleep(lua_State *L)
 
 %init %{
 {
+	char metatable[64];
 	int i;
-	for (i = 0; i < 8; i++) {
-		luaL_newmetatable(L, qless_lua_error_metatables[i]);   /* also sets __name */
+	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
+		qless_lua_error_metatable_name(metatable, sizeof metatable, i);
+		luaL_newmetatable(L, metatable);   /* also sets __name */
 		lua_pushcfunction(L, qless_lua_error_tostring);
 		lua_setfield(L, -2, "__tostring");
 		lua_pop(L, 1);

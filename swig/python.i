@@ -9,38 +9,44 @@
 
 %{
 #include <qless/qless.h>
-static PyObject *qless_py_errors[8];   /* indexed by -code; [0] is the base class */
+/* The classes of qless_swig_errors (swig/qless.i), row by row. */
+static PyObject *qless_py_errors[QLESS_SWIG_NERRORS];
 
 static void qless_py_raise(int code)
 {
-	int i = (code < 0 && -code < 8) ? -code : 0;
-	PyObject *cls = qless_py_errors[i] ? qless_py_errors[i] : PyExc_RuntimeError;
+	PyObject *cls = qless_py_errors[qless_swig_error_index(code)];
 	PyObject *args = Py_BuildValue("(si)", qless_error_last_message(), code);
-	PyErr_SetObject(cls, args);
+	PyErr_SetObject(cls ? cls : PyExc_RuntimeError, args);
 	Py_XDECREF(args);
 }
 %}
 
 %init %{
 {
-	static const char *names[8] = {
-		"qless._core.Error", "qless._core.InvalidArgument", "qless._core.NotFound",
-		"qless._core.LockLost", "qless._core.StateError", "qless._core.ProtocolError",
-		"qless._core.ConnectionError", "qless._core.OutOfMemory" };
+	/* ERROR_CLASSES (base first) lets the layer export them without
+	 * listing their names again. */
+	PyObject *all = PyTuple_New(QLESS_SWIG_NERRORS);
 	int i;
-	for (i = 0; i < 8; i++) {
+	if (!all)
+		return NULL;
+	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
+		char qualname[64];
 		PyObject *code;
-		qless_py_errors[i] = PyErr_NewException((char *)names[i], i ? qless_py_errors[0] : NULL, NULL);
+		snprintf(qualname, sizeof qualname, "qless._core.%s", qless_swig_errors[i].klass);
+		qless_py_errors[i] = PyErr_NewExceptionWithDoc(qualname, qless_swig_errors[i].meaning,
+		                                               i ? qless_py_errors[0] : NULL, NULL);
 		if (!qless_py_errors[i])
 			return NULL;
 		/* The class knows its code (InvalidArgument.code == -1); instances
 		 * carry (message, code) as args, read by the layer's properties. */
-		code = i ? PyLong_FromLong(-i) : Py_NewRef(Py_None);
+		code = i ? PyLong_FromLong(qless_swig_errors[i].code) : Py_NewRef(Py_None);
 		PyObject_SetAttrString(qless_py_errors[i], "code", code);
 		Py_XDECREF(code);
 		Py_INCREF(qless_py_errors[i]);   /* one reference kept in the array */
-		PyModule_AddObject(m, strrchr(names[i], '.') + 1, qless_py_errors[i]);
+		PyTuple_SET_ITEM(all, i, Py_NewRef(qless_py_errors[i]));
+		PyModule_AddObject(m, qless_swig_errors[i].klass, qless_py_errors[i]);
 	}
+	PyModule_AddObject(m, "ERROR_CLASSES", all);
 }
 %}
 
@@ -112,23 +118,28 @@ static void qless_py_raise(int code)
 /* ---- the worker engine ----
  * Python reaches the engine only through qless_swig_worker_main (below):
  * the C entry points take C callbacks, which Python cannot supply. */
-%apply int QLESS_PLAIN_OUT { int qless_swig_worker_main };
+%inline %{
+typedef int qless_py_exit_status;
+%}
+%apply int QLESS_PLAIN_OUT { qless_py_exit_status };
 
 /* Callables for the engine, checked while the GIL is still held: perform is
  * required; fork and log may be None (NULL: the engine's own default). */
-%typemap(in) PyObject *QLESS_PY_CALLABLE {
+%inline %{
+typedef PyObject qless_py_callable;
+typedef PyObject qless_py_opt_callable;
+%}
+%typemap(in) qless_py_callable * {
 	if (!PyCallable_Check($input)) { PyErr_SetString(PyExc_TypeError, "$1_name must be callable"); SWIG_fail; }
 	$1 = $input;
 }
-%typemap(in) PyObject *QLESS_PY_OPT_CALLABLE {
+%typemap(in) qless_py_opt_callable * {
 	if ($input != Py_None && !PyCallable_Check($input)) {
 		PyErr_SetString(PyExc_TypeError, "$1_name must be callable or None");
 		SWIG_fail;
 	}
 	$1 = $input == Py_None ? NULL : $input;
 }
-%apply PyObject *QLESS_PY_CALLABLE { PyObject *perform };
-%apply PyObject *QLESS_PY_OPT_CALLABLE { PyObject *fork, PyObject *log };
 
 %include "qless.i"
 
@@ -283,8 +294,8 @@ static void qless_py_log(void *ctx, const char *line)
  * fork (os.fork; None: fork(2), which skips Python's at-fork handling) and
  * log (one line per call; None: lines on stderr). Returns the exit status.
  * Pool threads call perform concurrently, each taking the GIL. */
-static int qless_swig_worker_main(const char *const *argv, size_t argc, PyObject *perform, PyObject *fork,
-                                  PyObject *log)
+static qless_py_exit_status qless_swig_worker_main(QLESS_STRV(argv, argc), qless_py_callable *perform,
+                                  qless_py_opt_callable *fork, qless_py_opt_callable *log)
 {
 	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
 	qless_py_worker w;

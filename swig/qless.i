@@ -6,9 +6,12 @@
  * file. This file decides WHICH C parameters use which typemap, which
  * functions are hidden, and how handles are destroyed, once for everyone.
  *
- * Typemaps a language file must provide:
+ * Typemaps are chosen by C type only, never by parameter name (the roles of
+ * the types are stated in qless/common.h; tests/check-typemaps.py enforces
+ * this). Typemaps a language file must provide:
  *   int QLESS_STATUS_OUT              return of a status code: negative -> raise
- *                                     qless error (code + message); else no value
+ *                                     the exception of qless_swig_error_class()
+ *                                     with the code and message; else no value
  *   int QLESS_PLAIN_OUT               copy of the language's default (out) int
  *   SWIGTYPE **QLESS_OUT_HANDLE       (in, numinputs=0 + argout) owned handle
  *                                     out-parameter -> proxy owning it (NULL -> nil)
@@ -16,12 +19,45 @@
  *                                     qless_free) -> string (NULL -> nil)
  *   int64_t *QLESS_OUT_INT, double *QLESS_OUT_DOUBLE   numeric out-parameters
  *   (const char *const *QLESS_STRV, size_t QLESS_STRC) list of strings in
- *                                     (nil -> NULL, 0)
+ *                                     (nil -> NULL, 0); QLESS_STRV(list, n) in
+ *                                     the headers gives SWIG these names
  *   int64_t / size_t results          as native integers
+ * and, at module init, one exception class per row of qless_swig_errors
+ * (below): row 0 the base class, the others its subclasses.
  */
 
-%{
+/* In the runtime section, which precedes every language file's own
+ * %{ ... %} code, so its raise helpers can use the table. */
+%runtime %{
 #include <qless/qless.h>
+
+/* The exception classes of every binding, generated from QLESS_ERRORS:
+ * row 0 is the base class (also raised for a code the table lacks), then
+ * one row per failure code. A language names its classes klass, under its
+ * own module or namespace. */
+struct qless_swig_error {
+	int code;
+	const char *klass;
+	const char *meaning;
+};
+
+#define QLESS_SWIG_ERROR_ROW(symbol, value, klass, meaning) { value, #klass, meaning },
+static const struct qless_swig_error qless_swig_errors[] = {
+	{ 0, "Error", "a libqless failure" },
+	QLESS_ERRORS(QLESS_SWIG_ERROR_ROW)
+};
+#undef QLESS_SWIG_ERROR_ROW
+#define QLESS_SWIG_NERRORS ((int)(sizeof qless_swig_errors / sizeof *qless_swig_errors))
+
+/* The row of code in qless_swig_errors; 0 (the base class) when none. */
+static int qless_swig_error_index(int code)
+{
+	int i;
+	for (i = 1; i < QLESS_SWIG_NERRORS; i++)
+		if (qless_swig_errors[i].code == code)
+			return i;
+	return 0;
+}
 %}
 
 %include <stdint.i>
@@ -70,30 +106,32 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 /* qless_joblist_take hands over ownership. */
 %newobject qless_joblist_take;
 
-/* ---- status codes ---- */
+/* ---- results: an int is a status; values have types of their own ---- */
 %typemap(out) int = int QLESS_STATUS_OUT;
-%apply int QLESS_PLAIN_OUT { int qless_version_number, int qless_error_last_code, int qless_job_tracked, int qless_heartbeater_lost, int paused, int qless_job_lock_lost };
+%apply int QLESS_PLAIN_OUT { qless_bool, qless_error_code };
+/* The one int result that is a value, kept an int in C for the ABI. */
+%ignore qless_version_number;
+%rename(qless_version_number) qless_swig_version_number;
+%inline %{
+static long qless_swig_version_number(void)
+{
+	return qless_version_number();
+}
+%}
 
 /* ---- out-parameters ---- */
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
-  qless_client **out, qless_queue **out, qless_job **out, qless_recur **out,
-  qless_worker **out, qless_events **out, qless_heartbeater **out,
-  qless_joblist **out, qless_joblist **jobs,
-  qless_strlist **out, qless_strlist **jobs, qless_strlist **stalled, qless_strlist **expired
+  qless_client **, qless_queue **, qless_job **, qless_recur **, qless_worker **,
+  qless_events **, qless_heartbeater **, qless_joblist **, qless_strlist **
 };
-%apply char **QLESS_OUT_STRING { char **out, char **out_jid, char **channel, char **message };
-%apply int64_t *QLESS_OUT_INT { int64_t *out, int64_t *total, int64_t *out_moved, int64_t *out_remaining };
-%apply double *QLESS_OUT_DOUBLE { double *out_expires };
-
-/* ---- lists of strings in ---- */
-%apply (const char *const *QLESS_STRV, size_t QLESS_STRC) {
-  (const char *const *jids, size_t njids),
-  (const char *const *argv, size_t argc),
-  (const char *const *tags, size_t ntags),
-  (const char *const *workers, size_t n),
-  (const char *const *channels, size_t nchannels),
-  (const char *const *queues, size_t nqueues)
-};
+%apply char **QLESS_OUT_STRING { char ** };
+/* SWIG drops qualifiers when no typemap fits a type exactly, and a list of
+ * strings in (const char *const *) would then take char **'s out-typemaps:
+ * these exact, empty ones keep it an input. */
+%typemap(argout) const char *const * "";
+%typemap(freearg) const char *const * "";
+%apply int64_t *QLESS_OUT_INT { int64_t * };
+%apply double *QLESS_OUT_DOUBLE { double * };
 
 /* Option structs hold C arrays whose lifetime a language cannot express;
  * the bindings use the flat qless_swig_* calls below instead, which build
@@ -123,7 +161,6 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_result_retry;
 %ignore qless_allowlist_check;
 %ignore qless_allowlist_match;
-%apply (const char *const *QLESS_STRV, size_t QLESS_STRC) { (const char *const *depends, size_t ndepends) };
 
 /* Output structs: constructed with their version set. */
 %extend qless_queue_counts { qless_queue_counts() { qless_queue_counts *c = calloc(1, sizeof *c); if (c) c->version = QLESS_QUEUE_COUNTS_VERSION; return c; } }
@@ -147,8 +184,8 @@ static int qless_swig_client_new(qless_client **out, const char *url, int connec
 }
 
 static void qless_swig_fill_put(qless_put_options *o, const char *jid, double delay, int has_priority,
-                                double priority, int retries, const char *const *tags, size_t ntags,
-                                const char *const *depends, size_t ndepends)
+                                double priority, int retries, QLESS_STRV(tags, ntags),
+                                QLESS_STRV(depends, ndepends))
 {
 	o->jid = jid;
 	o->delay = delay;
@@ -163,7 +200,7 @@ static void qless_swig_fill_put(qless_put_options *o, const char *jid, double de
 
 static int qless_swig_queue_put(qless_queue *queue, char **out_jid, const char *klass, const char *data,
                                 const char *jid, double delay, int has_priority, double priority, int retries,
-                                const char *const *tags, size_t ntags, const char *const *depends, size_t ndepends)
+                                QLESS_STRV(tags, ntags), QLESS_STRV(depends, ndepends))
 {
 	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
 	qless_swig_fill_put(&o, jid, delay, has_priority, priority, retries, tags, ntags, depends, ndepends);
@@ -171,8 +208,8 @@ static int qless_swig_queue_put(qless_queue *queue, char **out_jid, const char *
 }
 
 static int qless_swig_job_requeue(qless_job *job, const char *queue, double delay, int has_priority,
-                                  double priority, int retries, const char *const *tags, size_t ntags,
-                                  const char *const *depends, size_t ndepends)
+                                  double priority, int retries, QLESS_STRV(tags, ntags),
+                                  QLESS_STRV(depends, ndepends))
 {
 	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
 	qless_swig_fill_put(&o, NULL, delay, has_priority, priority, retries, tags, ntags, depends, ndepends);
@@ -180,7 +217,7 @@ static int qless_swig_job_requeue(qless_job *job, const char *queue, double dela
 }
 
 static int qless_swig_job_complete(qless_job *job, const char *next, double delay,
-                                   const char *const *depends, size_t ndepends)
+                                   QLESS_STRV(depends, ndepends))
 {
 	qless_complete_options o = QLESS_COMPLETE_OPTIONS_INIT;
 	o.next = next;
@@ -192,7 +229,7 @@ static int qless_swig_job_complete(qless_job *job, const char *next, double dela
 
 static int qless_swig_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
                                   double interval, const char *jid, double offset, double priority,
-                                  int retries, int backlog, const char *const *tags, size_t ntags)
+                                  int retries, int backlog, QLESS_STRV(tags, ntags))
 {
 	qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
 	o.jid = jid;
@@ -205,8 +242,8 @@ static int qless_swig_queue_recur(qless_queue *queue, char **out_jid, const char
 	return qless_queue_recur(queue, out_jid, klass, data, interval, &o);
 }
 
-static int qless_swig_worker_new(qless_worker **out, qless_client *client, const char *const *queues,
-                                 size_t nqueues, int round_robin, int watch_locks)
+static int qless_swig_worker_new(qless_worker **out, qless_client *client, QLESS_STRV(queues, nqueues),
+                                 int round_robin, int watch_locks)
 {
 	qless_worker_options o = QLESS_WORKER_OPTIONS_INIT;
 	o.order = round_robin ? QLESS_RESERVE_ROUND_ROBIN : QLESS_RESERVE_ORDERED;

@@ -31,7 +31,7 @@
 #include <qless/qless.h>
 #include <ruby/thread.h>
 
-static VALUE qless_rb_errors[8];   /* indexed by -code; [0] is Qless::Error */
+static VALUE qless_rb_errors[QLESS_SWIG_NERRORS];   /* rows of qless_swig_errors (qless.i) */
 
 /* Raises the Qless::Error subclass for code with the library's message.
  * rb_exc_raise longjmps past SWIG's cleanup, so nothing C-allocated may be
@@ -39,9 +39,8 @@ static VALUE qless_rb_errors[8];   /* indexed by -code; [0] is Qless::Error */
  * Ruby-managed memory and out-parameters are only written on success. */
 static void qless_rb_raise(int code)
 {
-	int i = (code < 0 && -code < 8) ? -code : 0;
 	VALUE msg = rb_utf8_str_new_cstr(qless_error_last_message());
-	VALUE exc = rb_exc_new_str(qless_rb_errors[i], msg);
+	VALUE exc = rb_exc_new_str(qless_rb_errors[qless_swig_error_index(code)], msg);
 	rb_ivar_set(exc, rb_intern("@code"), INT2NUM(code));
 	rb_ivar_set(exc, rb_intern("@name"), rb_utf8_str_new_cstr(qless_error_name(code)));
 	rb_exc_raise(exc);
@@ -355,18 +354,15 @@ static void *qless_rb_next_nogvl(void *p)
 
 %init %{
 {
-	static const char *names[8] = { "Error", "InvalidArgument", "NotFound", "LockLost",
-		"StateError", "ProtocolError", "ConnectionError", "OutOfMemory" };
 	VALUE mQless = rb_define_module("Qless");
 	int i;
-	qless_rb_errors[0] = rb_define_class_under(mQless, names[0], rb_eStandardError);
-	rb_define_attr(qless_rb_errors[0], "code", 1, 0);
-	rb_define_attr(qless_rb_errors[0], "name", 1, 0);
-	rb_gc_register_mark_object(qless_rb_errors[0]);
-	for (i = 1; i < 8; i++) {
-		qless_rb_errors[i] = rb_define_class_under(mQless, names[i], qless_rb_errors[0]);
+	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
+		qless_rb_errors[i] = rb_define_class_under(mQless, qless_swig_errors[i].klass,
+		                                           i ? qless_rb_errors[0] : rb_eStandardError);
 		rb_gc_register_mark_object(qless_rb_errors[i]);
 	}
+	rb_define_attr(qless_rb_errors[0], "code", 1, 0);
+	rb_define_attr(qless_rb_errors[0], "name", 1, 0);
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "release", qless_rb_release, 1);
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, 2);
 }

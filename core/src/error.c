@@ -53,7 +53,7 @@ int qless__script_error_code(const char *msg)
 	return QLESS_EPROTOCOL;
 }
 
-int qless_error_last_code(void)
+qless_error_code qless_error_last_code(void)
 {
 	return last_code;
 }
@@ -71,17 +71,13 @@ void qless_error_clear(void)
 
 const char *qless_error_name(int code)
 {
+#define QLESS__ERROR_CASE(symbol, value, klass, meaning) case symbol: return #symbol;
 	switch (code) {
 	case QLESS_OK: return "QLESS_OK";
-	case QLESS_EINVAL: return "QLESS_EINVAL";
-	case QLESS_ENOTFOUND: return "QLESS_ENOTFOUND";
-	case QLESS_ELOCK: return "QLESS_ELOCK";
-	case QLESS_ESTATE: return "QLESS_ESTATE";
-	case QLESS_EPROTOCOL: return "QLESS_EPROTOCOL";
-	case QLESS_EIO: return "QLESS_EIO";
-	case QLESS_ENOMEM: return "QLESS_ENOMEM";
+	QLESS_ERRORS(QLESS__ERROR_CASE)
 	default: return "QLESS_EUNKNOWN";
 	}
+#undef QLESS__ERROR_CASE
 }
 
 const char *qless_version(void)

@@ -5,11 +5,9 @@ local json = require "qless.json"
 
 local M = {}
 
-local INVALID_ARGUMENT = -1
-
 -- Raises the same error object the core raises for a bad argument.
 function M.invalid(message)
-  error(core.new_error(INVALID_ARGUMENT, message), 0)
+  error(core.new_error(core.QLESS_EINVAL, message), 0)
 end
 
 -- qless_strlist handle -> {strings}, {numbers} (nil handle -> empty tables).

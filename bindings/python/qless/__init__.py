@@ -10,8 +10,8 @@ A Client and everything made from it must be used by one thread at a time.
 """
 from . import _core
 from .client import Client, Config, FailedPage, Jobs, Queues, Recurring, Workers
-from .errors import (ConnectionError, Error, InvalidArgument, LockLost, NotFound,
-                     OutOfMemory, ProtocolError, RetryableError, StateError)
+from . import errors
+from .errors import *  # noqa: F401,F403 - Error, its subclasses and RetryableError
 from .events import Event, Events
 from .job import Job
 from .queue import Queue, QueueCounts
@@ -21,8 +21,7 @@ __version__: str = _core.qless_version()
 
 __all__ = ["Client", "Queue", "Job", "RecurringJob", "Events", "Event", "QueueCounts",
            "Config", "Jobs", "Queues", "Recurring", "Workers", "FailedPage",
-           "Error", "InvalidArgument", "NotFound", "LockLost", "StateError",
-           "ProtocolError", "ConnectionError", "OutOfMemory", "RetryableError", "handle_count"]
+           "handle_count"] + errors.__all__
 
 
 def handle_count() -> int:

@@ -1,7 +1,7 @@
 # The SWIG extension: flat qless_* functions over opaque handles. The typed
 # surface is the layer (client.py, queue.py, ...); type checkers see the raw
 # module as Any, except the exception classes it defines.
-from typing import Any, Optional
+from typing import Any, Optional, Tuple, Type
 
 class Error(Exception):
     code: Optional[int]
@@ -13,5 +13,7 @@ class StateError(Error): ...
 class ProtocolError(Error): ...
 class ConnectionError(Error): ...
 class OutOfMemory(Error): ...
+
+ERROR_CLASSES: Tuple[Type[Error], ...]
 
 def __getattr__(name: str) -> Any: ...

@@ -5,11 +5,15 @@ args ``(message, code)``; this module only makes the message readable.
 
 :class:`RetryableError` is not the library's: job code raises it (or a
 subclass) to have the worker retry the job instead of failing it."""
-from ._core import (ConnectionError, Error, InvalidArgument, LockLost, NotFound,
-                    OutOfMemory, ProtocolError, StateError)
+from typing import List
 
-__all__ = ["Error", "InvalidArgument", "NotFound", "LockLost", "StateError",
-           "ProtocolError", "ConnectionError", "OutOfMemory", "RetryableError"]
+from . import _core
+from ._core import Error
+
+# The classes are exported under their own names as the extension made
+# them from the core's error table (base Error first), not listed again.
+globals().update((cls.__name__, cls) for cls in _core.ERROR_CLASSES)
+__all__: List[str] = [cls.__name__ for cls in _core.ERROR_CLASSES] + ["RetryableError"]
 
 
 class RetryableError(Exception):

@@ -64,7 +64,7 @@ QLESS_EXTERN(double) qless_client_now(const qless_client *client);
  * message (an unknown command is QLESS_EINVAL). This is the escape hatch for commands newer than this library.
  */
 QLESS_EXTERN(int) qless_client_call(qless_client *client, char **out, const char *command,
-                                    const char *const *argv, size_t argc);
+                                    QLESS_STRV(argv, argc));
 
 /* One call of qless_client_call_batch: inputs, then results. */
 typedef struct qless_call {
@@ -93,13 +93,13 @@ QLESS_EXTERN(int) qless_client_call_batch(qless_client *client, qless_call *call
 QLESS_EXTERN(int) qless_client_get_job(qless_client *client, qless_job **out, const char *jid);
 /* Jobs that exist, in argument order (unknown jids skipped). *out owned. */
 QLESS_EXTERN(int) qless_client_get_jobs(qless_client *client, qless_joblist **out,
-                                        const char *const *jids, size_t njids);
+                                        QLESS_STRV(jids, njids));
 /* Cancels the jobs (and only them: a job others depend on can be canceled
  * only together with its dependents, else QLESS_ESTATE). Completed and
  * unknown jobs are skipped. */
-QLESS_EXTERN(int) qless_client_cancel(qless_client *client, const char *const *jids, size_t njids);
+QLESS_EXTERN(int) qless_client_cancel(qless_client *client, QLESS_STRV(jids, njids));
 /* Forces the running jobs' locks to expire now (they are popped first next). */
-QLESS_EXTERN(int) qless_client_timeout(qless_client *client, const char *const *jids, size_t njids);
+QLESS_EXTERN(int) qless_client_timeout(qless_client *client, QLESS_STRV(jids, njids));
 
 /*
  * Jids by state. state is "complete" (queue ignored, may be NULL) or one of
@@ -154,7 +154,7 @@ QLESS_EXTERN(int) qless_client_workers(qless_client *client, qless_strlist **out
 QLESS_EXTERN(int) qless_client_worker_jobs(qless_client *client, const char *worker,
                                            qless_strlist **jobs, qless_strlist **stalled);
 /* Forgets workers (their job lists are kept until they expire). */
-QLESS_EXTERN(int) qless_client_deregister_workers(qless_client *client, const char *const *workers, size_t n);
+QLESS_EXTERN(int) qless_client_deregister_workers(qless_client *client, QLESS_STRV(workers, n));
 
 /* ---- configuration ---- */
 

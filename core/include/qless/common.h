@@ -12,6 +12,14 @@
  * available from qless_error_last_message(). Out-parameters are only written
  * on success (and set to NULL/0 on failure where documented).
  *
+ * Parameter types carry their role, and the bindings rely on it (swig/):
+ *   T **          (a handle or char) always an owned out-parameter
+ *   int64_t *, double *               always a numeric out-parameter
+ *   QLESS_STRV(list, n)               a list of strings in (below)
+ *   int result    a status; results that are values have their own types
+ *                 (qless_bool, qless_error_code, int64_t, ...), except the int of
+ *                 qless_version_number, kept for ABI (swig/qless.i wraps it).
+ *
  * Lifetimes: a client is reference counted. Every handle made from it (queue,
  * job, recurring job, events, worker, and each job in a joblist) holds a
  * reference, so handles may be freed in any order: qless_client_free() drops
@@ -46,6 +54,15 @@ extern "C" {
 #  define QLESS_EXTERN(type) extern type
 #endif
 
+/* A list of strings in, as two parameters: `n` strings at `list` (NULL and
+ * 0: none). Bindings see the fixed names QLESS_STRV and QLESS_STRC instead of
+ * the C names, so how a header names them cannot change a binding. */
+#ifdef SWIG
+#  define QLESS_STRV(list, n) const char *const *QLESS_STRV, size_t QLESS_STRC
+#else
+#  define QLESS_STRV(list, n) const char *const *list, size_t n
+#endif
+
 #define QLESS_VERSION_MAJOR 0
 #define QLESS_VERSION_MINOR 1
 #define QLESS_VERSION_PATCH 0
@@ -59,19 +76,34 @@ QLESS_EXTERN(const char *) qless_version(void);
 /* QLESS_VERSION_NUMBER of the loaded library. */
 QLESS_EXTERN(int) qless_version_number(void);
 
+/*
+ * The failure codes, once: X(SYMBOL, value, ExceptionClass, "meaning").
+ * The enum, qless_error_name() and every binding's exception classes (the
+ * class is named ExceptionClass under the language's base Error) are all
+ * generated from this list, so a new code is added here and nowhere else.
+ */
+#define QLESS_ERRORS(X) \
+	X(QLESS_EINVAL, -1, InvalidArgument, "invalid argument: NULL, empty, malformed JSON, bad option") \
+	X(QLESS_ENOTFOUND, -2, NotFound, "the job, recurring job or other object does not exist") \
+	X(QLESS_ELOCK, -3, LockLost, "lock lost / not owner: the job is not running for this worker") \
+	X(QLESS_ESTATE, -4, StateError, "the object is in a state that forbids the operation") \
+	X(QLESS_EPROTOCOL, -5, ProtocolError, "script error or a reply of unexpected shape") \
+	X(QLESS_EIO, -6, ConnectionError, "connection failure or timeout; the next call reconnects") \
+	X(QLESS_ENOMEM, -7, OutOfMemory, "out of memory")
+
+#define QLESS__ERROR_ENUM(symbol, value, klass, meaning) symbol = value,
 typedef enum qless_error_code {
 	QLESS_OK = 0,
-	QLESS_EINVAL = -1,    /* invalid argument: NULL, empty, malformed JSON, bad option */
-	QLESS_ENOTFOUND = -2, /* the job, recurring job or other object does not exist */
-	QLESS_ELOCK = -3,     /* lock lost / not owner: the job is not running for this worker */
-	QLESS_ESTATE = -4,    /* the object is in a state that forbids the operation */
-	QLESS_EPROTOCOL = -5, /* script error or a reply of unexpected shape */
-	QLESS_EIO = -6,       /* connection failure or timeout; the next call reconnects */
-	QLESS_ENOMEM = -7     /* out of memory */
+	QLESS_ERRORS(QLESS__ERROR_ENUM)
 } qless_error_code;
+#undef QLESS__ERROR_ENUM
+
+/* The type of a yes/no result (1 or 0), never a status: bindings return it
+ * as a value instead of raising on it. An int, so the ABI is unchanged. */
+typedef int qless_bool;
 
 /* Code of the last failure on this thread (QLESS_OK if none since clear). */
-QLESS_EXTERN(int) qless_error_last_code(void);
+QLESS_EXTERN(qless_error_code) qless_error_last_code(void);
 /* Message of the last failure on this thread, "" if none. Borrowed: valid
  * until the next libqless call on this thread. */
 QLESS_EXTERN(const char *) qless_error_last_message(void);

@@ -16,7 +16,7 @@ extern "C" {
 /* Subscribes to the channels (on a connection of its own); *out owned
  * (qless_events_free); keeps the client alive. */
 QLESS_EXTERN(int) qless_events_new(qless_events **out, qless_client *client,
-                                   const char *const *channels, size_t nchannels);
+                                   QLESS_STRV(channels, nchannels));
 QLESS_EXTERN(void) qless_events_free(qless_events *events);
 
 /*

@@ -22,7 +22,7 @@ extern "C" {
 QLESS_EXTERN(int) qless_heartbeater_new(qless_heartbeater **out, qless_job *job, double interval);
 /* 1 once a heartbeat was refused because the lock was lost (the thread
  * then stops), else 0. */
-QLESS_EXTERN(int) qless_heartbeater_lost(const qless_heartbeater *heartbeater);
+QLESS_EXTERN(qless_bool) qless_heartbeater_lost(const qless_heartbeater *heartbeater);
 /* Number of heartbeats that succeeded so far. */
 QLESS_EXTERN(int64_t) qless_heartbeater_beats(const qless_heartbeater *heartbeater);
 /* Stops the thread (waiting for an in-flight heartbeat) and frees. */

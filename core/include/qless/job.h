@@ -31,7 +31,7 @@ QLESS_EXTERN(const char *) qless_job_state(const qless_job *job);
 /* Non-zero once the worker engine's heartbeat found that this job's lock is
  * lost (timed out, canceled, handed to another worker): job code may stop
  * early; the engine will not settle the job. */
-QLESS_EXTERN(int) qless_job_lock_lost(const qless_job *job);
+QLESS_EXTERN(qless_bool) qless_job_lock_lost(const qless_job *job);
 /* The client the job was read with. Borrowed: valid while the job lives
  * (for job code run by the worker engine: the connection of its thread). */
 QLESS_EXTERN(qless_client *) qless_job_client(const qless_job *job);
@@ -41,7 +41,7 @@ QLESS_EXTERN(double) qless_job_priority(const qless_job *job);
 QLESS_EXTERN(double) qless_job_expires(const qless_job *job);        /* 0 when not running */
 QLESS_EXTERN(int64_t) qless_job_retries(const qless_job *job);
 QLESS_EXTERN(int64_t) qless_job_remaining(const qless_job *job);
-QLESS_EXTERN(int) qless_job_tracked(const qless_job *job);
+QLESS_EXTERN(qless_bool) qless_job_tracked(const qless_job *job);
 /* The recurring template this job was spawned from; NULL if none. */
 QLESS_EXTERN(const char *) qless_job_spawned_from_jid(const qless_job *job);
 
@@ -116,13 +116,13 @@ QLESS_EXTERN(int) qless_job_requeue(qless_job *job, const char *queue, const qle
 QLESS_EXTERN(int) qless_job_timeout(qless_job *job);
 QLESS_EXTERN(int) qless_job_set_priority(qless_job *job, double priority);
 QLESS_EXTERN(int) qless_job_log(qless_job *job, const char *message, const char *data);
-QLESS_EXTERN(int) qless_job_tag_add(qless_job *job, const char *const *tags, size_t ntags);
-QLESS_EXTERN(int) qless_job_tag_remove(qless_job *job, const char *const *tags, size_t ntags);
+QLESS_EXTERN(int) qless_job_tag_add(qless_job *job, QLESS_STRV(tags, ntags));
+QLESS_EXTERN(int) qless_job_tag_remove(qless_job *job, QLESS_STRV(tags, ntags));
 QLESS_EXTERN(int) qless_job_track(qless_job *job);
 QLESS_EXTERN(int) qless_job_untrack(qless_job *job);
 /* Dependencies of a job in state "depends" (QLESS_ESTATE otherwise). */
-QLESS_EXTERN(int) qless_job_depends_add(qless_job *job, const char *const *jids, size_t njids);
-QLESS_EXTERN(int) qless_job_depends_remove(qless_job *job, const char *const *jids, size_t njids);
+QLESS_EXTERN(int) qless_job_depends_add(qless_job *job, QLESS_STRV(jids, njids));
+QLESS_EXTERN(int) qless_job_depends_remove(qless_job *job, QLESS_STRV(jids, njids));
 QLESS_EXTERN(int) qless_job_depends_clear(qless_job *job);
 
 #ifdef __cplusplus

@@ -76,7 +76,7 @@ typedef struct qless_queue_counts {
 	int64_t scheduled;
 	int64_t depends;
 	int64_t recurring;     /* recurring templates attached to the queue */
-	int paused;
+	qless_bool paused;
 } qless_queue_counts;
 
 #define QLESS_QUEUE_COUNTS_INIT { QLESS_QUEUE_COUNTS_VERSION, 0, 0, 0, 0, 0, 0, 0 }

@@ -61,8 +61,8 @@ QLESS_EXTERN(int) qless_recur_set_backlog(qless_recur *recur, int64_t backlog);
 QLESS_EXTERN(int) qless_recur_set_data(qless_recur *recur, const char *data);
 QLESS_EXTERN(int) qless_recur_set_klass(qless_recur *recur, const char *klass);
 QLESS_EXTERN(int) qless_recur_set_queue(qless_recur *recur, const char *queue);
-QLESS_EXTERN(int) qless_recur_tag_add(qless_recur *recur, const char *const *tags, size_t ntags);
-QLESS_EXTERN(int) qless_recur_tag_remove(qless_recur *recur, const char *const *tags, size_t ntags);
+QLESS_EXTERN(int) qless_recur_tag_add(qless_recur *recur, QLESS_STRV(tags, ntags));
+QLESS_EXTERN(int) qless_recur_tag_remove(qless_recur *recur, QLESS_STRV(tags, ntags));
 /* Stops the template (instances already made are unaffected). */
 QLESS_EXTERN(int) qless_recur_cancel(qless_recur *recur);
 

@@ -51,8 +51,8 @@ QLESS_EXTERN(int) qless_worker_options_init(qless_worker_options *opts, unsigned
 
 /* *out owned (qless_worker_free); keeps the client alive. queues: at least
  * one name, copied. */
-QLESS_EXTERN(int) qless_worker_new(qless_worker **out, qless_client *client, const char *const *queues,
-                                   size_t nqueues, const qless_worker_options *opts);
+QLESS_EXTERN(int) qless_worker_new(qless_worker **out, qless_client *client, QLESS_STRV(queues, nqueues),
+                                   const qless_worker_options *opts);
 QLESS_EXTERN(void) qless_worker_free(qless_worker *worker);
 /* Borrowed: valid until the worker is freed. */
 QLESS_EXTERN(const char *) qless_worker_name(const qless_worker *worker);
@@ -170,9 +170,9 @@ typedef struct qless_worker_run_options {
  */
 /* QLESS_OK if every pattern is valid (non-empty UTF-8, '*' only at the
  * end); QLESS_EINVAL naming the first one that is not. */
-QLESS_EXTERN(int) qless_allowlist_check(const char *const *patterns, size_t n);
+QLESS_EXTERN(int) qless_allowlist_check(QLESS_STRV(patterns, n));
 /* 1 if a pattern of the list matches klass, else 0 (also for NULL). */
-QLESS_EXTERN(int) qless_allowlist_match(const char *const *patterns, size_t n, const char *klass);
+QLESS_EXTERN(int) qless_allowlist_match(QLESS_STRV(patterns, n), const char *klass);
 
 /*
  * Processes jobs until stopped or max_jobs are done. Returns QLESS_OK after
