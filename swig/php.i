@@ -13,13 +13,13 @@
 #include <qless/qless.h>
 #include "ext/spl/spl_exceptions.h"
 
-/* Indexed by -code; [0] is Qless\Exception, the base of the others. */
-static zend_class_entry *qless_php_errors[8];
+/* The classes of qless_swig_errors (swig/qless.i), row by row; row 0 is
+ * Qless\Exception (PHP's own Error is taken), the base of the others. */
+static zend_class_entry *qless_php_errors[QLESS_SWIG_NERRORS];
 
 static void qless_php_throw(int code)
 {
-	int i = (code < 0 && -code < 8) ? -code : 0;
-	zend_throw_exception(qless_php_errors[i], qless_error_last_message(), code);
+	zend_throw_exception(qless_php_errors[qless_swig_error_index(code)], qless_error_last_message(), code);
 }
 
 /* Output values of one call: none -> null, one -> itself, several -> a
@@ -41,13 +41,12 @@ static void qless_php_output(zval *result, zval *value, int *count)
 
 %init %{
 {
-	static const char *names[8] = { "Qless\\Exception", "Qless\\InvalidArgument", "Qless\\NotFound",
-		"Qless\\LockLost", "Qless\\StateError", "Qless\\ProtocolError", "Qless\\ConnectionError",
-		"Qless\\OutOfMemory" };
 	int i;
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
 		zend_class_entry ce;
-		INIT_CLASS_ENTRY_EX(ce, names[i], strlen(names[i]), NULL);
+		char name[64];
+		snprintf(name, sizeof name, "Qless\\%s", i ? qless_swig_errors[i].klass : "Exception");
+		INIT_CLASS_ENTRY_EX(ce, name, strlen(name), NULL);
 		qless_php_errors[i] = zend_register_internal_class_ex(&ce, i ? qless_php_errors[0] : spl_ce_RuntimeException);
 	}
 }
@@ -107,17 +106,17 @@ static void qless_php_output(zval *result, zval *value, int *count)
 	if (Z_TYPE($input) == IS_NULL) {
 		$1 = NULL; $2 = 0;
 	} else if (Z_TYPE($input) != IS_ARRAY) {
-		zend_type_error("$symname(): $1_name must be an array of strings, %s given", zend_zval_type_name(&$input));
+		zend_type_error("$symname(): argument $argnum must be an array of strings, %s given", zend_zval_type_name(&$input));
 		SWIG_fail;
 	} else {
 		size_t n = 0;
 		zval *item;
 		tmp = calloc(zend_hash_num_elements(Z_ARRVAL($input)) + 1, sizeof *tmp);
-		if (!tmp) { zend_throw_exception(qless_php_errors[-QLESS_ENOMEM], "out of memory", QLESS_ENOMEM); SWIG_fail; }
+		if (!tmp) { zend_throw_exception(qless_php_errors[qless_swig_error_index(QLESS_ENOMEM)], "out of memory", QLESS_ENOMEM); SWIG_fail; }
 		ZEND_HASH_FOREACH_VAL(Z_ARRVAL($input), item) {
 			ZVAL_DEREF(item);
 			if (Z_TYPE_P(item) != IS_STRING || strlen(Z_STRVAL_P(item)) != Z_STRLEN_P(item)) {
-				zend_type_error("$symname(): $1_name must be an array of strings without NUL bytes");
+				zend_type_error("$symname(): argument $argnum must be an array of strings without NUL bytes");
 				SWIG_fail;
 			}
 			tmp[n++] = Z_STRVAL_P(item);

@@ -10,7 +10,7 @@
  * the types are stated in qless/common.h; tests/check-typemaps.py enforces
  * this). Typemaps a language file must provide:
  *   int QLESS_STATUS_OUT              return of a status code: negative -> raise
- *                                     the exception of qless_swig_error_class()
+ *                                     the class of row qless_swig_error_index(code)
  *                                     with the code and message; else no value
  *   int QLESS_PLAIN_OUT               copy of the language's default (out) int
  *   SWIGTYPE **QLESS_OUT_HANDLE       (in, numinputs=0 + argout) owned handle
