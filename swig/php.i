@@ -160,16 +160,33 @@ typedef zval qless_php_callable;
  *   null                            complete (the engine's default)
  *   ['fail', group, message]        qless_result_fail
  *   ['retry', group, message]       qless_result_retry with the backoff delay
- * Worker.php catches what job code throws; what still escapes (exit(), a bug
- * in the layer) fails the job here. A fatal error (memory limit, ...) longjmps
- * out of PHP: caught here, it fails the job and stops the worker gracefully
- * (SIGTERM to itself: a pool replaces the child) since the interpreter may
- * not run more code; qless_php_worker_main then ends the script as fatal.
+ * Worker.php catches what job code throws. exit() and fatal errors (the
+ * memory limit, ...) cannot be caught in PHP: they unwind (or longjmp, for a
+ * bailout) out of the callable. Caught here, they fail the job and stop the
+ * worker gracefully (SIGTERM to itself; a pool replaces the child), since
+ * the script asked to end and after a fatal error the interpreter must not
+ * run more job code; qless_php_worker_main then ends the script as exit()
+ * or the fatal error would have. Any other exception that escapes (a bug in
+ * the layer) fails the job and the worker carries on.
  */
+enum { QLESS_PHP_RUNNING, QLESS_PHP_EXIT, QLESS_PHP_BAILOUT };
+
 struct qless_php_worker {
 	zval *perform;
-	int fatal;
+	int ending;        /* QLESS_PHP_*: how the script is to end after the run */
+	int exit_status;   /* of exit() or the fatal error */
 };
+
+/* Fails the job and stops the worker; the script ends after the run. */
+static void qless_php_end(struct qless_php_worker *w, const char *jid, qless_result *result, int how,
+                          const char *group, const char *why)
+{
+	w->ending = how;
+	w->exit_status = EG(exit_status);
+	qless_result_fail(result, group, why);
+	fprintf(stderr, "qless-worker: %s: %s; stopping this worker\n", jid, why);
+	kill(getpid(), SIGTERM);
+}
 
 static void qless_php_forget(zval *proxy)
 {
@@ -215,10 +232,11 @@ static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
 	const char *jid = qless_job_jid(job);
 	zval args[2], ret;
 	volatile int bailed = 0;
+	int fatal;
 	char why[512];
 
-	if (w->fatal) {
-		qless_result_fail(result, "Qless\\WorkerError", "not run: this worker process hit a PHP fatal error");
+	if (w->ending != QLESS_PHP_RUNNING) {
+		qless_result_fail(result, "Qless\\WorkerError", "not run: this worker process is ending (exit() or a fatal error)");
 		return;
 	}
 	ZVAL_NULL(&args[0]);
@@ -235,18 +253,21 @@ static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
 	 * use), not a dangling pointer. */
 	qless_php_forget(&args[0]);
 	qless_php_forget(&args[1]);
+	fatal = (PG(last_error_type) & E_FATAL_ERRORS) && PG(last_error_message);
+	if (fatal)
+		snprintf(why, sizeof why, "PHP fatal error: %s", ZSTR_VAL(PG(last_error_message)));
 	if (bailed) {
-		w->fatal = 1;
-		snprintf(why, sizeof why, "PHP fatal error: %s",
-		         PG(last_error_message) ? ZSTR_VAL(PG(last_error_message)) : "(no message)");
-		qless_result_fail(result, "Qless\\FatalError", why);
-		fprintf(stderr, "qless-worker: %s: %s; stopping this worker\n", jid, why);
-		kill(getpid(), SIGTERM);
-		return;   /* the interpreter's state is not to be touched again */
+		qless_php_end(w, jid, result, QLESS_PHP_BAILOUT, "Qless\\FatalError", fatal ? why : "PHP fatal error");
+		return;   /* after a bailout the interpreter's state is not to be touched */
 	}
-	if (EG(exception)) {
-		snprintf(why, sizeof why, "%s escaped the PHP perform callable",
-		         zend_is_unwind_exit(EG(exception)) ? "exit()" : ZSTR_VAL(EG(exception)->ce->name));
+	if (EG(exception) && zend_is_unwind_exit(EG(exception))) {
+		zend_clear_exception();
+		if (fatal)
+			qless_php_end(w, jid, result, QLESS_PHP_EXIT, "Qless\\FatalError", why);
+		else
+			qless_php_end(w, jid, result, QLESS_PHP_EXIT, "Qless\\WorkerError", "the job code called exit()");
+	} else if (EG(exception)) {
+		snprintf(why, sizeof why, "%s escaped the PHP perform callable", ZSTR_VAL(EG(exception)->ce->name));
 		zend_clear_exception();
 		fprintf(stderr, "qless-worker: %s: %s\n", jid, why);
 		qless_result_fail(result, "Qless\\WorkerError", why);
@@ -281,7 +302,8 @@ static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless
 	for (i = 0; i < argc; i++)
 		args[i] = argv[i];
 	w.perform = perform;
-	w.fatal = 0;
+	w.ending = QLESS_PHP_RUNNING;
+	w.exit_status = 0;
 	run.perform = qless_php_perform;
 	run.ctx = &w;
 	run.single_threaded = 1;
@@ -289,8 +311,12 @@ static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless
 	run.resolves_classes = 1;
 	status = qless_worker_main((int)n, args, &run);
 	free(args);
-	if (w.fatal)
-		zend_bailout();   /* end the script as the fatal error would have */
+	if (w.ending != QLESS_PHP_RUNNING) {
+		EG(exit_status) = w.exit_status;
+		if (w.ending == QLESS_PHP_BAILOUT)
+			zend_bailout();
+		zend_throw_unwind_exit();
+	}
 	return status;
 }
 %}
