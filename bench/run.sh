@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The qless benchmark in one command: builds if needed, starts private
 # redis-servers (unix socket + 127.0.0.1, no persistence), runs qless-bench
-# with the Python, Ruby and Lua life-cycle drivers and the C, Python, Ruby
-# and Lua worker programs (no-op jobs: the conformance suite's Noop classes),
+# with the Python, Ruby, Lua and PHP life-cycle drivers and the C, Python,
+# Ruby, Lua and PHP worker programs (no-op jobs: the conformance suite's Noop classes),
 # prints the table and writes it as JSON, then stops the servers.
 #   bash bench/run.sh [--quick] [--json FILE]     (default FILE: build/bench/results.json)
 set -euo pipefail
@@ -39,13 +39,16 @@ sock="$(cat "${states[0]}/socket")"
 export QLESS_URL="unix://$sock"
 root="$(pwd)"
 jobs="$root/tests/worker/jobs"   # the no-op job class of each worker program, Noop: all it may run (--allow)
+php="php -n -d extension='$(cd "$BUILD" && pwd)/bindings/php/qless.so'"
 
 "$BUILD/bench/qless-bench" --socket "$sock" --lib "$BUILD/lua/qless-lib.lua" "${quick[@]}" --json "$json" "${levels[@]}" \
   --driver "python=PYTHONPATH='$BUILD/bindings/python' /usr/bin/python3 '$root/bench/roundtrip.py'" \
   --driver "ruby=ruby -I '$root/bindings/ruby/lib' -I '$BUILD/bindings/ruby/ext' '$root/bench/roundtrip.rb'" \
   --driver "lua=LUA_CPATH='$BUILD/bindings/lua/?.so;;' LUA_PATH='$root/bindings/lua/?.lua;$root/bindings/lua/?/init.lua;;' lua5.4 '$root/bench/roundtrip.lua'" \
+  --driver "php=$php '$root/bench/roundtrip.php'" \
   --worker "C serial,threads,processes Noop='$BUILD/tests/worker/qless-cworker'" \
   --worker "python serial,threads,processes conformance_jobs.Noop=env PYTHONPATH='$BUILD/bindings/python:$jobs/python' /usr/bin/python3 -m qless.worker --allow conformance_jobs.Noop" \
   --worker "ruby serial,processes ConformanceJobs::Noop=ruby -I '$BUILD/bindings/ruby/ext' -I '$root/bindings/ruby/lib' '$root/bindings/ruby/bin/qless-worker' --require '$jobs/ruby/conformance_jobs.rb' --allow ConformanceJobs::Noop" \
-  --worker "lua serial,processes conformance_jobs.noop=env LUA_CPATH='$BUILD/bindings/lua/?.so;;' LUA_PATH='$root/bindings/lua/?.lua;$root/bindings/lua/?/init.lua;$jobs/lua/?.lua;$jobs/lua/?/init.lua;;' lua5.4 '$root/bindings/lua/qless-worker' --allow conformance_jobs.noop"
+  --worker "lua serial,processes conformance_jobs.noop=env LUA_CPATH='$BUILD/bindings/lua/?.so;;' LUA_PATH='$root/bindings/lua/?.lua;$root/bindings/lua/?/init.lua;$jobs/lua/?.lua;$jobs/lua/?/init.lua;;' lua5.4 '$root/bindings/lua/qless-worker' --allow conformance_jobs.noop" \
+  --worker "php serial,processes ConformanceJobs\\Noop=$php '$root/bindings/php/qless-worker' --require '$jobs/php/conformance_jobs.php' --allow 'ConformanceJobs\\Noop'"
 echo "JSON: $json"

@@ -127,3 +127,197 @@ static void qless_php_output(zval *result, zval *value, int *count)
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); }
 
 %include "qless.i"
+
+/* ==== the worker engine: qless_php_worker_main(argv, perform) ==========
+ * (One block, kept apart from the typemaps above.) PHP reaches the engine
+ * only through this function: the C entry points take C callbacks. The
+ * interpreter is not thread-safe (NTS build, one thread), so the engine runs
+ * on the calling thread with single_threaded set: perform is called here
+ * and --pool threads is a usage error. A process pool forks with fork(2):
+ * pcntl_fork does no more than that in the CLI, and needing the pcntl
+ * extension would buy nothing. bindings/php/Worker.php is the other half. */
+%inline %{
+typedef int qless_php_exit_status;
+typedef zval qless_php_callable;
+%}
+%apply int QLESS_PLAIN_OUT { qless_php_exit_status };
+%typemap(in, phptype="callable") qless_php_callable * {
+	if (!zend_is_callable(&$input, 0, NULL)) {
+		zend_type_error("$symname(): argument $argnum must be callable, %s given", zend_zval_type_name(&$input));
+		SWIG_fail;
+	}
+	$1 = &$input;
+}
+
+%{
+#include <signal.h>
+#include <unistd.h>
+
+/*
+ * The protocol with Worker.php: perform($job, $client) gets proxies of the
+ * borrowed qless_job and of its qless_client (neither owned, both emptied
+ * after the call) and returns
+ *   null                            complete (the engine's default)
+ *   ['fail', group, message]        qless_result_fail
+ *   ['retry', group, message]       qless_result_retry with the backoff delay
+ * Worker.php catches what job code throws. exit() and fatal errors (the
+ * memory limit, ...) cannot be caught in PHP: they unwind (or longjmp, for a
+ * bailout) out of the callable. Caught here, they fail the job and stop the
+ * worker gracefully (SIGTERM to itself; a pool replaces the child), since
+ * the script asked to end and after a fatal error the interpreter must not
+ * run more job code; qless_php_worker_main then ends the script as exit()
+ * or the fatal error would have. Any other exception that escapes (a bug in
+ * the layer) fails the job and the worker carries on.
+ */
+enum { QLESS_PHP_RUNNING, QLESS_PHP_EXIT, QLESS_PHP_BAILOUT };
+
+struct qless_php_worker {
+	zval *perform;
+	int ending;        /* QLESS_PHP_*: how the script is to end after the run */
+	int exit_status;   /* of exit() or the fatal error */
+};
+
+/* Fails the job and stops the worker; the script ends after the run. */
+static void qless_php_end(struct qless_php_worker *w, const char *jid, qless_result *result, int how,
+                          const char *group, const char *why)
+{
+	w->ending = how;
+	w->exit_status = EG(exit_status);
+	qless_result_fail(result, group, why);
+	fprintf(stderr, "qless-worker: %s: %s; stopping this worker\n", jid, why);
+	kill(getpid(), SIGTERM);
+}
+
+static void qless_php_forget(zval *proxy)
+{
+	if (Z_TYPE_P(proxy) == IS_OBJECT)
+		SWIG_Z_FETCH_OBJ_P(proxy)->ptr = NULL;
+}
+
+/* The ['fail'|'retry', group, message] answer into result; a message on
+ * stderr and 0 if it is not one. */
+static int qless_php_apply(qless_result *result, zval *ret, const char *jid)
+{
+	zval *kind, *group, *message;
+	int retry;
+
+	if (Z_TYPE_P(ret) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL_P(ret)) != 3 ||
+	    !(kind = zend_hash_index_find(Z_ARRVAL_P(ret), 0)) || !(group = zend_hash_index_find(Z_ARRVAL_P(ret), 1)) ||
+	    !(message = zend_hash_index_find(Z_ARRVAL_P(ret), 2)) || Z_TYPE_P(kind) != IS_STRING ||
+	    Z_TYPE_P(group) != IS_STRING || Z_TYPE_P(message) != IS_STRING) {
+		fprintf(stderr, "qless-worker: %s: perform returned neither null nor ['fail'|'retry', group, message]\n", jid);
+		return 0;
+	}
+	if (strcmp(Z_STRVAL_P(kind), "retry") == 0)
+		retry = 1;
+	else if (strcmp(Z_STRVAL_P(kind), "fail") == 0)
+		retry = 0;
+	else {
+		fprintf(stderr, "qless-worker: %s: unknown outcome '%s'\n", jid, Z_STRVAL_P(kind));
+		return 0;
+	}
+	/* The C side stops at a NUL: a cut message is better than none. */
+	if ((retry ? qless_result_retry(result, Z_STRVAL_P(group), Z_STRVAL_P(message), -1.0)
+	           : qless_result_fail(result, Z_STRVAL_P(group), Z_STRVAL_P(message))) < 0) {
+		fprintf(stderr, "qless-worker: %s: outcome %s/%s refused (%s)\n", jid, Z_STRVAL_P(kind), Z_STRVAL_P(group),
+		        qless_error_last_message());
+		return 0;
+	}
+	return 1;
+}
+
+static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	struct qless_php_worker *w = ctx;
+	const char *jid = qless_job_jid(job);
+	zval args[2], ret;
+	volatile int bailed = 0;
+	int fatal;
+	char why[512];
+
+	if (w->ending != QLESS_PHP_RUNNING) {
+		qless_result_fail(result, "Qless\\WorkerError", "not run: this worker process is ending (exit() or a fatal error)");
+		return;
+	}
+	ZVAL_NULL(&args[0]);
+	ZVAL_NULL(&args[1]);
+	ZVAL_UNDEF(&ret);
+	SWIG_SetPointerZval(&args[0], (void *)job, SWIGTYPE_p_qless_job, 0);
+	SWIG_SetPointerZval(&args[1], (void *)qless_job_client(job), SWIGTYPE_p_qless_client, 0);
+	zend_try {
+		call_user_function(NULL, NULL, w->perform, &ret, 2, args);
+	} zend_catch {
+		bailed = 1;
+	} zend_end_try();
+	/* Job code that kept the job or client finds a dead proxy (TypeError on
+	 * use), not a dangling pointer. */
+	qless_php_forget(&args[0]);
+	qless_php_forget(&args[1]);
+	fatal = (PG(last_error_type) & E_FATAL_ERRORS) && PG(last_error_message);
+	if (fatal)
+		snprintf(why, sizeof why, "PHP fatal error: %s", ZSTR_VAL(PG(last_error_message)));
+	if (bailed) {
+		qless_php_end(w, jid, result, QLESS_PHP_BAILOUT, "Qless\\FatalError", fatal ? why : "PHP fatal error");
+		return;   /* after a bailout the interpreter's state is not to be touched */
+	}
+	if (EG(exception) && zend_is_unwind_exit(EG(exception))) {
+		zend_clear_exception();
+		if (fatal)
+			qless_php_end(w, jid, result, QLESS_PHP_EXIT, "Qless\\FatalError", why);
+		else
+			qless_php_end(w, jid, result, QLESS_PHP_EXIT, "Qless\\WorkerError", "the job code called exit()");
+	} else if (EG(exception)) {
+		snprintf(why, sizeof why, "%s escaped the PHP perform callable", ZSTR_VAL(EG(exception)->ce->name));
+		zend_clear_exception();
+		fprintf(stderr, "qless-worker: %s: %s\n", jid, why);
+		qless_result_fail(result, "Qless\\WorkerError", why);
+	} else if (Z_TYPE(ret) != IS_NULL && !qless_php_apply(result, &ret, jid)) {
+		/* never the default complete */
+		qless_result_fail(result, "Qless\\WorkerError", "invalid outcome from the PHP perform callable");
+	}
+	zval_ptr_dtor(&ret);
+	zval_ptr_dtor(&args[0]);
+	zval_ptr_dtor(&args[1]);
+}
+%}
+
+%inline %{
+/* qless_worker_main for PHP: argv as a list of strings (the program name
+ * first), perform($job, $client) as described above. Returns the exit status. */
+static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless_php_callable *perform)
+{
+	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_php_worker w;
+	const char **args;
+	size_t n = argc ? argc : 1, i;
+	int status;
+
+	/* A C main's argv: a program name first, NULL after the last. */
+	args = calloc(n + 1, sizeof *args);
+	if (!args) {
+		fputs("qless-worker: out of memory\n", stderr);
+		return 1;
+	}
+	args[0] = "qless-worker";
+	for (i = 0; i < argc; i++)
+		args[i] = argv[i];
+	w.perform = perform;
+	w.ending = QLESS_PHP_RUNNING;
+	w.exit_status = 0;
+	run.perform = qless_php_perform;
+	run.ctx = &w;
+	run.single_threaded = 1;
+	/* Job code is found by class name: the operator's allow-list is required. */
+	run.resolves_classes = 1;
+	status = qless_worker_main((int)n, args, &run);
+	free(args);
+	if (w.ending != QLESS_PHP_RUNNING) {
+		EG(exit_status) = w.exit_status;
+		if (w.ending == QLESS_PHP_BAILOUT)
+			zend_bailout();
+		zend_throw_unwind_exit();
+	}
+	return status;
+}
+%}
+/* ==== end of the worker engine block ==================================== */

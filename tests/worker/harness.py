@@ -12,6 +12,7 @@ the build tree):
   QLESS_PYTHON, QLESS_PYTHONPATH            python3 and the built package
   QLESS_RUBY, QLESS_RUBY_EXT                ruby and the built extension
   QLESS_LUA_CPATH_DIR                       the built qless_core.so
+  QLESS_PHP, QLESS_PHP_EXT                  php and the built qless.so
 """
 import json
 import os
@@ -24,7 +25,7 @@ import uuid
 
 import redis
 
-LANGS = ["c", "python", "ruby", "lua"]
+LANGS = ["c", "python", "ruby", "lua", "php"]
 SRC = os.environ.get("QLESS_SOURCE_DIR") or os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))
 JOBS = os.path.join(SRC, "tests", "worker", "jobs")
@@ -37,10 +38,12 @@ KLASS = {
              "Flaky": "ConformanceJobs::Flaky"},
     "lua": {"Noop": "conformance_jobs.noop", "Boom": "conformance_jobs.boom",
             "Flaky": "conformance_jobs.flaky"},
+    "php": {"Noop": "ConformanceJobs\\Noop", "Boom": "ConformanceJobs\\Boom",
+            "Flaky": "ConformanceJobs\\Flaky"},
 }
 # Runtimes that must not be entered from a foreign C thread: their worker
 # refuses --pool threads (usage error, exit status 2).
-SINGLE_THREADED = {"ruby", "lua"}
+SINGLE_THREADED = {"ruby", "lua", "php"}
 
 # Interval (s) at which the harness samples the database.
 POLL = 0.02
@@ -61,7 +64,7 @@ def need(name):
 # The allow-list each language's worker gets: the conformance job classes.
 # C's worker has a fixed table of classes and needs none.
 ALLOW = {"c": [], "python": ["conformance_jobs.*"], "ruby": ["ConformanceJobs::*"],
-         "lua": ["conformance_jobs.*"]}
+         "lua": ["conformance_jobs.*"], "php": ["ConformanceJobs\\*"]}
 
 
 def launch(lang):
@@ -76,6 +79,11 @@ def launch(lang):
         return [need("QLESS_RUBY"), "-I", need("QLESS_RUBY_EXT"), "-I", os.path.join(SRC, "bindings/ruby/lib"),
                 os.path.join(SRC, "bindings/ruby/bin/qless-worker"),
                 "--require", os.path.join(JOBS, "ruby/conformance_jobs.rb"), *allow], {}
+    if lang == "php":
+        # -n: no php.ini, so the run does not depend on the machine's settings.
+        return [need("QLESS_PHP"), "-n", "-d", "extension=" + need("QLESS_PHP_EXT"),
+                os.path.join(SRC, "bindings/php/qless-worker"),
+                "--require", os.path.join(JOBS, "php/conformance_jobs.php"), *allow], {}
     lua_src = os.path.join(SRC, "bindings/lua")
     lua_jobs = os.path.join(JOBS, "lua")
     return ["lua5.4", os.path.join(lua_src, "qless-worker"), *allow], {

@@ -7,7 +7,7 @@ redis-server (restarted from its append-only file); the test starts a
 killed program again. Then it checks what became of every job and every
 process.
 
-    /usr/bin/python3 tests/worker/soak.py [--lang c|python|ruby|lua] [--build build]
+    /usr/bin/python3 tests/worker/soak.py [--lang c|python|ruby|lua|php] [--build build]
 
 Two forms, the same code:
   long form (by hand, about a minute per language; the defaults): 4
@@ -107,6 +107,8 @@ def env_from_build(build):
         "QLESS_RUBY": cache.get("QLESS_RUBY_EXECUTABLE"),
         "QLESS_RUBY_EXT": cache.get("QLESS_RUBY_EXT"),
         "QLESS_LUA_CPATH_DIR": cache.get("QLESS_LUA_CPATH_DIR"),
+        "QLESS_PHP": cache.get("QLESS_PHP_BIN"),
+        "QLESS_PHP_EXT": cache.get("QLESS_PHP_EXT"),
     }
     for name, value in values.items():
         if value and not os.environ.get(name):

@@ -5,7 +5,7 @@ with raw redis-py over the protocol script (build/lua/qless.lua by EVALSHA),
 so nothing of the code under test is used to check it.
 
 Languages: the environment variable QLESS_WORKER_LANG picks one (ctest sets
-it: worker.c, worker.python, worker.ruby, worker.lua); unset, all four run.
+it: worker.c, worker.python, worker.ruby, worker.lua, worker.php); unset, all run.
 
 Environment (set by tests/worker/CMakeLists.txt): QLESS_TEST_STATE, the
 private redis-server (files `socket`, `port`), and what harness.py lists.
@@ -17,7 +17,7 @@ The job classes (Noop, Boom, Flaky) are defined per language in
 tests/worker/jobs/<lang>/ and in cworker.c; see the contract there. The
 classes no worker may run (the allow-list scenario) are forbidden_jobs in
 each language's directory, Forbidden in cworker.c and ConformanceExit in the
-Ruby jobs. Each language's worker gets the allow-list harness.ALLOW.
+Ruby and PHP jobs. Each language's worker gets the allow-list harness.ALLOW.
 Every process a test starts is stopped by pid when it ends.
 """
 import json
@@ -449,10 +449,12 @@ OUTSIDE = {
     "python": ["forbidden_jobs.Forbidden", "sys.exit", "os._exit"],
     "ruby": ["ForbiddenJobs::Forbidden", "ConformanceExit", "Kernel"],
     "lua": ["forbidden_jobs", "os"],
+    "php": ["ForbiddenJobs\\Forbidden", "ConformanceExit", "SplFileObject"],
 }
 # A name inside the list that the language layer must still refuse to
 # resolve, and the group it fails with.
-INSIDE = {"python": ("conformance_jobs.sleep", "ImportError")}
+INSIDE = {"python": ("conformance_jobs.sleep", "ImportError"),
+          "php": ("ConformanceJobs\\Recorder", "Qless\\JobClassError")}
 
 
 def test_class_not_allowed(h):
