@@ -427,6 +427,16 @@ void qless__signals_install(qless_worker *w)
 		sigaction(handled[i], &sa, &saved[i]);
 }
 
+void qless__signals_block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+	sigemptyset(&set);
+	for (i = 0; i < 3; i++)
+		sigaddset(&set, handled[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
 void qless__signals_restore(void)
 {
 	size_t i;

@@ -5,6 +5,7 @@
 #define QLESS_ENGINE_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include "internal.h"
@@ -73,6 +74,8 @@ void qless__log(qless_worker *w, const char *fmt, ...) QLESS_PRINTF(2, 3);
 qless_client *qless__connect_retry(qless_worker *w, const qless_client *like, const char *name);
 void qless__signals_install(qless_worker *w);
 void qless__signals_restore(void);
+/* Blocks the signals the engine handles (old: the mask to restore). */
+void qless__signals_block(sigset_t *old);
 
 /* worker.c */
 /* The queue names as a JSON list in the order to try them now. Owned. */

@@ -93,7 +93,7 @@ static void child_watch_parent(qless_worker *w, pid_t parent)
 
 /* In a new child: its own pipe, connection, heartbeat thread and name; the
  * parent's connection is left alone. Never returns. */
-static void child_main(qless_worker *w, pid_t parent)
+static void child_main(qless_worker *w, pid_t parent, const sigset_t *mask)
 {
 	char name[512];
 	qless_slot slot;
@@ -111,6 +111,9 @@ static void child_main(qless_worker *w, pid_t parent)
 	w->done = 0;
 	w->claimed = 0;
 	qless__signals_install(w);
+	/* A stop forwarded by the parent while the child was being made waited,
+	 * blocked, for the child's own state and handlers: it lands now. */
+	pthread_sigmask(SIG_SETMASK, mask, NULL);
 	child_watch_parent(w, parent);
 	child_name(name, sizeof name, w, getpid());
 	memset(&slot, 0, sizeof slot);
@@ -185,10 +188,16 @@ static void recover(qless_worker *w, pid_t pid, int status)
 static pid_t spawn(qless_worker *w)
 {
 	pid_t parent = getpid(), pid;
+	sigset_t old;
 	fflush(NULL);
+	/* Blocked across the fork: a SIGTERM reaching the new child before it
+	 * has reset the parent's stop state would be lost, and the child would
+	 * work on while the parent waits for it. */
+	qless__signals_block(&old);
 	pid = w->run.fork ? (pid_t)w->run.fork(w->run.ctx) : fork();
 	if (pid == 0)
-		child_main(w, parent);
+		child_main(w, parent, &old);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 

@@ -6,6 +6,8 @@
 #include "helper.h"
 
 #include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
@@ -380,6 +382,52 @@ static void test_allow_list(void)
 	qless_client_free(c);
 }
 
+/* A stop that reaches a pool child while it is being made: the fork below
+ * stops the parent at once (the parent forwards SIGTERM to the new child)
+ * and the child dawdles before the engine has reset the stop state it
+ * inherited. The child must still stop without taking the waiting job; a
+ * lost SIGTERM left it working (here: it took the job, max_jobs 1 ended it;
+ * without max_jobs the parent waited for it for ever). */
+static int fork_then_stop(void *ctx)
+{
+	(void)ctx;
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 300000000L };
+		while (nanosleep(&ts, &ts) != 0)
+			;
+		return 0;
+	}
+	if (pid > 0)
+		kill(getpid(), SIGTERM);
+	return pid;
+}
+
+static void test_stop_while_forking(void)
+{
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "forkstop" };
+	qless_worker *w = NULL;
+	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	char *jid = th_put(c, "forkstop", "Ok", NULL, NULL);
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = perform;
+	o.ctx = &s;
+	o.pool = QLESS_POOL_PROCESSES;
+	o.size = 1;
+	o.max_jobs = 1;
+	o.signals = 1;
+	o.fork = fork_then_stop;
+	TH_OK(qless_worker_run(w, &o));
+	qless_job *j = get(c, jid);
+	TH_STREQ(qless_job_state(j), "waiting");
+	qless_job_free(j);
+	qless_free(jid);
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
 CU_TestInfo engine_tests[] = {
 	{ "serial_outcomes", test_serial_outcomes },
 	{ "retry_delay", test_retry_delay },
@@ -389,5 +437,6 @@ CU_TestInfo engine_tests[] = {
 	{ "options_checked", test_options_checked },
 	{ "backoff", test_backoff },
 	{ "allow_list", test_allow_list },
+	{ "stop_while_forking", test_stop_while_forking },
 	CU_TEST_INFO_NULL,
 };
