@@ -106,10 +106,7 @@ final class Queue
     /** Options: jid, delay, priority, retries, tags, depends. Returns the jid. */
     public function put(string $klass, array|object $data = [], array $options = []): string
     {
-        $o = options($options, ['jid' => null, 'delay' => 0.0, 'priority' => null, 'retries' => -1,
-            'tags' => null, 'depends' => null], 'Queue::put');
-        return \qless_swig_queue_put($this->h, $klass, encode($data), $o['jid'], (float)$o['delay'],
-            $o['priority'] === null ? 0 : 1, (float)($o['priority'] ?? 0), $o['retries'], $o['tags'], $o['depends']);
+        return \qless_queue_put($this->h, $klass, encode($data), $options);
     }
 
     /** The next job for this client's worker, or null when none is waiting. */

@@ -140,10 +140,7 @@ end
 -- Puts the job into queue (default: its current queue); opts as for
 -- Queue:put except jid.
 function methods:requeue(queue, opts)
-  opts = opts or {}
-  core.qless_swig_job_requeue(self._h, queue or self.queue, opts.delay or 0,
-    opts.priority ~= nil and 1 or 0, opts.priority or 0, opts.retries or -1,
-    convert.optlist(opts.tags), convert.optlist(opts.depends))
+  core.qless_job_requeue(self._h, queue or self.queue, opts)
   rawset(self, "_data", nil)
 end
 

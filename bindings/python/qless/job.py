@@ -174,9 +174,8 @@ class Job:
                 retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
                 depends: Optional[Iterable[str]] = None) -> None:
         """Moves the job (in any state) into `queue`; unset options keep their values."""
-        _core.qless_swig_job_requeue(self._h, queue, delay, priority is not None,
-                                     priority or 0, -1 if retries is None else retries,
-                                     strv(tags), strv(depends))
+        _core.qless_job_requeue(self._h, queue, dict(
+            delay=delay, priority=priority, retries=retries, tags=tags, depends=depends))
 
     move = requeue
 

@@ -48,10 +48,8 @@ class Queue:
             jid: Optional[str] = None) -> str:
         """Puts a job; data is a JSON-able value or a str of JSON text.
         Options left None keep an existing job's values (new job: defaults)."""
-        return _core.qless_swig_queue_put(
-            self._h, klass, None if data is None else encode(data), jid, delay,
-            priority is not None, priority or 0, -1 if retries is None else retries,
-            strv(tags), strv(depends))
+        return _core.qless_queue_put(self._h, klass, None if data is None else encode(data), dict(
+            jid=jid, delay=delay, priority=priority, retries=retries, tags=tags, depends=depends))
 
     @overload
     def pop(self) -> Optional["Job"]: ...

@@ -107,8 +107,7 @@ module Qless
 
     # Puts the job (in any state) into queue.
     def requeue(queue, delay: 0, priority: nil, tags: nil, retries: nil, depends: nil)
-      Core.qless_swig_job_requeue(@handle, queue.to_s, delay.to_f, priority ? 1 : 0, priority.to_f,
-                                  retries || -1, Convert.strv(tags), Convert.strv(depends))
+      Core.qless_job_requeue(@handle, queue.to_s, { delay:, priority:, retries:, tags:, depends: })
       @finished = true
       jid
     end

@@ -16,9 +16,8 @@ module Qless
     # JSON-able value, or a String of JSON); returns its jid. Options left
     # nil keep an existing job's value when jid names one.
     def put(klass, data = {}, priority: nil, tags: nil, delay: 0, retries: nil, depends: nil, jid: nil)
-      Core.qless_swig_queue_put(@handle, klass.to_s, Convert.dump(data), jid&.to_s, delay.to_f,
-                                priority ? 1 : 0, priority.to_f, retries || -1,
-                                Convert.strv(tags), Convert.strv(depends))
+      Core.qless_queue_put(@handle, klass.to_s, Convert.dump(data),
+                           { jid:, delay:, priority:, retries:, tags:, depends: })
     end
 
     # Without count: the next job (locked for this client's worker) or nil.
