@@ -92,16 +92,12 @@ static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec
 		case QLESS_SWIG_STR:
 			ok = PyUnicode_Check(value) && (v.s = PyUnicode_AsUTF8(value));
 			break;
-		case QLESS_SWIG_STRV:
-			if (PyUnicode_Check(value)) {
-				PyObject *one = PyTuple_Pack(1, value);
-				int rc = one ? qless_py_strv(one, lists, keep, (const char ***)&v.v, &v.n) : -1;
-				Py_XDECREF(one);
-				if (rc < 0) return -1;
-			} else if (qless_py_strv(value, lists, keep, (const char ***)&v.v, &v.n) < 0) {
-				return -1;
-			}
+		case QLESS_SWIG_STRV: {
+			PyObject *list = PyUnicode_Check(value) ? PyTuple_Pack(1, value) : Py_NewRef(value);
+			ok = list && qless_py_strv(list, lists, keep, (const char ***)&v.v, &v.n) == 0;
+			Py_XDECREF(list);
 			break;
+		}
 		case QLESS_SWIG_DOUBLE:
 			ok = (PyFloat_Check(value) || PyLong_Check(value)) && !((v.d = PyFloat_AsDouble(value)) == -1 && PyErr_Occurred());
 			break;
@@ -110,7 +106,8 @@ static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec
 			break;
 		}
 		if (!ok) {
-			if (!PyErr_Occurred()) {
+			if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+				PyErr_Clear();
 				qless_swig_type_message(msg, sizeof msg, spec, f);
 				PyErr_SetString(PyExc_TypeError, msg);
 			}
