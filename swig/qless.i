@@ -103,14 +103,27 @@ static const struct qless_swig_field qless_swig_put_fields[] = {
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_put_options, tags), offsetof(qless_put_options, ntags) },
 	{ "depends", QLESS_SWIG_STRV, offsetof(qless_put_options, depends), offsetof(qless_put_options, ndepends) },
 };
+static const qless_recur_options qless_swig_recur_defaults = QLESS_RECUR_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_recur_fields[] = {
+	{ "jid", QLESS_SWIG_STR, offsetof(qless_recur_options, jid), 0 },
+	{ "offset", QLESS_SWIG_DOUBLE, offsetof(qless_recur_options, offset), 0 },
+	{ "priority", QLESS_SWIG_DOUBLE, offsetof(qless_recur_options, priority), 0 },
+	{ "retries", QLESS_SWIG_INT, offsetof(qless_recur_options, retries), 0 },
+	{ "backlog", QLESS_SWIG_INT, offsetof(qless_recur_options, backlog), 0 },
+	{ "tags", QLESS_SWIG_STRV, offsetof(qless_recur_options, tags), offsetof(qless_recur_options, ntags) },
+};
 #define QLESS_SWIG_OPTSPEC_ROW(what, type, fields) \
 	{ what, &qless_swig_##fields##_defaults, sizeof(type), qless_swig_##fields##_fields, \
 	  sizeof qless_swig_##fields##_fields / sizeof *qless_swig_##fields##_fields }
 static const struct qless_swig_optspec qless_swig_put_spec = QLESS_SWIG_OPTSPEC_ROW("put options", qless_put_options, put);
+static const struct qless_swig_optspec qless_swig_recur_spec =
+	QLESS_SWIG_OPTSPEC_ROW("recur options", qless_recur_options, recur);
 
 /* The table of the options struct opts points to, chosen by its C type so
  * that one typemap per language serves every options struct. */
-#define QLESS_SWIG_OPTSPEC(opts) _Generic((opts), qless_put_options *: &qless_swig_put_spec)
+#define QLESS_SWIG_OPTSPEC(opts) _Generic((opts), \
+	qless_put_options *: &qless_swig_put_spec, \
+	qless_recur_options *: &qless_swig_recur_spec)
 
 /* C arrays a typemap allocated for the list fields of one call. */
 #define QLESS_SWIG_MAXLISTS 4
@@ -244,7 +257,7 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_client_options_init;
 %ignore qless_put_options_init;
 /* Options structs in from the language's native map (see QLESS_OPTIONS). */
-%apply const SWIGTYPE *QLESS_OPTIONS { const qless_put_options * };
+%apply const SWIGTYPE *QLESS_OPTIONS { const qless_put_options *, const qless_recur_options * };
 %ignore qless_complete_options_init;
 %ignore qless_recur_options_init;
 %ignore qless_worker_options_init;
@@ -295,7 +308,6 @@ static long qless_swig_version_number(void)
 /* Jids for raw batched puts: C-level too (the bindings' put makes its own). */
 %ignore qless_jid_generate;
 %ignore qless_job_complete;
-%ignore qless_queue_recur;
 %ignore qless_worker_new;
 /* The engine runs C callbacks: each language's file wraps qless_worker_main
  * with trampolines of its own (perform, fork) and reaches nothing else of it. */
@@ -335,21 +347,6 @@ static int qless_swig_job_complete(qless_job *job, const char *next, double dela
 	o.depends = depends;
 	o.ndepends = ndepends;
 	return qless_job_complete(job, &o);
-}
-
-static int qless_swig_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
-                                  double interval, const char *jid, double offset, double priority,
-                                  int retries, int backlog, QLESS_STRV(tags, ntags))
-{
-	qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
-	o.jid = jid;
-	o.offset = offset;
-	o.priority = priority;
-	o.retries = retries;
-	o.backlog = backlog;
-	o.tags = tags;
-	o.ntags = ntags;
-	return qless_queue_recur(queue, out_jid, klass, data, interval, &o);
 }
 
 static int qless_swig_worker_new(qless_worker **out, qless_client *client, QLESS_STRV(queues, nqueues),

@@ -138,10 +138,8 @@ final class Queue
      *  retries, backlog, tags. Returns its jid. */
     public function recur(string $klass, array|object $data, float $interval, array $options = []): string
     {
-        $o = options($options, ['jid' => null, 'offset' => 0.0, 'priority' => 0.0, 'retries' => 5,
-            'backlog' => 0, 'tags' => null], 'Queue::recur');
-        return \qless_swig_queue_recur($this->h, $klass, encode($data), $interval, $o['jid'], (float)$o['offset'],
-            (float)$o['priority'], $o['retries'], $o['backlog'], $o['tags']);
+        // Unlike the protocol (0), this API's instances retry 5 times by default.
+        return \qless_queue_recur($this->h, $klass, encode($data), $interval, $options + ['retries' => 5]);
     }
 
     private function jobs($list): array

@@ -73,3 +73,13 @@ def test_none_and_lone_strings(client):
     assert client.jobs[jid].priority == 0
     jid = _core.qless_queue_put(queue._h, "K", None, {"tags": "solo", "depends": iter([])})
     assert client.jobs[jid].tags == ["solo"]
+
+
+def test_recur_options_share_the_mechanism(client):
+    queue = client.queues["opts"]
+    jid = _core.qless_queue_recur(queue._h, "K", None, 60, {
+        "jid": "rec", "priority": 3, "retries": 2, "backlog": 1, "tags": ["r"], "offset": None})
+    rec = client.recurring[jid]
+    assert (jid, rec.priority, rec.retries, rec.backlog, rec.tags) == ("rec", 3, 2, 1, ["r"])
+    with pytest.raises(qless.InvalidArgument, match="recur options: unknown option 'delay'"):
+        _core.qless_queue_recur(queue._h, "K", None, 60, {"delay": 1})

@@ -81,9 +81,7 @@ end
 -- Puts a job of klass every interval seconds. opts: offset, priority,
 -- retries, backlog, tags, jid. Returns the template's jid.
 function Queue:recur(klass, data, interval, opts)
-  opts = opts or {}
-  return core.qless_swig_queue_recur(self._h, klass, convert.data(data), interval, opts.jid,
-    opts.offset or 0, opts.priority or 0, opts.retries or 0, opts.backlog or 0, convert.optlist(opts.tags))
+  return core.qless_queue_recur(self._h, klass, convert.data(data), interval, opts)
 end
 
 return Queue

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Union, overload
 
 from . import _core
-from ._util import encode, joblist, strlist, strv
+from ._util import encode, joblist, strlist
 
 if TYPE_CHECKING:
     from .client import Client
@@ -140,9 +140,8 @@ class Queue:
               priority: float = 0, retries: int = 0, backlog: int = 0,
               tags: Optional[Iterable[str]] = None, jid: Optional[str] = None) -> str:
         """Puts a job of klass every interval seconds; returns the template's jid."""
-        return _core.qless_swig_queue_recur(
-            self._h, klass, None if data is None else encode(data), interval, jid, offset,
-            priority, retries, backlog, strv(tags))
+        return _core.qless_queue_recur(self._h, klass, None if data is None else encode(data), interval, dict(
+            jid=jid, offset=offset, priority=priority, retries=retries, backlog=backlog, tags=tags))
 
     # ---- jids by state ----
     def _jobs(self, state: str, offset: int, count: int) -> List[str]:

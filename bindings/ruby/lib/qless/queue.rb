@@ -74,9 +74,8 @@ module Qless
 
     # Puts a job of klass every interval seconds; returns the template's jid.
     def recur(klass, data, interval, offset: 0, priority: 0, retries: 0, backlog: 0, tags: nil, jid: nil)
-      Core.qless_swig_queue_recur(@handle, klass.to_s, Convert.dump(data), interval.to_f, jid&.to_s,
-                                  offset.to_f, priority.to_f, Integer(retries), Integer(backlog),
-                                  Convert.strv(tags))
+      Core.qless_queue_recur(@handle, klass.to_s, Convert.dump(data), interval.to_f,
+                             { jid:, offset:, priority:, retries:, backlog:, tags: })
     end
 
     def ==(other) = other.is_a?(Queue) && other.name == name
