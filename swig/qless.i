@@ -112,10 +112,19 @@ static const struct qless_swig_field qless_swig_recur_fields[] = {
 	{ "backlog", QLESS_SWIG_INT, offsetof(qless_recur_options, backlog), 0 },
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_recur_options, tags), offsetof(qless_recur_options, ntags) },
 };
+static const qless_complete_options qless_swig_complete_defaults = QLESS_COMPLETE_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_complete_fields[] = {
+	{ "next", QLESS_SWIG_STR, offsetof(qless_complete_options, next), 0 },
+	{ "delay", QLESS_SWIG_DOUBLE, offsetof(qless_complete_options, delay), 0 },
+	{ "depends", QLESS_SWIG_STRV, offsetof(qless_complete_options, depends),
+	  offsetof(qless_complete_options, ndepends) },
+};
 #define QLESS_SWIG_OPTSPEC_ROW(what, type, fields) \
 	{ what, &qless_swig_##fields##_defaults, sizeof(type), qless_swig_##fields##_fields, \
 	  sizeof qless_swig_##fields##_fields / sizeof *qless_swig_##fields##_fields }
 static const struct qless_swig_optspec qless_swig_put_spec = QLESS_SWIG_OPTSPEC_ROW("put options", qless_put_options, put);
+static const struct qless_swig_optspec qless_swig_complete_spec =
+	QLESS_SWIG_OPTSPEC_ROW("complete options", qless_complete_options, complete);
 static const struct qless_swig_optspec qless_swig_recur_spec =
 	QLESS_SWIG_OPTSPEC_ROW("recur options", qless_recur_options, recur);
 
@@ -123,6 +132,7 @@ static const struct qless_swig_optspec qless_swig_recur_spec =
  * that one typemap per language serves every options struct. */
 #define QLESS_SWIG_OPTSPEC(opts) _Generic((opts), \
 	qless_put_options *: &qless_swig_put_spec, \
+	qless_complete_options *: &qless_swig_complete_spec, \
 	qless_recur_options *: &qless_swig_recur_spec)
 
 /* C arrays a typemap allocated for the list fields of one call. */
@@ -257,7 +267,9 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_client_options_init;
 %ignore qless_put_options_init;
 /* Options structs in from the language's native map (see QLESS_OPTIONS). */
-%apply const SWIGTYPE *QLESS_OPTIONS { const qless_put_options *, const qless_recur_options * };
+%apply const SWIGTYPE *QLESS_OPTIONS {
+  const qless_put_options *, const qless_complete_options *, const qless_recur_options *
+};
 %ignore qless_complete_options_init;
 %ignore qless_recur_options_init;
 %ignore qless_worker_options_init;
@@ -307,7 +319,6 @@ static long qless_swig_version_number(void)
 %ignore qless_client_call_batch;
 /* Jids for raw batched puts: C-level too (the bindings' put makes its own). */
 %ignore qless_jid_generate;
-%ignore qless_job_complete;
 %ignore qless_worker_new;
 /* The engine runs C callbacks: each language's file wraps qless_worker_main
  * with trampolines of its own (perform, fork) and reaches nothing else of it. */
@@ -336,17 +347,6 @@ static int qless_swig_client_new(qless_client **out, const char *url, int connec
 	o.command_timeout_ms = command_timeout_ms;
 	o.worker_name = worker_name;
 	return qless_client_new(out, url, &o);
-}
-
-static int qless_swig_job_complete(qless_job *job, const char *next, double delay,
-                                   QLESS_STRV(depends, ndepends))
-{
-	qless_complete_options o = QLESS_COMPLETE_OPTIONS_INIT;
-	o.next = next;
-	o.delay = delay;
-	o.depends = depends;
-	o.ndepends = ndepends;
-	return qless_job_complete(job, &o);
 }
 
 static int qless_swig_worker_new(qless_worker **out, qless_client *client, QLESS_STRV(queues, nqueues),

@@ -184,8 +184,7 @@ final class Job
     /** Options: next (a queue to move on to), delay, depends. */
     public function complete(array $options = []): void
     {
-        $o = options($options, ['next' => null, 'delay' => 0.0, 'depends' => null], 'Job::complete');
-        \qless_swig_job_complete($this->h, $o['next'], (float)$o['delay'], $o['depends']);
+        \qless_job_complete($this->h, $options);
     }
 
     public function fail(string $group, string $message): void { \qless_job_fail($this->h, $group, $message); }

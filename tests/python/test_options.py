@@ -83,3 +83,13 @@ def test_recur_options_share_the_mechanism(client):
     assert (jid, rec.priority, rec.retries, rec.backlog, rec.tags) == ("rec", 3, 2, 1, ["r"])
     with pytest.raises(qless.InvalidArgument, match="recur options: unknown option 'delay'"):
         _core.qless_queue_recur(queue._h, "K", None, 60, {"delay": 1})
+
+
+def test_complete_options_share_the_mechanism(client):
+    queue = client.queues["opts"]
+    queue.put("K")
+    job = queue.pop()
+    with pytest.raises(qless.InvalidArgument, match="complete options: unknown option 'nxt'"):
+        _core.qless_job_complete(job._h, {"nxt": "other"})
+    _core.qless_job_complete(job._h, {"next": "other", "delay": 30, "depends": []})
+    assert client.queues["other"].scheduled() == [job.jid]   # its state reads waiting (protocol)

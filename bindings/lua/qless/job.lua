@@ -112,9 +112,8 @@ local sync_data = methods.sync_data
 -- Returns the new state.
 function methods:complete(opts)
   if type(opts) == "string" then opts = { next = opts } end
-  opts = opts or {}
   sync_data(self)
-  core.qless_swig_job_complete(self._h, opts.next, opts.delay or 0, convert.optlist(opts.depends))
+  core.qless_job_complete(self._h, opts)
   return self.state
 end
 

@@ -72,7 +72,7 @@ module Qless
     # Completes the job, or advances it to next_queue.
     def complete(next_queue = nil, delay: 0, depends: nil)
       sync_data
-      Core.qless_swig_job_complete(@handle, next_queue&.to_s, delay.to_f, Convert.strv(depends))
+      Core.qless_job_complete(@handle, { next: next_queue, delay:, depends: })
       @finished = true
       state
     end
