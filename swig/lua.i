@@ -58,6 +58,92 @@ static void qless_lua_push_error(lua_State *L, int code)
 	qless_lua_push_error_message(L, code, qless_error_last_message());
 }
 
+/* Options (a table of name -> value, or nil) at index into *opts; list
+ * arrays go to lists. Returns 0, or -1 with the error pushed: an
+ * InvalidArgument object for an unknown name or a value out of range, a
+ * plain message (like SWIG's own argument checks) for a wrong type. A lone
+ * string is a one-item list, as the Lua API always took tags = "x". */
+static int qless_lua_options(lua_State *L, int index, const struct qless_swig_optspec *spec, void *opts,
+                             struct qless_swig_lists *lists)
+{
+	char msg[256];
+	memcpy(opts, spec->defaults, spec->size);
+	if (lua_isnoneornil(L, index))
+		return 0;
+	if (!lua_istable(L, index)) {
+		lua_pushfstring(L, "%s must be a table", spec->what);
+		return -1;
+	}
+	lua_pushnil(L);
+	while (lua_next(L, index)) {
+		const struct qless_swig_field *f;
+		struct qless_swig_value v = { NULL, NULL, 0, 0, 0 };
+		const char **items;
+		int t = lua_type(L, -1), ok = 1, isnum;
+		size_t i;
+		if (lua_type(L, -2) != LUA_TSTRING) {
+			lua_pop(L, 2);
+			lua_pushfstring(L, "%s: option names must be strings", spec->what);
+			return -1;
+		}
+		if (!(f = qless_swig_field_find(spec, lua_tostring(L, -2)))) {
+			qless_swig_unknown_message(msg, sizeof msg, spec, lua_tostring(L, -2));
+			lua_pop(L, 2);
+			qless_lua_push_error_message(L, QLESS_EINVAL, msg);
+			return -1;
+		}
+		switch (f->kind) {
+		case QLESS_SWIG_STR:
+			ok = t == LUA_TSTRING && (v.s = lua_tostring(L, -1));
+			break;
+		case QLESS_SWIG_STRV:
+			v.n = t == LUA_TSTRING ? 1 : t == LUA_TTABLE ? (size_t)lua_rawlen(L, -1) : 0;
+			if (!(ok = t == LUA_TSTRING || t == LUA_TTABLE))
+				break;
+			if (!(items = qless_swig_lists_alloc(lists, v.n))) {
+				lua_pop(L, 2);
+				qless_lua_push_error_message(L, QLESS_ENOMEM, "out of memory");
+				return -1;
+			}
+			if (t == LUA_TSTRING)
+				items[0] = lua_tostring(L, -1);
+			for (i = 0; t == LUA_TTABLE && i < v.n; i++) {
+				int it = lua_rawgeti(L, -1, (lua_Integer)i + 1);
+				items[i] = lua_tostring(L, -1);   /* the table keeps the string alive */
+				lua_pop(L, 1);
+				if (it != LUA_TSTRING) {
+					lua_pop(L, 2);
+					lua_pushfstring(L, "%s: option '%s' item %d is not a string", spec->what, f->name, (int)i + 1);
+					return -1;
+				}
+			}
+			v.v = items;
+			break;
+		case QLESS_SWIG_DOUBLE:
+			ok = t == LUA_TNUMBER;
+			v.d = lua_tonumber(L, -1);
+			break;
+		case QLESS_SWIG_INT:
+			v.i = (long long)lua_tointegerx(L, -1, &isnum);
+			ok = t == LUA_TNUMBER && isnum;
+			break;
+		}
+		if (!ok) {
+			qless_swig_type_message(msg, sizeof msg, spec, f);
+			lua_pop(L, 2);
+			lua_pushstring(L, msg);
+			return -1;
+		}
+		if (qless_swig_field_set(spec, opts, f, &v, msg, sizeof msg) < 0) {
+			lua_pop(L, 2);
+			qless_lua_push_error_message(L, QLESS_EINVAL, msg);
+			return -1;
+		}
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
 /* qless_core.new_error(code, message): lets the Lua layer raise errors of
  * the same classes (e.g. InvalidArgument for data it cannot encode). */
 static int qless_lua_new_error(lua_State *L)
@@ -411,6 +497,13 @@ static int qless_lua_sleep(lua_State *L)
 	}
 %}
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) %{ free((void *)tmp$argnum); %}
+
+/* Options structs: a table of option name -> value. */
+%typemap(in) const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, struct qless_swig_lists lists = { { NULL }, 0 }) %{
+	if (qless_lua_options(L, $input, QLESS_SWIG_OPTSPEC(&opts), &opts, &lists) < 0) SWIG_fail;
+	$1 = &opts;
+%}
+%typemap(freearg) const SWIGTYPE *QLESS_OPTIONS %{ qless_swig_lists_free(&lists$argnum); %}
 
 /* The engine is reached through worker_main only: its callbacks and
  * run options are C function pointers, and a qless_result exists only

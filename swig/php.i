@@ -126,6 +126,101 @@ static void qless_php_output(zval *result, zval *value, int *count)
 }
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); }
 
+/* ==== options structs from a PHP associative array (issue 13, option typemaps) ==== */
+%{
+/* The string value of an option as a C string, or NULL when it is not one
+ * (embedded NUL bytes included). Borrowed from the caller's array. */
+static const char *qless_php_option_str(zval *value)
+{
+	ZVAL_DEREF(value);
+	if (Z_TYPE_P(value) != IS_STRING || strlen(Z_STRVAL_P(value)) != Z_STRLEN_P(value))
+		return NULL;
+	return Z_STRVAL_P(value);
+}
+
+/* Options (an array of name => value, or null; a null value is "not
+ * given") into *opts; list arrays go to lists. Returns 0, or -1 with an
+ * exception thrown: Qless\InvalidArgument for an unknown name or a value
+ * out of range, TypeError for a value of the wrong type. */
+static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, void *opts,
+                             struct qless_swig_lists *lists)
+{
+	zend_string *key;
+	zend_ulong index;
+	zval *value, *item;
+	char msg[256];
+	memcpy(opts, spec->defaults, spec->size);
+	if (Z_TYPE_P(map) == IS_NULL)
+		return 0;
+	if (Z_TYPE_P(map) != IS_ARRAY) {
+		zend_type_error("%s must be an array, %s given", spec->what, zend_zval_type_name(map));
+		return -1;
+	}
+	ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(map), index, key, value) {
+		const struct qless_swig_field *f;
+		struct qless_swig_value v = { NULL, NULL, 0, 0, 0 };
+		const char **items;
+		int ok = 1;
+		(void)index;
+		ZVAL_DEREF(value);
+		if (!key) {
+			zend_type_error("%s: option names must be strings", spec->what);
+			return -1;
+		}
+		if (Z_TYPE_P(value) == IS_NULL)
+			continue;
+		if (!(f = qless_swig_field_find(spec, ZSTR_VAL(key)))) {
+			qless_swig_unknown_message(msg, sizeof msg, spec, ZSTR_VAL(key));
+			zend_throw_exception(qless_php_errors[qless_swig_error_index(QLESS_EINVAL)], msg, QLESS_EINVAL);
+			return -1;
+		}
+		switch (f->kind) {
+		case QLESS_SWIG_STR:
+			ok = (v.s = qless_php_option_str(value)) != NULL;
+			break;
+		case QLESS_SWIG_STRV:
+			if (!(ok = Z_TYPE_P(value) == IS_ARRAY))
+				break;
+			if (!(items = qless_swig_lists_alloc(lists, zend_hash_num_elements(Z_ARRVAL_P(value))))) {
+				zend_throw_exception(qless_php_errors[qless_swig_error_index(QLESS_ENOMEM)], "out of memory", QLESS_ENOMEM);
+				return -1;
+			}
+			ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), item) {
+				if (!(items[v.n++] = qless_php_option_str(item)))
+					ok = 0;
+			} ZEND_HASH_FOREACH_END();
+			v.v = items;
+			break;
+		case QLESS_SWIG_DOUBLE:
+			ok = Z_TYPE_P(value) == IS_DOUBLE || Z_TYPE_P(value) == IS_LONG;
+			v.d = zval_get_double(value);
+			break;
+		case QLESS_SWIG_INT:
+			ok = Z_TYPE_P(value) == IS_LONG;
+			v.i = (long long)zval_get_long(value);
+			break;
+		}
+		if (!ok) {
+			qless_swig_type_message(msg, sizeof msg, spec, f);
+			zend_type_error("%s", msg);
+			return -1;
+		}
+		if (qless_swig_field_set(spec, opts, f, &v, msg, sizeof msg) < 0) {
+			zend_throw_exception(qless_php_errors[qless_swig_error_index(QLESS_EINVAL)], msg, QLESS_EINVAL);
+			return -1;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return 0;
+}
+%}
+
+%typemap(in, phptype="?array") const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, struct qless_swig_lists lists = { { NULL }, 0 }) {
+	if (qless_php_options(&$input, QLESS_SWIG_OPTSPEC(&opts), &opts, &lists) < 0) SWIG_fail;
+	$1 = &opts;
+}
+%typemap(freearg) const SWIGTYPE *QLESS_OPTIONS { qless_swig_lists_free(&lists$argnum); }
+/* ==== end of options structs ==== */
+
 %include "qless.i"
 
 /* ==== the worker engine: qless_php_worker_main(argv, perform) ==========

@@ -12,12 +12,113 @@
 /* The classes of qless_swig_errors (swig/qless.i), row by row. */
 static PyObject *qless_py_errors[QLESS_SWIG_NERRORS];
 
-static void qless_py_raise(int code)
+static void qless_py_raise_message(int code, const char *message)
 {
 	PyObject *cls = qless_py_errors[qless_swig_error_index(code)];
-	PyObject *args = Py_BuildValue("(si)", qless_error_last_message(), code);
+	PyObject *args = Py_BuildValue("(si)", message, code);
 	PyErr_SetObject(cls ? cls : PyExc_RuntimeError, args);
 	Py_XDECREF(args);
+}
+
+static void qless_py_raise(int code)
+{
+	qless_py_raise_message(code, qless_error_last_message());
+}
+
+/* Any iterable of str into an array from lists; the strings are borrowed
+ * from the sequence made of it, which *keep (a list) holds until freearg. */
+static int qless_py_strv(PyObject *in, struct qless_swig_lists *lists, PyObject **keep,
+                         const char ***out, size_t *count)
+{
+	Py_ssize_t i, n;
+	PyObject *seq = PySequence_Fast(in, "expected a list of strings");
+	if (!seq)
+		return -1;
+	if ((!*keep && !(*keep = PyList_New(0))) || PyList_Append(*keep, seq) < 0) {
+		Py_DECREF(seq);
+		return -1;
+	}
+	Py_DECREF(seq);
+	n = PySequence_Fast_GET_SIZE(seq);
+	if (!(*out = qless_swig_lists_alloc(lists, (size_t)n))) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+		if (!PyUnicode_Check(item)) {
+			PyErr_SetString(PyExc_TypeError, "expected a list of strings");
+			return -1;
+		}
+		if (!((*out)[i] = PyUnicode_AsUTF8(item)))
+			return -1;
+	}
+	*count = (size_t)n;
+	return 0;
+}
+
+/* Options (a dict of name -> value, or None) into *opts. A lone str is a
+ * one-item list, as in the Python API's tags=. */
+static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec, void *opts,
+                            struct qless_swig_lists *lists, PyObject **keep)
+{
+	PyObject *key, *value;
+	Py_ssize_t pos = 0;
+	char msg[256];
+	memcpy(opts, spec->defaults, spec->size);
+	if (map == Py_None)
+		return 0;
+	if (!PyDict_Check(map)) {
+		PyErr_Format(PyExc_TypeError, "%s must be a dict", spec->what);
+		return -1;
+	}
+	while (PyDict_Next(map, &pos, &key, &value)) {
+		const struct qless_swig_field *f;
+		struct qless_swig_value v = { NULL, NULL, 0, 0, 0 };
+		const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+		int ok = 1;
+		if (!name) {
+			PyErr_Format(PyExc_TypeError, "%s: option names must be str", spec->what);
+			return -1;
+		}
+		if (value == Py_None)
+			continue;
+		if (!(f = qless_swig_field_find(spec, name))) {
+			qless_swig_unknown_message(msg, sizeof msg, spec, name);
+			qless_py_raise_message(QLESS_EINVAL, msg);
+			return -1;
+		}
+		switch (f->kind) {
+		case QLESS_SWIG_STR:
+			ok = PyUnicode_Check(value) && (v.s = PyUnicode_AsUTF8(value));
+			break;
+		case QLESS_SWIG_STRV: {
+			PyObject *list = PyUnicode_Check(value) ? PyTuple_Pack(1, value) : Py_NewRef(value);
+			ok = list && qless_py_strv(list, lists, keep, (const char ***)&v.v, &v.n) == 0;
+			Py_XDECREF(list);
+			break;
+		}
+		case QLESS_SWIG_DOUBLE:
+			ok = (PyFloat_Check(value) || PyLong_Check(value)) && !((v.d = PyFloat_AsDouble(value)) == -1 && PyErr_Occurred());
+			break;
+		case QLESS_SWIG_INT:
+			ok = PyLong_Check(value) && !((v.i = PyLong_AsLongLong(value)) == -1 && PyErr_Occurred());
+			break;
+		}
+		if (!ok) {
+			if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+				PyErr_Clear();
+				qless_swig_type_message(msg, sizeof msg, spec, f);
+				PyErr_SetString(PyExc_TypeError, msg);
+			}
+			return -1;
+		}
+		if (qless_swig_field_set(spec, opts, f, &v, msg, sizeof msg) < 0) {
+			qless_py_raise_message(QLESS_EINVAL, msg);
+			return -1;
+		}
+	}
+	return 0;
 }
 %}
 
@@ -94,26 +195,20 @@ static void qless_py_raise(int code)
 %typemap(argout) double *QLESS_OUT_DOUBLE { $result = SWIG_Python_AppendOutput($result, PyFloat_FromDouble(tmp$argnum)); }
 
 /* None -> (NULL, 0); any sequence of str, even empty -> a non-NULL array. */
-%typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (const char **tmp = NULL, PyObject *seq = NULL) {
-	if ($input == Py_None) {
-		$1 = NULL; $2 = 0;
-	} else {
-		Py_ssize_t i, n;
-		seq = PySequence_Fast($input, "expected a list of strings");
-		if (!seq) SWIG_fail;
-		n = PySequence_Fast_GET_SIZE(seq);
-		tmp = calloc(n ? (size_t)n : 1, sizeof *tmp);
-		if (!tmp) { PyErr_NoMemory(); SWIG_fail; }
-		for (i = 0; i < n; i++) {
-			PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-			if (!PyUnicode_Check(item)) { PyErr_SetString(PyExc_TypeError, "expected a list of strings"); SWIG_fail; }
-			tmp[i] = PyUnicode_AsUTF8(item);
-			if (!tmp[i]) SWIG_fail;
-		}
-		$1 = ($1_ltype)tmp; $2 = (size_t)n;
-	}
+%typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (struct qless_swig_lists lists = { { NULL }, 0 }, PyObject *keep = NULL) {
+	const char **v = NULL;
+	size_t n = 0;
+	if ($input != Py_None && qless_py_strv($input, &lists, &keep, &v, &n) < 0) SWIG_fail;
+	$1 = ($1_ltype)v; $2 = n;
 }
-%typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); Py_XDECREF(seq$argnum); }
+%typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { qless_swig_lists_free(&lists$argnum); Py_XDECREF(keep$argnum); }
+
+/* ---- options structs: a dict of option name -> value (None: not given) ---- */
+%typemap(in) const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, struct qless_swig_lists lists = { { NULL }, 0 }, PyObject *keep = NULL) {
+	if (qless_py_options($input, QLESS_SWIG_OPTSPEC(&opts), &opts, &lists, &keep) < 0) SWIG_fail;
+	$1 = &opts;
+}
+%typemap(freearg) const SWIGTYPE *QLESS_OPTIONS { qless_swig_lists_free(&lists$argnum); Py_XDECREF(keep$argnum); }
 
 /* ---- the worker engine ----
  * Python reaches the engine only through qless_swig_worker_main (below):

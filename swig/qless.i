@@ -22,6 +22,13 @@
  *                                     (nil -> NULL, 0); QLESS_STRV(list, n) in
  *                                     the headers gives SWIG these names
  *   int64_t / size_t results          as native integers
+ *   const SWIGTYPE *QLESS_OPTIONS     an options struct from the language's
+ *                                     map of option name -> value (nil map
+ *                                     or value: not given), through
+ *                                     QLESS_SWIG_OPTSPEC and
+ *                                     qless_swig_field_set (below); unknown
+ *                                     name -> InvalidArgument, value of the
+ *                                     wrong type -> the language's TypeError
  * and, at module init, one exception class per row of qless_swig_errors
  * (below): row 0 the base class, the others its subclasses.
  */
@@ -29,6 +36,11 @@
 /* In the runtime section, which precedes every language file's own
  * %{ ... %} code, so its raise helpers can use the table. */
 %runtime %{
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <qless/qless.h>
 
 /* The exception classes of every binding, generated from QLESS_ERRORS:
@@ -48,6 +60,161 @@ static const struct qless_swig_error qless_swig_errors[] = {
 };
 #undef QLESS_SWIG_ERROR_ROW
 #define QLESS_SWIG_NERRORS ((int)(sizeof qless_swig_errors / sizeof *qless_swig_errors))
+
+/* ---- option structs from a language's native map ----
+ * Each versioned options struct is described once, as a table of fields;
+ * a language's QLESS_OPTIONS typemap walks its own map (dict, Hash, table,
+ * array), converts each value to the field's kind and stores it with
+ * qless_swig_field_set. A nil/None/null value means "not given". */
+enum qless_swig_kind { QLESS_SWIG_STR, QLESS_SWIG_STRV, QLESS_SWIG_DOUBLE, QLESS_SWIG_INT };
+
+struct qless_swig_field {
+	const char *name;
+	enum qless_swig_kind kind;
+	size_t offset;   /* of the value; STRV: of the array */
+	size_t aux;      /* STRV: offset of its size_t count; else of an int "has_"
+	                  * flag set when given; 0 (the version's offset): none */
+};
+
+struct qless_swig_optspec {
+	const char *what;          /* names the struct in messages */
+	const void *defaults;      /* its INIT value */
+	size_t size;
+	const struct qless_swig_field *fields;
+	size_t nfields;
+};
+
+/* A converted value; the field's kind says which member is meant. */
+struct qless_swig_value {
+	const char *s;
+	const char *const *v;
+	size_t n;
+	double d;
+	long long i;
+};
+
+static const qless_put_options qless_swig_put_defaults = QLESS_PUT_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_put_fields[] = {
+	{ "jid", QLESS_SWIG_STR, offsetof(qless_put_options, jid), 0 },
+	{ "delay", QLESS_SWIG_DOUBLE, offsetof(qless_put_options, delay), 0 },
+	{ "priority", QLESS_SWIG_DOUBLE, offsetof(qless_put_options, priority),
+	  offsetof(qless_put_options, has_priority) },
+	{ "retries", QLESS_SWIG_INT, offsetof(qless_put_options, retries), 0 },
+	{ "tags", QLESS_SWIG_STRV, offsetof(qless_put_options, tags), offsetof(qless_put_options, ntags) },
+	{ "depends", QLESS_SWIG_STRV, offsetof(qless_put_options, depends), offsetof(qless_put_options, ndepends) },
+};
+static const qless_recur_options qless_swig_recur_defaults = QLESS_RECUR_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_recur_fields[] = {
+	{ "jid", QLESS_SWIG_STR, offsetof(qless_recur_options, jid), 0 },
+	{ "offset", QLESS_SWIG_DOUBLE, offsetof(qless_recur_options, offset), 0 },
+	{ "priority", QLESS_SWIG_DOUBLE, offsetof(qless_recur_options, priority), 0 },
+	{ "retries", QLESS_SWIG_INT, offsetof(qless_recur_options, retries), 0 },
+	{ "backlog", QLESS_SWIG_INT, offsetof(qless_recur_options, backlog), 0 },
+	{ "tags", QLESS_SWIG_STRV, offsetof(qless_recur_options, tags), offsetof(qless_recur_options, ntags) },
+};
+static const qless_complete_options qless_swig_complete_defaults = QLESS_COMPLETE_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_complete_fields[] = {
+	{ "next", QLESS_SWIG_STR, offsetof(qless_complete_options, next), 0 },
+	{ "delay", QLESS_SWIG_DOUBLE, offsetof(qless_complete_options, delay), 0 },
+	{ "depends", QLESS_SWIG_STRV, offsetof(qless_complete_options, depends),
+	  offsetof(qless_complete_options, ndepends) },
+};
+#define QLESS_SWIG_OPTSPEC_ROW(what, type, fields) \
+	{ what, &qless_swig_##fields##_defaults, sizeof(type), qless_swig_##fields##_fields, \
+	  sizeof qless_swig_##fields##_fields / sizeof *qless_swig_##fields##_fields }
+static const struct qless_swig_optspec qless_swig_put_spec = QLESS_SWIG_OPTSPEC_ROW("put options", qless_put_options, put);
+static const struct qless_swig_optspec qless_swig_complete_spec =
+	QLESS_SWIG_OPTSPEC_ROW("complete options", qless_complete_options, complete);
+static const struct qless_swig_optspec qless_swig_recur_spec =
+	QLESS_SWIG_OPTSPEC_ROW("recur options", qless_recur_options, recur);
+
+/* The table of the options struct opts points to, chosen by its C type so
+ * that one typemap per language serves every options struct. */
+#define QLESS_SWIG_OPTSPEC(opts) _Generic((opts), \
+	qless_put_options *: &qless_swig_put_spec, \
+	qless_complete_options *: &qless_swig_complete_spec, \
+	qless_recur_options *: &qless_swig_recur_spec)
+
+/* C arrays a typemap allocated for the list fields of one call. */
+#define QLESS_SWIG_MAXLISTS 4
+struct qless_swig_lists {
+	const char **v[QLESS_SWIG_MAXLISTS];
+	int n;
+};
+
+static const char **qless_swig_lists_alloc(struct qless_swig_lists *lists, size_t n)
+{
+	const char **v;
+	if (lists->n == QLESS_SWIG_MAXLISTS || !(v = (const char **)calloc(n ? n : 1, sizeof *v)))
+		return NULL;
+	return lists->v[lists->n++] = v;
+}
+
+static void qless_swig_lists_free(struct qless_swig_lists *lists)
+{
+	while (lists->n > 0)
+		free((void *)lists->v[--lists->n]);
+}
+
+static const struct qless_swig_field *qless_swig_field_find(const struct qless_swig_optspec *spec, const char *name)
+{
+	size_t i;
+	for (i = 0; i < spec->nfields; i++)
+		if (!strcmp(spec->fields[i].name, name))
+			return &spec->fields[i];
+	return NULL;
+}
+
+/* The message for a key the struct lacks, listing the ones it has. */
+static void qless_swig_unknown_message(char *buf, size_t size, const struct qless_swig_optspec *spec, const char *name)
+{
+	size_t i, len;
+	snprintf(buf, size, "%s: unknown option '%s'; known:", spec->what, name);
+	for (i = 0; i < spec->nfields && (len = strlen(buf)) < size; i++)
+		snprintf(buf + len, size - len, "%s %s", i ? "," : "", spec->fields[i].name);
+}
+
+/* The message for a value of the wrong type. */
+static void qless_swig_type_message(char *buf, size_t size, const struct qless_swig_optspec *spec,
+                                    const struct qless_swig_field *f)
+{
+	static const char *const expected[] = { "a string", "a list of strings", "a number", "an integer" };
+	snprintf(buf, size, "%s: option '%s' must be %s", spec->what, f->name, expected[f->kind]);
+}
+
+/* Stores v into field f of opts. QLESS_EINVAL with a message in buf when
+ * the value does not fit the field. */
+static int qless_swig_field_set(const struct qless_swig_optspec *spec, void *opts, const struct qless_swig_field *f,
+                                const struct qless_swig_value *v, char *buf, size_t size)
+{
+	char *base = (char *)opts;
+	switch (f->kind) {
+	case QLESS_SWIG_STR:
+		memcpy(base + f->offset, &v->s, sizeof v->s);
+		break;
+	case QLESS_SWIG_STRV:
+		memcpy(base + f->offset, &v->v, sizeof v->v);
+		memcpy(base + f->aux, &v->n, sizeof v->n);
+		return 0;
+	case QLESS_SWIG_DOUBLE:
+		memcpy(base + f->offset, &v->d, sizeof v->d);
+		break;
+	case QLESS_SWIG_INT: {
+		int i = (int)v->i;
+		if (v->i < INT_MIN || v->i > INT_MAX) {
+			snprintf(buf, size, "%s: option '%s' is out of range", spec->what, f->name);
+			return QLESS_EINVAL;
+		}
+		memcpy(base + f->offset, &i, sizeof i);
+		break;
+	}
+	}
+	if (f->aux) {
+		int given = 1;
+		memcpy(base + f->aux, &given, sizeof given);
+	}
+	return 0;
+}
 
 /* The row of code in qless_swig_errors; 0 (the base class) when none. */
 static int qless_swig_error_index(int code)
@@ -99,6 +266,10 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
  * build them field by field from keyword arguments. */
 %ignore qless_client_options_init;
 %ignore qless_put_options_init;
+/* Options structs in from the language's native map (see QLESS_OPTIONS). */
+%apply const SWIGTYPE *QLESS_OPTIONS {
+  const qless_put_options *, const qless_complete_options *, const qless_recur_options *
+};
 %ignore qless_complete_options_init;
 %ignore qless_recur_options_init;
 %ignore qless_worker_options_init;
@@ -133,9 +304,10 @@ static long qless_swig_version_number(void)
 %apply int64_t *QLESS_OUT_INT { int64_t * };
 %apply double *QLESS_OUT_DOUBLE { double * };
 
-/* Option structs hold C arrays whose lifetime a language cannot express;
- * the bindings use the flat qless_swig_* calls below instead, which build
- * the options on the stack for the duration of one call. */
+/* Option structs hold C arrays whose lifetime a language cannot express:
+ * those with a QLESS_OPTIONS typemap are built from a native map for the
+ * duration of one call; the others still go through the flat qless_swig_*
+ * calls below. */
 %ignore qless_client_options;
 %ignore qless_put_options;
 %ignore qless_complete_options;
@@ -147,10 +319,6 @@ static long qless_swig_version_number(void)
 %ignore qless_client_call_batch;
 /* Jids for raw batched puts: C-level too (the bindings' put makes its own). */
 %ignore qless_jid_generate;
-%ignore qless_queue_put;
-%ignore qless_job_requeue;
-%ignore qless_job_complete;
-%ignore qless_queue_recur;
 %ignore qless_worker_new;
 /* The engine runs C callbacks: each language's file wraps qless_worker_main
  * with trampolines of its own (perform, fork) and reaches nothing else of it. */
@@ -170,9 +338,7 @@ static long qless_swig_version_number(void)
 %immutable qless_queue_counts::version;
 %immutable qless_stats::version;
 
-%ignore qless_swig_fill_put;
 %inline %{
-/* A tags/depends list given as nil is "not given" (NULL); an empty list is sent. */
 static int qless_swig_client_new(qless_client **out, const char *url, int connect_timeout_ms,
                                  int command_timeout_ms, const char *worker_name)
 {
@@ -181,65 +347,6 @@ static int qless_swig_client_new(qless_client **out, const char *url, int connec
 	o.command_timeout_ms = command_timeout_ms;
 	o.worker_name = worker_name;
 	return qless_client_new(out, url, &o);
-}
-
-static void qless_swig_fill_put(qless_put_options *o, const char *jid, double delay, int has_priority,
-                                double priority, int retries, QLESS_STRV(tags, ntags),
-                                QLESS_STRV(depends, ndepends))
-{
-	o->jid = jid;
-	o->delay = delay;
-	o->has_priority = has_priority;
-	o->priority = priority;
-	o->retries = retries;
-	o->tags = tags;
-	o->ntags = ntags;
-	o->depends = depends;
-	o->ndepends = ndepends;
-}
-
-static int qless_swig_queue_put(qless_queue *queue, char **out_jid, const char *klass, const char *data,
-                                const char *jid, double delay, int has_priority, double priority, int retries,
-                                QLESS_STRV(tags, ntags), QLESS_STRV(depends, ndepends))
-{
-	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
-	qless_swig_fill_put(&o, jid, delay, has_priority, priority, retries, tags, ntags, depends, ndepends);
-	return qless_queue_put(queue, out_jid, klass, data, &o);
-}
-
-static int qless_swig_job_requeue(qless_job *job, const char *queue, double delay, int has_priority,
-                                  double priority, int retries, QLESS_STRV(tags, ntags),
-                                  QLESS_STRV(depends, ndepends))
-{
-	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
-	qless_swig_fill_put(&o, NULL, delay, has_priority, priority, retries, tags, ntags, depends, ndepends);
-	return qless_job_requeue(job, queue, &o);
-}
-
-static int qless_swig_job_complete(qless_job *job, const char *next, double delay,
-                                   QLESS_STRV(depends, ndepends))
-{
-	qless_complete_options o = QLESS_COMPLETE_OPTIONS_INIT;
-	o.next = next;
-	o.delay = delay;
-	o.depends = depends;
-	o.ndepends = ndepends;
-	return qless_job_complete(job, &o);
-}
-
-static int qless_swig_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
-                                  double interval, const char *jid, double offset, double priority,
-                                  int retries, int backlog, QLESS_STRV(tags, ntags))
-{
-	qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
-	o.jid = jid;
-	o.offset = offset;
-	o.priority = priority;
-	o.retries = retries;
-	o.backlog = backlog;
-	o.tags = tags;
-	o.ntags = ntags;
-	return qless_queue_recur(queue, out_jid, klass, data, interval, &o);
 }
 
 static int qless_swig_worker_new(qless_worker **out, qless_client *client, QLESS_STRV(queues, nqueues),

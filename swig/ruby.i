@@ -37,13 +37,103 @@ static VALUE qless_rb_errors[QLESS_SWIG_NERRORS];   /* rows of qless_swig_errors
  * rb_exc_raise longjmps past SWIG's cleanup, so nothing C-allocated may be
  * pending when this runs: the typemaps below keep their temporaries in
  * Ruby-managed memory and out-parameters are only written on success. */
-static void qless_rb_raise(int code)
+static void qless_rb_raise_message(int code, const char *message)
 {
-	VALUE msg = rb_utf8_str_new_cstr(qless_error_last_message());
+	VALUE msg = rb_utf8_str_new_cstr(message);
 	VALUE exc = rb_exc_new_str(qless_rb_errors[qless_swig_error_index(code)], msg);
 	rb_ivar_set(exc, rb_intern("@code"), INT2NUM(code));
 	rb_ivar_set(exc, rb_intern("@name"), rb_utf8_str_new_cstr(qless_error_name(code)));
 	rb_exc_raise(exc);
+}
+
+static void qless_rb_raise(int code)
+{
+	qless_rb_raise_message(code, qless_error_last_message());
+}
+
+static void qless_rb_option_type_error(const struct qless_swig_optspec *spec, const struct qless_swig_field *f)
+{
+	char msg[256];
+	qless_swig_type_message(msg, sizeof msg, spec, f);
+	rb_raise(rb_eTypeError, "%s", msg);
+}
+
+/* A String or Symbol as a C string, kept alive by keep. */
+static const char *qless_rb_option_str(VALUE value, VALUE keep)
+{
+	if (SYMBOL_P(value))
+		value = rb_sym2str(value);
+	if (!RB_TYPE_P(value, T_STRING))
+		return NULL;
+	rb_ary_push(keep, value);
+	return StringValueCStr(value);
+}
+
+/* Options (a Hash of Symbol or String -> value, or nil) into *opts. Every
+ * Ruby object the C struct points into, and the pointer arrays of its
+ * lists (Ruby strings), are held by *keep, which the wrapper's frame
+ * references: a raise from here on leaks nothing. List items are
+ * converted with to_s, as the Ruby API always did. */
+static void qless_rb_options(VALUE map, const struct qless_swig_optspec *spec, void *opts, VALUE *keep)
+{
+	VALUE pairs;
+	long i, j, n;
+	char msg[256];
+	memcpy(opts, spec->defaults, spec->size);
+	if (NIL_P(map))
+		return;
+	Check_Type(map, T_HASH);
+	*keep = rb_ary_new();
+	pairs = rb_funcall(map, rb_intern("to_a"), 0);
+	rb_ary_push(*keep, pairs);
+	for (i = 0; i < RARRAY_LEN(pairs); i++) {
+		VALUE pair = rb_ary_entry(pairs, i), value = rb_ary_entry(pair, 1), ary, buf;
+		const char *name = qless_rb_option_str(rb_ary_entry(pair, 0), *keep);
+		const struct qless_swig_field *f;
+		struct qless_swig_value v = { NULL, NULL, 0, 0, 0 };
+		if (!name)
+			rb_raise(rb_eTypeError, "%s: option names must be Symbols or Strings", spec->what);
+		if (NIL_P(value))
+			continue;
+		if (!(f = qless_swig_field_find(spec, name))) {
+			qless_swig_unknown_message(msg, sizeof msg, spec, name);
+			qless_rb_raise_message(QLESS_EINVAL, msg);
+		}
+		switch (f->kind) {
+		case QLESS_SWIG_STR:
+			if (!(v.s = qless_rb_option_str(value, *keep)))
+				qless_rb_option_type_error(spec, f);
+			break;
+		case QLESS_SWIG_STRV:
+			if (NIL_P(ary = rb_check_array_type(value)))
+				qless_rb_option_type_error(spec, f);
+			ary = rb_ary_dup(ary);   /* a snapshot the caller cannot change under us */
+			rb_ary_push(*keep, ary);
+			n = RARRAY_LEN(ary);
+			buf = rb_str_new(NULL, (long)((n ? n : 1) * sizeof(char *)));
+			rb_ary_push(*keep, buf);
+			for (j = 0; j < n; j++) {
+				VALUE item = rb_obj_as_string(rb_ary_entry(ary, j));
+				rb_ary_store(ary, j, item);
+				((const char **)RSTRING_PTR(buf))[j] = StringValueCStr(item);
+			}
+			v.v = (const char *const *)RSTRING_PTR(buf);
+			v.n = (size_t)n;
+			break;
+		case QLESS_SWIG_DOUBLE:
+			if (!rb_obj_is_kind_of(value, rb_cNumeric))
+				qless_rb_option_type_error(spec, f);
+			v.d = NUM2DBL(value);
+			break;
+		case QLESS_SWIG_INT:
+			if (!RB_INTEGER_TYPE_P(value))
+				qless_rb_option_type_error(spec, f);
+			v.i = NUM2LL(value);
+			break;
+		}
+		if (qless_swig_field_set(spec, opts, f, &v, msg, sizeof msg) < 0)
+			qless_rb_raise_message(QLESS_EINVAL, msg);
+	}
 }
 
 /* Output values of one call: none -> nil, one -> itself, several -> an
@@ -422,6 +512,13 @@ static void *qless_rb_next_nogvl(void *p)
 	}
 }
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { RB_GC_GUARD(buf$argnum); RB_GC_GUARD(ary$argnum); }
+
+/* ---- options structs: a Hash of option name -> value (nil: not given) ---- */
+%typemap(in) const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, VALUE keep = Qnil) {
+	qless_rb_options($input, QLESS_SWIG_OPTSPEC(&opts), &opts, &keep);
+	$1 = &opts;
+}
+%typemap(freearg) const SWIGTYPE *QLESS_OPTIONS { RB_GC_GUARD(keep$argnum); }
 
 %include "qless.i"
 

@@ -106,10 +106,7 @@ final class Queue
     /** Options: jid, delay, priority, retries, tags, depends. Returns the jid. */
     public function put(string $klass, array|object $data = [], array $options = []): string
     {
-        $o = options($options, ['jid' => null, 'delay' => 0.0, 'priority' => null, 'retries' => -1,
-            'tags' => null, 'depends' => null], 'Queue::put');
-        return \qless_swig_queue_put($this->h, $klass, encode($data), $o['jid'], (float)$o['delay'],
-            $o['priority'] === null ? 0 : 1, (float)($o['priority'] ?? 0), $o['retries'], $o['tags'], $o['depends']);
+        return \qless_queue_put($this->h, $klass, encode($data), $options);
     }
 
     /** The next job for this client's worker, or null when none is waiting. */
@@ -141,10 +138,8 @@ final class Queue
      *  retries, backlog, tags. Returns its jid. */
     public function recur(string $klass, array|object $data, float $interval, array $options = []): string
     {
-        $o = options($options, ['jid' => null, 'offset' => 0.0, 'priority' => 0.0, 'retries' => 5,
-            'backlog' => 0, 'tags' => null], 'Queue::recur');
-        return \qless_swig_queue_recur($this->h, $klass, encode($data), $interval, $o['jid'], (float)$o['offset'],
-            (float)$o['priority'], $o['retries'], $o['backlog'], $o['tags']);
+        // Unlike the protocol (0), this API's instances retry 5 times by default.
+        return \qless_queue_recur($this->h, $klass, encode($data), $interval, $options + ['retries' => 5]);
     }
 
     private function jobs($list): array
@@ -189,8 +184,7 @@ final class Job
     /** Options: next (a queue to move on to), delay, depends. */
     public function complete(array $options = []): void
     {
-        $o = options($options, ['next' => null, 'delay' => 0.0, 'depends' => null], 'Job::complete');
-        \qless_swig_job_complete($this->h, $o['next'], (float)$o['delay'], $o['depends']);
+        \qless_job_complete($this->h, $options);
     }
 
     public function fail(string $group, string $message): void { \qless_job_fail($this->h, $group, $message); }

@@ -29,7 +29,7 @@ final class ErrorsTest extends QlessTestCase
         $this->assertSame(-1, $e->getCode());
         $this->assertStringContainsString('empty', $e->getMessage());
         $q = $this->client->queue('q');
-        $e = $this->caught(fn () => qless_swig_queue_put($q->h, 'K', '{not json', null, 0.0, 0, 0.0, -1, null, null));
+        $e = $this->caught(fn () => qless_queue_put($q->h, 'K', '{not json', []));
         $this->assertInstanceOf(Qless\InvalidArgument::class, $e);
         $this->assertStringContainsString('JSON', $e->getMessage());
     }

@@ -84,7 +84,7 @@ def test_borrowed_handles_are_forgotten_after_the_call(client, url):
     # (freed) job: the library sees NULL and refuses instead of crashing.
     assert _core.qless_job_jid(job) is None
     with pytest.raises(qless.InvalidArgument):
-        _core.qless_swig_job_complete(job, None, 0, None)
+        _core.qless_job_complete(job, None)
     with pytest.raises(qless.InvalidArgument):
         _core.qless_client_queue_names(client_h)
     del kept, job, client_h

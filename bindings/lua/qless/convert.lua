@@ -29,13 +29,6 @@ function M.list(first, ...)
   return { first, ... }
 end
 
--- Optional list option: nil stays nil ("not given"); a single string is a
--- list of one.
-function M.optlist(v)
-  if type(v) == "string" then return { v } end
-  return v
-end
-
 -- Job data for the core: a string is passed as is (it must already hold
 -- JSON; the core checks it), a table is encoded, nil means {}.
 function M.data(value)

@@ -112,9 +112,8 @@ local sync_data = methods.sync_data
 -- Returns the new state.
 function methods:complete(opts)
   if type(opts) == "string" then opts = { next = opts } end
-  opts = opts or {}
   sync_data(self)
-  core.qless_swig_job_complete(self._h, opts.next, opts.delay or 0, convert.optlist(opts.depends))
+  core.qless_job_complete(self._h, opts)
   return self.state
 end
 
@@ -140,10 +139,7 @@ end
 -- Puts the job into queue (default: its current queue); opts as for
 -- Queue:put except jid.
 function methods:requeue(queue, opts)
-  opts = opts or {}
-  core.qless_swig_job_requeue(self._h, queue or self.queue, opts.delay or 0,
-    opts.priority ~= nil and 1 or 0, opts.priority or 0, opts.retries or -1,
-    convert.optlist(opts.tags), convert.optlist(opts.depends))
+  core.qless_job_requeue(self._h, queue or self.queue, opts)
   rawset(self, "_data", nil)
 end
 

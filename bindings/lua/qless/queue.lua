@@ -16,10 +16,7 @@ function Queue.__tostring(self) return "qless.Queue(" .. self.name .. ")" end
 -- nil means {}). opts: priority, tags, delay (seconds), retries, depends
 -- (list of jids), jid (put or move that job). Returns the jid.
 function Queue:put(klass, data, opts)
-  opts = opts or {}
-  return core.qless_swig_queue_put(self._h, klass, convert.data(data), opts.jid, opts.delay or 0,
-    opts.priority ~= nil and 1 or 0, opts.priority or 0, opts.retries or -1,
-    convert.optlist(opts.tags), convert.optlist(opts.depends))
+  return core.qless_queue_put(self._h, klass, convert.data(data), opts)
 end
 
 local function jobs_or_one(list, count)
@@ -84,9 +81,7 @@ end
 -- Puts a job of klass every interval seconds. opts: offset, priority,
 -- retries, backlog, tags, jid. Returns the template's jid.
 function Queue:recur(klass, data, interval, opts)
-  opts = opts or {}
-  return core.qless_swig_queue_recur(self._h, klass, convert.data(data), interval, opts.jid,
-    opts.offset or 0, opts.priority or 0, opts.retries or 0, opts.backlog or 0, convert.optlist(opts.tags))
+  return core.qless_queue_recur(self._h, klass, convert.data(data), interval, opts)
 end
 
 return Queue

@@ -1,6 +1,6 @@
 """Conversions between the extension's C-shaped values and Python ones."""
 import json
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from . import _core
 
@@ -11,16 +11,6 @@ def encode(data: Any) -> str:
     if isinstance(data, str):
         return data
     return json.dumps(data, separators=(",", ":"))
-
-
-def strv(items: Optional[Iterable[str]]) -> Optional[List[str]]:
-    """None stays None ("not given"); other iterables become a list. A lone
-    str is one item, not a list of characters."""
-    if items is None:
-        return None
-    if isinstance(items, str):
-        return [items]
-    return list(items)
 
 
 def strlist(handle: Any) -> List[str]:

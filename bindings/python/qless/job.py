@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
 
 from . import _core
-from ._util import encode, indexed, strv
+from ._util import encode, indexed
 
 if TYPE_CHECKING:
     from .client import Client
@@ -148,7 +148,7 @@ class Job:
                  depends: Optional[Iterable[str]] = None) -> str:
         """Completes the job, or advances it to queue `next`; returns the new state."""
         self._sync()
-        _core.qless_swig_job_complete(self._h, next, delay, strv(depends))
+        _core.qless_job_complete(self._h, dict(next=next, delay=delay, depends=depends))
         return self.state
 
     def fail(self, group: str, message: str) -> None:
@@ -174,9 +174,8 @@ class Job:
                 retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
                 depends: Optional[Iterable[str]] = None) -> None:
         """Moves the job (in any state) into `queue`; unset options keep their values."""
-        _core.qless_swig_job_requeue(self._h, queue, delay, priority is not None,
-                                     priority or 0, -1 if retries is None else retries,
-                                     strv(tags), strv(depends))
+        _core.qless_job_requeue(self._h, queue, dict(
+            delay=delay, priority=priority, retries=retries, tags=tags, depends=depends))
 
     move = requeue
 

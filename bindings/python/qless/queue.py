@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Union, overload
 
 from . import _core
-from ._util import encode, joblist, strlist, strv
+from ._util import encode, joblist, strlist
 
 if TYPE_CHECKING:
     from .client import Client
@@ -48,10 +48,8 @@ class Queue:
             jid: Optional[str] = None) -> str:
         """Puts a job; data is a JSON-able value or a str of JSON text.
         Options left None keep an existing job's values (new job: defaults)."""
-        return _core.qless_swig_queue_put(
-            self._h, klass, None if data is None else encode(data), jid, delay,
-            priority is not None, priority or 0, -1 if retries is None else retries,
-            strv(tags), strv(depends))
+        return _core.qless_queue_put(self._h, klass, None if data is None else encode(data), dict(
+            jid=jid, delay=delay, priority=priority, retries=retries, tags=tags, depends=depends))
 
     @overload
     def pop(self) -> Optional["Job"]: ...
@@ -142,9 +140,8 @@ class Queue:
               priority: float = 0, retries: int = 0, backlog: int = 0,
               tags: Optional[Iterable[str]] = None, jid: Optional[str] = None) -> str:
         """Puts a job of klass every interval seconds; returns the template's jid."""
-        return _core.qless_swig_queue_recur(
-            self._h, klass, None if data is None else encode(data), interval, jid, offset,
-            priority, retries, backlog, strv(tags))
+        return _core.qless_queue_recur(self._h, klass, None if data is None else encode(data), interval, dict(
+            jid=jid, offset=offset, priority=priority, retries=retries, backlog=backlog, tags=tags))
 
     # ---- jids by state ----
     def _jobs(self, state: str, offset: int, count: int) -> List[str]:

@@ -72,7 +72,7 @@ module Qless
     # Completes the job, or advances it to next_queue.
     def complete(next_queue = nil, delay: 0, depends: nil)
       sync_data
-      Core.qless_swig_job_complete(@handle, next_queue&.to_s, delay.to_f, Convert.strv(depends))
+      Core.qless_job_complete(@handle, { next: next_queue, delay:, depends: })
       @finished = true
       state
     end
@@ -107,8 +107,7 @@ module Qless
 
     # Puts the job (in any state) into queue.
     def requeue(queue, delay: 0, priority: nil, tags: nil, retries: nil, depends: nil)
-      Core.qless_swig_job_requeue(@handle, queue.to_s, delay.to_f, priority ? 1 : 0, priority.to_f,
-                                  retries || -1, Convert.strv(tags), Convert.strv(depends))
+      Core.qless_job_requeue(@handle, queue.to_s, { delay:, priority:, retries:, tags:, depends: })
       @finished = true
       jid
     end

@@ -16,9 +16,8 @@ module Qless
     # JSON-able value, or a String of JSON); returns its jid. Options left
     # nil keep an existing job's value when jid names one.
     def put(klass, data = {}, priority: nil, tags: nil, delay: 0, retries: nil, depends: nil, jid: nil)
-      Core.qless_swig_queue_put(@handle, klass.to_s, Convert.dump(data), jid&.to_s, delay.to_f,
-                                priority ? 1 : 0, priority.to_f, retries || -1,
-                                Convert.strv(tags), Convert.strv(depends))
+      Core.qless_queue_put(@handle, klass.to_s, Convert.dump(data),
+                           { jid:, delay:, priority:, retries:, tags:, depends: })
     end
 
     # Without count: the next job (locked for this client's worker) or nil.
@@ -75,9 +74,8 @@ module Qless
 
     # Puts a job of klass every interval seconds; returns the template's jid.
     def recur(klass, data, interval, offset: 0, priority: 0, retries: 0, backlog: 0, tags: nil, jid: nil)
-      Core.qless_swig_queue_recur(@handle, klass.to_s, Convert.dump(data), interval.to_f, jid&.to_s,
-                                  offset.to_f, priority.to_f, Integer(retries), Integer(backlog),
-                                  Convert.strv(tags))
+      Core.qless_queue_recur(@handle, klass.to_s, Convert.dump(data), interval.to_f,
+                             { jid:, offset:, priority:, retries:, backlog:, tags: })
     end
 
     def ==(other) = other.is_a?(Queue) && other.name == name
