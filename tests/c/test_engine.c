@@ -56,27 +56,53 @@ static qless_job *get(qless_client *c, const char *jid)
 	return job;
 }
 
+/* A client, a worker on one queue and run options calling perform with
+ * the rig's own count: what every engine test starts from. */
+typedef struct rig {
+	qless_client *c;
+	qless_worker *w;
+	seen s;
+	qless_worker_run_options o;
+} rig;
+
+static void rig_open(rig *r, const char *queue)
+{
+	const char *qs[] = { queue };
+	const seen fresh = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	const qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
+	r->c = th_client("eng");
+	r->w = NULL;
+	TH_OK(qless_worker_new(&r->w, r->c, qs, 1, NULL));
+	r->s = fresh;
+	r->s.w = r->w;
+	r->o = init;
+	r->o.perform = perform;
+	r->o.ctx = &r->s;
+}
+
+static void rig_close(rig *r)
+{
+	qless_worker_free(r->w);
+	qless_client_free(r->c);
+}
+
 static void test_serial_outcomes(void)
 {
-	qless_client *c = th_client("eng");
-	const char *qs[] = { "e" };
-	qless_worker *w = NULL;
-	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	rig r;
+	rig_open(&r, "e");
+	qless_client *c = r.c;
+	qless_worker *w = r.w;
 	qless_put_options po = QLESS_PUT_OPTIONS_INIT;
 	po.retries = 1;
 	char *ok = th_put(c, "e", "Ok", NULL, NULL), *boom = th_put(c, "e", "Boom", NULL, NULL);
 	char *again = th_put(c, "e", "Again", NULL, &po), *self = th_put(c, "e", "Self", NULL, NULL);
-	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
 	qless_backoff b = QLESS_BACKOFF_INIT;
 	TH_OK(qless_backoff_parse("fixed:0", &b));
 	TH_OK(qless_worker_set_backoff(w, "Again", NULL, &b));
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = perform;
-	o.ctx = &s;
-	o.interval = 0.01;
-	o.max_jobs = 5; /* four jobs, Again twice: its retry, then its failure */
-	TH_OK(qless_worker_run(w, &o));
-	CU_ASSERT_EQUAL(s.calls, 5);
+	r.o.interval = 0.01;
+	r.o.max_jobs = 5; /* four jobs, Again twice: its retry, then its failure */
+	TH_OK(qless_worker_run(w, &r.o));
+	CU_ASSERT_EQUAL(r.s.calls, 5);
 	CU_ASSERT_EQUAL(qless_worker_jobs_done(w), 5);
 	qless_job *j;
 	TH_STREQ(qless_job_state(j = get(c, ok)), "complete");
@@ -96,27 +122,22 @@ static void test_serial_outcomes(void)
 	qless_free(boom);
 	qless_free(again);
 	qless_free(self);
-	qless_worker_free(w);
-	qless_client_free(c);
+	rig_close(&r);
 }
 
 static void test_retry_delay(void)
 {
-	qless_client *c = th_client("eng");
-	const char *qs[] = { "e" };
-	qless_worker *w = NULL;
-	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	rig r;
+	rig_open(&r, "e");
+	qless_client *c = r.c;
+	qless_worker *w = r.w;
 	char *again = th_put(c, "e", "Again", NULL, NULL);
-	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
 	qless_backoff b = QLESS_BACKOFF_INIT;
 	TH_OK(qless_backoff_parse("fixed:300", &b));
 	TH_OK(qless_worker_set_backoff(w, NULL, "e", &b));
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = perform;
-	o.ctx = &s;
-	o.interval = 0.01;
-	o.max_jobs = 1;
-	TH_OK(qless_worker_run(w, &o));
+	r.o.interval = 0.01;
+	r.o.max_jobs = 1;
+	TH_OK(qless_worker_run(w, &r.o));
 	qless_job *j = get(c, again);
 	TH_STREQ(qless_job_state(j), "scheduled");
 	CU_ASSERT_EQUAL(qless_job_remaining(j), 4);
@@ -126,56 +147,46 @@ static void test_retry_delay(void)
 	CU_ASSERT_EQUAL(qless_strlist_size(sched), 1);
 	qless_strlist_free(sched);
 	qless_free(again);
-	qless_worker_free(w);
-	qless_client_free(c);
+	rig_close(&r);
 }
 
 static void test_thread_pool(void)
 {
-	qless_client *c = th_client("eng");
-	const char *qs[] = { "p" };
-	qless_worker *w = NULL;
-	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	rig r;
+	rig_open(&r, "p");
+	qless_client *c = r.c;
+	qless_worker *w = r.w;
 	char *jids[12];
 	for (int i = 0; i < 12; i++)
 		jids[i] = th_put(c, "p", "Slow", NULL, NULL);
-	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = perform;
-	o.ctx = &s;
-	o.pool = QLESS_POOL_THREADS;
-	o.size = 4;
-	o.interval = 0.01;
-	o.max_jobs = 12;
-	TH_OK(qless_worker_run(w, &o));
-	CU_ASSERT_EQUAL(s.calls, 12);
-	CU_ASSERT(s.most > 1 && s.most <= 4);
+	r.o.pool = QLESS_POOL_THREADS;
+	r.o.size = 4;
+	r.o.interval = 0.01;
+	r.o.max_jobs = 12;
+	TH_OK(qless_worker_run(w, &r.o));
+	CU_ASSERT_EQUAL(r.s.calls, 12);
+	CU_ASSERT(r.s.most > 1 && r.s.most <= 4);
 	for (int i = 0; i < 12; i++) {
 		qless_job *j = get(c, jids[i]);
 		TH_STREQ(qless_job_state(j), "complete");
 		qless_job_free(j);
 		qless_free(jids[i]);
 	}
-	qless_worker_free(w);
-	qless_client_free(c);
+	rig_close(&r);
 }
 
 static void test_graceful_stop(void)
 {
-	qless_client *c = th_client("eng");
-	const char *qs[] = { "g" };
-	qless_worker *w = NULL;
-	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 2 };
+	rig r;
+	rig_open(&r, "g");
+	qless_client *c = r.c;
+	qless_worker *w = r.w;
+	r.s.stop_after = 2;
 	char *jids[5];
 	for (int i = 0; i < 5; i++)
 		jids[i] = th_put(c, "g", "Ok", NULL, NULL);
-	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
-	s.w = w;
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = perform;
-	o.ctx = &s;
-	TH_OK(qless_worker_run(w, &o)); /* no max_jobs: returns because of the stop */
-	CU_ASSERT_EQUAL(s.calls, 2);
+	TH_OK(qless_worker_run(w, &r.o)); /* no max_jobs: returns because of the stop */
+	CU_ASSERT_EQUAL(r.s.calls, 2);
 	int complete = 0;
 	for (int i = 0; i < 5; i++) {
 		qless_job *j = get(c, jids[i]);
@@ -185,8 +196,7 @@ static void test_graceful_stop(void)
 		qless_free(jids[i]);
 	}
 	CU_ASSERT_EQUAL(complete, 2);
-	qless_worker_free(w);
-	qless_client_free(c);
+	rig_close(&r);
 }
 
 /* Calls the server has run since its stats were reset (INFO commandstats:
@@ -215,29 +225,23 @@ static void *stop_later(void *arg)
  * thousands. */
 static void test_run_again_waits(void)
 {
-	qless_client *c = th_client("eng");
-	const char *qs[] = { "idle" };
-	qless_worker *w = NULL;
-	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	rig r;
+	rig_open(&r, "idle");
+	qless_worker *w = r.w;
 	pthread_t t;
-	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = perform;
-	o.ctx = &s;
-	o.interval = 0.2;
+	r.o.interval = 0.2;
 	for (int run = 0; run < 2; run++) {
 		freeReplyObject(redisCommand(th_raw(), "CONFIG RESETSTAT"));
 		CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, stop_later, w), 0);
-		TH_OK(qless_worker_run(w, &o));
+		TH_OK(qless_worker_run(w, &r.o));
 		pthread_join(t, NULL);
 		long calls = server_calls();
 		CU_ASSERT(calls < 40);
 		if (calls >= 40)
 			fprintf(stderr, "\n  run %d: %ld calls while idle", run, calls);
 	}
-	CU_ASSERT_EQUAL(s.calls, 0);
-	qless_worker_free(w);
-	qless_client_free(c);
+	CU_ASSERT_EQUAL(r.s.calls, 0);
+	rig_close(&r);
 }
 
 static void test_options_checked(void)
@@ -309,40 +313,37 @@ static void test_backoff(void)
  * before the list) runs every class and is read no further. */
 static void test_allow_list(void)
 {
-	qless_client *c = th_client("eng");
-	const char *qs[] = { "a" }, *allow[] = { "Ok", "app.*" }, *bad[] = { "Ok", "a*b" };
-	qless_worker *w = NULL;
-	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	rig r;
+	rig_open(&r, "a");
+	qless_client *c = r.c;
+	qless_worker *w = r.w;
+	const char *allow[] = { "Ok", "app.*" }, *bad[] = { "Ok", "a*b" };
 	char *ok = th_put(c, "a", "Ok", NULL, NULL), *app = th_put(c, "a", "app.Job", NULL, NULL);
 	char *boom = th_put(c, "a", "Boom", NULL, NULL), *near = th_put(c, "a", "application", NULL, NULL);
-	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = perform;
-	o.ctx = &s;
-	o.interval = 0.01;
-	o.resolves_classes = 1;
+	r.o.interval = 0.01;
+	r.o.resolves_classes = 1;
 	/* Runs that must be refused get a worker with one job that stops it,
 	 * so that a run wrongly let through ends (and fails the check). */
 	const char *guard_q[] = { "a-guard" };
 	qless_worker *guard = NULL;
 	char *sentinel = th_put(c, "a-guard", "Ok", NULL, NULL);
 	TH_OK(qless_worker_new(&guard, c, guard_q, 1, NULL));
-	s.w = guard;
-	s.stop_after = 1;
-	TH_RC(qless_worker_run(guard, &o), QLESS_EINVAL); /* no list */
+	r.s.w = guard;
+	r.s.stop_after = 1;
+	TH_RC(qless_worker_run(guard, &r.o), QLESS_EINVAL); /* no list */
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "allow"));
-	o.allow = bad;
-	o.nallow = 2;
-	TH_RC(qless_worker_run(guard, &o), QLESS_EINVAL);
+	r.o.allow = bad;
+	r.o.nallow = 2;
+	TH_RC(qless_worker_run(guard, &r.o), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "'a*b'"));
-	CU_ASSERT_EQUAL(s.calls, 0);
-	s.stop_after = 0;
+	CU_ASSERT_EQUAL(r.s.calls, 0);
+	r.s.stop_after = 0;
 	qless_worker_free(guard);
 	qless_free(sentinel);
-	o.allow = allow;
-	o.max_jobs = 4;
-	TH_OK(qless_worker_run(w, &o));
-	CU_ASSERT_EQUAL(s.calls, 2); /* Ok and app.Job */
+	r.o.allow = allow;
+	r.o.max_jobs = 4;
+	TH_OK(qless_worker_run(w, &r.o));
+	CU_ASSERT_EQUAL(r.s.calls, 2); /* Ok and app.Job */
 	qless_job *j;
 	TH_STREQ(qless_job_state(j = get(c, ok)), "complete");
 	qless_job_free(j);
@@ -362,14 +363,14 @@ static void test_allow_list(void)
 	 * read past them); Boom is performed although `allow` would refuse it. */
 	char *again = th_put(c, "a", "Boom", NULL, NULL);
 	size_t v1 = offsetof(qless_worker_run_options, allow);
-	qless_worker_run_options v = o, *old = malloc(v1);
+	qless_worker_run_options v = r.o, *old = malloc(v1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(old);
 	v.version = 1;
 	v.max_jobs = 1;
 	memcpy(old, &v, v1);
-	s.calls = 0;
+	r.s.calls = 0;
 	TH_OK(qless_worker_run(w, old));
-	CU_ASSERT_EQUAL(s.calls, 1);
+	CU_ASSERT_EQUAL(r.s.calls, 1);
 	TH_STREQ(qless_job_failure_group(j = get(c, again)), "BoomError");
 	qless_job_free(j);
 	free(old);
@@ -378,8 +379,7 @@ static void test_allow_list(void)
 	qless_free(app);
 	qless_free(boom);
 	qless_free(near);
-	qless_worker_free(w);
-	qless_client_free(c);
+	rig_close(&r);
 }
 
 /* A stop that reaches a pool child while it is being made: the fork below
@@ -405,27 +405,22 @@ static int fork_then_stop(void *ctx)
 
 static void test_stop_while_forking(void)
 {
-	qless_client *c = th_client("eng");
-	const char *qs[] = { "forkstop" };
-	qless_worker *w = NULL;
-	seen s = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, NULL, 0 };
+	rig r;
+	rig_open(&r, "forkstop");
+	qless_client *c = r.c;
+	qless_worker *w = r.w;
 	char *jid = th_put(c, "forkstop", "Ok", NULL, NULL);
-	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = perform;
-	o.ctx = &s;
-	o.pool = QLESS_POOL_PROCESSES;
-	o.size = 1;
-	o.max_jobs = 1;
-	o.signals = 1;
-	o.fork = fork_then_stop;
-	TH_OK(qless_worker_run(w, &o));
+	r.o.pool = QLESS_POOL_PROCESSES;
+	r.o.size = 1;
+	r.o.max_jobs = 1;
+	r.o.signals = 1;
+	r.o.fork = fork_then_stop;
+	TH_OK(qless_worker_run(w, &r.o));
 	qless_job *j = get(c, jid);
 	TH_STREQ(qless_job_state(j), "waiting");
 	qless_job_free(j);
 	qless_free(jid);
-	qless_worker_free(w);
-	qless_client_free(c);
+	rig_close(&r);
 }
 
 CU_TestInfo engine_tests[] = {
