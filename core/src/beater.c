@@ -2,7 +2,6 @@
  * thread pool or pool child), on a connection of its own, renewing the lock
  * of every job its slots run and marking a job whose lock is gone. */
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -91,8 +90,6 @@ static void *beat_loop(void *arg)
 
 int qless__beater_start(qless_worker *w, qless_client *like)
 {
-	pthread_condattr_t attr;
-	sigset_t all, old;
 	qless_beater *b = calloc(1, sizeof *b);
 	int rc;
 	if (b == NULL)
@@ -101,19 +98,8 @@ int qless__beater_start(qless_worker *w, qless_client *like)
 		free(b);
 		return qless__stopping(w) ? QLESS_OK : qless_error_last_code();
 	}
-	pthread_mutex_init(&b->mu, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&b->cv, &attr);
-	pthread_condattr_destroy(&attr);
-	/* Every signal blocked: handlers run on the program's own threads. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&b->thread, NULL, beat_loop, b);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = qless__bg_start(&b->thread, &b->mu, &b->cv, beat_loop, b);
 	if (rc != 0) {
-		pthread_cond_destroy(&b->cv);
-		pthread_mutex_destroy(&b->mu);
 		qless_client_free(b->client);
 		free(b);
 		return qless__err(QLESS_ENOMEM, "qless_worker_run: cannot start the heartbeat thread: %s", strerror(rc));
@@ -127,13 +113,7 @@ void qless__beater_stop(qless_worker *w)
 	qless_beater *b = w->beater;
 	if (b == NULL)
 		return;
-	pthread_mutex_lock(&b->mu);
-	b->stop = 1;
-	pthread_cond_signal(&b->cv);
-	pthread_mutex_unlock(&b->mu);
-	pthread_join(b->thread, NULL);
-	pthread_cond_destroy(&b->cv);
-	pthread_mutex_destroy(&b->mu);
+	qless__bg_stop(b->thread, &b->mu, &b->cv, &b->stop);
 	qless_client_free(b->client);
 	free(b);
 	w->beater = NULL;

@@ -2,7 +2,6 @@
  * connection of its own. */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -76,8 +75,6 @@ static void hb_destroy(qless_heartbeater *hb)
 int qless_heartbeater_new(qless_heartbeater **out, qless_job *job, double interval)
 {
 	static const char F[] = "qless_heartbeater_new";
-	pthread_condattr_t attr;
-	sigset_t all, old;
 	qless_heartbeater *hb;
 	int rc;
 
@@ -99,20 +96,8 @@ int qless_heartbeater_new(qless_heartbeater **out, qless_job *job, double interv
 		hb_destroy(hb);
 		return rc;
 	}
-	pthread_mutex_init(&hb->mu, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&hb->cv, &attr);
-	pthread_condattr_destroy(&attr);
-	/* The thread starts with every signal blocked, so the program's signal
-	 * handlers (worker shutdown, SIGQUIT) always run on its own threads. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&hb->thread, NULL, beat_loop, hb);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = qless__bg_start(&hb->thread, &hb->mu, &hb->cv, beat_loop, hb);
 	if (rc != 0) {
-		pthread_cond_destroy(&hb->cv);
-		pthread_mutex_destroy(&hb->mu);
 		hb_destroy(hb);
 		return qless__err(QLESS_ENOMEM, "%s: cannot start the thread: %s", F, strerror(rc));
 	}
@@ -134,12 +119,6 @@ void qless_heartbeater_free(qless_heartbeater *heartbeater)
 {
 	if (heartbeater == NULL)
 		return;
-	pthread_mutex_lock(&heartbeater->mu);
-	heartbeater->stop = 1;
-	pthread_cond_signal(&heartbeater->cv);
-	pthread_mutex_unlock(&heartbeater->mu);
-	pthread_join(heartbeater->thread, NULL);
-	pthread_cond_destroy(&heartbeater->cv);
-	pthread_mutex_destroy(&heartbeater->mu);
+	qless__bg_stop(heartbeater->thread, &heartbeater->mu, &heartbeater->cv, &heartbeater->stop);
 	hb_destroy(heartbeater);
 }

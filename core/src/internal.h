@@ -102,6 +102,15 @@ typedef struct qless_url {
 int qless__url_parse(const char *url, qless_url *out);
 void qless__url_free(qless_url *u);
 
+/* ---- heartbeat threads (bgthread.c) ----
+ * Starts fn(arg) with every signal blocked, after initialising mu and a
+ * CLOCK_MONOTONIC cv for it; returns 0, or an errno with mu and cv
+ * destroyed again. qless__bg_stop sets *stop under mu, wakes the thread,
+ * joins it and destroys mu and cv. */
+#include <pthread.h>
+int qless__bg_start(pthread_t *thread, pthread_mutex_t *mu, pthread_cond_t *cv, void *(*fn)(void *), void *arg);
+void qless__bg_stop(pthread_t thread, pthread_mutex_t *mu, pthread_cond_t *cv, int *stop);
+
 /* ---- SIGPIPE guard (conn.c) ----
  * hiredis 0.14 writes with write(2): a write to a connection the server
  * closed would raise SIGPIPE and kill the program. Around our I/O the
