@@ -6,6 +6,19 @@
  * file. This file decides WHICH C parameters use which typemap, which
  * functions are hidden, and how handles are destroyed, once for everyone.
  *
+ * The object model (objects.i, included last): each opaque handle is a
+ * class named once for all languages (Client, Queue, Job, Recur, Worker,
+ * Events, StrList, JobList, QueueCountList, Heartbeater) whose methods are
+ * its C functions with the prefix dropped (job.complete(opts) is
+ * qless_job_complete) and whose read-only attributes are its getters
+ * (job.jid); factories hang off their parent (client.queue(name),
+ * client.worker(queues, opts), client.events(channels),
+ * job.heartbeater(interval)); qless_client_new(url, opts) makes a client.
+ * The same typemaps apply, so out-parameters are results and statuses raise.
+ * The flat qless_* functions stay wrapped too. A language adds its sugar
+ * (properties, iterators, JSON, keyword arguments) in swig/<lang>.i or its
+ * layer, never new C entry points here.
+ *
  * Typemaps are chosen by C type only, never by parameter name (the roles of
  * the types are stated in qless/common.h; tests/check-typemaps.py enforces
  * this). Typemaps a language file must provide:
@@ -112,6 +125,19 @@ static const struct qless_swig_field qless_swig_recur_fields[] = {
 	{ "backlog", QLESS_SWIG_INT, offsetof(qless_recur_options, backlog), 0 },
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_recur_options, tags), offsetof(qless_recur_options, ntags) },
 };
+static const qless_client_options qless_swig_client_defaults = QLESS_CLIENT_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_client_fields[] = {
+	{ "connect_timeout_ms", QLESS_SWIG_INT, offsetof(qless_client_options, connect_timeout_ms), 0 },
+	{ "command_timeout_ms", QLESS_SWIG_INT, offsetof(qless_client_options, command_timeout_ms), 0 },
+	{ "worker_name", QLESS_SWIG_STR, offsetof(qless_client_options, worker_name), 0 },
+};
+/* order is an enum stored as an INT field: it must be an int's size. */
+typedef char qless_swig_order_is_int[sizeof(qless_reserve_order) == sizeof(int) ? 1 : -1];
+static const qless_worker_options qless_swig_worker_defaults = QLESS_WORKER_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_worker_fields[] = {
+	{ "order", QLESS_SWIG_INT, offsetof(qless_worker_options, order), 0 },
+	{ "watch_locks", QLESS_SWIG_INT, offsetof(qless_worker_options, watch_locks), 0 },
+};
 static const qless_complete_options qless_swig_complete_defaults = QLESS_COMPLETE_OPTIONS_INIT;
 static const struct qless_swig_field qless_swig_complete_fields[] = {
 	{ "next", QLESS_SWIG_STR, offsetof(qless_complete_options, next), 0 },
@@ -127,13 +153,19 @@ static const struct qless_swig_optspec qless_swig_complete_spec =
 	QLESS_SWIG_OPTSPEC_ROW("complete options", qless_complete_options, complete);
 static const struct qless_swig_optspec qless_swig_recur_spec =
 	QLESS_SWIG_OPTSPEC_ROW("recur options", qless_recur_options, recur);
+static const struct qless_swig_optspec qless_swig_client_spec =
+	QLESS_SWIG_OPTSPEC_ROW("client options", qless_client_options, client);
+static const struct qless_swig_optspec qless_swig_worker_spec =
+	QLESS_SWIG_OPTSPEC_ROW("worker options", qless_worker_options, worker);
 
 /* The table of the options struct opts points to, chosen by its C type so
  * that one typemap per language serves every options struct. */
 #define QLESS_SWIG_OPTSPEC(opts) _Generic((opts), \
 	qless_put_options *: &qless_swig_put_spec, \
 	qless_complete_options *: &qless_swig_complete_spec, \
-	qless_recur_options *: &qless_swig_recur_spec)
+	qless_recur_options *: &qless_swig_recur_spec, \
+	qless_client_options *: &qless_swig_client_spec, \
+	qless_worker_options *: &qless_swig_worker_spec)
 
 /* C arrays a typemap allocated for the list fields of one call. */
 #define QLESS_SWIG_MAXLISTS 4
@@ -229,24 +261,6 @@ static int qless_swig_error_index(int code)
 
 %include <stdint.i>
 
-/* ---- handles: opaque in C, proxy classes with destructors here ---- */
-%define QLESS_HANDLE(TYPE, FREE)
-%nodefaultctor TYPE;
-%nodefaultdtor TYPE;
-struct TYPE {};
-%extend TYPE { ~TYPE() { FREE($self); } }
-%enddef
-
-QLESS_HANDLE(qless_client, qless_client_free)
-QLESS_HANDLE(qless_queue, qless_queue_free)
-QLESS_HANDLE(qless_job, qless_job_free)
-QLESS_HANDLE(qless_recur, qless_recur_free)
-QLESS_HANDLE(qless_worker, qless_worker_free)
-QLESS_HANDLE(qless_events, qless_events_free)
-QLESS_HANDLE(qless_strlist, qless_strlist_free)
-QLESS_HANDLE(qless_joblist, qless_joblist_free)
-QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
-
 /* Destructors own freeing; a borrowed job pointer would dangle after its
  * list is collected, so bindings use qless_joblist_take instead. */
 %ignore qless_free;
@@ -259,6 +273,7 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_strlist_free;
 %ignore qless_joblist_free;
 %ignore qless_heartbeater_free;
+%ignore qless_queue_countlist_free;
 %ignore qless_joblist_get;
 /* Operators use `qless server status`; programs only need start and stop. */
 %ignore qless_server_status;
@@ -268,7 +283,8 @@ QLESS_HANDLE(qless_heartbeater, qless_heartbeater_free)
 %ignore qless_put_options_init;
 /* Options structs in from the language's native map (see QLESS_OPTIONS). */
 %apply const SWIGTYPE *QLESS_OPTIONS {
-  const qless_put_options *, const qless_complete_options *, const qless_recur_options *
+  const qless_put_options *, const qless_complete_options *, const qless_recur_options *,
+  const qless_client_options *, const qless_worker_options *
 };
 %ignore qless_complete_options_init;
 %ignore qless_recur_options_init;
@@ -293,7 +309,8 @@ static long qless_swig_version_number(void)
 /* ---- out-parameters ---- */
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
   qless_client **, qless_queue **, qless_job **, qless_recur **, qless_worker **,
-  qless_events **, qless_heartbeater **, qless_joblist **, qless_strlist **
+  qless_events **, qless_heartbeater **, qless_joblist **, qless_strlist **,
+  qless_queue_countlist **
 };
 %apply char **QLESS_OUT_STRING { char ** };
 /* SWIG drops qualifiers when no typemap fits a type exactly, and a list of
@@ -305,21 +322,18 @@ static long qless_swig_version_number(void)
 %apply double *QLESS_OUT_DOUBLE { double * };
 
 /* Option structs hold C arrays whose lifetime a language cannot express:
- * those with a QLESS_OPTIONS typemap are built from a native map for the
- * duration of one call; the others still go through the flat qless_swig_*
- * calls below. */
+ * they are built from a native map for the duration of one call
+ * (QLESS_OPTIONS), never proxy classes. */
 %ignore qless_client_options;
 %ignore qless_put_options;
 %ignore qless_complete_options;
 %ignore qless_recur_options;
 %ignore qless_worker_options;
-%ignore qless_client_new;
 /* Pipelined raw calls: a C-level batching tool, not wrapped. */
 %ignore qless_call;
 %ignore qless_client_call_batch;
 /* Jids for raw batched puts: C-level too (the bindings' put makes its own). */
 %ignore qless_jid_generate;
-%ignore qless_worker_new;
 /* The engine runs C callbacks: each language's file wraps qless_worker_main
  * with trampolines of its own (perform, fork) and reaches nothing else of it. */
 %ignore qless_worker_main;
@@ -338,6 +352,9 @@ static long qless_swig_version_number(void)
 %immutable qless_queue_counts::version;
 %immutable qless_stats::version;
 
+/* Positional forms of qless_client_new and qless_worker_new, kept only
+ * until the Ruby, Lua and PHP layers call those (options as a native map);
+ * new code uses them, or Client.queue/worker/events of objects.i. */
 %inline %{
 static int qless_swig_client_new(qless_client **out, const char *url, int connect_timeout_ms,
                                  int command_timeout_ms, const char *worker_name)
@@ -358,6 +375,31 @@ static int qless_swig_worker_new(qless_worker **out, qless_client *client, QLESS
 	return qless_worker_new(out, client, queues, nqueues, &o);
 }
 %}
+
+/* ---- handles: opaque in C, proxy classes with destructors here ----
+ * Declared after the typemaps above: SWIG wraps a class's %extend methods
+ * (objects.i) with the typemaps in force where the class is declared.
+ * CLASS is the name of the handle's class in every language (see objects.i
+ * for why it differs from the C name). */
+%define QLESS_HANDLE(TYPE, CLASS, FREE)
+%rename(CLASS) TYPE;
+%nodefaultctor TYPE;
+%nodefaultdtor TYPE;
+struct TYPE {};
+%extend TYPE { ~TYPE() { FREE($self); } }
+%enddef
+
+QLESS_HANDLE(qless_client, Client, qless_client_free)
+QLESS_HANDLE(qless_queue, Queue, qless_queue_free)
+QLESS_HANDLE(qless_job, Job, qless_job_free)
+QLESS_HANDLE(qless_recur, Recur, qless_recur_free)
+QLESS_HANDLE(qless_worker, Worker, qless_worker_free)
+QLESS_HANDLE(qless_events, Events, qless_events_free)
+QLESS_HANDLE(qless_strlist, StrList, qless_strlist_free)
+QLESS_HANDLE(qless_joblist, JobList, qless_joblist_free)
+QLESS_HANDLE(qless_heartbeater, Heartbeater, qless_heartbeater_free)
+QLESS_HANDLE(qless_queue_countlist, QueueCountList, qless_queue_countlist_free)
+
 %include "qless/common.h"
 %include "qless/client.h"
 %include "qless/queue.h"
@@ -367,3 +409,5 @@ static int qless_swig_worker_new(qless_worker **out, qless_client *client, QLESS
 %include "qless/events.h"
 %include "qless/heartbeater.h"
 %include "qless/server.h"
+
+%include "objects.i"

@@ -1,0 +1,210 @@
+/*
+ * swig/objects.i — the object model every language shares, included at the
+ * end of qless.i (after the headers, so QLESS_STRV and the types are known).
+ *
+ * Each opaque handle becomes a class (named here once, for every language)
+ * whose methods are the C functions of its prefix with the prefix dropped:
+ * job.complete(opts) is qless_job_complete(job, opts). The methods are
+ * declared without bodies, so SWIG calls the real qless_<type>_<method>;
+ * the type-keyed typemaps of qless.i apply as to the flat functions (status
+ * -> exception, T ** / char ** / int64_t * / double * -> return values,
+ * QLESS_STRV -> a native list, QLESS_OPTIONS -> a native map). Read-only
+ * attributes (QLESS_ATTR) read the handle's snapshot; setters are methods
+ * (set_priority): they talk to the server and may fail.
+ *
+ * SWIG names a method's wrapper <class>_<method>; a class named like its C
+ * type would collide with the flat qless_<type>_<method> wrappers, which
+ * stay for the layers that still call them. Hence each class's own name
+ * (Client, Queue, Job, Recur, Worker, Events, StrList, JobList,
+ * QueueCountList, Heartbeater), given by QLESS_HANDLE in qless.i.
+ *
+ * A language adds its sugar on top (iterators, properties over the
+ * attributes, JSON, keyword arguments) in swig/<lang>.i or its layer.
+ */
+
+/* A read-only attribute NAME of TYPE read by qless_<type>_<NAME>(self):
+ * SWIG reads an %extend attribute through TYPE_NAME_get, made here. */
+%define QLESS_ATTR(TYPE, CTYPE, NAME)
+%{
+static CTYPE TYPE##_##NAME##_get(const TYPE *self)
+{
+	return TYPE##_##NAME(self);
+}
+%}
+%immutable TYPE::NAME;
+%extend TYPE { CTYPE NAME; }
+%enddef
+
+/* ---- client ---- */
+QLESS_ATTR(qless_client, const char *, worker_name)
+QLESS_ATTR(qless_client, double, now)
+%extend qless_client {
+	/* Factories with their parent first; the out-handle is the result. */
+	int queue(qless_queue **out, const char *name) { return qless_queue_new(out, $self, name); }
+	int events(qless_events **out, QLESS_STRV(channels, n))
+	{
+		return qless_events_new(out, $self, QLESS_STRV, QLESS_STRC);
+	}
+	int worker(qless_worker **out, QLESS_STRV(queues, n), const qless_worker_options *opts)
+	{
+		return qless_worker_new(out, $self, QLESS_STRV, QLESS_STRC, opts);
+	}
+
+	int set_time_offset(double seconds);
+	int call(char **out, const char *command, QLESS_STRV(argv, argc));
+	int get_job(qless_job **out, const char *jid);
+	int get_jobs(qless_joblist **out, QLESS_STRV(jids, njids));
+	int get_recur(qless_recur **out, const char *jid);
+	int cancel(QLESS_STRV(jids, njids));
+	int timeout(QLESS_STRV(jids, njids));
+	int jobs(qless_strlist **out, const char *state, const char *queue, int64_t offset, int64_t count);
+	int tagged(qless_strlist **out, int64_t *total, const char *tag, int64_t offset, int64_t count);
+	int top_tags(qless_strlist **out, int64_t offset, int64_t count);
+	int tracked(qless_joblist **jobs, qless_strlist **expired);
+	int failed_groups(qless_strlist **out);
+	int failed(qless_strlist **out, int64_t *total, const char *group, int64_t start, int64_t limit);
+	int queue_names(qless_strlist **out);
+	int queue_counts(qless_queue_countlist **out);
+	int workers(qless_strlist **out);
+	int worker_jobs(const char *worker, qless_strlist **jobs, qless_strlist **stalled);
+	int deregister_workers(QLESS_STRV(workers, n));
+	int config_get(char **out, const char *key);
+	int config_all(char **out);
+	int config_set(const char *key, const char *value);
+	int config_unset(const char *key);
+}
+
+/* ---- queue ---- */
+QLESS_ATTR(qless_queue, const char *, name)
+%extend qless_queue {
+	int put(char **out_jid, const char *klass, const char *data, const qless_put_options *opts);
+	int recur(char **out_jid, const char *klass, const char *data, double interval, const qless_recur_options *opts);
+	int pop(qless_joblist **out, int64_t count);
+	int peek(qless_joblist **out, int64_t count);
+	int length(int64_t *out);
+	/* Output structs are the caller's, as in C: QueueCounts(), Stats(). */
+	int counts_get(qless_queue_counts *out);
+	int stats(double date, qless_stats *out);
+	int pause();
+	int unpause();
+	int forget();
+	int unfail(const char *group, int64_t count, int64_t *out_moved);
+	int set_heartbeat(int64_t seconds);
+	int set_max_concurrency(int64_t max);
+}
+
+/* ---- job ---- */
+QLESS_ATTR(qless_job, const char *, jid)
+QLESS_ATTR(qless_job, const char *, klass)
+QLESS_ATTR(qless_job, const char *, queue)
+QLESS_ATTR(qless_job, const char *, state)
+QLESS_ATTR(qless_job, const char *, worker)
+QLESS_ATTR(qless_job, const char *, data)
+QLESS_ATTR(qless_job, const char *, json)
+QLESS_ATTR(qless_job, const char *, spawned_from_jid)
+QLESS_ATTR(qless_job, const char *, failure_group)
+QLESS_ATTR(qless_job, const char *, failure_message)
+QLESS_ATTR(qless_job, const char *, failure_worker)
+QLESS_ATTR(qless_job, double, failure_when)
+QLESS_ATTR(qless_job, double, priority)
+QLESS_ATTR(qless_job, double, expires)
+QLESS_ATTR(qless_job, int64_t, retries)
+QLESS_ATTR(qless_job, int64_t, remaining)
+QLESS_ATTR(qless_job, qless_bool, lock_lost)
+QLESS_ATTR(qless_job, qless_bool, tracked)
+QLESS_ATTR(qless_job, size_t, tag_count)
+QLESS_ATTR(qless_job, size_t, dependency_count)
+QLESS_ATTR(qless_job, size_t, dependent_count)
+QLESS_ATTR(qless_job, size_t, history_count)
+%extend qless_job {
+	const char *tag(size_t index);
+	const char *dependency(size_t index);
+	const char *dependent(size_t index);
+	const char *history_what(size_t index);
+	double history_when(size_t index);
+	const char *history_json(size_t index);
+
+	int refresh();
+	int set_data(const char *data);
+	int set_priority(double priority);
+	int complete(const qless_complete_options *opts);
+	int fail(const char *group, const char *message);
+	int retry(double delay, const char *group, const char *message, int64_t *out_remaining);
+	int heartbeat(double *out_expires);
+	int cancel();
+	int requeue(const char *queue, const qless_put_options *opts);
+	int timeout();
+	int log(const char *message, const char *data);
+	int tag_add(QLESS_STRV(tags, ntags));
+	int tag_remove(QLESS_STRV(tags, ntags));
+	int track();
+	int untrack();
+	int depends_add(QLESS_STRV(jids, njids));
+	int depends_remove(QLESS_STRV(jids, njids));
+	int depends_clear();
+	int heartbeater(qless_heartbeater **out, double interval) { return qless_heartbeater_new(out, $self, interval); }
+}
+
+/* ---- recurring job ---- */
+QLESS_ATTR(qless_recur, const char *, jid)
+QLESS_ATTR(qless_recur, const char *, klass)
+QLESS_ATTR(qless_recur, const char *, queue)
+QLESS_ATTR(qless_recur, const char *, data)
+QLESS_ATTR(qless_recur, double, priority)
+QLESS_ATTR(qless_recur, double, interval)
+QLESS_ATTR(qless_recur, int64_t, retries)
+QLESS_ATTR(qless_recur, int64_t, backlog)
+QLESS_ATTR(qless_recur, int64_t, count)
+QLESS_ATTR(qless_recur, size_t, tag_count)
+%extend qless_recur {
+	const char *tag(size_t index);
+	int set_priority(double priority);
+	int set_retries(int64_t retries);
+	int set_interval(double interval);
+	int set_backlog(int64_t backlog);
+	int set_data(const char *data);
+	int set_klass(const char *klass);
+	int set_queue(const char *queue);
+	int tag_add(QLESS_STRV(tags, ntags));
+	int tag_remove(QLESS_STRV(tags, ntags));
+	int cancel();
+}
+
+/* ---- worker (the engine itself is reached through each language's
+ * trampoline around qless_worker_main) ---- */
+QLESS_ATTR(qless_worker, const char *, name)
+QLESS_ATTR(qless_worker, int64_t, jobs_done)
+%extend qless_worker {
+	int reserve(qless_job **out);
+	int lost_locks(int timeout_ms, qless_strlist **out);
+	int set_backoff(const char *klass, const char *queue, const qless_backoff *backoff);
+	double backoff_delay(const char *klass, const char *queue, int64_t retry);
+	/* Safe from any thread: asks a running engine to stop. */
+	void stop(int immediate);
+}
+
+/* ---- events: next gives (channel, message), both nil on timeout ---- */
+%extend qless_events {
+	int next(int timeout_ms, char **channel, char **message);
+}
+
+/* ---- heartbeater: beats until collected ---- */
+QLESS_ATTR(qless_heartbeater, qless_bool, lost)
+QLESS_ATTR(qless_heartbeater, int64_t, beats)
+
+/* ---- lists: items are copied out; take moves a job out of its list ---- */
+%extend qless_strlist {
+	size_t size();
+	const char *get(size_t index);
+	int64_t number(size_t index);
+}
+%newobject qless_joblist::take;
+%extend qless_joblist {
+	size_t size();
+	qless_job *take(size_t index);
+}
+%extend qless_queue_countlist {
+	size_t size();
+	const char *name(size_t index);
+	int get(size_t index, qless_queue_counts *out);
+}
