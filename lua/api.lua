@@ -54,6 +54,7 @@ local function utf8_error(command, args, i)
     recur = {'queue', 'jid', 'klass', 'data', 'type', 'interval', 'offset', opts = 8},
     ['recur.get'] = {'jid'}, ['recur.update'] = {'jid', opts = 2},
     ['recur.tag'] = {'jid', 'tag', rep = true}, unrecur = {'jid'},
+    ['cron.next'] = {'cron', 'count'},
     settle = {'worker', 'queues', 'count', 'how', 'jid', 'queue', 'data'},
   })[command] or {}
   local fixed, name = names.opts or #names + 1, nil
