@@ -310,16 +310,27 @@ local function year_index(years, y)
   return lo
 end
 
--- TOD (§2.9): seconds of the day of the first listed time >= h:mi:s, or nil.
-local function tod_first(E, h, mi, s)
-  for _, H in ipairs(E.hours) do
-    if H > h then return H * 3600 + E.minutes[1] * 60 + E.seconds[1] end
+-- The first element of a sorted list in direction dir (1 up, -1 down).
+local function edge(list, dir)
+  if dir > 0 then return list[1] end
+  return list[#list]
+end
+
+-- TOD (§2.9) for dir = 1: seconds of the day of the first listed time
+-- >= h:mi:s; for dir = -1 the last listed time <= h:mi:s; or nil.
+local function tod(E, h, mi, s, dir)
+  local hours, minutes, seconds = E.hours, E.minutes, E.seconds
+  local up = dir > 0
+  for i = up and 1 or #hours, up and #hours or 1, dir do
+    local H = hours[i]
+    if (H - h) * dir > 0 then return H * 3600 + edge(minutes, dir) * 60 + edge(seconds, dir) end
     if H == h then
-      for _, M in ipairs(E.minutes) do
-        if M > mi then return H * 3600 + M * 60 + E.seconds[1] end
+      for j = up and 1 or #minutes, up and #minutes or 1, dir do
+        local M = minutes[j]
+        if (M - mi) * dir > 0 then return H * 3600 + M * 60 + edge(seconds, dir) end
         if M == mi then
-          for _, S in ipairs(E.seconds) do
-            if S >= s then return H * 3600 + M * 60 + S end
+          for k = up and 1 or #seconds, up and #seconds or 1, dir do
+            if (seconds[k] - s) * dir >= 0 then return H * 3600 + M * 60 + seconds[k] end
           end
         end
       end
@@ -327,91 +338,62 @@ local function tod_first(E, h, mi, s)
   end
 end
 
--- The mirror of tod_first: the last listed time <= h:mi:s, or nil.
-local function tod_last(E, h, mi, s)
-  local hours, minutes, seconds = E.hours, E.minutes, E.seconds
-  for i = #hours, 1, -1 do
-    local H = hours[i]
-    if H < h then return H * 3600 + minutes[#minutes] * 60 + seconds[#seconds] end
-    if H == h then
-      for j = #minutes, 1, -1 do
-        local M = minutes[j]
-        if M < mi then return H * 3600 + M * 60 + seconds[#seconds] end
-        if M == mi then
-          for k = #seconds, 1, -1 do
-            if seconds[k] <= s then return H * 3600 + M * 60 + seconds[k] end
+-- The fire time of year y nearest to its start (dir = 1) or end (dir = -1).
+-- In t0's own year, Mo/D/sod are t0's month, day and second of the day:
+-- the search starts there; they are nil in other years.
+local function search_year(E, y, dir, Mo, D, sod)
+  local months = E.months
+  local up = dir > 0
+  for j = up and 1 or #months, up and #months or 1, dir do
+    local m = months[j]
+    if not Mo or (m - Mo) * dir >= 0 then
+      local len = month_len(y, m)
+      local base = days(y, m, 1) - 1
+      for d = m == Mo and D or (up and 1 or len), up and len or 1, dir do
+        if day_matches(E, d, (base + d + 4) % 7, len) then
+          local T = up and E.tod_min or E.tod_max
+          if m == Mo and d == D then
+            T = tod(E, math.floor(sod / 3600), math.floor(sod % 3600 / 60), sod % 60, dir)
           end
+          if T then return (base + d) * DAY + T end
         end
       end
     end
   end
+end
+
+-- The fire time nearest to t0 (an integer in [0, CRON_END)) in direction
+-- dir: listed years from t0's on (binary search), skipping years of a kind
+-- without a matching day, then listed months and days.
+local function search(E, t0, dir)
+  local today = math.floor(t0 / DAY)
+  local Y, Mo, D = civil(today)
+  local years = E.years
+  local up = dir > 0
+  local from = up and year_index(years, Y) or year_index(years, Y + 1) - 1
+  for i = from, up and #years or 1, dir do
+    local y, found = years[i], nil
+    if y == Y then
+      found = search_year(E, y, dir, Mo, D, t0 - today * DAY)
+    elseif year_has_day(E, y) then
+      found = search_year(E, y, dir)
+    end
+    if found then return found end
+  end
+  return nil
 end
 
 -- FIRST(E, t): the smallest fire time >= t, or nil.
 local function first(E, t)
   local t0 = math.max(math.ceil(t), 0)
   if t0 >= CRON_END then return nil end
-  local today = math.floor(t0 / DAY)
-  local sod = t0 - today * DAY
-  local Y, Mo, D = civil(today)
-  local years, months = E.years, E.months
-  for i = year_index(years, Y), #years do
-    local y = years[i]
-    local partial = y == Y
-    if partial or year_has_day(E, y) then
-      for _, m in ipairs(months) do
-        if not partial or m >= Mo then
-          local len = month_len(y, m)
-          local base = days(y, m, 1) - 1
-          local start = (partial and m == Mo) and D or 1
-          for d = start, len do
-            if day_matches(E, d, (base + d + 4) % 7, len) then
-              local T = E.tod_min
-              if partial and m == Mo and d == D then
-                T = tod_first(E, math.floor(sod / 3600), math.floor(sod % 3600 / 60), sod % 60)
-              end
-              if T then return (base + d) * DAY + T end
-            end
-          end
-        end
-      end
-    end
-  end
-  return nil
+  return search(E, t0, 1)
 end
 
 -- PREV(E, t): the largest fire time <= t, or nil.
 local function prev(E, t)
   if t < 0 then return nil end
-  local t0 = math.min(math.floor(t), CRON_END - 1)
-  local today = math.floor(t0 / DAY)
-  local sod = t0 - today * DAY
-  local Y, Mo, D = civil(today)
-  local years, months = E.years, E.months
-  for i = year_index(years, Y + 1) - 1, 1, -1 do
-    local y = years[i]
-    local partial = y == Y
-    if partial or year_has_day(E, y) then
-      for j = #months, 1, -1 do
-        local m = months[j]
-        if not partial or m <= Mo then
-          local len = month_len(y, m)
-          local base = days(y, m, 1) - 1
-          local start = (partial and m == Mo) and D or len
-          for d = start, 1, -1 do
-            if day_matches(E, d, (base + d + 4) % 7, len) then
-              local T = E.tod_max
-              if partial and m == Mo and d == D then
-                T = tod_last(E, math.floor(sod / 3600), math.floor(sod % 3600 / 60), sod % 60)
-              end
-              if T then return (base + d) * DAY + T end
-            end
-          end
-        end
-      end
-    end
-  end
-  return nil
+  return search(E, math.min(math.floor(t), CRON_END - 1), -1)
 end
 
 -- Shared with cron templates ------------------------------------------------------
