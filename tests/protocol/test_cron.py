@@ -360,6 +360,37 @@ class Oracle:
                         return (h, m, s)
         return None
 
+    def tod_last(self, end):
+        if self.times is not None:
+            return next((t for t in reversed(self.times) if t <= end), None)
+        for h in sorted(self.sets["hour"], reverse=True):
+            for m in sorted(self.sets["minute"], reverse=True):
+                if (h, m, 0) > end:
+                    continue
+                for s in sorted(self.sets["second"], reverse=True):
+                    if (h, m, s) <= end:
+                        return (h, m, s)
+        return None
+
+    def prev(self, t):
+        if t < 0:
+            return None
+        g = time.gmtime(min(math.floor(t), END - 1))
+        today, clock = (g.tm_year, g.tm_mon, g.tm_mday), (g.tm_hour, g.tm_min, g.tm_sec)
+        for y in sorted(self.sets["year"], reverse=True):
+            if y > today[0]:
+                continue
+            for m in sorted(self.sets["month"], reverse=True):
+                if (y, m) > today[:2]:
+                    continue
+                for d in range(calendar.monthrange(y, m)[1], 0, -1):
+                    if (y, m, d) > today or not self.day(y, m, d):
+                        continue
+                    hms = self.tod_last(clock if (y, m, d) == today else (23, 59, 59))
+                    if hms is not None:
+                        return calendar.timegm((y, m, d) + hms + (0, 0, 0))
+        return None
+
     def first(self, t):
         t0 = max(math.ceil(t), 0)
         if t0 >= END:
