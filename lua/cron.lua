@@ -95,9 +95,13 @@ local function in_range(name, spec, n, text)
   end
 end
 
--- Adds a, a+step, ... <= b to the field's value set.
+-- Adds a, a+step, ... <= b to the field's value set and widens its
+-- lo..hi span.
 local function add_values(f, a, b, step)
   for v = a, b, step do f.set[v] = true end
+  local last = a
+  if step <= b - a then last = a + math.floor((b - a) / step) * step end
+  f.lo, f.hi = math.min(f.lo or a, a), math.max(f.hi or last, last)
 end
 
 -- Parses one item of a list into f; returns an error reason or nil.
@@ -105,7 +109,14 @@ local function parse_item(name, spec, f, item)
   local bad = name .. ' field: bad token "' .. item .. '"'
   local dow = name == 'day-of-week'
   local top = dow and 6 or spec[2]
-  if item == '*' then return add_values(f, spec[1], top, 1) end
+  if item == '*' then
+    -- Every year: a span, not 1,030 values to set and list on each parse.
+    if name == 'year' then
+      f.all, f.lo, f.hi = true, spec[1], spec[2]
+      return
+    end
+    return add_values(f, spec[1], top, 1)
+  end
   local step = string.match(item, '^%*/(%d+)$')
   if step then
     if tonumber(step) < 1 then return name .. ' field: step must be at least 1' end
@@ -229,13 +240,13 @@ local function compile(text)
     f[name] = field
   end
   if #words == 5 then
-    f.year, f.second = {set = {}}, {set = {[0] = true}}
-    add_values(f.year, 1970, 2999, 1)
+    f.year, f.second = {all = true, lo = 1970, hi = 2999}, {set = {[0] = true}}
   end
   local dom, dow = f['day-of-month'], f['day-of-week']
   local E = {
     norm = norm,
-    years = sorted(f.year.set, 1970, 2999), months = sorted(f.month.set, 1, 12),
+    year_all = f.year.all, year_set = f.year.set or Q.none, year_lo = f.year.lo, year_hi = f.year.hi,
+    months = sorted(f.month.set, 1, 12),
     hours = sorted(f.hour.set, 0, 23), minutes = sorted(f.minute.set, 0, 59),
     seconds = sorted(f.second.set, 0, 59), month_set = f.month.set,
     dom = dom.set, dom_last = dom.last, dow = dow.set, last_wd = dow.last_wd, nth = dow.nth,
@@ -300,16 +311,6 @@ local function year_has_day(E, y)
   return kind_has_day(E, leap(y), (days(y, 1, 1) + 4) % 7)
 end
 
--- Index of the first listed year >= y (#years + 1 when none).
-local function year_index(years, y)
-  local lo, hi = 1, #years + 1
-  while lo < hi do
-    local mid = math.floor((lo + hi) / 2)
-    if years[mid] < y then lo = mid + 1 else hi = mid end
-  end
-  return lo
-end
-
 -- The first element of a sorted list in direction dir (1 up, -1 down).
 local function edge(list, dir)
   if dir > 0 then return list[1] end
@@ -363,20 +364,21 @@ local function search_year(E, y, dir, Mo, D, sod)
 end
 
 -- The fire time nearest to t0 (an integer in [0, CRON_END)) in direction
--- dir: listed years from t0's on (binary search), skipping years of a kind
+-- dir: listed years from t0's on (at most 1,030), skipping years of a kind
 -- without a matching day, then listed months and days.
 local function search(E, t0, dir)
   local today = math.floor(t0 / DAY)
   local Y, Mo, D = civil(today)
-  local years = E.years
   local up = dir > 0
-  local from = up and year_index(years, Y) or year_index(years, Y + 1) - 1
-  for i = from, up and #years or 1, dir do
-    local y, found = years[i], nil
-    if y == Y then
-      found = search_year(E, y, dir, Mo, D, t0 - today * DAY)
-    elseif year_has_day(E, y) then
-      found = search_year(E, y, dir)
+  local from = up and math.max(Y, E.year_lo) or math.min(Y, E.year_hi)
+  for y = from, up and E.year_hi or E.year_lo, dir do
+    local found
+    if E.year_all or E.year_set[y] then
+      if y == Y then
+        found = search_year(E, y, dir, Mo, D, t0 - today * DAY)
+      elseif year_has_day(E, y) then
+        found = search_year(E, y, dir)
+      end
     end
     if found then return found end
   end
@@ -401,21 +403,21 @@ end
 Q.cron_first = first
 Q.cron_prev = prev
 
--- The compiled expression of stored text, or nil if it does not parse. The
--- last one is remembered: a pop spawning a template parses the same text
--- each time. Callers never modify the result.
+-- The compiled expression of text, or nil and the §2.6 reason. The last
+-- one is remembered: a pop spawning a template parses the same text each
+-- time. Callers never modify the result.
 Q.cron_compile = function(text)
   local cache = Q.cache
   if text ~= cache.cron_text then
-    cache.cron_text, cache.cron_compiled = text, compile(text) or false
+    cache.cron_text, cache.cron_compiled, cache.cron_reason = text, compile(text)
   end
-  return cache.cron_compiled or nil
+  return cache.cron_compiled, cache.cron_reason
 end
 
 -- The compiled expression of argument `cron` of cmd; raises §2.6 errors.
 Q.cron_parse = function(cmd, text)
   Q.need(cmd, 'cron', text)
-  local E, reason = compile(text)
+  local E, reason = Q.cron_compile(text)
   if not E then Q.raise(cmd .. '(): Arg "cron" invalid: ' .. reason) end
   return E
 end
@@ -425,7 +427,7 @@ Q.cron_due = function(cmd, E, now)
   local prefix = cmd .. '(): Arg "cron" invalid: never fires'
   local t0 = math.ceil(now)
   local Y = civil(math.floor(math.max(math.min(t0, 1e15), -1e15) / DAY))
-  if E.years[#E.years] < Y then
+  if E.year_hi < Y then
     Q.raise(prefix .. ': every allowed year is before ' .. string.format('%d', Y))
   end
   local any = false
