@@ -334,3 +334,26 @@ def test_rcc_5_backlog_against_oracle(ql):
         assert got == sorted(latest), "seed %d: %r created %d popped %d" % (seed, expr, created, popped_at)
         compared += len(got) > 0
     assert compared > 80, "seed %d: too few spawns compared (%d)" % (seed, compared)
+
+
+def test_rcc_2_failed_rerecur_leaves_template(ql, r):
+    """A re-recur that fails on its cron arguments changes nothing."""
+    ql.recur()
+    before = r.hgetall("ql:r:jid"), r.zrange("ql:q:queue-recur", 0, -1, withscores=True)
+    for expr in ("0 0 30 2 *", "bad", "1970 1 1 * 0 0 0"):
+        ql.err("recur", 100, "queue", "jid", "k", "{}", "cron", expr)
+    ql.err("recur", 100, "queue", "jid", "k", "{}", "cron", HOURLY, "backlog", 2000)
+    assert (r.hgetall("ql:r:jid"), r.zrange("ql:q:queue-recur", 0, -1, withscores=True)) == before
+    assert not r.exists("ql:features")
+
+
+def test_rcc_2_not_utf8_names_the_argument(ql):
+    """The dispatcher's UTF-8 check names the cron argument in both commands."""
+    assert 'Recur(): Arg "cron" not valid UTF-8 (argument 6)' in \
+        ql.err("recur", 0, "q", "jid", "k", "{}", "cron", b"0 \xff * * *")
+    assert 'Recur(): Arg "interval" not valid UTF-8 (argument 6)' in \
+        ql.err("recur", 0, "q", "jid", "k", "{}", "interval", b"\xff", 0)
+    assert 'Cron.next(): Arg "cron" not valid UTF-8 (argument 1)' in \
+        ql.err("cron.next", 0, b"0 \xff * * *")
+    assert 'Recur.next(): Arg "count" not valid UTF-8 (argument 2)' in \
+        ql.err("recur.next", 0, "jid", b"\xff")
