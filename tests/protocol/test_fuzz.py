@@ -36,12 +36,16 @@ SECONDS = float(os.environ.get("QLESS_FUZZ_SECONDS", "15"))
 RESET_EVERY = 400
 
 JIDS = ["j%d" % i for i in range(8)]
-RJIDS = ["r0", "r1"]
+RJIDS = ["r0", "r1", "r2"]
 QUEUES = ["q0", "q1", "q2"]
 WORKERS = ["w0", "w1"]
 GROUPS = ["g0", "g1"]
 TAGS = ["t0", "t1", "t2"]
 STATES = ["running", "stalled", "scheduled", "depends", "recurring"]
+# Valid cron expressions: sparse and dense, both forms, a macro, names, one
+# that has fired its last time by the fuzzer's clock.
+CRONS = ["0 * * * *", "*/5 * * * *", "* * * * * */2 30", "@hourly", "0 0 1,15 * MON", "*/2 * * * 5L",
+         "2999 12 31 * 23 59 59", "1970 1 1 * 0 20 0"]
 CONFIG = ["heartbeat", "grace-period", "jobs-history", "jobs-history-count", "max-job-history",
           "max-worker-age", "stats-history", "histogram-history", "application",
           "q0-heartbeat", "q1-max-concurrency"]
@@ -158,15 +162,18 @@ def b_depends(rng):
 
 
 def b_recur(rng):
-    return ([("queue", _pick(rng, QUEUES)), ("rjid", _pick(rng, RJIDS)), ("text", "K"), ("data", _data(rng)),
-             ("word", "interval"), ("pos", rng.choice(["60", "300", "90.5"])), ("num", rng.choice(["0", "-5", "20"]))]
+    head = [("queue", _pick(rng, QUEUES)), ("rjid", _pick(rng, RJIDS)), ("text", "K"), ("data", _data(rng))]
+    if rng.random() < 0.4:
+        return head + [("word", "cron"), ("cron", _pick(rng, CRONS))] + _options(rng, RECUR_OPTS)
+    return (head + [("word", "interval"), ("pos", rng.choice(["60", "300", "90.5"])),
+                    ("num", rng.choice(["0", "-5", "20"]))]
             + _options(rng, RECUR_OPTS))
 
 
 def b_recur_update(rng):
     updates = [("priority", "num", "3"), ("retries", "int", "2"), ("backlog", "int", "1"),
                ("interval", "pos", "15"), ("data", "data", '{"u":1}'), ("klass", "text", "K2"),
-               ("queue", "queue", _pick(rng, QUEUES))]
+               ("queue", "queue", _pick(rng, QUEUES)), ("cron", "cron", _pick(rng, CRONS))]
     args = [("rjid", _pick(rng, RJIDS))]
     for name, kind, value in rng.sample(updates, rng.randrange(1, 3)):
         args += [("word", name), (kind, value)]
@@ -243,6 +250,10 @@ SCHEMA = {
     "recur.tag": lambda g: [("rjid", _pick(g, RJIDS))] + [("text", t) for t in g.sample(TAGS, 2)],
     "recur.untag": lambda g: [("rjid", _pick(g, RJIDS))] + [("text", t) for t in g.sample(TAGS, 1)],
     "unrecur": lambda g: [("rjid", _pick(g, RJIDS))],
+    "recur.next": lambda g: [("rjid", _pick(g, RJIDS))] + ([("count", g.choice(["1", "3", "1000"]))]
+                                                           if g.random() < 0.7 else []),
+    "cron.next": lambda g: [("cron", _pick(g, CRONS))] + ([("count", g.choice(["1", "5", "1000"]))]
+                                                         if g.random() < 0.7 else []),
     "settle": b_settle,
 }
 
@@ -288,6 +299,8 @@ def must_refuse(kind, value):
         return kind == "pos" and n is not None and n <= 0
     if kind == "jid":
         return value in SUFFIXED
+    if kind == "cron":
+        return True   # no bad value is a 5- or 7-field expression or a macro
     if kind == "list":
         return value in BAD_LISTS or value in BAD_JSON
     if kind == "data":
@@ -360,6 +373,7 @@ class Fuzzer:
         self.send("put", ["w0", "q1", "j5", "K", "{}", "100"])
         self.send("recur", ["q0", "r0", "K", "{}", "interval", "100", "0", "tags", '["t1"]'])
         self.send("recur", ["q2", "r1", "K", "{}", "interval", "60", "30"])
+        self.send("recur", ["q1", "r2", "K", "{}", "cron", "* * * * *", "backlog", "2", "tags", '["t2"]'])
         self.send("pop", ["q0", "w0", "2"])
         self.send("pop", ["q1", "w1", "1"])
         self.send("pop", ["q2", "w1", "1"])
@@ -420,7 +434,7 @@ class Fuzzer:
             checks += [("queues", [q]), ("length", [q]), ("stats", [q, self.now])]
             checks += [("jobs", [s, q]) for s in STATES]
         for key in self.raw.keys("ql:r:*"):
-            checks.append(("recur.get", [key[5:]]))
+            checks += [("recur.get", [key[5:]]), ("recur.next", [key[5:], 3])]
         for key in self.raw.keys("ql:t:*"):
             checks.append(("tag", ["get", key[5:]]))
         for g in self.raw.smembers("ql:failures"):
@@ -454,6 +468,17 @@ class Fuzzer:
 
 def _no_constant(name):
     raise ValueError("non-finite number " + name)
+
+
+def test_fuzz_schema_has_every_command(artefact_paths):
+    """A command the script gains is fuzzed too: the schema names every
+    handler the artefact defines."""
+    with open(artefact_paths["script"]) as f:
+        source = f.read()
+    commands = set(re.findall(r"^C\.([\w]+) = function", source, re.M))
+    commands |= set(re.findall(r"^C\['([\w.]+)'\] = function", source, re.M))
+    assert "cron.next" in commands and "put" in commands
+    assert commands - set(SCHEMA) == set()
 
 
 def test_fuzz_every_command(ql, capsys):
