@@ -90,6 +90,8 @@ C.recur = function(now, args)
   local backlog = Q.whole(cmd, 'backlog', opts.backlog, 0)
   local tags = {}
   if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags) end
+  local unique = Q.unique.mode(cmd, opts.unique)
+  if unique and Q.unique.template_pending(jid) then return Q.unique.reply(unique, jid, false) end
 
   local rkey = Q.rkey(jid)
   local old = redis.call('hmget', rkey, 'count', 'queue')
@@ -111,7 +113,7 @@ C.recur = function(now, args)
     'backlog', backlog)
   redis.call('zadd', Q.qkey(queue, 'recur'), now + offset, jid)
   Q.register_queue(queue, now)
-  return jid
+  return Q.unique.reply(unique, jid, true)
 end
 
 C['recur.get'] = function(now, args)

@@ -95,17 +95,21 @@ def _options(rng, spec):
 PUT_OPTS = [("priority", "num", lambda g: str(g.choice([0, 1, -3, 2.5]))),
             ("retries", "int", lambda g: str(g.choice([0, 1, 5]))),
             ("tags", "list", lambda g: _list(g, TAGS)),
-            ("depends", "list", lambda g: _list(g, JIDS))]
+            ("depends", "list", lambda g: _list(g, JIDS)),
+            ("unique", "unique", lambda g: g.choice(["1", "report"]))]
+# requeue ignores `unique` (schedules.md §3.7): any value passes.
+REQUEUE_OPTS = PUT_OPTS[:-1] + [("unique", "text", lambda g: g.choice(["1", "report"]))]
 RECUR_OPTS = [("priority", "num", lambda g: str(g.choice([0, 2]))),
               ("retries", "int", lambda g: str(g.choice([0, 3]))),
               ("backlog", "int", lambda g: str(g.choice([0, 2]))),
-              ("tags", "list", lambda g: _list(g, TAGS))]
+              ("tags", "list", lambda g: _list(g, TAGS)),
+              ("unique", "unique", lambda g: g.choice(["1", "report"]))]
 
 
-def b_put(rng):
+def b_put(rng, opts=PUT_OPTS):
     return ([("worker", _pick(rng, WORKERS)), ("queue", _pick(rng, QUEUES)), ("jid", _pick(rng, JIDS)),
              ("text", "K"), ("data", _data(rng)), ("delay", rng.choice(["0", "0", "5", "50"]))]
-            + _options(rng, PUT_OPTS))
+            + _options(rng, opts))
 
 
 def b_complete(rng):
@@ -203,7 +207,7 @@ SCHEMA = {
     "get": lambda g: [("jid", _pick(g, JIDS))],
     "multiget": _some("jid", JIDS),
     "put": b_put,
-    "requeue": b_put,
+    "requeue": lambda g: b_put(g, REQUEUE_OPTS),
     "pop": lambda g: [("queue", _pick(g, QUEUES)), ("worker", _pick(g, WORKERS)),
                       ("count", g.choice(["1", "1", "2", "5"]))],
     "peek": lambda g: [("queue", _pick(g, QUEUES)), ("count", g.choice(["0", "1", "3"]))],
@@ -292,6 +296,8 @@ def must_refuse(kind, value):
         return value in BAD_LISTS or value in BAD_JSON
     if kind == "data":
         return value in BAD_JSON or value in ("nan", "0x10")
+    if kind == "unique":
+        return value not in ("1", "report")
     return False
 
 
