@@ -55,6 +55,7 @@ local function utf8_error(command, args, i)
     ['recur.get'] = {'jid'}, ['recur.update'] = {'jid', opts = 2},
     ['recur.tag'] = {'jid', 'tag', rep = true}, unrecur = {'jid'},
     settle = {'worker', 'queues', 'count', 'how', 'jid', 'queue', 'data'},
+    ['schedule.list'] = {'queue', 'offset', 'count'}, ['schedule.remove'] = {'queue', 'jid'},
   })[command] or {}
   local fixed, name = names.opts or #names + 1, nil
   if i >= fixed then

@@ -248,6 +248,9 @@ SCHEMA = {
     "recur.untag": lambda g: [("rjid", _pick(g, RJIDS))] + [("text", t) for t in g.sample(TAGS, 1)],
     "unrecur": lambda g: [("rjid", _pick(g, RJIDS))],
     "settle": b_settle,
+    "schedule.list": lambda g: [("queue", _pick(g, QUEUES))]
+    + [("count", g.choice(["0", "1", "5"])), ("count", g.choice(["1", "3", "1000"]))][:g.randrange(3)],
+    "schedule.remove": lambda g: [("queue", _pick(g, QUEUES)), ("jid", _pick(g, JIDS + RJIDS))],
 }
 
 # Valid traffic leans on the commands that change state.
@@ -423,7 +426,7 @@ class Fuzzer:
         checks = [("queues", []), ("tag", ["top"]), ("failed", []), ("workers", []), ("track", []),
                   ("config.get", []), ("jobs", ["complete"])]
         for q in self.raw.zrange("ql:queues", 0, -1):
-            checks += [("queues", [q]), ("length", [q]), ("stats", [q, self.now])]
+            checks += [("queues", [q]), ("length", [q]), ("stats", [q, self.now]), ("schedule.list", [q, 0, 1000])]
             checks += [("jobs", [s, q]) for s in STATES]
         for key in self.raw.keys("ql:r:*"):
             checks.append(("recur.get", [key[5:]]))
