@@ -56,6 +56,7 @@ local function utf8_error(command, args, i)
     ['recur.tag'] = {'jid', 'tag', rep = true}, unrecur = {'jid'},
     ['cron.next'] = {'cron', 'count'}, ['recur.next'] = {'jid', 'count'},
     settle = {'worker', 'queues', 'count', 'how', 'jid', 'queue', 'data'},
+    ['schedule.list'] = {'queue', 'offset', 'count'}, ['schedule.remove'] = {'queue', 'jid'},
   })[command] or {}
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}

@@ -143,6 +143,8 @@ C.recur = function(now, args)
   local tags = {}
   if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags) end
   local due = E and Q.cron_due(cmd, E, now) or now + offset
+  local unique = Q.unique.mode(cmd, opts.unique)
+  if unique and Q.unique.template_pending(jid) then return Q.unique.reply(unique, jid, false) end
 
   local rkey = Q.rkey(jid)
   local old = redis.call('hmget', rkey, 'count', 'queue', 'type')
@@ -169,7 +171,7 @@ C.recur = function(now, args)
   end
   redis.call('zadd', Q.recur_set(queue, kind), due, jid)
   Q.register_queue(queue, now)
-  return jid
+  return Q.unique.reply(unique, jid, true)
 end
 
 C['recur.get'] = function(now, args)

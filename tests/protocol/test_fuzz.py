@@ -99,17 +99,21 @@ def _options(rng, spec):
 PUT_OPTS = [("priority", "num", lambda g: str(g.choice([0, 1, -3, 2.5]))),
             ("retries", "int", lambda g: str(g.choice([0, 1, 5]))),
             ("tags", "list", lambda g: _list(g, TAGS)),
-            ("depends", "list", lambda g: _list(g, JIDS))]
+            ("depends", "list", lambda g: _list(g, JIDS)),
+            ("unique", "unique", lambda g: g.choice(["1", "report"]))]
+# requeue ignores `unique` (schedules.md §3.7): any value passes.
+REQUEUE_OPTS = PUT_OPTS[:-1] + [("unique", "text", lambda g: g.choice(["1", "report"]))]
 RECUR_OPTS = [("priority", "num", lambda g: str(g.choice([0, 2]))),
               ("retries", "int", lambda g: str(g.choice([0, 3]))),
               ("backlog", "int", lambda g: str(g.choice([0, 2]))),
-              ("tags", "list", lambda g: _list(g, TAGS))]
+              ("tags", "list", lambda g: _list(g, TAGS)),
+              ("unique", "unique", lambda g: g.choice(["1", "report"]))]
 
 
-def b_put(rng):
+def b_put(rng, opts=PUT_OPTS):
     return ([("worker", _pick(rng, WORKERS)), ("queue", _pick(rng, QUEUES)), ("jid", _pick(rng, JIDS)),
              ("text", "K"), ("data", _data(rng)), ("delay", rng.choice(["0", "0", "5", "50"]))]
-            + _options(rng, PUT_OPTS))
+            + _options(rng, opts))
 
 
 def b_complete(rng):
@@ -210,7 +214,7 @@ SCHEMA = {
     "get": lambda g: [("jid", _pick(g, JIDS))],
     "multiget": _some("jid", JIDS),
     "put": b_put,
-    "requeue": b_put,
+    "requeue": lambda g: b_put(g, REQUEUE_OPTS),
     "pop": lambda g: [("queue", _pick(g, QUEUES)), ("worker", _pick(g, WORKERS)),
                       ("count", g.choice(["1", "1", "2", "5"]))],
     "peek": lambda g: [("queue", _pick(g, QUEUES)), ("count", g.choice(["0", "1", "3"]))],
@@ -255,6 +259,9 @@ SCHEMA = {
     "cron.next": lambda g: [("cron", _pick(g, CRONS))] + ([("count", g.choice(["1", "5", "1000"]))]
                                                          if g.random() < 0.7 else []),
     "settle": b_settle,
+    "schedule.list": lambda g: [("queue", _pick(g, QUEUES))]
+    + [("count", g.choice(["0", "1", "5"])), ("count", g.choice(["1", "3", "1000"]))][:g.randrange(3)],
+    "schedule.remove": lambda g: [("queue", _pick(g, QUEUES)), ("jid", _pick(g, JIDS + RJIDS))],
 }
 
 # Valid traffic leans on the commands that change state.
@@ -305,6 +312,8 @@ def must_refuse(kind, value):
         return value in BAD_LISTS or value in BAD_JSON
     if kind == "data":
         return value in BAD_JSON or value in ("nan", "0x10")
+    if kind == "unique":
+        return value not in ("1", "report")
     return False
 
 
@@ -431,7 +440,7 @@ class Fuzzer:
         checks = [("queues", []), ("tag", ["top"]), ("failed", []), ("workers", []), ("track", []),
                   ("config.get", []), ("jobs", ["complete"])]
         for q in self.raw.zrange("ql:queues", 0, -1):
-            checks += [("queues", [q]), ("length", [q]), ("stats", [q, self.now])]
+            checks += [("queues", [q]), ("length", [q]), ("stats", [q, self.now]), ("schedule.list", [q, 0, 1000])]
             checks += [("jobs", [s, q]) for s in STATES]
         for key in self.raw.keys("ql:r:*"):
             checks += [("recur.get", [key[5:]]), ("recur.next", [key[5:], 3])]
