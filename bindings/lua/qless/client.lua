@@ -74,17 +74,20 @@ function methods:cancel(...) self._h:cancel(convert.list(...)) end
 function methods:timeout(...) self._h:timeout(convert.list(...)) end
 function methods:deregister_workers(...) self._h:deregister_workers(convert.list(...)) end
 
+-- A listing's results with each StrList as the table of its strings (a
+-- total stays a number).
+local function listing(a, b)
+  return (convert.strings(a)), (type(b) == "userdata" and (convert.strings(b)) or b)
+end
+
 -- Jids by state: "complete" (no queue) or "running", "stalled",
 -- "scheduled", "depends", "recurring" in queue. count nil: 25.
 function methods:jids(state, queue, offset, count)
-  return (convert.strings(self._h:jobs(state, queue, offset or 0, count or 0)))
+  return (listing(self._h:jobs(state, queue, offset or 0, count or 0)))
 end
 
 -- Jids tagged with tag, and how many there are in all.
-function methods:tagged(tag, offset, count)
-  local list, total = self._h:tagged(tag, offset or 0, count or 0)
-  return (convert.strings(list)), total
-end
+function methods:tagged(tag, offset, count) return listing(self._h:tagged(tag, offset or 0, count or 0)) end
 
 -- A StrList as {{[key] = item, [number] = its number}, ...}.
 local function pairs_of(list, key, number)
@@ -116,13 +119,10 @@ function methods:failed_groups()
 end
 
 -- Jids failed in group, newest first, and how many there are in all.
-function methods:failed(group, start, limit)
-  local list, total = self._h:failed(group, start or 0, limit or 0)
-  return (convert.strings(list)), total
-end
+function methods:failed(group, start, limit) return listing(self._h:failed(group, start or 0, limit or 0)) end
 
 -- Names of the known queues, oldest first.
-function methods:queue_names() return (convert.strings(self._h:queue_names())) end
+function methods:queue_names() return (listing(self._h:queue_names())) end
 
 -- Counts of every queue, oldest first: {{name, waiting, running, stalled,
 -- scheduled, depends, recurring, paused}, ...}
@@ -136,10 +136,7 @@ function methods:queue_counts()
 end
 
 -- Jids the worker holds, and those it holds with an expired lock.
-function methods:worker_jobs(name)
-  local jobs, stalled = self._h:worker_jobs(name)
-  return (convert.strings(jobs)), (convert.strings(stalled))
-end
+function methods:worker_jobs(name) return listing(self._h:worker_jobs(name)) end
 
 -- All configuration options (defaults overlaid by stored values).
 function methods:config_all() return convert.decode(self._h:config_all()) end
