@@ -12,7 +12,7 @@ local Queue = require "qless.queue"
 local Recur = require "qless.recur"
 local Events = require "qless.events"
 
-local Client = handle.class("qless.Client", "worker_name set_time_offset")
+local Client = handle.class("qless.Client", "set_time_offset")
 local methods = Client.methods
 
 -- Calls the proxy's method name, returning nil when it raised NotFound.
@@ -42,6 +42,7 @@ local wrap = Client.wrap
 function Client.wrap(h, self)
   if h == nil then return nil end
   self = self or {}
+  self.worker_name = h.worker_name   -- kept: tostring still names a closed client
   self.queues = lookup(function(name) return Queue.new(self, name) end)
   self.jobs = lookup(function(jid) return Job.wrap(or_nil(h, "get_job", jid)) end)
   self.recurring = lookup(function(jid) return Recur.wrap(or_nil(h, "get_recur", jid)) end)
