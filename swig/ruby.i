@@ -31,6 +31,10 @@
 %rename(tag_at) qless_recur::tag;
 %rename("priority=") qless_recur::set_priority;
 %rename("interval=") qless_recur::set_interval;
+%rename("retries=") qless_recur::set_retries;
+%rename("backlog=") qless_recur::set_backlog;
+%rename("heartbeat=") qless_queue::set_heartbeat;
+%rename("max_concurrency=") qless_queue::set_max_concurrency;
 %rename("time_offset=") qless_client::set_time_offset;
 %rename(job_ids) qless_client::jobs;
 %rename(worker_counts) qless_client::workers;

@@ -19,6 +19,11 @@ module Qless
       text.nil? || text.empty? ? nil : JSON.parse(text)
     end
 
+    # The handle (nil stays nil) with its back-reference to the client it
+    # was made from: the core's handles keep their client alive in C, but
+    # Ruby's views (job.queue, job.client) need the Ruby object.
+    def bind(client, handle) = handle&.tap { handle.instance_variable_set(:@client, client) }
+
     # Items of a list handle (size + an item per index), which is freed.
     def drain(list)
       Array.new(list.size) { |i| yield list, i }

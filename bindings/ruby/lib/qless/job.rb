@@ -12,7 +12,7 @@ module Qless
     # The core's job handle, bound to the client it was read with; for a
     # job given to perform by the worker engine, the engine's connection,
     # usable during perform only, like the job itself.
-    def self.new(client, job) = job.tap { job.instance_variable_set(:@client, client) }
+    def self.new(client, job) = Convert.bind(client, job)
 
     # Prepended, so super is the core's method of the same name.
     module Layer

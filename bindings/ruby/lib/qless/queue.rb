@@ -2,9 +2,10 @@
 
 module Qless
   # A named queue (client.queues[name]); making one does no I/O. The core's
-  # class carries name, length, pause, unpause and forget as they are.
+  # class carries name, length, pause, unpause, forget, heartbeat= (the
+  # lock duration of its jobs, in seconds) and max_concurrency= as they are.
   class Queue
-    def self.new(client, name) = client.queue(name.to_s).tap { |q| q.instance_variable_set(:@client, client) }
+    def self.new(client, name) = Convert.bind(client, client.queue(name.to_s))
 
     # Prepended, so super is the core's method of the same name.
     module Layer
@@ -38,15 +39,6 @@ module Qless
       # Moves up to count of the oldest jobs failed in group back here;
       # returns how many moved.
       def unfail(group, count = 25) = super(group.to_s, Integer(count))
-
-      # Lock duration of this queue's jobs, in seconds.
-      def heartbeat=(seconds)
-        set_heartbeat(Integer(seconds))
-      end
-
-      def max_concurrency=(count)
-        set_max_concurrency(Integer(count))
-      end
 
       # Statistics of the UTC day containing date (a Time or epoch seconds):
       # {retries:, failed:, failures:, wait: {...}, run: {...}} where wait and

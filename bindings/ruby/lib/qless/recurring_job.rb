@@ -3,10 +3,10 @@
 module Qless
   # A recurring job template (client.recurring[jid]); setters apply to the
   # instances spawned afterwards. The core's class carries jid, klass_name,
-  # queue_name, priority, priority=, interval, interval=, retries, backlog,
+  # queue_name, priority, interval, retries, backlog (each with its setter),
   # count (instances spawned so far) and cancel as they are.
   class RecurringJob
-    def self.new(client, recur) = recur.tap { recur.instance_variable_set(:@client, client) }
+    def self.new(client, recur) = Convert.bind(client, recur)
 
     # Prepended, so super is the core's method of the same name.
     module Layer
@@ -15,14 +15,6 @@ module Qless
       def handle = self
       def data = Convert.parse(super)
       def tags = Array.new(tag_count) { |i| tag_at(i) }
-
-      def retries=(value)
-        set_retries(Integer(value))
-      end
-
-      def backlog=(value)
-        set_backlog(Integer(value))
-      end
 
       def data=(value)
         set_data(Convert.dump(value) || "{}")
