@@ -67,12 +67,14 @@ static void add_field(text *t, const qless_cron *c, qless_cron_field f)
 	add(t, "%.*s", (int)c->len[f], c->field[f]);
 }
 
-static void describe_time(text *t, const qless_cron *c)
+/* 1 when it named one time of day ("at 09:00"), which needs days after it. */
+static int describe_time(text *t, const qless_cron *c)
 {
 	int64_t h = single(c, QLESS_CRON_HOUR), m = single(c, QLESS_CRON_MINUTE), s = single(c, QLESS_CRON_SECOND);
 	int hstar = is_star(c, QLESS_CRON_HOUR), mstar = is_star(c, QLESS_CRON_MINUTE);
 	if (h >= 0 && m >= 0 && s >= 0) {
 		add(t, s ? "at %02lld:%02lld:%02lld" : "at %02lld:%02lld", (long long)h, (long long)m, (long long)s);
+		return 1;
 	} else if (hstar && mstar && is_star(c, QLESS_CRON_SECOND)) {
 		add(t, "every second");
 	} else if (hstar && mstar && s == 0) {
@@ -95,6 +97,7 @@ static void describe_time(text *t, const qless_cron *c)
 		add(t, " of hour ");
 		add_field(t, c, QLESS_CRON_HOUR);
 	}
+	return 0;
 }
 
 static void describe_item(text *t, qless_cron_field f, const qless_cron_item *it)
@@ -145,9 +148,18 @@ static void describe_items(text *t, const qless_cron *c, qless_cron_field f)
 	}
 }
 
-static void describe_days(text *t, const qless_cron *c)
+static void describe_days(text *t, const qless_cron *c, int daily)
 {
 	int dom = !is_star(c, QLESS_CRON_DOM), dow = !is_star(c, QLESS_CRON_DOW);
+	int64_t day = single(c, QLESS_CRON_DOM), month = single(c, QLESS_CRON_MONTH);
+	if (daily && !dom && !dow)
+		add(t, " every day");
+	if (day > 0 && month > 0 && !dow) {
+		/* a date: "on December 25" */
+		add(t, " on %s %lld", qless__cron_month_name(month), (long long)day);
+		dom = 0;
+		month = -2;
+	}
 	if (dom) {
 		add(t, " on ");
 		describe_items(t, c, QLESS_CRON_DOM);
@@ -159,7 +171,7 @@ static void describe_days(text *t, const qless_cron *c)
 		add(t, dom ? " or " : " on ");
 		describe_items(t, c, QLESS_CRON_DOW);
 	}
-	if (!is_star(c, QLESS_CRON_MONTH)) {
+	if (month != -2 && !is_star(c, QLESS_CRON_MONTH)) {
 		add(t, " in ");
 		describe_items(t, c, QLESS_CRON_MONTH);
 	}
@@ -186,8 +198,7 @@ int qless_cron_describe(const char *expr, char **out)
 		return qless__err_nomem(func);
 	}
 	t.p[0] = '\0';
-	describe_time(&t, &c);
-	describe_days(&t, &c);
+	describe_days(&t, &c, describe_time(&t, &c));
 	qless__cron_free(&c);
 	*out = t.p;
 	return QLESS_OK;

@@ -187,8 +187,12 @@ static void test_describe(void)
 		{ "@hourly", "every hour" },
 		{ "* * * * *", "every minute" },
 		{ "* * * * * * *", "every second" },
-		{ "0 0 25 12 *", "at 00:00 on the 25th of the month in December" },
-		{ "* * * * 9 0 30", "at 09:00:30" },
+		{ "0 0 25 12 *", "at 00:00 on December 25" },
+		{ "0 0 25 12 5", "at 00:00 on the 25th of the month or Friday in December" },
+		{ "* * * * 9 0 30", "at 09:00:30 every day" },
+		{ "@daily", "at 00:00 every day" },
+		{ "0 0 1 1 *", "at 00:00 on January 1" },
+		{ "0 9-17 * * *", "at minute 0 of hour 9-17" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = NULL;
