@@ -154,5 +154,7 @@ int cmd_config(cli *c, int argc, char **argv);
 int cmd_recur(cli *c, int argc, char **argv);
 int cmd_watch(cli *c, int argc, char **argv);
 int cmd_server(cli *c, int argc, char **argv);
+int cmd_when(cli *c, int argc, char **argv);
+int cmd_cron(cli *c, int argc, char **argv);
 
 #endif
