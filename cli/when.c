@@ -102,15 +102,10 @@ int cmd_when(cli *c, int argc, char **argv)
 		{ "offline", OPT_FLAG, NULL, &offline },
 		{ NULL, OPT_FLAG, NULL, NULL },
 	};
-	char **pos = calloc((size_t)argc + 1, sizeof *pos);
-	int status;
-	if (pos == NULL)
-		abort();
-	int n = cli_parse(c, argc, argv, opts, when_usage, pos, argc, &status);
-	if (n < 0) {
-		free(pos);
+	char **pos;
+	int status, n = cli_parse_all(c, argc, argv, opts, when_usage, &pos, &status);
+	if (n < 0)
 		return status;
-	}
 	double now = clock_now();
 	qless_when w = QLESS_WHEN_INIT;
 	char *text = join(pos, 0, n);
@@ -129,16 +124,10 @@ int cmd_when(cli *c, int argc, char **argv)
 
 int cmd_cron(cli *c, int argc, char **argv)
 {
-	char **pos = calloc((size_t)argc + 1, sizeof *pos);
-	char *expr = NULL, *norm = NULL, *description = NULL;
-	int status;
-	if (pos == NULL)
-		abort();
-	int n = cli_parse(c, argc, argv, NULL, cron_usage, pos, argc, &status);
-	if (n < 0) {
-		free(pos);
+	char **pos, *expr = NULL, *norm = NULL, *description = NULL;
+	int status, n = cli_parse_all(c, argc, argv, NULL, cron_usage, &pos, &status);
+	if (n < 0)
 		return status;
-	}
 	if (n == 0 || strcmp(pos[0], "check") != 0) {
 		free(pos);
 		return cli_usage_error(c, "needs check (see qless cron --help)");

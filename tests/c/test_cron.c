@@ -101,23 +101,53 @@ static void test_reasons(void)
 	}
 }
 
-/* CRN-4 and §2.5; the length limit counts the text as given (S7). */
-static void test_normalise(void)
+/* fn(expr, &out) succeeds with out == want. */
+static void expect_text(int (*fn)(const char *, char **), const char *expr, const char *want)
 {
-	static const struct { const char *expr, *norm; } cases[] = {
-		{ "  0 9 * *   mon-fri ", "0 9 * * MON-FRI" },
-		{ "0\t9 *\t\t* mon-FRI", "0 9 * * MON-FRI" },
-		{ "@DAILY", "@daily" },
-		{ " @Hourly\t", "@hourly" },
-		{ "0 0 l * *", "0 0 L * *" },
-		{ "0 0 * jan,feb 5l", "0 0 * JAN,FEB 5L" },
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *norm = NULL;
-		TH_OK(qless_cron_check(cases[i].expr, &norm));
-		TH_STREQ(norm, cases[i].norm);
-		qless_free(norm);
-	}
+	char *out = NULL;
+	TH_OK(fn(expr, &out));
+	TH_STREQ(out, want);
+	qless_free(out);
+}
+
+/* What qless_cron_check returns (NORM, CRN-4 and §2.5) and what
+ * qless_cron_describe says (§5.7's suggested wording and the rest). */
+static const struct {
+	int (*fn)(const char *, char **);
+	const char *expr, *want;
+} TEXTS[] = {
+	{ qless_cron_check, "  0 9 * *   mon-fri ", "0 9 * * MON-FRI" },
+	{ qless_cron_check, "0\t9 *\t\t* mon-FRI", "0 9 * * MON-FRI" },
+	{ qless_cron_check, "@DAILY", "@daily" },
+	{ qless_cron_check, " @Hourly\t", "@hourly" },
+	{ qless_cron_check, "0 0 l * *", "0 0 L * *" },
+	{ qless_cron_check, "0 0 * jan,feb 5l", "0 0 * JAN,FEB 5L" },
+	{ qless_cron_describe, "0 9 * * 1-5", "at 09:00 on Monday through Friday" },
+	{ qless_cron_describe, "*/15 * * * *", "every 15 minutes" },
+	{ qless_cron_describe, "0 10 * * 0/2", "at 10:00 on every 2nd Sunday of the month" },
+	{ qless_cron_describe, "0 17 * * 5L", "at 17:00 on the last Friday of the month" },
+	{ qless_cron_describe, "0 12 L * *", "at 12:00 on the last day of the month" },
+	{ qless_cron_describe, "0 10 * * 0#2", "at 10:00 on the 2nd Sunday of the month" },
+	{ qless_cron_describe, "@hourly", "every hour" },
+	{ qless_cron_describe, "* * * * *", "every minute" },
+	{ qless_cron_describe, "* * * * * * *", "every second" },
+	{ qless_cron_describe, "0 0 25 12 *", "at 00:00 on December 25" },
+	{ qless_cron_describe, "0 0 25 12 5", "at 00:00 on the 25th of the month or Friday in December" },
+	{ qless_cron_describe, "* * * * 9 0 30", "at 09:00:30 every day" },
+	{ qless_cron_describe, "@daily", "at 00:00 every day" },
+	{ qless_cron_describe, "0 0 1 1 *", "at 00:00 on January 1" },
+	{ qless_cron_describe, "0 9-17 * * *", "at minute 0 of hour 9-17" },
+};
+
+static void test_texts(void)
+{
+	for (size_t i = 0; i < sizeof TEXTS / sizeof TEXTS[0]; i++)
+		expect_text(TEXTS[i].fn, TEXTS[i].expr, TEXTS[i].want);
+}
+
+/* The length limit counts the text as given (S7); NULL. */
+static void test_length_and_null(void)
+{
 	char text[1100];
 	memset(text, ' ', sizeof text);
 	memcpy(text, "0 0 * * *", 9);
@@ -166,40 +196,15 @@ static void test_identity(void)
 		qless_free(b);
 	}
 	char *id = NULL;
-	TH_OK(qless_cron_identity("0 9 * * 1-5", &id));
-	TH_STREQ(id, "0 9 * * 1-5");
-	qless_free(id);
+	expect_text(qless_cron_identity, "0 9 * * 1-5", "0 9 * * 1-5");
 	TH_RC(qless_cron_identity("0 9 * * FUNDAY", &id), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_cron_identity: Arg \"cron\" invalid: day-of-week field: bad token \"FUNDAY\"");
 	TH_RC(qless_cron_identity("@daily", NULL), QLESS_EINVAL);
 }
 
-/* §5.7: the suggested wording, and the check's error on bad input. */
+/* §5.7: an invalid expression is the check's error. */
 static void test_describe(void)
 {
-	static const struct { const char *expr, *text; } cases[] = {
-		{ "0 9 * * 1-5", "at 09:00 on Monday through Friday" },
-		{ "*/15 * * * *", "every 15 minutes" },
-		{ "0 10 * * 0/2", "at 10:00 on every 2nd Sunday of the month" },
-		{ "0 17 * * 5L", "at 17:00 on the last Friday of the month" },
-		{ "0 12 L * *", "at 12:00 on the last day of the month" },
-		{ "0 10 * * 0#2", "at 10:00 on the 2nd Sunday of the month" },
-		{ "@hourly", "every hour" },
-		{ "* * * * *", "every minute" },
-		{ "* * * * * * *", "every second" },
-		{ "0 0 25 12 *", "at 00:00 on December 25" },
-		{ "0 0 25 12 5", "at 00:00 on the 25th of the month or Friday in December" },
-		{ "* * * * 9 0 30", "at 09:00:30 every day" },
-		{ "@daily", "at 00:00 every day" },
-		{ "0 0 1 1 *", "at 00:00 on January 1" },
-		{ "0 9-17 * * *", "at minute 0 of hour 9-17" },
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *text = NULL;
-		TH_OK(qless_cron_describe(cases[i].expr, &text));
-		TH_STREQ(text, cases[i].text);
-		qless_free(text);
-	}
 	char *text = NULL;
 	TH_RC(qless_cron_describe("0 24 * * *", &text), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_cron_describe: Arg \"cron\" invalid: hour field: value 24 out of range 0-23");
@@ -282,7 +287,8 @@ static void test_random_expressions(void)
 
 CU_TestInfo cron_tests[] = {
 	{ "reasons (CRN-1..7)", test_reasons },
-	{ "normalise (CRN-4)", test_normalise },
+	{ "normal form and description (CRN-4)", test_texts },
+	{ "length and NULL", test_length_and_null },
 	{ "identity (S6)", test_identity },
 	{ "describe", test_describe },
 	{ "random expressions", test_random_expressions },
