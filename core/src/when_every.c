@@ -147,7 +147,8 @@ static int every_month(parser *p, cron_parts *c)
 	return QLESS_OK;
 }
 
-/* every year [on month day | on day [of] month] */
+/* every year [on month day | on [the] day [of] month]; "the" as in
+ * "every month on the 1st", which people write here too */
 static int every_year(parser *p, cron_parts *c)
 {
 	const qless_word *on = cur(p), *day_word;
@@ -158,8 +159,10 @@ static int every_year(parser *p, cron_parts *c)
 	if (!is_kw(on, KW_ON))
 		return QLESS_OK;
 	p->i++;
+	if (is_kw(cur(p), KW_THE) && ahead(p, 1) != NULL && ahead(p, 1)->month == 0)
+		p->i++;
 	if (cur(p) == NULL)
-		return qless__when_missing("day", on);
+		return qless__when_missing("day", &p->w[p->i - 1]);
 	if ((rc = qless__when_month_day(p, &month, &day, &day_word)) < 0)
 		return QLESS_EINVAL;
 	if (rc == 0)
