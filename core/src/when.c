@@ -9,6 +9,9 @@
 
 static const char *const FUNC = QLESS_WHEN_FUNC;
 
+/* 0000-01-01 and 10000-01-01, as qless_time_format. */
+#define WHEN_NOW_MIN -62167219200.0
+#define WHEN_NOW_END 253402300800.0
 /* No sensible time text is longer; bounds the words kept per call. */
 #define WHEN_MAX_BYTES 4096
 
@@ -26,6 +29,9 @@ int qless_when_parse(const char *text, double now, qless_when *out)
 		                  out->version, QLESS_WHEN_VERSION);
 	if ((rc = qless__check_finite(FUNC, "now", now)) != QLESS_OK)
 		return rc;
+	/* days are counted in int64: keep now where every date is printable */
+	if (now < WHEN_NOW_MIN || now >= WHEN_NOW_END)
+		return qless__err(QLESS_EINVAL, "%s: now is outside years 0000-9999", FUNC);
 	if (strlen(text) > WHEN_MAX_BYTES)
 		return qless__err(QLESS_EINVAL, "%s: text longer than %d bytes", FUNC, WHEN_MAX_BYTES);
 	if (qless__when_words(text, &words, &n) != 0)

@@ -244,7 +244,10 @@ static void test_arguments(void)
 	w.version = QLESS_WHEN_VERSION;
 	TH_RC(qless_when_parse("now", NAN, &w), QLESS_EINVAL);
 	TH_RC(qless_when_parse("now", INFINITY, &w), QLESS_EINVAL);
-	CU_ASSERT(w.kind == 0);
+	TH_RC(qless_when_parse("monday", 1e300, &w), QLESS_EINVAL);
+	TH_STREQ(qless_error_last_message(), "qless_when_parse: now is outside years 0000-9999");
+	TH_RC(qless_when_parse("monday", -1e18, &w), QLESS_EINVAL);
+	TH_OK(qless_when_parse("dec 31", 253402300799.0 - 86400 * 2, &w));
 	TH_RC(qless_when_parse(" \t ", N, &w), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_when_parse: empty text");
 }
