@@ -288,6 +288,41 @@ static void test_more_texts(void)
 	}
 }
 
+/* Recurring forms beyond the table: S7's "1st" = "first", "second" as an
+ * ordinal before a weekday, "the" before a yearly date, zones refused. */
+static void test_more_recurring(void)
+{
+	static const struct { const char *text, *cron, *error; } cases[] = {
+		{ "every 1st monday", "0 0 * * 1#1", NULL },
+		{ "every second monday", "0 0 * * 1/2", NULL },
+		{ "every 5th friday of the month at 9:15:30", "* * * 5#5 9 15 30", NULL },
+		{ "every year on the 4th of july", "0 0 4 7 *", NULL },
+		{ "every sat and sun at noon and midnight", "0 0,12 * * 0,6", NULL },
+		{ "every week at 7:30 pm", "30 19 * * 0", NULL },
+		{ "every month on the 15th day at 6am", "0 6 15 * *", NULL },
+		{ "every year on feb 30", NULL, "invalid date \"30\" at column 19" },
+		{ "every month on the 32nd", NULL, "number out of range \"32nd\" at column 20" },
+		{ "every mon and", NULL, "missing weekday after \"and\" at column 11" },
+		{ "every other friday of the month", NULL, "unexpected \"of\" at column 20" },
+		{ "every 2 days at 9am and 5pm", NULL, "unexpected \"and\" at column 21" },
+		{ "every 1 day at 9am+01:00", NULL, "invalid time \"9am+01:00\" at column 16" },
+		{ "every 1 day at 09:00Z", NULL, "time zone offsets are not allowed in recurring times \"09:00Z\" at column 16" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		qless_when w = QLESS_WHEN_INIT;
+		int rc = qless_when_parse(cases[i].text, N, &w);
+		if (cases[i].cron != NULL) {
+			TH_OK(rc);
+			TH_STREQ(w.cron, cases[i].cron);
+		} else {
+			char want[256];
+			snprintf(want, sizeof want, "qless_when_parse: %s", cases[i].error);
+			TH_RC(rc, QLESS_EINVAL);
+			TH_STREQ(qless_error_last_message(), want);
+		}
+	}
+}
+
 static void test_time_format(void)
 {
 	static const struct { double t; const char *iso; } cases[] = {
@@ -474,6 +509,7 @@ CU_TestInfo when_tests[] = {
 	{ "cron results check (WHN-5)", test_cron_results_check },
 	{ "arguments (WHN-2)", test_arguments },
 	{ "more texts", test_more_texts },
+	{ "more recurring texts", test_more_recurring },
 	{ "time format", test_time_format },
 	{ "time parse", test_time_parse },
 	{ "random texts", test_random_texts },
