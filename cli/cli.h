@@ -47,6 +47,11 @@ typedef struct cli_opt {
 int cli_parse(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage,
               char **pos, int maxpos, int *status);
 
+/* cli_parse with room for every argument as a positional: *pos owned
+ * (free) when the result is >= 0. */
+int cli_parse_all(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage,
+                  char ***pos, int *status);
+
 /* A global option (--json, --url X, --url=X, --worker X) at argv[i]:
  * returns the arguments consumed, 0 if not one, -1 if its value is missing. */
 int cli_global_option(cli *c, int argc, char **argv, int i);
@@ -154,5 +159,7 @@ int cmd_config(cli *c, int argc, char **argv);
 int cmd_recur(cli *c, int argc, char **argv);
 int cmd_watch(cli *c, int argc, char **argv);
 int cmd_server(cli *c, int argc, char **argv);
+int cmd_when(cli *c, int argc, char **argv);
+int cmd_cron(cli *c, int argc, char **argv);
 
 #endif

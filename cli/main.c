@@ -36,6 +36,8 @@ static const struct command {
 	{ "unpause", cmd_unpause, "unpause queues" },
 	{ "watch", cmd_watch, "tail events live (default channel: log)" },
 	{ "server", cmd_server, "the embedded server: start, stop, status" },
+	{ "when", cmd_when, "read English time text: a time, an interval or a cron expression" },
+	{ "cron", cmd_cron, "check a cron expression and describe it" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

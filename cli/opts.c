@@ -3,6 +3,7 @@
  * anywhere among the positionals; "--" ends the options.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -71,4 +72,16 @@ int cli_parse(cli *c, int argc, char **argv, const cli_opt *opts, const char *us
 		pos[npos++] = a;
 	}
 	return npos;
+}
+
+int cli_parse_all(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage,
+                  char ***pos, int *status)
+{
+	*pos = calloc((size_t)argc + 1, sizeof **pos);
+	if (*pos == NULL)
+		abort();
+	int n = cli_parse(c, argc, argv, opts, usage, *pos, argc, status);
+	if (n < 0)
+		free(*pos);
+	return n;
 }

@@ -21,19 +21,6 @@ static void print_strings(cli *c, const char *key, size_t n, const char *(*item)
 		printf("%s\n", item(job, i));
 }
 
-/* Parses "SUB ARGS..." of a group command; returns npos or -1 (status). */
-static int parse_all(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage,
-                     char ***pos, int *status)
-{
-	*pos = calloc((size_t)argc + 1, sizeof **pos);
-	if (*pos == NULL)
-		abort();
-	int n = cli_parse(c, argc, argv, opts, usage, *pos, argc, status);
-	if (n < 0)
-		free(*pos);
-	return n;
-}
-
 /* ---- tag ---- */
 
 static const char tag_usage[] =
@@ -87,7 +74,7 @@ int cmd_tag(cli *c, int argc, char **argv)
 	const char *offset = NULL, *count = NULL;
 	const cli_opt opts[] = { { "offset", OPT_STRING, &offset, NULL }, { "count", OPT_STRING, &count, NULL }, { 0 } };
 	char **pos;
-	int status, n = parse_all(c, argc, argv, opts, tag_usage, &pos, &status);
+	int status, n = cli_parse_all(c, argc, argv, opts, tag_usage, &pos, &status);
 	if (n < 0)
 		return status;
 	if (n >= 1 && (strcmp(pos[0], "get") == 0 || strcmp(pos[0], "top") == 0)) {
@@ -185,7 +172,7 @@ static const char depends_usage[] =
 int cmd_depends(cli *c, int argc, char **argv)
 {
 	char **pos;
-	int status, n = parse_all(c, argc, argv, NULL, depends_usage, &pos, &status);
+	int status, n = cli_parse_all(c, argc, argv, NULL, depends_usage, &pos, &status);
 	if (n < 0)
 		return status;
 	status = 0;

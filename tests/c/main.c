@@ -32,6 +32,9 @@ int main(int argc, char **argv)
 		SUITE("heartbeater", heartbeater_tests),
 		SUITE("server", server_tests),
 		SUITE("unique", unique_tests),
+		/* no server: they run in c.when without the fixture (WHN-1) */
+		{ "when", suite_init, suite_clean, NULL, NULL, when_tests },
+		{ "cron", suite_init, suite_clean, NULL, NULL, cron_tests },
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)

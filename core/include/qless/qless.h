@@ -13,6 +13,7 @@
 #include "worker.h"
 #include "events.h"
 #include "heartbeater.h"
+#include "when.h"
 #include "server.h"
 
 #endif

@@ -1,0 +1,151 @@
+/*
+ * Schedule text without a server: `qless when` (English time text) and
+ * `qless cron check` (cron syntax and its description), both over
+ * libqless' qless/when.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static const char when_usage[] =
+	"usage: qless when TEXT... [--from TIME] [--offline]\n"
+	"  Reads English time text (\"7pm tomorrow\", \"in 5 minutes\", \"every monday 9am\")\n"
+	"  and prints one of\n"
+	"    at <ISO> (<epoch>)\n"
+	"    every <seconds>s from <ISO>\n"
+	"    cron <EXPR>\n"
+	"  --from TIME   the time the text is read at: epoch seconds or ISO 8601\n"
+	"                (default: now); times are UTC unless the text has an offset\n"
+	"  --offline     print no fire times for a cron result (none are printed yet:\n"
+	"                they will come from the server's cron.next)\n"
+	"  --json        {\"kind\",\"at\",\"interval\",\"cron\"}\n";
+
+static const char cron_usage[] =
+	"usage: qless cron check EXPR...\n"
+	"  Checks a cron expression (5 fields, 7 fields year first, or a macro such\n"
+	"  as @daily) and prints it normalised, then its description; an invalid one\n"
+	"  is a usage error naming the field and token.\n"
+	"  --json        {\"cron\",\"description\"}\n";
+
+/* The positionals pos[from..n) joined by single spaces (owned). */
+static char *join(char **pos, int from, int n)
+{
+	size_t len = 1;
+	for (int i = from; i < n; i++)
+		len += strlen(pos[i]) + 1;
+	char *s = malloc(len);
+	if (s == NULL)
+		abort();
+	s[0] = '\0';
+	for (int i = from; i < n; i++) {
+		if (i > from)
+			strcat(s, " ");
+		strcat(s, pos[i]);
+	}
+	return s;
+}
+
+/* Seconds as short as they read: 1772737200, 0.5. */
+static const char *seconds_text(double v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.6f", v);
+	char *end = buf + strlen(buf);
+	while (end[-1] == '0')
+		*--end = '\0';
+	if (end[-1] == '.')
+		end[-1] = '\0';
+	return buf;
+}
+
+static json_t *json_seconds(double v)
+{
+	if (v == (double)(json_int_t)v)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+static double clock_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int print_when(cli *c, const qless_when *w)
+{
+	static const char *const kinds[] = { "", "at", "interval", "cron" };
+	char iso[QLESS_TIME_SIZE] = "", num[64];
+	if (w->kind != QLESS_WHEN_CRON && qless_time_format(w->at, iso) != QLESS_OK)
+		return cli_lib_error(c);
+	if (c->json) {
+		json_print(json_pack("{s:s,s:o,s:o,s:s}", "kind", kinds[w->kind], "at", json_seconds(w->at),
+		                     "interval", json_seconds(w->interval), "cron", w->cron));
+	} else if (w->kind == QLESS_WHEN_AT) {
+		printf("at %s (%s)\n", iso, seconds_text(w->at, num, sizeof num));
+	} else if (w->kind == QLESS_WHEN_INTERVAL) {
+		printf("every %ss from %s\n", seconds_text(w->interval, num, sizeof num), iso);
+	} else {
+		printf("cron %s\n", w->cron);
+	}
+	return 0;
+}
+
+int cmd_when(cli *c, int argc, char **argv)
+{
+	const char *from = NULL;
+	int offline = 0;
+	const cli_opt opts[] = {
+		{ "from", OPT_STRING, &from, NULL },
+		{ "offline", OPT_FLAG, NULL, &offline },
+		{ NULL, OPT_FLAG, NULL, NULL },
+	};
+	char **pos;
+	int status, n = cli_parse_all(c, argc, argv, opts, when_usage, &pos, &status);
+	if (n < 0)
+		return status;
+	double now = clock_now();
+	qless_when w = QLESS_WHEN_INIT;
+	char *text = join(pos, 0, n);
+	free(pos);
+	if (from != NULL && qless_time_parse(from, &now) != QLESS_OK)
+		status = cli_usage_error(c, "--from needs epoch seconds or an ISO 8601 time, not '%.64s'", from);
+	else if (n == 0)
+		status = cli_usage_error(c, "needs TEXT (see qless when --help)");
+	else if (qless_when_parse(text, now, &w) != QLESS_OK)
+		status = cli_lib_error(c);
+	else
+		status = print_when(c, &w);
+	free(text);
+	return status;
+}
+
+int cmd_cron(cli *c, int argc, char **argv)
+{
+	char **pos, *expr = NULL, *norm = NULL, *description = NULL;
+	int status, n = cli_parse_all(c, argc, argv, NULL, cron_usage, &pos, &status);
+	if (n < 0)
+		return status;
+	if (n == 0 || strcmp(pos[0], "check") != 0) {
+		free(pos);
+		return cli_usage_error(c, "needs check (see qless cron --help)");
+	}
+	c->cmd = "cron check";
+	expr = join(pos, 1, n);
+	free(pos);
+	status = 0;
+	if (n == 1)
+		status = cli_usage_error(c, "needs EXPR (see qless cron --help)");
+	else if (qless_cron_check(expr, &norm) != QLESS_OK || qless_cron_describe(expr, &description) != QLESS_OK)
+		status = cli_lib_error(c);
+	else if (c->json)
+		json_print(json_pack("{s:s,s:s}", "cron", norm, "description", description));
+	else
+		printf("%s\n%s\n", norm, description);
+	qless_free(norm);
+	qless_free(description);
+	free(expr);
+	return status;
+}

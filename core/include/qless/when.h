@@ -1,0 +1,71 @@
+/*
+ * Times and cron expressions, in libqless alone (no server): natural-language
+ * times ("7pm tomorrow", "every monday 9am"), the syntax of cron expressions,
+ * their English description, and ISO 8601 times. Everything is UTC; nothing
+ * here reads the clock or the time zone of the process.
+ */
+#ifndef QLESS_WHEN_H
+#define QLESS_WHEN_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum qless_when_kind {
+	QLESS_WHEN_AT = 1,          /* once, at `at` */
+	QLESS_WHEN_INTERVAL = 2,    /* every `interval` seconds, first at `at` */
+	QLESS_WHEN_CRON = 3         /* at the fire times of `cron` */
+} qless_when_kind;
+
+/* Holds any expression qless_when_parse makes. */
+#define QLESS_CRON_SIZE 256
+#define QLESS_WHEN_VERSION 1
+
+typedef struct qless_when {
+	unsigned int version;       /* QLESS_WHEN_VERSION, set by the caller */
+	qless_when_kind kind;
+	double at;                  /* AT: the time; INTERVAL: first run; CRON: 0 */
+	double interval;            /* INTERVAL: seconds > 0; else 0 */
+	char cron[QLESS_CRON_SIZE]; /* CRON: the normalised expression; else "" */
+} qless_when;
+
+#define QLESS_WHEN_INIT { QLESS_WHEN_VERSION, (qless_when_kind)0, 0, 0, "" }
+
+/* Reads English time text relative to now (epoch seconds) into *out, whose
+ * version the caller sets. No I/O. QLESS_EINVAL with a message naming the
+ * word and its column when the text is not understood; *out is then
+ * unchanged. */
+QLESS_EXTERN(int) qless_when_parse(const char *text, double now, qless_when *out);
+
+/* Checks the syntax of a cron expression (5 fields, 7 fields or a macro).
+ * *out_normalised (may be NULL) owned: the expression with spaces collapsed,
+ * names upper-cased and macros lower-cased. Whether it ever fires is for the
+ * server to say (cron.next). */
+QLESS_EXTERN(int) qless_cron_check(const char *expr, char **out_normalised);
+
+/* The spelling of a cron expression in a unique identity: macros expanded,
+ * names as numbers, 7 as 0 in day-of-week, numbers without leading zeros
+ * ("@weekly" and "0 0 * * SUN" both give "0 0 * * 0"). *out owned. */
+QLESS_EXTERN(int) qless_cron_identity(const char *expr, char **out);
+
+/* A short English description of a valid expression, for tables. *out
+ * owned. QLESS_EINVAL as qless_cron_check for an invalid one. */
+QLESS_EXTERN(int) qless_cron_describe(const char *expr, char **out);
+
+/* "YYYY-MM-DDTHH:MM:SS[.ffffff]Z" plus the terminating NUL. */
+#define QLESS_TIME_SIZE 32
+
+/* Writes t (epoch seconds, years 0000-9999) as ISO 8601 UTC; the fraction,
+ * to the microsecond, only when it is not zero. */
+QLESS_EXTERN(int) qless_time_format(double t, char out[QLESS_TIME_SIZE]);
+/* Reads epoch seconds ("1772619330", "-5", "1.5") or an ISO 8601 date or
+ * date-time ("2026-03-04", "2026-03-04T10:15:30Z", "...T12:15:30+02:00",
+ * no zone = UTC) into *out. */
+QLESS_EXTERN(int) qless_time_parse(const char *text, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,205 @@
+/* qless_cron_describe: short English for tables ("at 09:00 on Monday
+ * through Friday"). The wording is not part of any contract (schedules.md
+ * §5.7); shapes it has no words for are shown as the field's text. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "cron.h"
+
+typedef struct text {
+	char *p;
+	size_t len, cap;
+} text;
+
+static void add(text *t, const char *fmt, ...) QLESS_PRINTF(2, 3);
+static void add(text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len = t->len + (size_t)n < t->cap ? t->len + (size_t)n : t->cap - 1;
+}
+
+static const char *suffix(int64_t n)
+{
+	if (n % 100 >= 11 && n % 100 <= 13)
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/* The only item of a field, when there is exactly one. */
+static int only_item(const qless_cron *c, qless_cron_field f, qless_cron_item *it)
+{
+	qless_cron_item extra;
+	return qless__cron_item(f, c->field[f], c->len[f], 0, it) == 0 &&
+	       qless__cron_item(f, c->field[f], c->len[f], 1, &extra) != 0;
+}
+
+static int is_star(const qless_cron *c, qless_cron_field f)
+{
+	qless_cron_item it;
+	return only_item(c, f, &it) && it.kind == QLESS_CRON_STAR && !it.has_step;
+}
+
+/* The value of a field that holds one plain value, else -1. */
+static int64_t single(const qless_cron *c, qless_cron_field f)
+{
+	qless_cron_item it;
+	if (!only_item(c, f, &it) || it.kind != QLESS_CRON_RANGE || it.has_range || it.has_step)
+		return -1;
+	return it.a;
+}
+
+/* n of "*\/n", else 0. */
+static int64_t star_step(const qless_cron *c, qless_cron_field f)
+{
+	qless_cron_item it;
+	return only_item(c, f, &it) && it.kind == QLESS_CRON_STAR && it.has_step ? it.step : 0;
+}
+
+static void add_field(text *t, const qless_cron *c, qless_cron_field f)
+{
+	add(t, "%.*s", (int)c->len[f], c->field[f]);
+}
+
+/* 1 when it named one time of day ("at 09:00"), which needs days after it. */
+static int describe_time(text *t, const qless_cron *c)
+{
+	int64_t h = single(c, QLESS_CRON_HOUR), m = single(c, QLESS_CRON_MINUTE), s = single(c, QLESS_CRON_SECOND);
+	int hstar = is_star(c, QLESS_CRON_HOUR), mstar = is_star(c, QLESS_CRON_MINUTE);
+	if (h >= 0 && m >= 0 && s >= 0) {
+		add(t, s ? "at %02lld:%02lld:%02lld" : "at %02lld:%02lld", (long long)h, (long long)m, (long long)s);
+		return 1;
+	} else if (hstar && mstar && is_star(c, QLESS_CRON_SECOND)) {
+		add(t, "every second");
+	} else if (hstar && mstar && s == 0) {
+		add(t, "every minute");
+	} else if (hstar && s == 0 && star_step(c, QLESS_CRON_MINUTE) > 0) {
+		add(t, "every %lld minutes", (long long)star_step(c, QLESS_CRON_MINUTE));
+	} else if (hstar && m == 0 && s == 0) {
+		add(t, "every hour");
+	} else if (hstar && m > 0 && s == 0) {
+		add(t, "at %lld minutes past every hour", (long long)m);
+	} else {
+		if (s != 0) {
+			add(t, "at second ");
+			add_field(t, c, QLESS_CRON_SECOND);
+			add(t, " of minute ");
+		} else {
+			add(t, "at minute ");
+		}
+		add_field(t, c, QLESS_CRON_MINUTE);
+		add(t, " of hour ");
+		add_field(t, c, QLESS_CRON_HOUR);
+	}
+	return 0;
+}
+
+static void describe_item(text *t, qless_cron_field f, const qless_cron_item *it)
+{
+	const char *(*name)(int64_t) = f == QLESS_CRON_DOW ? qless__cron_weekday_name :
+	                               f == QLESS_CRON_MONTH ? qless__cron_month_name : NULL;
+	switch (it->kind) {
+	case QLESS_CRON_LAST:
+		add(t, "the last day of the month");
+		return;
+	case QLESS_CRON_WLAST:
+		add(t, "the last %s of the month", name(it->a));
+		return;
+	case QLESS_CRON_NTH:
+		add(t, "the %lld%s %s of the month", (long long)it->step, suffix(it->step), name(it->a));
+		return;
+	case QLESS_CRON_EVERYNTH:
+		add(t, "every %lld%s %s of the month", (long long)it->step, suffix(it->step), name(it->a));
+		return;
+	case QLESS_CRON_STAR:
+		add(t, "every %lld%s %s", (long long)it->step, suffix(it->step), f == QLESS_CRON_DOW ? "weekday" :
+		    f == QLESS_CRON_MONTH ? "month" : f == QLESS_CRON_YEAR ? "year" : "day");
+		return;
+	case QLESS_CRON_RANGE:
+		break;
+	}
+	if (name != NULL)
+		add(t, "%s", name(it->a));
+	else
+		add(t, f == QLESS_CRON_DOM ? "the %lld%s" : "%lld", (long long)it->a, f == QLESS_CRON_DOM ? suffix(it->a) : "");
+	if (it->has_range) {
+		if (name != NULL)
+			add(t, " through %s", name(it->b));
+		else
+			add(t, " through %lld", (long long)it->b);
+	}
+	if (it->has_step)
+		add(t, " (every %lld%s)", (long long)it->step, suffix(it->step));
+}
+
+static void describe_items(text *t, const qless_cron *c, qless_cron_field f)
+{
+	qless_cron_item it;
+	for (size_t k = 0; qless__cron_item(f, c->field[f], c->len[f], k, &it) == 0; k++) {
+		if (k > 0)
+			add(t, ", ");
+		describe_item(t, f, &it);
+	}
+}
+
+static void describe_days(text *t, const qless_cron *c, int daily)
+{
+	int dom = !is_star(c, QLESS_CRON_DOM), dow = !is_star(c, QLESS_CRON_DOW);
+	int64_t day = single(c, QLESS_CRON_DOM), month = single(c, QLESS_CRON_MONTH);
+	if (daily && !dom && !dow)
+		add(t, " every day");
+	if (day > 0 && month > 0 && !dow) {
+		/* a date: "on December 25" */
+		add(t, " on %s %lld", qless__cron_month_name(month), (long long)day);
+		dom = 0;
+		month = -2;
+	}
+	if (dom) {
+		add(t, " on ");
+		describe_items(t, c, QLESS_CRON_DOM);
+		qless_cron_item it;
+		if (!(only_item(c, QLESS_CRON_DOM, &it) && it.kind == QLESS_CRON_LAST))
+			add(t, " of the month");
+	}
+	if (dow) {
+		add(t, dom ? " or " : " on ");
+		describe_items(t, c, QLESS_CRON_DOW);
+	}
+	if (month != -2 && !is_star(c, QLESS_CRON_MONTH)) {
+		add(t, " in ");
+		describe_items(t, c, QLESS_CRON_MONTH);
+	}
+	if (!is_star(c, QLESS_CRON_YEAR)) {
+		add(t, " in ");
+		describe_items(t, c, QLESS_CRON_YEAR);
+	}
+}
+
+int qless_cron_describe(const char *expr, char **out)
+{
+	static const char *func = "qless_cron_describe";
+	qless_cron c;
+	text t;
+	int rc;
+	QLESS_CHECK_NULL(func, out);
+	if ((rc = qless__cron_parse(func, expr, &c)) != QLESS_OK)
+		return rc;
+	/* no item of at least two bytes ("1,") grows past 48 bytes of words */
+	t.cap = 24 * strlen(c.norm) + 256;
+	t.len = 0;
+	if ((t.p = malloc(t.cap)) == NULL) {
+		qless__cron_free(&c);
+		return qless__err_nomem(func);
+	}
+	t.p[0] = '\0';
+	describe_days(&t, &c, describe_time(&t, &c));
+	qless__cron_free(&c);
+	*out = t.p;
+	return QLESS_OK;
+}

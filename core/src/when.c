@@ -1,0 +1,60 @@
+/* qless_when_parse: English time text to a time, an interval or a cron
+ * expression (schedules.md §5). The grammar reads the words left to right
+ * and reports the first word it cannot use. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "when_read.h"
+
+static const char *const FUNC = QLESS_WHEN_FUNC;
+
+/* 0000-01-01 and 10000-01-01, as qless_time_format. */
+#define WHEN_NOW_MIN -62167219200.0
+#define WHEN_NOW_END 253402300800.0
+/* No sensible time text is longer; bounds the words kept per call. */
+#define WHEN_MAX_BYTES 4096
+
+int qless_when_parse(const char *text, double now, qless_when *out)
+{
+	qless_when r;
+	parser p;
+	qless_word *words = NULL;
+	size_t n = 0;
+	int rc;
+	QLESS_CHECK_NULL(FUNC, text);
+	QLESS_CHECK_NULL(FUNC, out);
+	if (out->version != QLESS_WHEN_VERSION)
+		return qless__err(QLESS_EINVAL, "%s: out->version is %u, expected %d (QLESS_WHEN_INIT)", FUNC,
+		                  out->version, QLESS_WHEN_VERSION);
+	if ((rc = qless__check_finite(FUNC, "now", now)) != QLESS_OK)
+		return rc;
+	/* days are counted in int64: keep now where every date is printable */
+	if (now < WHEN_NOW_MIN || now >= WHEN_NOW_END)
+		return qless__err(QLESS_EINVAL, "%s: now is outside years 0000-9999", FUNC);
+	if (strlen(text) > WHEN_MAX_BYTES)
+		return qless__err(QLESS_EINVAL, "%s: text longer than %d bytes", FUNC, WHEN_MAX_BYTES);
+	if (qless__when_words(text, &words, &n) != 0)
+		return qless__err_nomem(FUNC);
+	memset(&r, 0, sizeof r);
+	p.w = words;
+	p.n = n;
+	p.i = 0;
+	p.now = now;
+	if (n == 0) {
+		rc = qless__err(QLESS_EINVAL, "%s: empty text", FUNC);
+	} else if (is_kw(&words[0], KW_EVERY)) {
+		p.i = 1;
+		rc = qless__when_every(&p, &r);
+	} else {
+		rc = qless__when_oneoff(&p, &r);
+	}
+	free(words);
+	if (rc != QLESS_OK)
+		return rc;
+	out->kind = r.kind;
+	out->at = r.at;
+	out->interval = r.interval;
+	memcpy(out->cron, r.cron, sizeof out->cron);
+	return QLESS_OK;
+}

@@ -1,0 +1,168 @@
+/* Parts both kinds of time text use: errors naming words, durations,
+ * times of day and dates of the year (see when_read.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "when_read.h"
+
+/* Words named in messages are cut here. */
+#define WHEN_WORD_SHOWN 64
+
+int qless__when_word_err(const char *reason, const qless_word *w)
+{
+	int shown = w->len > WHEN_WORD_SHOWN ? WHEN_WORD_SHOWN : (int)w->len;
+	return qless__err(QLESS_EINVAL, "%s: %s \"%.*s\" at column %d", QLESS_WHEN_FUNC, reason, shown, w->text, w->column);
+}
+
+int qless__when_missing(const char *what, const qless_word *after)
+{
+	char reason[64];
+	snprintf(reason, sizeof reason, "missing %s after", what);
+	return qless__when_word_err(reason, after);
+}
+
+/* A word that cannot stand where it is. */
+int qless__when_reject(const qless_word *w)
+{
+	switch (w->error) {
+	case WORD_BAD_TIME: return qless__when_word_err("invalid time", w);
+	case WORD_BAD_DATE: return qless__when_word_err("invalid date", w);
+	case WORD_BAD_NUMBER: return qless__when_word_err("number out of range", w);
+	default: return qless__when_word_err(qless__word_known(w) ? "unexpected" : "unknown word", w);
+	}
+}
+
+/* Nothing may follow. */
+int qless__when_at_end(const parser *p)
+{
+	return cur(p) == NULL ? QLESS_OK : qless__when_reject(cur(p));
+}
+
+/* One or more amounts, optionally separated by "and" or ",". 1 when read
+ * (sum in *total, first word in *first), 0 when none starts here. */
+int qless__when_amounts(parser *p, double *total, const qless_word **first)
+{
+	*total = 0;
+	*first = cur(p);
+	if (!is_amount(cur(p)))
+		return 0;
+	for (;;) {
+		const qless_word *w = cur(p), *u = ahead(p, 1);
+		if (!is_amount(w))
+			return qless__when_reject(w);
+		if (w->is_compact) {
+			*total += w->compact;
+			p->i++;
+		} else {
+			if (u == NULL)
+				return qless__when_missing("unit", w);
+			if (u->unit <= 0)
+				return qless__when_reject(u);
+			*total += (w->is_number ? w->number : 1) * u->unit;
+			p->i += 2;
+		}
+		if (is_sep(cur(p))) {
+			if (ahead(p, 1) == NULL)
+				return qless__when_missing("duration", cur(p));
+			p->i++;
+		} else if (!is_amount(cur(p))) {
+			return 1;
+		}
+	}
+}
+
+/* A time of day: a clock word (with a following am/pm), a number with
+ * am/pm, noon, midnight, or after "at" a bare hour. 1, 0 or -1. */
+int qless__when_time(parser *p, int after_at, tod *out)
+{
+	const qless_word *w = cur(p), *next = ahead(p, 1);
+	memset(out, 0, sizeof *out);
+	out->word = w;
+	if (w == NULL || w->error != WORD_OK)
+		return 0;
+	if (is_kw(w, KW_NOON) || is_kw(w, KW_MIDNIGHT)) {
+		out->c.hour = is_kw(w, KW_NOON) ? 12 : 0;
+		p->i++;
+		return 1;
+	}
+	if (w->is_clock) {
+		out->c = w->clock;
+		p->i++;
+		if (!w->clock.ampm && !w->clock.has_zone && is_ampm(next)) {
+			if (w->clock.hour < 1 || w->clock.hour > 12)
+				return qless__when_word_err("invalid time", w);
+			out->c.hour = w->clock.hour % 12 + (is_kw(next, KW_PM) ? 12 : 0);
+			p->i++;
+		}
+		return 1;
+	}
+	if (!w->is_number || (!after_at && !is_ampm(next)))
+		return 0;
+	if (is_ampm(next)) {
+		if (!w->is_int || w->number < 1 || w->number > 12)
+			return qless__when_word_err("invalid time", w);
+		out->c.hour = (int)w->number % 12 + (is_kw(next, KW_PM) ? 12 : 0);
+		p->i += 2;
+		return 1;
+	}
+	if (!w->is_int || w->number > 23)
+		return qless__when_word_err("invalid time", w);
+	out->c.hour = (int)w->number;
+	p->i++;
+	return 1;
+}
+
+/* The largest day a month has in any year (February: 29). */
+static int month_max(int month)
+{
+	return month == 2 ? 29 : qless__month_len(2001, month);
+}
+
+/* A day number word: digits or an ordinal. */
+static int day_number(const qless_word *w, long *day)
+{
+	if (w == NULL || w->error != WORD_OK)
+		return 0;
+	if (w->ordinal > 0) {
+		*day = w->ordinal;
+		return 1;
+	}
+	if (w->is_number && w->is_int) {
+		*day = w->number > 1e6 ? 1000000 : (long)w->number;
+		return 1;
+	}
+	return 0;
+}
+
+/* "month day" or "day [of] month" at the current word, for one-off dates
+ * and "every year on ...": 1 (month, day and the day's word set), 0, -1. */
+int qless__when_month_day(parser *p, int *month, long *day, const qless_word **day_word)
+{
+	const qless_word *w = cur(p), *next = ahead(p, 1);
+	if (w != NULL && w->month > 0 && w->kw == KW_NONE) {
+		if (next == NULL)
+			return qless__when_missing("day", w);
+		if (!day_number(next, day))
+			return qless__when_reject(next);
+		*month = w->month;
+		*day_word = next;
+		p->i += 2;
+	} else if (day_number(w, day) && (w->ordinal > 0 || is_kw(next, KW_OF) || (next && next->month > 0))) {
+		*day_word = w;
+		p->i++;
+		if (is_kw(cur(p), KW_OF))
+			p->i++;
+		if (cur(p) == NULL)
+			return qless__when_missing("month", &p->w[p->i - 1]);
+		if (cur(p)->month == 0)
+			return qless__when_reject(cur(p));
+		*month = cur(p)->month;
+		p->i++;
+	} else {
+		return 0;
+	}
+	if (*day < 1 || *day > month_max(*month))
+		return qless__when_word_err("invalid date", *day_word);
+	return 1;
+}

@@ -1,0 +1,90 @@
+"""`qless when` and `qless cron check` (schedules.md §8, CLI-1 and the check
+half of CLI-2): schedule text read without a server, errors as usage errors
+with the library's reason, nothing written."""
+import json
+
+N_ISO = "2026-03-04T10:15:30Z"   # N = 1772619330, a Wednesday
+
+
+def test_when_prints_a_time(qless):
+    # CLI-1
+    out, _ = qless("when", "7pm tomorrow", "--from", N_ISO)
+    assert out == "at 2026-03-05T19:00:00Z (1772737200)\n"
+    # words may come unquoted; --from takes epoch seconds too
+    out, _ = qless("when", "in", "0.5", "seconds", "--from", "1772619330")
+    assert out == "at 2026-03-04T10:15:30.5Z (1772619330.5)\n"
+
+
+def test_when_unknown_word_is_a_usage_error(qless):
+    # CLI-1
+    _, err = qless("when", "tomorow", code=2)
+    assert err == 'qless: when: unknown word "tomorow" at column 1\n'
+    _, err = qless("when", "every day at 9:30 and 17:00", code=2)
+    assert err == 'qless: when: times need the same minute and second "17:00" at column 23\n'
+
+
+def test_when_intervals_and_cron(qless):
+    out, _ = qless("when", "every 2 days at 9am", "--from", N_ISO)
+    assert out == "every 172800s from 2026-03-05T09:00:00Z\n"
+    out, _ = qless("when", "every mon, wed and fri at 07:15", "--offline")
+    assert out == "cron 15 7 * * 1,3,5\n"
+
+
+def test_when_json(qless):
+    out, _ = qless("--json", "when", "every 90s", "--from", N_ISO)
+    assert json.loads(out) == {"kind": "interval", "at": 1772619330, "interval": 90, "cron": ""}
+    out, _ = qless("when", "every last friday of the month at 17:00", "--json")
+    assert json.loads(out) == {"kind": "cron", "at": 0, "interval": 0, "cron": "0 17 * * 5L"}
+    out, _ = qless("when", "2026-12-01T09:00:00.250Z", "--json")
+    assert json.loads(out) == {"kind": "at", "at": 1796115600.25, "interval": 0, "cron": ""}
+
+
+def test_when_bad_arguments(qless):
+    for argv, reason in [
+        (["when"], "needs TEXT"),
+        (["when", ""], "empty text"),
+        (["when", "now", "--from", "yesterday"], "--from needs epoch seconds or an ISO 8601 time"),
+        (["when", "now", "--from", "2026-02-30"], "--from needs"),
+        (["when", "now", "--from"], "--from needs a value"),
+        (["when", "now", "--colour"], "unknown option --colour"),
+        (["when", "now", "--offline=1"], "--offline takes no value"),
+    ]:
+        _, err = qless(*argv, code=2)
+        assert err.startswith("qless: when: ") and reason in err, (argv, err)
+
+
+def test_when_and_cron_check_need_no_server(raw, r):
+    # a URL where nothing listens: neither command connects
+    for argv in (["when", "now", "--from", "5"], ["cron", "check", "@hourly"]):
+        p = raw("--url", "redis://127.0.0.1:1", *argv)
+        assert p.returncode == 0, p.stderr
+    assert r.dbsize() == 0
+
+
+def test_cron_check_prints_normal_form_and_description(qless):
+    out, _ = qless("cron", "check", "  0 9 * *   mon-fri ")
+    assert out == "0 9 * * MON-FRI\nat 09:00 on Monday through Friday\n"
+    # fields may come as separate words
+    out, _ = qless("cron", "check", "0", "12", "L", "*", "*")
+    assert out == "0 12 L * *\nat 12:00 on the last day of the month\n"
+    out, _ = qless("--json", "cron", "check", "@DAILY")
+    assert json.loads(out) == {"cron": "@daily", "description": "at 00:00 every day"}
+
+
+def test_cron_check_invalid_is_a_usage_error(qless, snapshot):
+    # CLI-2, the check half: exit 2 with the §2.6 reason; nothing written
+    before = snapshot()
+    for expr, reason in [
+        ("0 24 * * *", "hour field: value 24 out of range 0-23"),
+        ("0 30 9 * * 1-5", "expected 5 or 7 fields, got 6"),
+        ("0 9 * * FUNDAY", 'day-of-week field: bad token "FUNDAY"'),
+        ("0 9 * * FRI-MON", "day-of-week field: range 5-1 is reversed"),
+        ("@reboot", 'unknown macro "@reboot"'),
+        ("   ", "empty expression"),
+    ]:
+        _, err = qless("cron", "check", expr, code=2)
+        assert err == 'qless: cron check: Arg "cron" invalid: %s\n' % reason
+    for argv in (["cron"], ["cron", "check"], ["cron", "next", "@daily"], ["cron", "check", "@daily", "--x"]):
+        _, err = qless(*argv, code=2)
+        assert err.startswith("qless: cron")
+    assert snapshot() == before
