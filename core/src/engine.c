@@ -452,15 +452,19 @@ int64_t qless_worker_jobs_done(const qless_worker *worker)
 
 /* ---- qless_worker_run ---- */
 
-/* The options of any supported version as the current struct: a version 1
- * caller's struct ends before allow, so only its fields are read. */
+/* The options of any supported version as the current struct: an older
+ * caller's struct ends before the fields its version lacks, so only its
+ * own fields are read. */
 static int run_options_copy(const char *F, const qless_worker_run_options *src, qless_worker_run_options *dst)
 {
 	static const qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
-	if (src->version != 1 && src->version != QLESS_WORKER_RUN_OPTIONS_VERSION)
+	static const size_t size_of[] = { 0, offsetof(qless_worker_run_options, allow),
+		                          offsetof(qless_worker_run_options, thread_names),
+		                          sizeof(qless_worker_run_options) };
+	if (src->version < 1 || src->version > QLESS_WORKER_RUN_OPTIONS_VERSION)
 		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, src->version);
 	*dst = init;
-	memcpy(dst, src, src->version == 1 ? offsetof(qless_worker_run_options, allow) : sizeof *dst);
+	memcpy(dst, src, size_of[src->version]);
 	dst->version = QLESS_WORKER_RUN_OPTIONS_VERSION;
 	return QLESS_OK;
 }
