@@ -14,5 +14,6 @@
 #include "events.h"
 #include "heartbeater.h"
 #include "server.h"
+#include "schedule.h"
 
 #endif
