@@ -36,6 +36,7 @@ static const struct command {
 	{ "unpause", cmd_unpause, "unpause queues" },
 	{ "watch", cmd_watch, "tail events live (default channel: log)" },
 	{ "server", cmd_server, "the embedded server: start, stop, status" },
+	{ "schedule", cmd_schedule, "schedules: listen (run each job with a shell command)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

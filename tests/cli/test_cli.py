@@ -5,7 +5,7 @@ import pytest
 
 COMMANDS = ["put", "get", "peek", "pop", "complete", "fail", "retry", "cancel", "priority", "tag",
             "track", "depends", "queues", "jobs", "failed", "unfail", "stats", "workers", "config",
-            "recur", "pause", "unpause", "watch", "server"]
+            "recur", "pause", "unpause", "watch", "server", "schedule"]
 
 
 def test_top_level_help_lists_every_command(raw):
