@@ -125,6 +125,7 @@ static void child_main(qless_worker *w, pid_t parent, const sigset_t *mask)
 	__atomic_store_n(&w->stopping, 0, __ATOMIC_RELAXED);
 	w->done = 0;
 	w->claimed = 0;
+	w->run.give_up = 0; /* a child that gave up would only be replaced */
 	qless__signals_install(w);
 	/* A stop forwarded by the parent while the child was being made waited,
 	 * blocked, for the child's own state and handlers: it lands now. */

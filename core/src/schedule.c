@@ -115,6 +115,8 @@ static int listen_run_options(const char *F, const qless_listen_options *opts, q
 	run->interval = o->interval == 0 ? 5.0 : o->interval;
 	run->max_jobs = o->max_jobs;
 	run->thread_names = 1;
+	/* §6.5: a connection error that persists for 3 x interval ends it. */
+	run->give_up = run->interval < 28800 ? 3 * run->interval : 86400;
 	run->log = listen_log;
 	return QLESS_OK;
 }
@@ -136,6 +138,8 @@ int qless_schedule_listen(qless_schedule *schedule, qless_schedule_perform_fn pe
 	run.perform = listen_perform;
 	run.ctx = &l;
 	rc = qless_worker_run(schedule->worker, &run);
+	if (rc == QLESS_EIO)
+		return qless__err(QLESS_EIO, "%s: Redis was unreachable for %g seconds (3 x interval)", F, run.give_up);
 	if (rc == QLESS_ESTATE)
 		return qless__err(QLESS_ESTATE, "%s: schedule \"%s\" is already listening", F,
 		                  qless_schedule_name(schedule));

@@ -270,6 +270,13 @@ static void test_options_checked(void)
 		b.single_threaded = bad[i].single;
 		TH_RC(qless_worker_run(w, &b), QLESS_EINVAL);
 	}
+	const double give_up[] = { -1, 0.0 / 0.0, 86401 };
+	for (size_t i = 0; i < sizeof give_up / sizeof *give_up; i++) {
+		qless_worker_run_options b = o;
+		b.give_up = give_up[i];
+		TH_RC(qless_worker_run(w, &b), QLESS_EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "give_up"));
+	}
 	qless_worker_free(w);
 	qless_client_free(c);
 }

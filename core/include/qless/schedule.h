@@ -52,10 +52,13 @@ QLESS_EXTERN(int) qless_listen_options_init(qless_listen_options *opts, unsigned
 
 /*
  * Works on the schedule's queue until qless_schedule_stop or max_jobs, then
- * returns QLESS_OK once every running job is finished and settled; an
- * error code for bad arguments (nothing run) or when a listener of this
- * schedule is already running. opts NULL: defaults. Installs no signal
- * handlers (call qless_schedule_stop from your own) and logs nothing.
+ * returns QLESS_OK once every running job is finished and settled;
+ * QLESS_EIO once Redis has been unreachable for 3 x interval (the pool
+ * stops; a job whose result could not be sent is left to its lock's
+ * expiry); another error code for bad arguments (nothing run) or when a
+ * listener of this schedule is already running. opts NULL: defaults.
+ * Installs no signal handlers (call qless_schedule_stop from your own)
+ * and logs nothing.
  */
 QLESS_EXTERN(int) qless_schedule_listen(qless_schedule *schedule, qless_schedule_perform_fn perform,
                                         void *userdata, const qless_listen_options *opts);

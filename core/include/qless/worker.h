@@ -131,7 +131,8 @@ typedef enum qless_pool_kind {
 
 /* Version 2 added allow, nallow and resolves_classes; a version 1 struct
  * (without them) is still accepted and runs every class. Version 3 added
- * thread_names; older structs run every pool thread under the worker's name. */
+ * thread_names and give_up; older structs run every pool thread under the
+ * worker's name and wait for Redis for ever. */
 #define QLESS_WORKER_RUN_OPTIONS_VERSION 3
 
 typedef struct qless_worker_run_options {
@@ -161,11 +162,14 @@ typedef struct qless_worker_run_options {
 	                             settles as worker "<name>-<i>", so each thread's jobs and lost
 	                             locks are told apart; 0: every thread is "<name>". Serial
 	                             workers and process pools (children: "<name>-<pid>") ignore it */
+	double give_up;           /* seconds Redis may stay unreachable (connecting, reserving or
+	                             settling) before the run stops, as gracefully as it can, and
+	                             returns QLESS_EIO; 0: wait for it for ever. Process pools ignore it */
 } qless_worker_run_options;
 
 #define QLESS_WORKER_RUN_OPTIONS_INIT \
 	{ QLESS_WORKER_RUN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, QLESS_POOL_SERIAL, 1, 5.0, 0, 0, 5.0, 0, 0, \
-	  NULL, 0, 0, 0 }
+	  NULL, 0, 0, 0, 0 }
 
 /*
  * The allow-list of job classes. A pattern is a class name (exact match),
