@@ -18,8 +18,8 @@ extern "C" {
 
 typedef struct qless_schedule qless_schedule;
 
-/* *out owned (qless_schedule_free); keeps the client alive. name: the
- * queue's name, non-empty UTF-8, copied. No I/O. */
+/* *out owned (qless_schedule_free, never while a listen on it runs); keeps
+ * the client alive. name: the queue's name, non-empty UTF-8, copied. No I/O. */
 QLESS_EXTERN(int) qless_schedule_new(qless_schedule **out, qless_client *client, const char *name);
 QLESS_EXTERN(void) qless_schedule_free(qless_schedule *schedule);
 /* Borrowed: valid until the schedule is freed. NULL for a NULL schedule. */
@@ -63,7 +63,9 @@ QLESS_EXTERN(int) qless_listen_options_init(qless_listen_options *opts, unsigned
 QLESS_EXTERN(int) qless_schedule_listen(qless_schedule *schedule, qless_schedule_perform_fn perform,
                                         void *userdata, const qless_listen_options *opts);
 /* Stops a running listener gracefully: no new job is reserved, running
- * jobs finish. Async-signal-safe, callable from any thread. */
+ * jobs finish. Async-signal-safe, callable from any thread. A stop that
+ * comes before the listen has begun (the engine clears stops as a run
+ * starts) is not kept for it. */
 QLESS_EXTERN(void) qless_schedule_stop(qless_schedule *schedule);
 
 #ifdef __cplusplus
