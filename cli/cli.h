@@ -133,6 +133,25 @@ int fetch_job(cli *c, const char *jid, qless_job **out);
 /* Prints a table of jobs (JID CLASS QUEUE STATE PRIORITY WORKER TAGS). */
 void print_job_table(cli *c, const qless_joblist *list);
 
+/* ---- shell commands (shell.c) ---- */
+
+#define SHELL_TAIL_SIZE 4096
+
+/* The last SHELL_TAIL_SIZE bytes a command wrote to its stderr. */
+typedef struct shell_tail {
+	char text[SHELL_TAIL_SIZE];
+	size_t len;
+	int cut;              /* earlier bytes were dropped */
+} shell_tail;
+
+/* Runs /bin/sh -c cmd with input on its stdin and extra_env ("NAME=value",
+ * NULL-terminated) added to the environment; its stdout is this program's.
+ * *status: its wait status. Returns 0, or an errno when it could not run. */
+int shell_run(const char *cmd, const char *input, char *const *extra_env, int *status, shell_tail *tail);
+/* The tail as UTF-8 text (invalid bytes as '?') into out, which holds
+ * SHELL_TAIL_SIZE + 1 bytes. */
+void shell_tail_text(const shell_tail *t, char *out);
+
 /* ---- subcommands ---- */
 
 int cmd_put(cli *c, int argc, char **argv);
@@ -161,5 +180,10 @@ int cmd_watch(cli *c, int argc, char **argv);
 int cmd_server(cli *c, int argc, char **argv);
 int cmd_when(cli *c, int argc, char **argv);
 int cmd_cron(cli *c, int argc, char **argv);
+int cmd_schedule(cli *c, int argc, char **argv);
+
+/* qless schedule's subcommands (argv[0] is the subcommand) and their usage. */
+int schedule_listen(cli *c, int argc, char **argv);
+extern const char schedule_listen_usage[];
 
 #endif

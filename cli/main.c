@@ -38,6 +38,7 @@ static const struct command {
 	{ "server", cmd_server, "the embedded server: start, stop, status" },
 	{ "when", cmd_when, "read English time text: a time, an interval or a cron expression" },
 	{ "cron", cmd_cron, "check a cron expression and describe it" },
+	{ "schedule", cmd_schedule, "schedules: listen (run each job with a shell command)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -140,9 +140,24 @@ static double io_backoff(qless_worker *w, double wait, const char *what)
 	return wait > w->run.reconnect_max ? w->run.reconnect_max : wait;
 }
 
+/* Whether an outage that began at *since (0: it begins now) has outlasted
+ * run.give_up: then the whole run is stopped, to return QLESS_EIO. */
+static int outage_over(qless_worker *w, double *since)
+{
+	double now = qless__mono();
+	if (*since == 0)
+		*since = now;
+	if (w->run.give_up <= 0 || now - *since < w->run.give_up)
+		return 0;
+	if (!__atomic_exchange_n(&w->gave_up, 1, __ATOMIC_ACQ_REL))
+		qless__log(w, "Redis unreachable for %.3gs: giving up", now - *since);
+	qless_worker_stop(w, 0);
+	return 1;
+}
+
 qless_client *qless__connect_retry(qless_worker *w, const qless_client *like, const char *name)
 {
-	double wait = 0;
+	double wait = 0, since = 0;
 	for (;;) {
 		qless_client *c = NULL;
 		int rc = qless__client_clone(like, &c);
@@ -160,7 +175,7 @@ qless_client *qless__connect_retry(qless_worker *w, const qless_client *like, co
 				qless__log(w, "connected again");
 			return c;
 		}
-		if (rc != QLESS_EIO || qless__stopping(w))
+		if (rc != QLESS_EIO || qless__stopping(w) || outage_over(w, &since))
 			return NULL;
 		wait = io_backoff(w, wait, "connect");
 	}
@@ -242,7 +257,7 @@ static int settled_before(qless_job *job, const qless_result *r)
 static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result *r, double took, qless_job **next)
 {
 	qless_worker *w = s->worker;
-	double wait = 0;
+	double wait = 0, since = 0;
 	int count = claim(w);
 	*next = NULL;
 	for (;;) {
@@ -274,6 +289,14 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 			return QLESS_OK;
 		}
 		if (rc == QLESS_EIO) {
+			if (outage_over(w, &since)) {
+				if (count > 0)
+					unclaim(w);
+				if (job != NULL)
+					qless__log(w, "%s %s not settled: its lock will expire", qless_job_jid(job),
+					           qless_job_klass(job));
+				return QLESS_EIO;
+			}
 			wait = io_backoff(w, wait, job ? "settle" : "reserve");
 			if (job == NULL && qless__stopping(w) && count > 0) {
 				unclaim(w);
@@ -452,15 +475,19 @@ int64_t qless_worker_jobs_done(const qless_worker *worker)
 
 /* ---- qless_worker_run ---- */
 
-/* The options of any supported version as the current struct: a version 1
- * caller's struct ends before allow, so only its fields are read. */
+/* The options of any supported version as the current struct: an older
+ * caller's struct ends before the fields its version lacks, so only its
+ * own fields are read. */
 static int run_options_copy(const char *F, const qless_worker_run_options *src, qless_worker_run_options *dst)
 {
 	static const qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
-	if (src->version != 1 && src->version != QLESS_WORKER_RUN_OPTIONS_VERSION)
+	static const size_t size_of[] = { 0, offsetof(qless_worker_run_options, allow),
+		                          offsetof(qless_worker_run_options, thread_names),
+		                          sizeof(qless_worker_run_options) };
+	if (src->version < 1 || src->version > QLESS_WORKER_RUN_OPTIONS_VERSION)
 		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, src->version);
 	*dst = init;
-	memcpy(dst, src, src->version == 1 ? offsetof(qless_worker_run_options, allow) : sizeof *dst);
+	memcpy(dst, src, size_of[src->version]);
 	dst->version = QLESS_WORKER_RUN_OPTIONS_VERSION;
 	return QLESS_OK;
 }
@@ -481,6 +508,8 @@ static int check_run(const char *F, const qless_worker_run_options *o)
 		return qless__err(QLESS_EINVAL, "%s: interval must be from 0 to 86400 seconds", F);
 	if (!qless__finite(o->heartbeat) || o->heartbeat < 0 || o->heartbeat > 86400)
 		return qless__err(QLESS_EINVAL, "%s: heartbeat must be from 0 to 86400 seconds", F);
+	if (!qless__finite(o->give_up) || o->give_up < 0 || o->give_up > 86400)
+		return qless__err(QLESS_EINVAL, "%s: give_up must be from 0 to 86400 seconds", F);
 	if (!qless__finite(o->reconnect_max) || o->reconnect_max < 0.1 || o->reconnect_max > 3600)
 		return qless__err(QLESS_EINVAL, "%s: reconnect_max must be from 0.1 to 3600 seconds", F);
 	if (o->max_jobs < 0)
@@ -523,6 +552,7 @@ int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
 	worker->run = o;
 	worker->stopping = 0;
 	worker->claimed = 0;
+	worker->gave_up = 0;
 	if (qless__wake_open(worker) != 0) {
 		__atomic_store_n(&worker->running, 0, __ATOMIC_RELEASE);
 		return qless__err(QLESS_ENOMEM, "%s: cannot make a pipe: %s", F, strerror(errno));
@@ -539,6 +569,8 @@ int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
 	else
 		rc = run_serial(worker);
 	qless__log(worker, "stopped after %lld job(s)", (long long)qless_worker_jobs_done(worker));
+	if (rc == QLESS_OK && __atomic_load_n(&worker->gave_up, __ATOMIC_ACQUIRE))
+		rc = qless__err(QLESS_EIO, "%s: Redis was unreachable for %g seconds (give_up)", F, o.give_up);
 	if (o.signals)
 		qless__signals_restore();
 	__atomic_store_n(&worker->running, 0, __ATOMIC_RELEASE);

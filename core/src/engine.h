@@ -35,6 +35,7 @@ struct qless_worker {
 	int wake[2];           /* self-pipe: a stop interrupts waits */
 	int64_t done;          /* atomic: jobs performed */
 	int64_t claimed;       /* atomic: reservations made against max_jobs */
+	int gave_up;           /* atomic: Redis stayed away longer than run.give_up */
 	pthread_mutex_t mu;    /* guards `next` between pool threads */
 	qless_beater *beater;
 	pid_t *children;       /* process pool: pids of live children (0: free slot) */

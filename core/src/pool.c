@@ -20,13 +20,27 @@ typedef struct pool_thread {
 	qless_slot slot;
 	pthread_t thread;
 	int started, rc;
+	int index;     /* 1..size */
 } pool_thread;
 
 static void *thread_main(void *arg)
 {
 	pool_thread *t = arg;
 	qless_worker *w = t->slot.worker;
-	if ((t->slot.client = qless__connect_retry(w, w->client, NULL)) == NULL) {
+	char *name = NULL;
+	/* The slot's client carries the name: reservations, heartbeats and
+	 * settles of this thread all go out under it. */
+	if (w->run.thread_names) {
+		size_t len = strlen(w->client->worker_name) + 16;
+		if ((name = malloc(len)) == NULL) {
+			t->rc = qless__err_nomem("qless_worker_run");
+			return NULL;
+		}
+		snprintf(name, len, "%s-%d", w->client->worker_name, t->index);
+	}
+	t->slot.client = qless__connect_retry(w, w->client, name);
+	free(name);
+	if (t->slot.client == NULL) {
 		t->rc = qless__stopping(w) ? QLESS_OK : qless_error_last_code();
 		if (t->rc != QLESS_OK)
 			qless__log(w, "pool thread: %s", qless_error_last_message());
@@ -54,6 +68,7 @@ int qless__pool_threads(qless_worker *w)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (i = 0; i < w->run.size; i++) {
 		threads[i].slot.worker = w;
+		threads[i].index = i + 1;
 		if (pthread_create(&threads[i].thread, NULL, thread_main, &threads[i]) == 0)
 			threads[i].started = 1;
 		else
@@ -110,6 +125,7 @@ static void child_main(qless_worker *w, pid_t parent, const sigset_t *mask)
 	__atomic_store_n(&w->stopping, 0, __ATOMIC_RELAXED);
 	w->done = 0;
 	w->claimed = 0;
+	w->run.give_up = 0; /* a child that gave up would only be replaced */
 	qless__signals_install(w);
 	/* A stop forwarded by the parent while the child was being made waited,
 	 * blocked, for the child's own state and handlers: it lands now. */

@@ -92,6 +92,7 @@ extern CU_TestInfo server_tests[];
 extern CU_TestInfo unique_tests[];
 extern CU_TestInfo when_tests[];
 extern CU_TestInfo cron_tests[];
+extern CU_TestInfo schedule_tests[];
 
 /* Tests that ended with library handles still alive (see th_teardown). */
 extern int th_handle_leaks;

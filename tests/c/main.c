@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 		/* no server: they run in c.when without the fixture (WHN-1) */
 		{ "when", suite_init, suite_clean, NULL, NULL, when_tests },
 		{ "cron", suite_init, suite_clean, NULL, NULL, cron_tests },
+		SUITE("schedule", schedule_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)

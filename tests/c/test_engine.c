@@ -270,6 +270,13 @@ static void test_options_checked(void)
 		b.single_threaded = bad[i].single;
 		TH_RC(qless_worker_run(w, &b), QLESS_EINVAL);
 	}
+	const double give_up[] = { -1, 0.0 / 0.0, 86401 };
+	for (size_t i = 0; i < sizeof give_up / sizeof *give_up; i++) {
+		qless_worker_run_options b = o;
+		b.give_up = give_up[i];
+		TH_RC(qless_worker_run(w, &b), QLESS_EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "give_up"));
+	}
 	qless_worker_free(w);
 	qless_client_free(c);
 }
@@ -423,6 +430,108 @@ static void test_stop_while_forking(void)
 	rig_close(&r);
 }
 
+/* Thread names: each thread of the pool works as "<name>-<i>". A slow job
+ * whose perform spans several heartbeats still completes (its beats go out
+ * under the thread's name, which holds the lock), and a job timed out
+ * while it runs is seen as lost by the heartbeat and dropped. */
+typedef struct named {
+	pthread_mutex_t mu;
+	char names[4][64];
+	int nnames, lost_seen, timed_out;
+} named;
+
+static void named_perform(void *ctx, qless_job *job, qless_result *r)
+{
+	named *n = ctx;
+	const char *who = qless_job_worker(job);
+	int lose = strcmp(qless_job_klass(job), "Lose") == 0, known = 0;
+	pthread_mutex_lock(&n->mu);
+	for (int i = 0; i < n->nnames; i++)
+		known |= strcmp(n->names[i], who) == 0;
+	if (!known && n->nnames < 4)
+		snprintf(n->names[n->nnames++], sizeof n->names[0], "%s", who);
+	/* Once: the timed-out job is handed out again and then completes. */
+	lose = lose && !n->timed_out;
+	n->timed_out |= lose;
+	pthread_mutex_unlock(&n->mu);
+	struct timespec ts = { 0, 10000000L };
+	if (strcmp(qless_job_klass(job), "Slow") == 0) {
+		for (int i = 0; i < 30; i++)
+			nanosleep(&ts, NULL);
+	} else if (lose) {
+		CU_ASSERT_EQUAL(qless_job_timeout(job), QLESS_OK);
+		/* Bounded only so that a missed loss fails instead of hanging. */
+		for (int i = 0; i < 500 && !qless_job_lock_lost(job); i++)
+			nanosleep(&ts, NULL);
+		pthread_mutex_lock(&n->mu);
+		n->lost_seen += qless_job_lock_lost(job);
+		pthread_mutex_unlock(&n->mu);
+	}
+	(void)r;
+}
+
+static void test_thread_names(void)
+{
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "tn" };
+	qless_worker *w = NULL;
+	named n = { PTHREAD_MUTEX_INITIALIZER, { "" }, 0, 0, 0 };
+	char *slow = th_put(c, "tn", "Slow", NULL, NULL), *lose = th_put(c, "tn", "Lose", NULL, NULL);
+	char *more[4];
+	for (int i = 0; i < 4; i++)
+		more[i] = th_put(c, "tn", "Slow", NULL, NULL);
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = named_perform;
+	o.ctx = &n;
+	o.pool = QLESS_POOL_THREADS;
+	o.size = 2;
+	o.interval = 0.01;
+	o.heartbeat = 0.05;
+	o.max_jobs = 7; /* six jobs, Lose twice */
+	o.thread_names = 1;
+	TH_OK(qless_worker_run(w, &o));
+	CU_ASSERT_EQUAL(n.lost_seen, 1);
+	CU_ASSERT_EQUAL(n.nnames, 2); /* six jobs of 0.3 s on two threads: both take some */
+	for (int i = 0; i < n.nnames; i++)
+		CU_ASSERT(strcmp(n.names[i], "eng-1") == 0 || strcmp(n.names[i], "eng-2") == 0);
+	qless_job *j = get(c, slow);
+	TH_STREQ(qless_job_state(j), "complete");
+	qless_job_free(j);
+	j = get(c, lose);
+	TH_STREQ(qless_job_state(j), "complete");
+	size_t popped = 0;
+	for (size_t i = 0; i < qless_job_history_count(j); i++)
+		popped += strcmp(qless_job_history_what(j, i), "popped") == 0;
+	CU_ASSERT_EQUAL(popped, 2);
+	qless_job_free(j);
+	for (int i = 0; i < 4; i++) {
+		TH_STREQ(qless_job_state(j = get(c, more[i])), "complete");
+		qless_job_free(j);
+		qless_free(more[i]);
+	}
+
+	/* A version 2 struct (which ends before thread_names) is accepted and
+	 * runs every thread under the worker's own name. */
+	char *old_job = th_put(c, "tn", "Ok", NULL, NULL);
+	size_t v2 = offsetof(qless_worker_run_options, thread_names);
+	qless_worker_run_options *old = malloc(v2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(old);
+	o.version = 2;
+	o.max_jobs = 1;
+	memcpy(old, &o, v2);
+	n.nnames = 0;
+	TH_OK(qless_worker_run(w, old));
+	CU_ASSERT_EQUAL(n.nnames, 1);
+	TH_STREQ(n.names[0], "eng");
+	free(old);
+	qless_free(old_job);
+	qless_free(slow);
+	qless_free(lose);
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
 CU_TestInfo engine_tests[] = {
 	{ "serial_outcomes", test_serial_outcomes },
 	{ "retry_delay", test_retry_delay },
@@ -433,5 +542,6 @@ CU_TestInfo engine_tests[] = {
 	{ "backoff", test_backoff },
 	{ "allow_list", test_allow_list },
 	{ "stop_while_forking", test_stop_while_forking },
+	{ "thread_names", test_thread_names },
 	CU_TEST_INFO_NULL,
 };

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -264,10 +265,80 @@ static void test_stopped_server(void)
 	pr_remove(&r);
 }
 
+/* A listener whose Redis goes away (schedules.md §6.5): stopped while a
+ * job runs, the job's settle cannot go out and listen returns QLESS_EIO
+ * once 3 x interval have passed; listening again while the server is still
+ * down fails the same way, at connecting. Should a listener wait for ever
+ * instead, the watchdog brings the server back and stops it, so the test
+ * fails rather than hangs. */
+typedef struct outage {
+	private_redis *r;
+	qless_schedule *s;
+	int performed;
+	int done; /* atomic: the watchdog may leave */
+} outage;
+
+static int stop_server(qless_job *job, void *userdata)
+{
+	outage *o = userdata;
+	o->performed++;
+	pr_stop(o->r);
+	return 0;
+}
+
+static void *watchdog(void *arg)
+{
+	outage *o = arg;
+	for (int i = 0; i < 300 && !__atomic_load_n(&o->done, __ATOMIC_ACQUIRE); i++)
+		nap(100);
+	if (!__atomic_load_n(&o->done, __ATOMIC_ACQUIRE)) {
+		pr_start(o->r);
+		qless_schedule_stop(o->s);
+	}
+	return NULL;
+}
+
+static void test_listener_gives_up(void)
+{
+	private_redis r = { 0 };
+	char url[128];
+	qless_client *c = NULL;
+	pthread_t t;
+	if (pr_start(&r) != 0) {
+		CU_FAIL("could not start a private redis-server");
+		pr_remove(&r);
+		return;
+	}
+	TH_OK(qless_client_new(&c, pr_url(&r, 0, url, sizeof url), NULL));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	outage o = { &r, NULL, 0, 0 };
+	TH_OK(qless_schedule_new(&o.s, c, "gone"));
+	char *jid = th_put(c, "gone", "K", NULL, NULL);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, watchdog, &o), 0);
+	qless_listen_options lo = QLESS_LISTEN_OPTIONS_INIT;
+	lo.threads = 2;
+	lo.interval = 0.1;
+	int rc = qless_schedule_listen(o.s, stop_server, &o, &lo);
+	TH_RC(rc, QLESS_EIO);
+	CU_ASSERT_EQUAL(o.performed, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "qless_schedule_listen: Redis was unreachable"));
+	if (rc == QLESS_EIO) { /* else the watchdog is spent: a second run could wait for ever */
+		TH_RC(qless_schedule_listen(o.s, stop_server, &o, &lo), QLESS_EIO);
+		CU_ASSERT_EQUAL(o.performed, 1);
+	}
+	__atomic_store_n(&o.done, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	qless_free(jid);
+	qless_schedule_free(o.s);
+	qless_client_free(c);
+	pr_remove(&r);
+}
+
 CU_TestInfo restart_tests[] = {
 	{ "restart_unix", test_restart_unix },
 	{ "restart_tcp", test_restart_tcp },
 	{ "silent_listener", test_silent_listener },
+	{ "listener_gives_up", test_listener_gives_up },
 	{ "stopped_server", test_stopped_server },
 	CU_TEST_INFO_NULL,
 };

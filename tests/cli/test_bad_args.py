@@ -84,6 +84,9 @@ TEMPLATES = {
                      "--klass", Text("K2"), "--queue", Text("q3"), "--tag-add", LIST, "--tag-remove", LIST],
     "watch": ["watch", Text("log"), "--count", Int(1, I64, "1")],
     "server": ["server", Word("status")],
+    "schedule": ["schedule", Word("listen")],
+    "schedule listen": ["schedule", "listen", Text("q"), "--exec", Text("true"), "--pool", Int(1, 128, "2"),
+                        "--max-jobs", Int(0, I64, "1")],
 }
 
 BAD_INT = ["", " ", "abc", "1.5", "1e3", "0x10", "nan", "inf", "-inf", "1 2", "+-1",

@@ -15,5 +15,6 @@
 #include "heartbeater.h"
 #include "when.h"
 #include "server.h"
+#include "schedule.h"
 
 #endif

@@ -130,8 +130,10 @@ typedef enum qless_pool_kind {
 } qless_pool_kind;
 
 /* Version 2 added allow, nallow and resolves_classes; a version 1 struct
- * (without them) is still accepted and runs every class. */
-#define QLESS_WORKER_RUN_OPTIONS_VERSION 2
+ * (without them) is still accepted and runs every class. Version 3 added
+ * thread_names and give_up; older structs run every pool thread under the
+ * worker's name and wait for Redis for ever. */
+#define QLESS_WORKER_RUN_OPTIONS_VERSION 3
 
 typedef struct qless_worker_run_options {
 	unsigned int version;     /* QLESS_WORKER_RUN_OPTIONS_VERSION */
@@ -155,11 +157,19 @@ typedef struct qless_worker_run_options {
 	size_t nallow;
 	int resolves_classes;     /* non-zero: perform finds code by the job's class name (Python,
 	                             Ruby, Lua), so a run without an allow-list is refused */
+	/* version 3 */
+	int thread_names;         /* non-zero: thread i (1..size) of a thread pool reserves, beats and
+	                             settles as worker "<name>-<i>", so each thread's jobs and lost
+	                             locks are told apart; 0: every thread is "<name>". Serial
+	                             workers and process pools (children: "<name>-<pid>") ignore it */
+	double give_up;           /* seconds Redis may stay unreachable (connecting, reserving or
+	                             settling) before the run stops, as gracefully as it can, and
+	                             returns QLESS_EIO; 0: wait for it for ever. Process pools ignore it */
 } qless_worker_run_options;
 
 #define QLESS_WORKER_RUN_OPTIONS_INIT \
 	{ QLESS_WORKER_RUN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, QLESS_POOL_SERIAL, 1, 5.0, 0, 0, 5.0, 0, 0, \
-	  NULL, 0, 0 }
+	  NULL, 0, 0, 0, 0 }
 
 /*
  * The allow-list of job classes. A pattern is a class name (exact match),
