@@ -43,6 +43,15 @@ int cmd_watch(cli *c, int argc, char **argv)
 	}
 	if (n == 0)
 		pos[n++] = "log";
+	/* Handlers first: a signal that arrives once the subscription is visible
+	 * (which is what a supervisor may wait for) must stop the watch cleanly. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
 	qless_events *ev = NULL;
 	if ((status = cli_connect(c)) == 0 &&
 	    qless_events_new(&ev, c->client, (const char *const *)pos, (size_t)n) != QLESS_OK)
@@ -50,13 +59,6 @@ int cmd_watch(cli *c, int argc, char **argv)
 	free(pos);
 	if (status != 0)
 		return status;
-
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 
 	int64_t seen = 0;
 	while (!interrupted && (max == 0 || seen < max)) {
