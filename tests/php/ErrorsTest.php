@@ -29,7 +29,7 @@ final class ErrorsTest extends QlessTestCase
         $this->assertSame(-1, $e->getCode());
         $this->assertStringContainsString('empty', $e->getMessage());
         $q = $this->client->queue('q');
-        $e = $this->caught(fn () => qless_queue_put($q->h, 'K', '{not json', []));
+        $e = $this->caught(fn () => qless_queue_put($q, 'K', '{not json', []));
         $this->assertInstanceOf(Qless\InvalidArgument::class, $e);
         $this->assertStringContainsString('JSON', $e->getMessage());
     }
@@ -51,7 +51,7 @@ final class ErrorsTest extends QlessTestCase
 
     public function testStringTypemapsAreStrict(): void
     {
-        $h = $this->client->h;
+        $h = $this->client;
         $e = $this->caught(fn () => qless_queue_new($h, 5));
         $this->assertInstanceOf(TypeError::class, $e);
         $this->assertSame('qless_queue_new(): name must be a string, int given', $e->getMessage());
