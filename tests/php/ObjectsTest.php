@@ -46,7 +46,7 @@ final class ObjectsTest extends QlessTestCase
         new Qless\Client(6379);
     }
 
-    /** The object model's methods, inherited: failed listings, unfail, requeue, dependencies. */
+    /** The object model's methods, inherited: failed listings, unfail, requeue, dependencies, stats. */
     public function testInheritedMethods(): void
     {
         $q = $this->client->queue('q');
@@ -63,6 +63,8 @@ final class ObjectsTest extends QlessTestCase
         $this->assertSame(1, $q->unfail('Broken', 10));
         $this->client->job($second)->requeue('other');
         $this->assertSame('other', $this->client->job($second)->queue());
+        $q->stats($this->client->now_get(), $stats = new qless_stats());
+        $this->assertSame([2, 1], [$stats->wait_get()->count_get(), $stats->failures_get()]);   // popped twice, failed once
     }
 
     // Generative: seeded puts (some delayed), pops and pauses over a few
