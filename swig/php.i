@@ -70,6 +70,30 @@ static void qless_php_output(zval *result, zval *value, int *count)
 	}
 }
 
+/* Numbers in, likewise: SWIG's stock typemaps turn "soon" or null into 0,
+ * and a value C cannot hold into another value. */
+%typemap(in, phptype="int") int64_t, int, size_t {
+	if (Z_TYPE($input) != IS_LONG) {
+		zend_type_error("$symname(): $1_name must be an int, %s given", zend_zval_type_name(&$input));
+		SWIG_fail;
+	}
+	$1 = ($1_ltype)Z_LVAL($input);
+	if ((zend_long)$1 != Z_LVAL($input) || (($1_ltype)-1 > 0 && Z_LVAL($input) < 0)) {
+		zend_value_error("$symname(): $1_name is out of range");
+		SWIG_fail;
+	}
+}
+%typemap(in, phptype="float") double {
+	if (Z_TYPE($input) == IS_LONG) {
+		$1 = (double)Z_LVAL($input);
+	} else if (Z_TYPE($input) == IS_DOUBLE) {
+		$1 = Z_DVAL($input);
+	} else {
+		zend_type_error("$symname(): $1_name must be a number, %s given", zend_zval_type_name(&$input));
+		SWIG_fail;
+	}
+}
+
 %typemap(out) int QLESS_PLAIN_OUT = int;
 /* qless_nout counts this call's output values (see qless_php_output); every
  * function with out-parameters returns a status, so the argout typemaps

@@ -191,9 +191,6 @@ final class Job extends \Job
     /** Gives the job back after $delay seconds; returns the retries left (-1: it failed). */
     public function retry($group = null, $message = null, $delay = 0.0): int
     {
-        if (!is_int($delay) && !is_float($delay)) {
-            throw new \TypeError(__METHOD__ . '(): delay must be a number, ' . get_debug_type($delay) . ' given');
-        }
         return parent::retry($delay, $group, $message);
     }
 }

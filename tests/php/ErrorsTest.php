@@ -62,6 +62,22 @@ final class ErrorsTest extends QlessTestCase
         $this->assertInstanceOf(TypeError::class, $this->caught(fn () => $this->client->queue('q')->put('K', [], ['tags' => [1]])));
     }
 
+    public function testNumberTypemapsAreStrict(): void
+    {
+        $q = $this->client->queue('q');
+        $e = $this->caught(fn () => $q->pop('2'));
+        $this->assertInstanceOf(TypeError::class, $e);
+        $this->assertSame('Queue_pop(): count must be an int, string given', $e->getMessage());
+        $this->assertInstanceOf(TypeError::class, $this->caught(fn () => $q->peek(null)));
+        $this->assertInstanceOf(TypeError::class, $this->caught(fn () => $q->pop(1.0)));
+        $this->assertInstanceOf(TypeError::class, $this->caught(fn () => $q->recur('K', [], '60')));
+        // Values C's type cannot hold are refused, not wrapped around.
+        $this->assertInstanceOf(ValueError::class, $this->caught(fn () => qless_error_name(1 << 40)));   // int
+        $job = $this->client->job($q->put('K', [], ['tags' => ['a']]));
+        $this->assertInstanceOf(ValueError::class, $this->caught(fn () => $job->tag_at(-1)));            // size_t
+        $this->assertSame('a', $job->tag_at(0));
+    }
+
     public function testNotFound(): void
     {
         $jid = $this->client->queue('q')->put('K', []);
