@@ -112,7 +112,8 @@ static void qless_php_output(zval *result, zval *value, int *count)
 static const struct { const char *swig; const char *layer; } qless_php_layer[] = {
 	{ "_p_qless_client", "qless\\client" }, { "_p_qless_queue", "qless\\queue" },
 	{ "_p_qless_job", "qless\\job" }, { "_p_qless_recur", "qless\\recurringjob" },
-	{ "_p_qless_events", "qless\\events" },
+	{ "_p_qless_events", "qless\\events" }, { "_p_qless_strlist", "qless\\strlist" },
+	{ "_p_qless_joblist", "qless\\joblist" },
 };
 
 static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)

@@ -1,30 +1,19 @@
 <?php
 // The Qless namespace on the qless extension (swig/php.i). SWIG 4.1's PHP
-// backend has no namespaces, so the generated handle classes are global
-// (Client, Queue, Job, Recur, Events; swig/objects.i); these classes extend
-// them, and once this file is loaded the extension hands out handles as
-// these classes. Everything the generated classes have is inherited (queue,
-// length, pause, fail, heartbeat, cancel, requeue, failed, unfail, ...); what
-// is here is PHP's side only: JSON data, arrays for StrLists, camelCase
-// getters, variadic tags and jids, null for "not found". Methods that override
-// a generated one of the same name keep a signature PHP accepts as compatible
-// (hence some untyped parameters; the extension checks the types).
+// backend has no namespaces, so the generated classes are global (Client,
+// Queue, Job, Recur, Events, StrList, JobList; swig/objects.i); these extend
+// them, and once this file is loaded the extension hands out its handles as
+// these. The object model's methods are inherited (length, pause, fail,
+// heartbeat, requeue, failed, unfail, ...); what is here is PHP's side only:
+// JSON data, camelCase getters, variadic tags and jids, null for "not found",
+// iterable lists. An override of a generated method keeps a signature PHP
+// accepts as compatible (so some parameters are untyped: the extension checks them).
 declare(strict_types=1);
 
 namespace Qless;
 
 if (!extension_loaded('qless')) {
     throw new \RuntimeException('the qless extension is not loaded (php -d extension=/path/to/qless.so)');
-}
-
-/** @internal */
-function strings(\StrList $list): array
-{
-    $out = [];
-    for ($i = 0, $n = $list->size(); $i < $n; $i++) {
-        $out[] = $list->get($i);
-    }
-    return $out;
 }
 
 /** @internal Job data is a JSON object; an empty PHP array means {}. */
@@ -55,7 +44,7 @@ final class Client extends \Client
 {
     public function workerName(): string { return $this->worker_name_get(); }
     /** @return string[] */
-    public function queueNames(): array { return strings($this->queue_names()); }
+    public function queueNames(): array { return $this->queue_names()->toArray(); }
 
     /** @return array<string,array> each known queue's counts (as Queue::counts), by name. */
     public function queueCounts(): array
@@ -92,7 +81,7 @@ final class Client extends \Client
     public function tagged($tag, $offset = 0, $count = 25): array
     {
         [$list, $total] = parent::tagged($tag, $offset, $count);
-        return [$total, strings($list)];
+        return [$total, $list->toArray()];
     }
 
     public function config(string $key): ?string { return $this->config_get($key); }
@@ -116,7 +105,7 @@ final class Queue extends \Queue
     /** The next job (null when none is waiting), or with a $count a list of up to $count jobs. */
     public function pop($count = null): Job|array|null
     {
-        $jobs = $this->jobs(parent::pop($count ?? 1));
+        $jobs = iterator_to_array(parent::pop($count ?? 1), false);
         return $count === null ? ($jobs[0] ?? null) : $jobs;
     }
 
@@ -124,7 +113,7 @@ final class Queue extends \Queue
     public function popMany(int $count): array { return $this->pop($count); }
 
     /** @return Job[] up to $count waiting jobs, without taking them. */
-    public function peek($count = 1): array { return $this->jobs(parent::peek($count)); }
+    public function peek($count = 1): array { return iterator_to_array(parent::peek($count), false); }
 
     /** @return array<string,int|bool> waiting, running, stalled, scheduled, depends, recurring, paused */
     public function counts(): array
@@ -139,15 +128,6 @@ final class Queue extends \Queue
     {
         // Unlike the protocol (0), this API's instances retry 5 times by default.
         return parent::recur($klass, encode($data, __METHOD__), $interval, ($options ?? []) + ['retries' => 5]);
-    }
-
-    private function jobs(\JobList $list): array
-    {
-        $out = [];
-        for ($i = 0, $n = $list->size(); $i < $n; $i++) {
-            $out[] = $list->take($i);
-        }
-        return $out;
     }
 }
 
@@ -213,5 +193,42 @@ final class Events extends \Events
     {
         [$channel, $message] = parent::next($timeoutMs);
         return $channel === null ? null : [$channel, $message];
+    }
+}
+
+/** A list of strings (jids, names) as the extension returns it. */
+final class StrList extends \StrList implements \IteratorAggregate, \Countable
+{
+    public function count(): int { return $this->size(); }
+    public function toArray(): array { return iterator_to_array($this, false); }
+
+    public function getIterator(): \Generator
+    {
+        for ($i = 0, $n = $this->size(); $i < $n; $i++) {
+            yield $this->get($i);
+        }
+    }
+
+    /** name => number, for the lists that pair them (failed_groups, top_tags, workers). */
+    public function numbers(): array
+    {
+        $out = [];
+        foreach ($this as $i => $name) {
+            $out[$name] = $this->number($i);
+        }
+        return $out;
+    }
+}
+
+/** Jobs as the extension returns them; iterating takes each job out of the list. */
+final class JobList extends \JobList implements \IteratorAggregate, \Countable
+{
+    public function count(): int { return $this->size(); }
+
+    public function getIterator(): \Generator
+    {
+        for ($i = 0, $n = $this->size(); $i < $n; $i++) {
+            yield $this->take($i);
+        }
     }
 }

@@ -14,7 +14,9 @@ final class ObjectsTest extends QlessTestCase
         $made = [[$this->client, Qless\Client::class, Client::class], [$q, Qless\Queue::class, Queue::class],
             [$this->client->job($jid), Qless\Job::class, Job::class], [$q->peek(1)[0], Qless\Job::class, Job::class],
             [$this->client->recurringJob($rid), Qless\RecurringJob::class, Recur::class],
-            [$this->client->events('completed'), Qless\Events::class, Events::class]];
+            [$this->client->events('completed'), Qless\Events::class, Events::class],
+            [$this->client->queue_names(), Qless\StrList::class, StrList::class],
+            [$this->client->get_jobs([$jid]), Qless\JobList::class, JobList::class]];
         foreach ($made as [$object, $layer, $generated]) {
             $this->assertSame($layer, get_class($object));
             $this->assertInstanceOf($generated, $object);
@@ -57,10 +59,12 @@ final class ObjectsTest extends QlessTestCase
         $job->refresh();
         $this->assertSame('waiting', $job->state());
         $q->pop(2)[1]->fail('Broken', 'b');
-        $this->assertSame(['Broken'], Qless\strings($this->client->failed_groups()));
+        $this->assertSame(['Broken' => 1], $this->client->failed_groups()->numbers());
         [$list, $total] = $this->client->failed('Broken', 0, 10);
-        $this->assertSame([1, [$second]], [$total, Qless\strings($list)]);
+        $this->assertSame([1, [$second], 1], [$total, $list->toArray(), count($list)]);
         $this->assertSame(1, $q->unfail('Broken', 10));
+        [$again] = iterator_to_array($this->client->get_jobs([$second]), false);
+        $this->assertSame([$second, 'waiting'], [$again->jid(), $again->state()]);   // unfailed
         $this->client->job($second)->requeue('other');
         $this->assertSame('other', $this->client->job($second)->queue());
         $q->stats($this->client->now_get(), $stats = new qless_stats());
