@@ -23,6 +23,27 @@ final class ObjectsTest extends QlessTestCase
         }
     }
 
+    /** Each object owns its handle: a life cycle leaves no handle behind. */
+    public function testHandlesAreFreedWithTheirObjects(): void
+    {
+        $before = qless_handle_count();
+        (function () {
+            $client = new Qless\Client(self::url(), ['worker_name' => 'w']);
+            $q = $client->queue('q');
+            $jid = $q->put('K', [], ['tags' => ['t']]);
+            $q->recur('R', [], 60);
+            $client->events('completed');
+            foreach ($q->pop(2) as $job) {
+                $job->complete();
+            }
+            $this->assertSame(['t'], $client->job($jid)->tags());
+            $client->get_jobs([$jid]);   // not iterated: its job goes with the list
+            [$client->queueNames(), $client->queueCounts(), $client->tagged('t'), $client->failed_groups()->numbers()];
+        })();
+        gc_collect_cycles();
+        $this->assertSame($before, qless_handle_count());
+    }
+
     /** Without Qless.php the extension's own classes come back. */
     public function testTheExtensionAloneGivesItsOwnClasses(): void
     {
