@@ -475,6 +475,38 @@ static void bench_commands(qless_client *c, long n)
 	qless_queue_free(q);
 }
 
+/* ---- cron schedules: cron.next and spawning due instances ---- */
+
+/* Pops of count 1 at a fixed time, each spawning (and handing out) one due
+ * instance of a template due every second since n seconds before. */
+static void spawn_loop(const char *name, long n, const char *type, const char *schedule)
+{
+	char due[32], now[32];
+	snprintf(due, sizeof due, "%ld", 1000000000L);
+	snprintf(now, sizeof now, "%ld", 1000000000L + n);
+	flush_data();
+	if (strcmp(type, "cron") == 0)
+		cmd_free("FCALL qless 0 recur %s bench-spawn tpl Noop {} cron %s", due, schedule);
+	else
+		cmd_free("FCALL qless 0 recur %s bench-spawn tpl Noop {} interval %s 0", due, schedule);
+	const char *pop[] = { "FCALL", "qless", "0", "pop", now, "bench-spawn", "bench-worker", "1" };
+	raw_loop(name, 0, n, 8, pop);
+	redisReply *r = cmd("ZCARD ql:q:bench-spawn-locks");
+	if (r->integer != n)
+		die("%s: %lld instances popped, expected %ld", name, r->integer, n);
+	freeReplyObject(r);
+}
+
+static void bench_cron(long n)
+{
+	const char *near[] = { "FCALL", "qless", "0", "cron.next", "1772619330", "0 9 * * 1-5", "1" };
+	const char *far[] = { "FCALL", "qless", "0", "cron.next", "1772619330", "0 0 * 2 3#5", "1" };
+	raw_loop("cron.next 0 9 * * 1-5", 0, n, 7, near);
+	raw_loop("cron.next 0 0 * 2 3#5 (14 years on)", 0, n, 7, far);
+	spawn_loop("pop (count 1) spawning interval", n, "interval", "1");
+	spawn_loop("pop (count 1) spawning cron", n, "cron", "* * * * * * *");
+}
+
 /* ---- full life cycles ---- */
 
 static void lifecycle_seq(qless_client *c, const char *queue, const char *name, long n)
@@ -1288,6 +1320,7 @@ int main(int argc, char **argv)
 
 	flush_data();
 	bench_commands(c, ncmd);
+	bench_cron(ncmd);
 	for (int r = 0; r < seq_rounds; r++) {
 		int steps = 5 + ndrivers;
 		round_begin();

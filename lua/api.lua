@@ -54,8 +54,13 @@ local function utf8_error(command, args, i)
     recur = {'queue', 'jid', 'klass', 'data', 'type', 'interval', 'offset', opts = 8},
     ['recur.get'] = {'jid'}, ['recur.update'] = {'jid', opts = 2},
     ['recur.tag'] = {'jid', 'tag', rep = true}, unrecur = {'jid'},
+    ['cron.next'] = {'cron', 'count'}, ['recur.next'] = {'jid', 'count'},
     settle = {'worker', 'queues', 'count', 'how', 'jid', 'queue', 'data'},
+    ['schedule.list'] = {'queue', 'offset', 'count'}, ['schedule.remove'] = {'queue', 'jid'},
   })[command] or {}
+  if command == 'recur' and args[5] == 'cron' then
+    names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}
+  end
   local fixed, name = names.opts or #names + 1, nil
   if i >= fixed then
     name = (i - fixed) % 2 == 0 and 'option' or args[i - 1]

@@ -18,6 +18,8 @@ Q.put_args = function(cmd, args)
   if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags) end
   p.depends = Q.none
   if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends, true) end
+  -- requeue ignores `unique`: its purpose is to force a move.
+  if cmd == 'Put' then p.unique = Q.unique.mode(cmd, opts.unique) end
   return p
 end
 
@@ -121,7 +123,9 @@ Q.put = function(now, p)
 end
 
 C.put = function(now, args)
-  return Q.put(now, Q.put_args('Put', args))
+  local p = Q.put_args('Put', args)
+  if p.unique then return Q.unique.put(now, p) end
+  return Q.put(now, p)
 end
 
 C.requeue = function(now, args)

@@ -212,8 +212,17 @@ Q.jobs_by_state = {
   depends = function(queue, now, offset, count)
     return redis.call('zrange', Q.qkey(queue, 'depends'), offset, offset + count - 1)
   end,
+  -- Interval templates, then cron templates (schedules.md S1).
   recurring = function(queue, now, offset, count)
-    return redis.call('zrangebyscore', Q.qkey(queue, 'recur'), 0, '+inf', 'LIMIT', offset, count)
+    local jids = redis.call('zrangebyscore', Q.qkey(queue, 'recur'), 0, '+inf', 'LIMIT', offset, count)
+    if #jids < count and redis.call('exists', Q.qkey(queue, 'cron')) == 1 then
+      local skip = math.max(0, offset - redis.call('zcount', Q.qkey(queue, 'recur'), 0, '+inf'))
+      for _, jid in ipairs(redis.call('zrangebyscore', Q.qkey(queue, 'cron'), 0, '+inf', 'LIMIT', skip,
+          count - #jids)) do
+        jids[#jids + 1] = jid
+      end
+    end
+    return jids
   end,
 }
 
@@ -245,7 +254,7 @@ Q.queue_counts = function(queue, now)
     running = redis.call('zcard', Q.qkey(queue, 'locks')) - stalled,
     scheduled = redis.call('zcard', Q.qkey(queue, 'scheduled')),
     depends = redis.call('zcard', Q.qkey(queue, 'depends')),
-    recurring = redis.call('zcard', Q.qkey(queue, 'recur')),
+    recurring = redis.call('zcard', Q.qkey(queue, 'recur')) + redis.call('zcard', Q.qkey(queue, 'cron')),
     paused = redis.call('sismember', 'ql:paused_queues', queue) == 1,
   }
 end

@@ -6,20 +6,41 @@
  * the Ruby layer in bindings/ruby/lib builds the idiomatic classes on it. */
 %module "qless::core"
 
-/* Ruby constants and classes must be capitalised. */
-%rename(Client) qless_client;
-%rename(Queue) qless_queue;
-%rename(Job) qless_job;
-%rename(Recur) qless_recur;
-%rename(Worker) qless_worker;
-%rename(Events) qless_events;
-%rename(StrList) qless_strlist;
-%rename(JobList) qless_joblist;
-%rename(Heartbeater) qless_heartbeater;
+/* Ruby constants and classes must be capitalised (the handles' classes are
+ * named in qless.i: Client, Queue, Job, Recur, Worker, Events, ...). */
 %rename(QueueCounts) qless_queue_counts;
 %rename(Stats) qless_stats;
 %rename(TimingStats) qless_timing_stats;
 %rename(Backoff) qless_backoff;
+
+/* The Ruby API's names for the object model's members where they differ
+ * (lib/qless reopens these classes as Qless::Job, Qless::Client, ...): a
+ * name the layer gives another meaning (job.klass is the Ruby class,
+ * job.tag(*tags) adds tags, client.jobs and client.workers are views)
+ * moves the core's member aside; setters become Ruby setters. */
+%rename(klass_name) qless_job::klass;
+%rename(queue_name) qless_job::queue;
+%rename(worker_name) qless_job::worker;
+%rename(expires_at) qless_job::expires;
+%rename(to_json_text) qless_job::json;
+%rename(tag_at) qless_job::tag;
+%rename(undepend_all) qless_job::depends_clear;
+%rename("priority=") qless_job::set_priority;
+%rename(klass_name) qless_recur::klass;
+%rename(queue_name) qless_recur::queue;
+%rename(tag_at) qless_recur::tag;
+%rename("priority=") qless_recur::set_priority;
+%rename("interval=") qless_recur::set_interval;
+%rename("retries=") qless_recur::set_retries;
+%rename("backlog=") qless_recur::set_backlog;
+%rename("heartbeat=") qless_queue::set_heartbeat;
+%rename("max_concurrency=") qless_queue::set_max_concurrency;
+%rename("time_offset=") qless_client::set_time_offset;
+%rename(job_ids) qless_client::jobs;
+%rename(worker_counts) qless_client::workers;
+/* events.next holds the GVL while it waits: Ruby's next is next_nogvl (below). */
+%ignore qless_events::next;
+%rename(next) qless_events::next_nogvl;
 
 /* The engine is driven only through Qless::Core.worker_main (below): its
  * run options hold C callbacks, and a qless_result exists only during one
@@ -173,6 +194,16 @@ static VALUE qless_rb_release(VALUE self, VALUE obj)
 			dfree(ptr);
 	}
 	return Qnil;
+}
+
+/* Qless::Core.released?(handle): true once the proxy's C handle is gone
+ * (released, or lent by the worker engine for a call that has returned).
+ * SWIG's type errors inspect the object, so inspect must not touch a
+ * released handle. */
+static VALUE qless_rb_released(VALUE self, VALUE obj)
+{
+	(void)self;
+	return RB_TYPE_P(obj, T_DATA) && !RTYPEDDATA_P(obj) && !DATA_PTR(obj) ? Qtrue : Qfalse;
 }
 
 /* ---- the worker engine: Qless::Core.worker_main(argv, perform) ----
@@ -454,6 +485,7 @@ static void *qless_rb_next_nogvl(void *p)
 	rb_define_attr(qless_rb_errors[0], "code", 1, 0);
 	rb_define_attr(qless_rb_errors[0], "name", 1, 0);
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "release", qless_rb_release, 1);
+	rb_define_module_function(rb_define_module_under(mQless, "Core"), "released?", qless_rb_released, 1);
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, 2);
 }
 %}
@@ -523,12 +555,12 @@ static void *qless_rb_next_nogvl(void *p)
 %include "qless.i"
 
 /* Declared after qless.i so the channel/message out-typemaps apply. */
-%inline %{
-static int qless_rb_events_next(qless_events *events, int timeout_ms, char **channel, char **message)
-{
-	struct qless_rb_next_args a;
-	a.events = events; a.timeout_ms = timeout_ms; a.channel = channel; a.message = message; a.rc = 0;
-	rb_thread_call_without_gvl(qless_rb_next_nogvl, &a, NULL, NULL);
-	return a.rc;
+%extend qless_events {
+	int next_nogvl(int timeout_ms, char **channel, char **message)
+	{
+		struct qless_rb_next_args a;
+		a.events = $self; a.timeout_ms = timeout_ms; a.channel = channel; a.message = message; a.rc = 0;
+		rb_thread_call_without_gvl(qless_rb_next_nogvl, &a, NULL, NULL);
+		return a.rc;
+	}
 }
-%}

@@ -239,9 +239,38 @@ int qless__joblist_from_reply(qless_client *c, redisReply *r, qless_joblist **ou
 int qless__joblist_from_json(qless_client *c, json_t *arr, qless_joblist **out, const char *func);
 qless_joblist *qless__joblist_empty(void);
 
-/* Puts for queue_put and job_requeue. */
+/* Puts for queue_put, queue_put_unique and job_requeue. opts: as read by
+ * qless__options_read (never NULL). unique: NULL, "1" or "report"; with
+ * "report", *out_inserted (may be NULL) is set. */
 int qless__put(qless_client *c, const char *func, const char *cmd, const char *queue, char **out_jid,
-               const char *klass, const char *data, const qless_put_options *opts);
+               int *out_inserted, const char *klass, const char *data, const qless_put_options *opts,
+               const char *unique);
+
+/* *_options_init of a struct whose version 1 was v1_size bytes and whose
+ * current version `current` is size bytes; init is the current *_INIT. */
+int qless__options_init(const char *func, void *opts, unsigned int version, const void *init, size_t v1_size,
+                        size_t size, unsigned int current);
+/* Reads a caller's versioned options struct (opts may be NULL: init) into o,
+ * a struct of the current version `current` (size bytes): a version-1
+ * struct (v1_size bytes) is copied only that far, the rest comes from init. */
+int qless__options_read(const char *func, const void *opts, void *o, const void *init, size_t v1_size,
+                        size_t size, unsigned int current);
+
+/* The jid a put or recur sends: *jid = given (the caller's jid) if not NULL,
+ * else buf holding the unique jid (unique set; the key form when key is not
+ * NULL) or a new one. */
+int qless__entry_jid(const char *func, char buf[QLESS_UNIQUE_JID_SIZE], const char **jid, const char *given,
+                     int unique, const char *key, const char *queue, const char *klass, const char *data,
+                     double interval);
+
+/* The caller's put options (opts may be NULL) as a current-version struct. */
+int qless__put_options(const char *func, const qless_put_options *opts, qless_put_options *o);
+
+/* qless_unique_jid and qless_unique_jid_for_key with messages naming func. */
+int qless__unique_jid(const char *func, char out[QLESS_UNIQUE_JID_SIZE], const char *queue, const char *klass,
+                      const char *data, const char *cron, double interval);
+int qless__unique_jid_for_key(const char *func, char out[QLESS_UNIQUE_JID_SIZE], const char *queue,
+                              const char *key);
 
 /* The `settle` command (settle.lua): qless__settle_args starts the
  * arguments (worker, queues JSON list, count to pop), qless__settle_job_args

@@ -575,18 +575,17 @@ int qless_job_cancel(qless_job *job)
 int qless_job_requeue(qless_job *job, const char *queue, const qless_put_options *opts)
 {
 	static const char F[] = "qless_job_requeue";
-	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
+	qless_put_options o;
 	int rc;
 
 	QLESS_CHECK_NULL(F, job);
 	QLESS_CHECK_STR(F, queue);
-	if (opts != NULL) {
-		if (opts->version != QLESS_PUT_OPTIONS_VERSION)
-			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
-		o = *opts;
-	}
+	if ((rc = qless__put_options(F, opts, &o)) != QLESS_OK)
+		return rc;
+	/* requeue exists to force a move: `unique` does not apply. */
 	o.jid = job->jid;
-	rc = qless__put(job->client, F, "requeue", queue, NULL, job->klass, job->data, &o);
+	o.unique_key = NULL;
+	rc = qless__put(job->client, F, "requeue", queue, NULL, NULL, job->klass, job->data, &o, NULL);
 	if (rc != QLESS_OK)
 		return rc;
 	return qless_job_refresh(job);

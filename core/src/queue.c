@@ -1,4 +1,5 @@
 /* qless_queue: put, pop, peek, counts, stats and queue settings. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,17 +56,35 @@ const char *qless_queue_name(const qless_queue *queue)
 int qless_put_options_init(qless_put_options *opts, unsigned int version)
 {
 	static const qless_put_options init = QLESS_PUT_OPTIONS_INIT;
-	QLESS_CHECK_NULL("qless_put_options_init", opts);
-	if (version != QLESS_PUT_OPTIONS_VERSION)
-		return qless__err(QLESS_EINVAL, "qless_put_options_init: unsupported version %u", version);
-	*opts = init;
-	return QLESS_OK;
+	return qless__options_init("qless_put_options_init", opts, version, &init,
+	                           offsetof(qless_put_options, unique), sizeof init, QLESS_PUT_OPTIONS_VERSION);
+}
+
+/* The reply of `put … unique report`: the jid and whether it was inserted. */
+static int put_report(const char *F, redisReply *r, char **out_jid, int *out_inserted)
+{
+	json_t *j, *jid, *inserted;
+	int rc = qless__reply_json(r, F, &j);
+	freeReplyObject(r);
+	if (rc != QLESS_OK)
+		return rc;
+	jid = json_object_get(j, "jid");
+	inserted = json_object_get(j, "inserted");
+	if (!json_is_string(jid) || !json_is_boolean(inserted))
+		rc = qless__err(QLESS_EPROTOCOL, "%s: expected {\"jid\", \"inserted\"} in the reply", F);
+	else if (out_jid != NULL && (*out_jid = qless__strdup(json_string_value(jid))) == NULL)
+		rc = qless__err_nomem(F);
+	else if (out_inserted != NULL)
+		*out_inserted = json_is_true(inserted);
+	json_decref(j);
+	return rc;
 }
 
 int qless__put(qless_client *c, const char *F, const char *cmd, const char *queue, char **out_jid,
-               const char *klass, const char *data, const qless_put_options *opts)
+               int *out_inserted, const char *klass, const char *data, const qless_put_options *o,
+               const char *unique)
 {
-	char jidbuf[QLESS_JID_SIZE];
+	char jidbuf[QLESS_UNIQUE_JID_SIZE];
 	const char *jid;
 	qless_args a;
 	redisReply *r;
@@ -78,51 +97,44 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 		data = "{}";
 	else if ((rc = qless__check_json(F, "data", data)) != QLESS_OK)
 		return rc;
-	if (opts != NULL) {
-		if (opts->version != QLESS_PUT_OPTIONS_VERSION)
-			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
-		if (opts->jid != NULL && opts->jid[0] == '\0')
-			return qless__err_empty(F, "jid");
-		if ((rc = qless__check_finite(F, "delay", opts->delay)) != QLESS_OK ||
-		    (opts->has_priority && (rc = qless__check_finite(F, "priority", opts->priority)) != QLESS_OK) ||
-		    (opts->tags != NULL && (rc = qless__check_strv(F, "tags", opts->tags, opts->ntags, 1)) != QLESS_OK) ||
-		    (rc = qless__check_strv(F, "depends", opts->depends, opts->ndepends, 1)) != QLESS_OK)
-			return rc;
-	}
-	if (opts != NULL && opts->jid != NULL) {
-		jid = opts->jid;
-	} else {
-		if ((rc = qless__make_jid(jidbuf)) != QLESS_OK)
-			return rc;
-		jid = jidbuf;
-	}
+	if ((rc = qless__check_finite(F, "delay", o->delay)) != QLESS_OK ||
+	    (o->has_priority && (rc = qless__check_finite(F, "priority", o->priority)) != QLESS_OK) ||
+	    (o->tags != NULL && (rc = qless__check_strv(F, "tags", o->tags, o->ntags, 1)) != QLESS_OK) ||
+	    (rc = qless__check_strv(F, "depends", o->depends, o->ndepends, 1)) != QLESS_OK ||
+	    (rc = qless__entry_jid(F, jidbuf, &jid, o->jid, unique != NULL, o->unique_key, queue, klass, data,
+	                          0)) != QLESS_OK)
+		return rc;
 	qless__args_init(&a);
 	qless__args_add(&a, c->worker_name);
 	qless__args_add(&a, queue);
 	qless__args_add(&a, jid);
 	qless__args_add(&a, klass);
 	qless__args_add(&a, data);
-	qless__args_num(&a, opts ? opts->delay : 0);
-	if (opts != NULL) {
-		if (opts->has_priority) {
-			qless__args_add(&a, "priority");
-			qless__args_num(&a, opts->priority);
-		}
-		if (opts->tags != NULL) {
-			qless__args_add(&a, "tags");
-			qless__args_own(&a, qless__json_strv(opts->tags, opts->ntags));
-		}
-		if (opts->retries >= 0) {
-			qless__args_add(&a, "retries");
-			qless__args_int(&a, opts->retries);
-		}
-		if (opts->ndepends > 0) {
-			qless__args_add(&a, "depends");
-			qless__args_own(&a, qless__json_strv(opts->depends, opts->ndepends));
-		}
+	qless__args_num(&a, o->delay);
+	if (o->has_priority) {
+		qless__args_add(&a, "priority");
+		qless__args_num(&a, o->priority);
+	}
+	if (o->tags != NULL) {
+		qless__args_add(&a, "tags");
+		qless__args_own(&a, qless__json_strv(o->tags, o->ntags));
+	}
+	if (o->retries >= 0) {
+		qless__args_add(&a, "retries");
+		qless__args_int(&a, o->retries);
+	}
+	if (o->ndepends > 0) {
+		qless__args_add(&a, "depends");
+		qless__args_own(&a, qless__json_strv(o->depends, o->ndepends));
+	}
+	if (unique != NULL) {
+		qless__args_add(&a, "unique");
+		qless__args_add(&a, unique);
 	}
 	if ((rc = qless__call(c, F, cmd, &a, &r)) != QLESS_OK)
 		return rc;
+	if (unique != NULL && strcmp(unique, "report") == 0)
+		return put_report(F, r, out_jid, out_inserted);
 	if (r->type != REDIS_REPLY_STRING) {
 		freeReplyObject(r);
 		return qless__err(QLESS_EPROTOCOL, "%s: expected the jid in the reply", F);
@@ -133,14 +145,42 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 	return rc;
 }
 
+int qless__put_options(const char *F, const qless_put_options *opts, qless_put_options *o)
+{
+	static const qless_put_options init = QLESS_PUT_OPTIONS_INIT;
+	return qless__options_read(F, opts, o, &init, offsetof(qless_put_options, unique), sizeof *o,
+	                           QLESS_PUT_OPTIONS_VERSION);
+}
+
 int qless_queue_put(qless_queue *queue, char **out_jid, const char *klass, const char *data,
                     const qless_put_options *opts)
 {
 	static const char F[] = "qless_queue_put";
+	qless_put_options o;
+	int rc;
 	if (out_jid != NULL)
 		*out_jid = NULL;
 	QLESS_CHECK_NULL(F, queue);
-	return qless__put(queue->client, F, "put", queue->name, out_jid, klass, data, opts);
+	if ((rc = qless__put_options(F, opts, &o)) != QLESS_OK)
+		return rc;
+	return qless__put(queue->client, F, "put", queue->name, out_jid, NULL, klass, data, &o,
+	                  o.unique ? "1" : NULL);
+}
+
+int qless_queue_put_unique(qless_queue *queue, char **out_jid, int *out_inserted, const char *klass,
+                           const char *data, const qless_put_options *opts)
+{
+	static const char F[] = "qless_queue_put_unique";
+	qless_put_options o;
+	int rc;
+	if (out_jid != NULL)
+		*out_jid = NULL;
+	if (out_inserted != NULL)
+		*out_inserted = 0;
+	QLESS_CHECK_NULL(F, queue);
+	if ((rc = qless__put_options(F, opts, &o)) != QLESS_OK)
+		return rc;
+	return qless__put(queue->client, F, "put", queue->name, out_jid, out_inserted, klass, data, &o, "report");
 }
 
 static int pop_peek(qless_queue *queue, qless_joblist **out, int64_t count, const char *F, int pop)

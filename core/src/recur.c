@@ -1,4 +1,5 @@
 /* qless_recur: recurring job templates. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,19 +17,18 @@ struct qless_recur {
 int qless_recur_options_init(qless_recur_options *opts, unsigned int version)
 {
 	static const qless_recur_options init = QLESS_RECUR_OPTIONS_INIT;
-	QLESS_CHECK_NULL("qless_recur_options_init", opts);
-	if (version != QLESS_RECUR_OPTIONS_VERSION)
-		return qless__err(QLESS_EINVAL, "qless_recur_options_init: unsupported version %u", version);
-	*opts = init;
-	return QLESS_OK;
+	return qless__options_init("qless_recur_options_init", opts, version, &init,
+	                           offsetof(qless_recur_options, unique), sizeof init, QLESS_RECUR_OPTIONS_VERSION);
 }
 
 int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
                       double interval, const qless_recur_options *opts)
 {
 	static const char F[] = "qless_queue_recur";
-	char jidbuf[QLESS_JID_SIZE];
+	static const qless_recur_options init = QLESS_RECUR_OPTIONS_INIT;
+	char jidbuf[QLESS_UNIQUE_JID_SIZE];
 	const char *jid;
+	qless_recur_options o;
 	qless_client *c;
 	qless_args a;
 	redisReply *r;
@@ -44,26 +44,17 @@ int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, con
 		return rc;
 	if (!qless__finite(interval) || interval <= 0)
 		return qless__err(QLESS_EINVAL, "%s: interval must be > 0", F);
-	if (opts != NULL) {
-		if (opts->version != QLESS_RECUR_OPTIONS_VERSION)
-			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
-		if (opts->jid != NULL && opts->jid[0] == '\0')
-			return qless__err_empty(F, "jid");
-		if ((rc = qless__check_finite(F, "offset", opts->offset)) != QLESS_OK ||
-		    (rc = qless__check_finite(F, "priority", opts->priority)) != QLESS_OK)
-			return rc;
-		if (opts->retries < 0 || opts->backlog < 0)
-			return qless__err(QLESS_EINVAL, "%s: retries and backlog must not be negative", F);
-		if ((rc = qless__check_strv(F, "tags", opts->tags, opts->ntags, 1)) != QLESS_OK)
-			return rc;
-	}
-	if (opts != NULL && opts->jid != NULL) {
-		jid = opts->jid;
-	} else {
-		if ((rc = qless__make_jid(jidbuf)) != QLESS_OK)
-			return rc;
-		jid = jidbuf;
-	}
+	if ((rc = qless__options_read(F, opts, &o, &init, offsetof(qless_recur_options, unique), sizeof o,
+	                              QLESS_RECUR_OPTIONS_VERSION)) != QLESS_OK ||
+	    (rc = qless__check_finite(F, "offset", o.offset)) != QLESS_OK ||
+	    (rc = qless__check_finite(F, "priority", o.priority)) != QLESS_OK)
+		return rc;
+	if (o.retries < 0 || o.backlog < 0)
+		return qless__err(QLESS_EINVAL, "%s: retries and backlog must not be negative", F);
+	if ((rc = qless__check_strv(F, "tags", o.tags, o.ntags, 1)) != QLESS_OK ||
+	    (rc = qless__entry_jid(F, jidbuf, &jid, o.jid, o.unique, o.unique_key, qless_queue_name(queue), klass,
+	                          data, interval)) != QLESS_OK)
+		return rc;
 	c = qless__queue_client(queue);
 	qless__args_init(&a);
 	qless__args_add(&a, qless_queue_name(queue));
@@ -72,17 +63,21 @@ int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, con
 	qless__args_add(&a, data);
 	qless__args_add(&a, "interval");
 	qless__args_num(&a, interval);
-	qless__args_num(&a, opts ? opts->offset : 0);
+	qless__args_num(&a, o.offset);
 	if (opts != NULL) {
 		qless__args_add(&a, "priority");
-		qless__args_num(&a, opts->priority);
+		qless__args_num(&a, o.priority);
 		qless__args_add(&a, "retries");
-		qless__args_int(&a, opts->retries);
+		qless__args_int(&a, o.retries);
 		qless__args_add(&a, "backlog");
-		qless__args_int(&a, opts->backlog);
-		if (opts->ntags > 0) {
+		qless__args_int(&a, o.backlog);
+		if (o.ntags > 0) {
 			qless__args_add(&a, "tags");
-			qless__args_own(&a, qless__json_strv(opts->tags, opts->ntags));
+			qless__args_own(&a, qless__json_strv(o.tags, o.ntags));
+		}
+		if (o.unique) {
+			qless__args_add(&a, "unique");
+			qless__args_add(&a, "1");
 		}
 	}
 	if ((rc = qless__call(c, F, "recur", &a, &r)) != QLESS_OK)

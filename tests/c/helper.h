@@ -89,6 +89,7 @@ extern CU_TestInfo restart_tests[];
 extern CU_TestInfo validation_tests[];
 extern CU_TestInfo heartbeater_tests[];
 extern CU_TestInfo server_tests[];
+extern CU_TestInfo unique_tests[];
 
 /* Tests that ended with library handles still alive (see th_teardown). */
 extern int th_handle_leaks;

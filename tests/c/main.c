@@ -31,6 +31,7 @@ int main(int argc, char **argv)
 		SUITE("validation", validation_tests),
 		SUITE("heartbeater", heartbeater_tests),
 		SUITE("server", server_tests),
+		SUITE("unique", unique_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)

@@ -78,7 +78,9 @@ static void test_options_init(void)
 	CU_ASSERT_EQUAL(p.ntags, 0);
 	CU_ASSERT_PTR_NULL(p.depends);
 	CU_ASSERT_EQUAL(p.ndepends, 0);
-	TH_RC(qless_put_options_init(&p, 2), QLESS_EINVAL);
+	CU_ASSERT_EQUAL(p.unique, 0);
+	CU_ASSERT_PTR_NULL(p.unique_key);
+	TH_RC(qless_put_options_init(&p, QLESS_PUT_OPTIONS_VERSION + 1), QLESS_EINVAL);
 	TH_RC(qless_put_options_init(NULL, 1), QLESS_EINVAL);
 
 	qless_complete_options c;
@@ -103,6 +105,8 @@ static void test_options_init(void)
 	CU_ASSERT_EQUAL(r.backlog, 0);
 	CU_ASSERT_PTR_NULL(r.tags);
 	CU_ASSERT_EQUAL(r.ntags, 0);
+	CU_ASSERT_EQUAL(r.unique, 0);
+	CU_ASSERT_PTR_NULL(r.unique_key);
 	TH_RC(qless_recur_options_init(&r, 5), QLESS_EINVAL);
 	TH_RC(qless_recur_options_init(NULL, 1), QLESS_EINVAL);
 

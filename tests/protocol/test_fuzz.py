@@ -36,12 +36,16 @@ SECONDS = float(os.environ.get("QLESS_FUZZ_SECONDS", "15"))
 RESET_EVERY = 400
 
 JIDS = ["j%d" % i for i in range(8)]
-RJIDS = ["r0", "r1"]
+RJIDS = ["r0", "r1", "r2"]
 QUEUES = ["q0", "q1", "q2"]
 WORKERS = ["w0", "w1"]
 GROUPS = ["g0", "g1"]
 TAGS = ["t0", "t1", "t2"]
 STATES = ["running", "stalled", "scheduled", "depends", "recurring"]
+# Valid cron expressions: sparse and dense, both forms, a macro, names, one
+# that has fired its last time by the fuzzer's clock.
+CRONS = ["0 * * * *", "*/5 * * * *", "* * * * * */2 30", "@hourly", "0 0 1,15 * MON", "*/2 * * * 5L",
+         "2999 12 31 * 23 59 59", "1970 1 1 * 0 20 0"]
 CONFIG = ["heartbeat", "grace-period", "jobs-history", "jobs-history-count", "max-job-history",
           "max-worker-age", "stats-history", "histogram-history", "application",
           "q0-heartbeat", "q1-max-concurrency"]
@@ -95,17 +99,21 @@ def _options(rng, spec):
 PUT_OPTS = [("priority", "num", lambda g: str(g.choice([0, 1, -3, 2.5]))),
             ("retries", "int", lambda g: str(g.choice([0, 1, 5]))),
             ("tags", "list", lambda g: _list(g, TAGS)),
-            ("depends", "list", lambda g: _list(g, JIDS))]
+            ("depends", "list", lambda g: _list(g, JIDS)),
+            ("unique", "unique", lambda g: g.choice(["1", "report"]))]
+# requeue ignores `unique` (schedules.md §3.7): any value passes.
+REQUEUE_OPTS = PUT_OPTS[:-1] + [("unique", "text", lambda g: g.choice(["1", "report"]))]
 RECUR_OPTS = [("priority", "num", lambda g: str(g.choice([0, 2]))),
               ("retries", "int", lambda g: str(g.choice([0, 3]))),
               ("backlog", "int", lambda g: str(g.choice([0, 2]))),
-              ("tags", "list", lambda g: _list(g, TAGS))]
+              ("tags", "list", lambda g: _list(g, TAGS)),
+              ("unique", "unique", lambda g: g.choice(["1", "report"]))]
 
 
-def b_put(rng):
+def b_put(rng, opts=PUT_OPTS):
     return ([("worker", _pick(rng, WORKERS)), ("queue", _pick(rng, QUEUES)), ("jid", _pick(rng, JIDS)),
              ("text", "K"), ("data", _data(rng)), ("delay", rng.choice(["0", "0", "5", "50"]))]
-            + _options(rng, PUT_OPTS))
+            + _options(rng, opts))
 
 
 def b_complete(rng):
@@ -158,15 +166,18 @@ def b_depends(rng):
 
 
 def b_recur(rng):
-    return ([("queue", _pick(rng, QUEUES)), ("rjid", _pick(rng, RJIDS)), ("text", "K"), ("data", _data(rng)),
-             ("word", "interval"), ("pos", rng.choice(["60", "300", "90.5"])), ("num", rng.choice(["0", "-5", "20"]))]
+    head = [("queue", _pick(rng, QUEUES)), ("rjid", _pick(rng, RJIDS)), ("text", "K"), ("data", _data(rng))]
+    if rng.random() < 0.4:
+        return head + [("word", "cron"), ("cron", _pick(rng, CRONS))] + _options(rng, RECUR_OPTS)
+    return (head + [("word", "interval"), ("pos", rng.choice(["60", "300", "90.5"])),
+                    ("num", rng.choice(["0", "-5", "20"]))]
             + _options(rng, RECUR_OPTS))
 
 
 def b_recur_update(rng):
     updates = [("priority", "num", "3"), ("retries", "int", "2"), ("backlog", "int", "1"),
                ("interval", "pos", "15"), ("data", "data", '{"u":1}'), ("klass", "text", "K2"),
-               ("queue", "queue", _pick(rng, QUEUES))]
+               ("queue", "queue", _pick(rng, QUEUES)), ("cron", "cron", _pick(rng, CRONS))]
     args = [("rjid", _pick(rng, RJIDS))]
     for name, kind, value in rng.sample(updates, rng.randrange(1, 3)):
         args += [("word", name), (kind, value)]
@@ -203,7 +214,7 @@ SCHEMA = {
     "get": lambda g: [("jid", _pick(g, JIDS))],
     "multiget": _some("jid", JIDS),
     "put": b_put,
-    "requeue": b_put,
+    "requeue": lambda g: b_put(g, REQUEUE_OPTS),
     "pop": lambda g: [("queue", _pick(g, QUEUES)), ("worker", _pick(g, WORKERS)),
                       ("count", g.choice(["1", "1", "2", "5"]))],
     "peek": lambda g: [("queue", _pick(g, QUEUES)), ("count", g.choice(["0", "1", "3"]))],
@@ -243,7 +254,14 @@ SCHEMA = {
     "recur.tag": lambda g: [("rjid", _pick(g, RJIDS))] + [("text", t) for t in g.sample(TAGS, 2)],
     "recur.untag": lambda g: [("rjid", _pick(g, RJIDS))] + [("text", t) for t in g.sample(TAGS, 1)],
     "unrecur": lambda g: [("rjid", _pick(g, RJIDS))],
+    "recur.next": lambda g: [("rjid", _pick(g, RJIDS))] + ([("count", g.choice(["1", "3", "1000"]))]
+                                                           if g.random() < 0.7 else []),
+    "cron.next": lambda g: [("cron", _pick(g, CRONS))] + ([("count", g.choice(["1", "5", "1000"]))]
+                                                         if g.random() < 0.7 else []),
     "settle": b_settle,
+    "schedule.list": lambda g: [("queue", _pick(g, QUEUES))]
+    + [("count", g.choice(["0", "1", "5"])), ("count", g.choice(["1", "3", "1000"]))][:g.randrange(3)],
+    "schedule.remove": lambda g: [("queue", _pick(g, QUEUES)), ("jid", _pick(g, JIDS + RJIDS))],
 }
 
 # Valid traffic leans on the commands that change state.
@@ -288,10 +306,14 @@ def must_refuse(kind, value):
         return kind == "pos" and n is not None and n <= 0
     if kind == "jid":
         return value in SUFFIXED
+    if kind == "cron":
+        return True   # no bad value is a 5- or 7-field expression or a macro
     if kind == "list":
         return value in BAD_LISTS or value in BAD_JSON
     if kind == "data":
         return value in BAD_JSON or value in ("nan", "0x10")
+    if kind == "unique":
+        return value not in ("1", "report")
     return False
 
 
@@ -360,6 +382,7 @@ class Fuzzer:
         self.send("put", ["w0", "q1", "j5", "K", "{}", "100"])
         self.send("recur", ["q0", "r0", "K", "{}", "interval", "100", "0", "tags", '["t1"]'])
         self.send("recur", ["q2", "r1", "K", "{}", "interval", "60", "30"])
+        self.send("recur", ["q1", "r2", "K", "{}", "cron", "* * * * *", "backlog", "2", "tags", '["t2"]'])
         self.send("pop", ["q0", "w0", "2"])
         self.send("pop", ["q1", "w1", "1"])
         self.send("pop", ["q2", "w1", "1"])
@@ -417,10 +440,10 @@ class Fuzzer:
         checks = [("queues", []), ("tag", ["top"]), ("failed", []), ("workers", []), ("track", []),
                   ("config.get", []), ("jobs", ["complete"])]
         for q in self.raw.zrange("ql:queues", 0, -1):
-            checks += [("queues", [q]), ("length", [q]), ("stats", [q, self.now])]
+            checks += [("queues", [q]), ("length", [q]), ("stats", [q, self.now]), ("schedule.list", [q, 0, 1000])]
             checks += [("jobs", [s, q]) for s in STATES]
         for key in self.raw.keys("ql:r:*"):
-            checks.append(("recur.get", [key[5:]]))
+            checks += [("recur.get", [key[5:]]), ("recur.next", [key[5:], 3])]
         for key in self.raw.keys("ql:t:*"):
             checks.append(("tag", ["get", key[5:]]))
         for g in self.raw.smembers("ql:failures"):
@@ -454,6 +477,17 @@ class Fuzzer:
 
 def _no_constant(name):
     raise ValueError("non-finite number " + name)
+
+
+def test_fuzz_schema_has_every_command(artefact_paths):
+    """A command the script gains is fuzzed too: the schema names every
+    handler the artefact defines."""
+    with open(artefact_paths["script"]) as f:
+        source = f.read()
+    commands = set(re.findall(r"^C\.([\w]+) = function", source, re.M))
+    commands |= set(re.findall(r"^C\['([\w.]+)'\] = function", source, re.M))
+    assert "cron.next" in commands and "put" in commands
+    assert commands - set(SCHEMA) == set()
 
 
 def test_fuzz_every_command(ql, capsys):

@@ -1,5 +1,6 @@
 """`python3 -m qless.worker` end to end, as real worker processes (jobs in jobs/)."""
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -9,6 +10,18 @@ import pytest
 
 import qless
 from conftest import wait_for, worker_env
+
+
+def wait_for_line(proc, text, timeout=20.0):
+    """Reads proc's stderr up to the first line containing text; returns what it read."""
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while text not in seen:
+        ready, _, _ = select.select([proc.stderr], [], [], max(0.0, deadline - time.monotonic()))
+        line = proc.stderr.readline() if ready else ""
+        assert line, "no %r from the worker; stderr so far: %s" % (text, seen)
+        seen += line
+    return seen
 
 
 def finish(proc, timeout=20):
@@ -165,10 +178,12 @@ def test_sigquit_exits_at_once(client, run_worker):
 
 def test_idle_worker_stops_on_sigterm(client, run_worker):
     proc = run_worker("--queue", "empty")
-    time.sleep(0.5)
+    # A SIGTERM before the engine installs its handlers would kill the
+    # process outright: wait for the line it logs once they are in place.
+    started = wait_for_line(proc, "working on")
     proc.send_signal(signal.SIGTERM)
     code, err = finish(proc, timeout=5)
-    assert code == 0, err
+    assert code == 0, started + err
 
 
 def test_usage_errors_exit_2(run_worker):

@@ -1,5 +1,5 @@
--- qless.convert: the few conversions every layer file needs between the C
--- core's handles and Lua values (string lists, job lists, job data).
+-- qless.convert: the few conversions every layer file needs between the
+-- generated proxies and Lua values (string lists, job lists, job data).
 local core = require "qless_core"
 local json = require "qless.json"
 
@@ -10,14 +10,11 @@ function M.invalid(message)
   error(core.new_error(core.QLESS_EINVAL, message), 0)
 end
 
--- qless_strlist handle -> {strings}, {numbers} (nil handle -> empty tables).
+-- StrList proxy -> {strings}, {numbers} (nil -> empty tables).
 function M.strings(list)
   local items, numbers = {}, {}
-  if list then
-    for i = 0, core.qless_strlist_size(list) - 1 do
-      items[i + 1] = core.qless_strlist_get(list, i)
-      numbers[i + 1] = core.qless_strlist_number(list, i)
-    end
+  for i = 0, (list and list:size() or 0) - 1 do
+    items[i + 1], numbers[i + 1] = list:get(i), list:number(i)
   end
   return items, numbers
 end
@@ -44,22 +41,18 @@ function M.decode(text)
   return json.decode(text)
 end
 
--- Seconds (Lua idiom) -> milliseconds (C); nil -> 0 (the core's default),
--- negative -> -1 (wait forever).
+-- Seconds (Lua idiom) -> milliseconds (C); nil -> nil (the core's
+-- default), negative -> -1 (wait forever).
 function M.ms(seconds)
-  if seconds == nil then return 0 end
+  if seconds == nil then return nil end
   if seconds < 0 then return -1 end
   return math.max(1, math.floor(seconds * 1000 + 0.5))
 end
 
--- qless_joblist handle -> table of Job objects, each owning its handle.
+-- JobList proxy -> table of objects made by wrap, each owning its job.
 function M.jobs(list, wrap)
   local jobs = {}
-  if list then
-    for i = 0, core.qless_joblist_size(list) - 1 do
-      jobs[#jobs + 1] = wrap(core.qless_joblist_take(list, i))
-    end
-  end
+  for i = 0, (list and list:size() or 0) - 1 do jobs[#jobs + 1] = wrap(list:take(i)) end
   return jobs
 end
 

@@ -1,8 +1,7 @@
-"""Conversions between the extension's C-shaped values and Python ones."""
+"""Conversions between the extension's values and Python ones, and the
+properties that expose the generated classes' attributes (swig/objects.i)."""
 import json
-from typing import Any, Dict, List, Optional, Sequence
-
-from . import _core
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 
 def encode(data: Any) -> str:
@@ -13,25 +12,35 @@ def encode(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def attr(name: str, convert: Optional[Callable[[Any], Any]] = None, doc: Optional[str] = None) -> Any:
+    """A read-only property over attribute `name` of the object's handle."""
+    if convert is None:
+        return property(lambda self: getattr(self._h, name), doc=doc)
+    return property(lambda self: convert(getattr(self._h, name)), doc=doc)
+
+
+def field(name: str, doc: Optional[str] = None) -> Any:
+    """Like attr, and assignable: the handle's set_<name> writes it to the server at once."""
+    return property(lambda self: getattr(self._h, name),
+                    lambda self, value: getattr(self._h, "set_" + name)(value), doc=doc)
+
+
+def indexed(get: Callable[[int], str], count: int) -> List[str]:
+    return [get(i) for i in range(count)]
+
+
 def strlist(handle: Any) -> List[str]:
-    n = _core.qless_strlist_size(handle)
-    return [_core.qless_strlist_get(handle, i) for i in range(n)]
+    return indexed(handle.get, handle.size())
 
 
 def strlist_numbers(handle: Any) -> Dict[str, int]:
-    n = _core.qless_strlist_size(handle)
-    return {_core.qless_strlist_get(handle, i): _core.qless_strlist_number(handle, i) for i in range(n)}
-
-
-def indexed(handle: Any, count: Any, get: Any) -> List[str]:
-    return [get(handle, i) for i in range(count(handle))]
+    return {handle.get(i): handle.number(i) for i in range(handle.size())}
 
 
 def joblist(handle: Any, client: Any) -> List[Any]:
-    """Takes every job out of a joblist (ownership moves to the Job objects)."""
+    """Takes every job out of a JobList (ownership moves to the Job objects)."""
     from .job import Job
-    n = _core.qless_joblist_size(handle)
-    return [Job(_core.qless_joblist_take(handle, i), client) for i in range(n)]
+    return [Job(handle.take(i), client) for i in range(handle.size())]
 
 
 def seconds_to_ms(timeout: Optional[float]) -> int:

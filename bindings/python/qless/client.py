@@ -1,15 +1,17 @@
-"""Client: one connection to a qless server (qless_client), with mappings
+"""Client: one connection to a qless server (the extension's Client,
+qless_client), with mappings
 for queues, jobs, config, workers and recurring jobs."""
 import json
+from dataclasses import asdict
 from typing import (Any, Dict, Iterable, Iterator, List, MutableMapping, NamedTuple,
                     Optional, Tuple, Union)
 
 from . import _core
-from ._util import joblist, many, strlist, strlist_numbers
+from ._util import attr, joblist, many, strlist, strlist_numbers
 from .errors import NotFound
 from .events import Events
 from .job import Job
-from .queue import Queue
+from .queue import Queue, counts_of
 from .recurring import RecurringJob
 
 
@@ -25,8 +27,9 @@ class Client:
     def __init__(self, url: Optional[str] = None, worker_name: Optional[str] = None,
                  connect_timeout: Optional[float] = None,
                  command_timeout: Optional[float] = None) -> None:
-        self._attach(url, _core.qless_swig_client_new(url, _ms(connect_timeout), _ms(command_timeout),
-                                                      worker_name))
+        self._attach(url, _core.qless_client_new(url, dict(
+            connect_timeout_ms=_ms(connect_timeout), command_timeout_ms=_ms(command_timeout),
+            worker_name=worker_name)))
 
     @classmethod
     def _borrowed(cls, handle: Any) -> "Client":
@@ -49,27 +52,21 @@ class Client:
     def __repr__(self) -> str:
         return "<qless.Client %s>" % self.worker_name
 
-    @property
-    def worker_name(self) -> str:
-        return _core.qless_client_worker_name(self._h)
-
-    @property
-    def now(self) -> float:
-        """The time sent to the server: the clock plus time_offset."""
-        return _core.qless_client_now(self._h)
+    worker_name = attr("worker_name")
+    now = attr("now", doc="The time sent to the server: the clock plus time_offset.")
 
     def set_time_offset(self, seconds: float) -> None:
-        _core.qless_client_set_time_offset(self._h, seconds)
+        self._h.set_time_offset(seconds)
 
     def call(self, command: str, *args: Any) -> Optional[str]:
         """Raw protocol call; the reply as text (arrays as a JSON array)."""
-        return _core.qless_client_call(self._h, command, [str(a) for a in args])
+        return self._h.call(command, [str(a) for a in args])
 
     def cancel(self, *jids: str) -> None:
-        _core.qless_client_cancel(self._h, list(jids))
+        self._h.cancel(list(jids))
 
     def timeout(self, *jids: str) -> None:
-        _core.qless_client_timeout(self._h, list(jids))
+        self._h.timeout(list(jids))
 
     def events(self, *channels: str) -> Events:
         return Events(self, *channels)
@@ -94,11 +91,12 @@ class Queues:
         return len(self.names())
 
     def names(self) -> List[str]:
-        return strlist(_core.qless_client_queue_names(self.client._h))
+        return strlist(self.client._h.queue_names())
 
     def counts(self) -> List[Dict[str, Any]]:
         """The protocol's per-queue counts, one dict per known queue."""
-        return json.loads(_core.qless_client_queues_json(self.client._h))
+        found = self.client._h.queue_counts()
+        return [asdict(counts_of(found.name(i), lambda c, i=i: found.get(i, c))) for i in range(found.size())]
 
 
 class FailedPage(NamedTuple):
@@ -114,20 +112,20 @@ class Jobs:
 
     def __getitem__(self, jid: str) -> Optional[Job]:
         try:
-            return Job(_core.qless_client_get_job(self.client._h, jid), self.client)
+            return Job(self.client._h.get_job(jid), self.client)
         except NotFound:
             return None
 
     def get(self, jids: Union[str, Iterable[str]], *more: str) -> List[Job]:
         """The jobs that exist among the jids, in argument order."""
-        return joblist(_core.qless_client_get_jobs(self.client._h, many(jids, more)), self.client)
+        return joblist(self.client._h.get_jobs(many(jids, more)), self.client)
 
     def complete(self, offset: int = 0, count: int = 25) -> List[str]:
-        return strlist(_core.qless_client_jobs(self.client._h, "complete", None, offset, count))
+        return strlist(self.client._h.jobs("complete", None, offset, count))
 
     def tagged_page(self, tag: str, offset: int = 0, count: int = 25) -> Tuple[int, List[str]]:
         """(total, jids) for one page of jobs carrying tag."""
-        handle, total = _core.qless_client_tagged(self.client._h, tag, offset, count)
+        handle, total = self.client._h.tagged(tag, offset, count)
         return total, strlist(handle)
 
     def tagged(self, tag: str, page: int = 50) -> Iterator[str]:
@@ -142,19 +140,19 @@ class Jobs:
 
     def top_tags(self, offset: int = 0, count: int = 25) -> Dict[str, int]:
         """Tags used by at least two jobs, most used first, with their counts."""
-        return strlist_numbers(_core.qless_client_top_tags(self.client._h, offset, count))
+        return strlist_numbers(self.client._h.top_tags(offset, count))
 
     def tracked(self) -> Tuple[List[Job], List[str]]:
         """(tracked jobs that exist, tracked jids that no longer do)."""
-        jobs, expired = _core.qless_client_tracked(self.client._h)
+        jobs, expired = self.client._h.tracked()
         return joblist(jobs, self.client), strlist(expired)
 
     def failed_groups(self) -> Dict[str, int]:
-        return strlist_numbers(_core.qless_client_failed_groups(self.client._h))
+        return strlist_numbers(self.client._h.failed_groups())
 
     def failed(self, group: str, start: int = 0, limit: int = 25) -> FailedPage:
         """Jobs failed in group, newest first, and how many there are in all."""
-        handle, total = _core.qless_client_failed(self.client._h, group, start, limit)
+        handle, total = self.client._h.failed(group, start, limit)
         return FailedPage(total, self.get(strlist(handle)))
 
 
@@ -176,19 +174,19 @@ class Config(MutableMapping[str, Any]):
         self.client = client
 
     def __getitem__(self, key: str) -> Any:
-        value = _core.qless_client_config_get(self.client._h, key)
+        value = self.client._h.config_get(key)
         if value is None:
             raise KeyError(key)
         return _value(value)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        _core.qless_client_config_set(self.client._h, key, value if isinstance(value, str) else json.dumps(value))
+        self.client._h.config_set(key, value if isinstance(value, str) else json.dumps(value))
 
     def __delitem__(self, key: str) -> None:
-        _core.qless_client_config_unset(self.client._h, key)
+        self.client._h.config_unset(key)
 
     def all(self) -> Dict[str, Any]:
-        return {k: _value(v) for k, v in json.loads(_core.qless_client_config_all(self.client._h)).items()}
+        return {k: _value(v) for k, v in json.loads(self.client._h.config_all()).items()}
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.all())
@@ -205,17 +203,17 @@ class Workers:
 
     def counts(self) -> Dict[str, int]:
         """Recent workers, most recent first, with their running job counts."""
-        return strlist_numbers(_core.qless_client_workers(self.client._h))
+        return strlist_numbers(self.client._h.workers())
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.counts())
 
     def __getitem__(self, name: str) -> Dict[str, List[str]]:
-        jobs, stalled = _core.qless_client_worker_jobs(self.client._h, name)
+        jobs, stalled = self.client._h.worker_jobs(name)
         return {"jobs": strlist(jobs), "stalled": strlist(stalled)}
 
     def deregister(self, *names: str) -> None:
-        _core.qless_client_deregister_workers(self.client._h, list(names))
+        self.client._h.deregister_workers(list(names))
 
 
 class Recurring:
@@ -226,6 +224,6 @@ class Recurring:
 
     def __getitem__(self, jid: str) -> Optional[RecurringJob]:
         try:
-            return RecurringJob(_core.qless_client_get_recur(self.client._h, jid), self.client)
+            return RecurringJob(self.client._h.get_recur(jid), self.client)
         except NotFound:
             return None

@@ -1,10 +1,9 @@
 """Events: a subscription to qless pub/sub channels on a connection of its
-own (qless_events). Channels are named without the "ql:" prefix: "log",
+own (the extension's Events, qless_events). Channels are named without the "ql:" prefix: "log",
 "w:<worker>", "put", "popped", "completed", "failed", "stalled", "canceled",
 "track", "untrack". Waiting releases the GIL."""
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional
 
-from . import _core
 from ._util import seconds_to_ms
 
 if TYPE_CHECKING:
@@ -19,12 +18,12 @@ class Event(NamedTuple):
 class Events:
     def __init__(self, client: "Client", *channels: str) -> None:
         self.client = client
-        self._h: Any = _core.qless_events_new(client._h, list(channels))
+        self._h: Any = client._h.events(list(channels))
 
     def next(self, timeout: Optional[float] = None) -> Optional[Event]:
         """The next message, or None when timeout (seconds; None: forever) passes."""
         # Two NULL out-strings collapse to a single None in SWIG's output list.
-        reply = _core.qless_events_next(self._h, seconds_to_ms(timeout))
+        reply = self._h.next(seconds_to_ms(timeout))
         return None if reply is None else Event(reply[0], reply[1])
 
     def listen(self, timeout: Optional[float] = None) -> Iterator[Event]:

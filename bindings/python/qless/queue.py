@@ -1,10 +1,11 @@
-"""Queue: a named queue of a client (qless_queue). Making one does no I/O."""
+"""Queue: a named queue of a client (the extension's Queue, qless_queue).
+Making one does no I/O."""
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Union, overload
 
 from . import _core
-from ._util import encode, joblist, strlist
+from ._util import attr, encode, joblist, strlist
 
 if TYPE_CHECKING:
     from .client import Client
@@ -23,6 +24,13 @@ class QueueCounts:
     paused: bool
 
 
+def counts_of(name: str, fill: Callable[[Any], None]) -> QueueCounts:
+    """The counts fill writes into a new output struct (qless_queue_counts)."""
+    c = _core.qless_queue_counts()
+    fill(c)
+    return QueueCounts(name, c.waiting, c.running, c.stalled, c.scheduled, c.depends, c.recurring, bool(c.paused))
+
+
 def _timing(t: Any) -> Dict[str, Any]:
     return {"count": t.count, "mean": t.mean, "std": t.std,
             "histogram": [t.bucket(i) for i in range(_core.QLESS_STATS_BUCKETS)]}
@@ -33,14 +41,12 @@ class Queue:
 
     def __init__(self, client: "Client", name: str) -> None:
         self.client = client
-        self._h = _core.qless_queue_new(client._h, name)
+        self._h = client._h.queue(name)
 
     def __repr__(self) -> str:
         return "<qless.Queue %s>" % self.name
 
-    @property
-    def name(self) -> str:
-        return _core.qless_queue_name(self._h)
+    name = attr("name")
 
     def put(self, klass: str, data: Any = None, priority: Optional[float] = None,
             tags: Optional[Iterable[str]] = None, delay: float = 0,
@@ -48,7 +54,7 @@ class Queue:
             jid: Optional[str] = None) -> str:
         """Puts a job; data is a JSON-able value or a str of JSON text.
         Options left None keep an existing job's values (new job: defaults)."""
-        return _core.qless_queue_put(self._h, klass, None if data is None else encode(data), dict(
+        return self._h.put(klass, None if data is None else encode(data), dict(
             jid=jid, delay=delay, priority=priority, retries=retries, tags=tags, depends=depends))
 
     @overload
@@ -58,10 +64,7 @@ class Queue:
 
     def pop(self, count: Optional[int] = None) -> Union[None, "Job", List["Job"]]:
         """One job (or None) without count; a list of up to count jobs with it."""
-        jobs = joblist(_core.qless_queue_pop(self._h, 1 if count is None else count), self.client)
-        if count is None:
-            return jobs[0] if jobs else None
-        return jobs
+        return self._jobs_from(self._h.pop, count)
 
     @overload
     def peek(self) -> Optional["Job"]: ...
@@ -69,7 +72,10 @@ class Queue:
     def peek(self, count: int) -> List["Job"]: ...
 
     def peek(self, count: Optional[int] = None) -> Union[None, "Job", List["Job"]]:
-        jobs = joblist(_core.qless_queue_peek(self._h, 1 if count is None else count), self.client)
+        return self._jobs_from(self._h.peek, count)
+
+    def _jobs_from(self, fetch: Callable[[int], Any], count: Optional[int]) -> Union[None, "Job", List["Job"]]:
+        jobs = joblist(fetch(1 if count is None else count), self.client)
         if count is None:
             return jobs[0] if jobs else None
         return jobs
@@ -81,34 +87,31 @@ class Queue:
     @property
     def length(self) -> int:
         """Jobs running, waiting or scheduled."""
-        return _core.qless_queue_length(self._h)
+        return self._h.length()
 
     def __len__(self) -> int:
         return self.length
 
     @property
     def counts(self) -> QueueCounts:
-        c = _core.qless_queue_counts()
-        _core.qless_queue_counts_get(self._h, c)
-        return QueueCounts(self.name, c.waiting, c.running, c.stalled, c.scheduled,
-                           c.depends, c.recurring, bool(c.paused))
+        return counts_of(self.name, self._h.counts_get)
 
     @property
     def paused(self) -> bool:
         return self.counts.paused
 
     def pause(self) -> None:
-        _core.qless_queue_pause(self._h)
+        self._h.pause()
 
     def unpause(self) -> None:
-        _core.qless_queue_unpause(self._h)
+        self._h.unpause()
 
     def forget(self) -> None:
-        _core.qless_queue_forget(self._h)
+        self._h.forget()
 
     def unfail(self, group: str, count: int = 25) -> int:
         """Moves up to count jobs failed in group back here; returns how many moved."""
-        return _core.qless_queue_unfail(self._h, group, count)
+        return self._h.unfail(group, count)
 
     @property
     def heartbeat(self) -> int:
@@ -119,7 +122,7 @@ class Queue:
 
     @heartbeat.setter
     def heartbeat(self, seconds: int) -> None:
-        _core.qless_queue_set_heartbeat(self._h, seconds)
+        self._h.set_heartbeat(seconds)
 
     @property
     def max_concurrency(self) -> int:
@@ -127,12 +130,12 @@ class Queue:
 
     @max_concurrency.setter
     def max_concurrency(self, value: int) -> None:
-        _core.qless_queue_set_max_concurrency(self._h, value)
+        self._h.set_max_concurrency(value)
 
     def stats(self, date: Optional[float] = None) -> Dict[str, Any]:
         """Stats of the UTC day containing date (default: today)."""
         s = _core.qless_stats()
-        _core.qless_queue_stats(self._h, time.time() if date is None else date, s)
+        self._h.stats(time.time() if date is None else date, s)
         return {"retries": s.retries, "failed": s.failed, "failures": s.failures,
                 "wait": _timing(s.wait), "run": _timing(s.run)}
 
@@ -140,12 +143,12 @@ class Queue:
               priority: float = 0, retries: int = 0, backlog: int = 0,
               tags: Optional[Iterable[str]] = None, jid: Optional[str] = None) -> str:
         """Puts a job of klass every interval seconds; returns the template's jid."""
-        return _core.qless_queue_recur(self._h, klass, None if data is None else encode(data), interval, dict(
+        return self._h.recur(klass, None if data is None else encode(data), interval, dict(
             jid=jid, offset=offset, priority=priority, retries=retries, backlog=backlog, tags=tags))
 
     # ---- jids by state ----
     def _jobs(self, state: str, offset: int, count: int) -> List[str]:
-        return strlist(_core.qless_client_jobs(self.client._h, state, self.name, offset, count))
+        return strlist(self.client._h.jobs(state, self.name, offset, count))
 
     def running(self, offset: int = 0, count: int = 25) -> List[str]:
         return self._jobs("running", offset, count)

@@ -1,10 +1,9 @@
 """RecurringJob: a template that puts a new job every `interval` seconds
-(qless_recur). Setters write through to the server at once."""
+(the extension's Recur, qless_recur). Setters write through to the server at once."""
 import json
 from typing import TYPE_CHECKING, Any, List
 
-from . import _core
-from ._util import encode, indexed
+from ._util import attr, encode, field, indexed
 
 if TYPE_CHECKING:
     from .client import Client
@@ -20,83 +19,35 @@ class RecurringJob:
     def __repr__(self) -> str:
         return "<qless.RecurringJob %s %s every %gs>" % (self.klass, self.jid, self.interval)
 
-    @property
-    def jid(self) -> str:
-        return _core.qless_recur_jid(self._h)
-
-    @property
-    def klass(self) -> str:
-        return _core.qless_recur_klass(self._h)
-
-    @klass.setter
-    def klass(self, value: str) -> None:
-        _core.qless_recur_set_klass(self._h, value)
-
-    @property
-    def queue(self) -> str:
-        return _core.qless_recur_queue(self._h)
-
-    @queue.setter
-    def queue(self, value: str) -> None:
-        _core.qless_recur_set_queue(self._h, value)
+    jid = attr("jid")
+    klass = field("klass")
+    queue = field("queue")
+    priority = field("priority")
+    interval = field("interval")
+    retries = field("retries")
+    backlog = field("backlog")
+    count = attr("count", doc="Instances spawned so far.")
 
     def requeue(self, queue: str) -> None:
         self.queue = queue
 
     @property
     def data(self) -> Any:
-        return json.loads(_core.qless_recur_data(self._h))
+        return json.loads(self._h.data)
 
     @data.setter
     def data(self, value: Any) -> None:
-        _core.qless_recur_set_data(self._h, encode(value))
-
-    @property
-    def priority(self) -> float:
-        return _core.qless_recur_priority(self._h)
-
-    @priority.setter
-    def priority(self, value: float) -> None:
-        _core.qless_recur_set_priority(self._h, value)
-
-    @property
-    def interval(self) -> float:
-        return _core.qless_recur_interval(self._h)
-
-    @interval.setter
-    def interval(self, value: float) -> None:
-        _core.qless_recur_set_interval(self._h, value)
-
-    @property
-    def retries(self) -> int:
-        return _core.qless_recur_retries(self._h)
-
-    @retries.setter
-    def retries(self, value: int) -> None:
-        _core.qless_recur_set_retries(self._h, value)
-
-    @property
-    def backlog(self) -> int:
-        return _core.qless_recur_backlog(self._h)
-
-    @backlog.setter
-    def backlog(self, value: int) -> None:
-        _core.qless_recur_set_backlog(self._h, value)
-
-    @property
-    def count(self) -> int:
-        """Instances spawned so far."""
-        return _core.qless_recur_count(self._h)
+        self._h.set_data(encode(value))
 
     @property
     def tags(self) -> List[str]:
-        return indexed(self._h, _core.qless_recur_tag_count, _core.qless_recur_tag)
+        return indexed(self._h.tag, self._h.tag_count)
 
     def tag(self, *tags: str) -> None:
-        _core.qless_recur_tag_add(self._h, list(tags))
+        self._h.tag_add(list(tags))
 
     def untag(self, *tags: str) -> None:
-        _core.qless_recur_tag_remove(self._h, list(tags))
+        self._h.tag_remove(list(tags))
 
     def cancel(self) -> None:
-        _core.qless_recur_cancel(self._h)
+        self._h.cancel()

@@ -6,13 +6,29 @@
 #   client = Qless::Client.new(ENV["QLESS_URL"])
 #   jid = client.queues["work"].put("MyJob", { "n" => 1 })
 #
-# Qless::Core is the generated SWIG module (flat qless_* functions over
-# handles); the classes in lib/qless/ only adapt types and Ruby idiom.
-# Errors are Qless::Error and its subclasses (defined by the extension):
-# InvalidArgument, NotFound, LockLost, StateError, ProtocolError,
-# ConnectionError, OutOfMemory; each has #code and #name.
+# Qless::Core is the generated SWIG module: the object model of
+# swig/objects.i (classes whose methods are the qless_<type>_* functions)
+# plus the flat functions. Qless::Client, Queue, Job, RecurringJob and
+# Events ARE those classes, reopened in lib/qless/ for what SWIG cannot
+# express (JSON data, keyword arguments, the client back-reference,
+# iterators). Errors are Qless::Error and its subclasses (defined by the
+# extension): InvalidArgument, NotFound, LockLost, StateError,
+# ProtocolError, ConnectionError, OutOfMemory; each has #code and #name.
 require "json"
 require "qless/core"
+
+module Qless
+  VERSION = Core.qless_version
+  Client = Core::Client
+  Queue = Core::Queue
+  Job = Core::Job
+  RecurringJob = Core::Recur
+  Events = Core::Events
+
+  # Live libqless handles in this process (leak checks).
+  def self.handle_count = Core.qless_handle_count
+end
+
 require "qless/convert"
 require "qless/job"
 require "qless/recurring_job"
@@ -20,12 +36,3 @@ require "qless/queue"
 require "qless/events"
 require "qless/client"
 require "qless/worker"
-
-module Qless
-  VERSION = Core.qless_version
-
-  # Live libqless handles in this process (leak checks).
-  def self.handle_count
-    Core.qless_handle_count
-  end
-end

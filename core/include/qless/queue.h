@@ -17,10 +17,12 @@ QLESS_EXTERN(void) qless_queue_free(qless_queue *queue);
 /* Borrowed: valid until the queue is freed. */
 QLESS_EXTERN(const char *) qless_queue_name(const qless_queue *queue);
 
-#define QLESS_PUT_OPTIONS_VERSION 1
+/* Version 2 added unique and unique_key; structs of version 1 (without
+ * them) are still accepted. */
+#define QLESS_PUT_OPTIONS_VERSION 2
 
 typedef struct qless_put_options {
-	unsigned int version;        /* QLESS_PUT_OPTIONS_VERSION */
+	unsigned int version;        /* QLESS_PUT_OPTIONS_VERSION (or 1) */
 	const char *jid;             /* NULL: a new jid (qless_jid_generate); else put (or move) this job */
 	double delay;                /* seconds before the job may run; 0: now */
 	int has_priority;            /* 0: keep an existing job's priority (new job: 0) */
@@ -30,9 +32,13 @@ typedef struct qless_put_options {
 	size_t ntags;
 	const char *const *depends;  /* jids that must complete first; NULL/0: none */
 	size_t ndepends;
+	/* Version 2: */
+	int unique;                  /* non-zero: a no-op while the job exists and is not complete;
+	                                with jid NULL the jid is qless_unique_jid's one-off form */
+	const char *unique_key;      /* with unique and jid NULL: jid = qless_unique_jid_for_key */
 } qless_put_options;
 
-#define QLESS_PUT_OPTIONS_INIT { QLESS_PUT_OPTIONS_VERSION, NULL, 0, 0, 0, -1, NULL, 0, NULL, 0 }
+#define QLESS_PUT_OPTIONS_INIT { QLESS_PUT_OPTIONS_VERSION, NULL, 0, 0, 0, -1, NULL, 0, NULL, 0, 0, NULL }
 
 QLESS_EXTERN(int) qless_put_options_init(qless_put_options *opts, unsigned int version);
 
@@ -56,6 +62,37 @@ QLESS_EXTERN(int) qless_jid_generate(char out[QLESS_JID_SIZE]);
  */
 QLESS_EXTERN(int) qless_queue_put(qless_queue *queue, char **out_jid, const char *klass,
                                   const char *data, const qless_put_options *opts);
+
+/*
+ * Like qless_queue_put, always unique (opts->unique need not be set):
+ * nothing is written while a job with that jid exists and is not complete.
+ * *out_inserted (may be NULL) is 1 when the job was put, 0 when it already
+ * existed. *out_jid (may be NULL) owned.
+ */
+QLESS_EXTERN(int) qless_queue_put_unique(qless_queue *queue, char **out_jid, int *out_inserted,
+                                         const char *klass, const char *data, const qless_put_options *opts);
+
+/* Size of a unique jid, terminating NUL included. */
+#define QLESS_UNIQUE_JID_SIZE 41
+
+/*
+ * The unique jid of an entry: 40 lowercase hex digits of the SHA-1 of its
+ * identity (queue, klass, data and, for templates, cron or interval) in
+ * canonical JSON, so the same entry gets the same jid in every client
+ * whatever the spacing or key order of data (NULL: "{}"). cron NULL and
+ * interval 0 for a one-off; both given is QLESS_EINVAL. No I/O.
+ */
+QLESS_EXTERN(int) qless_unique_jid(char out[QLESS_UNIQUE_JID_SIZE], const char *queue, const char *klass,
+                                   const char *data, const char *cron, double interval);
+/* The unique jid of a caller's key in queue (identity {"queue","key"}). No I/O. */
+QLESS_EXTERN(int) qless_unique_jid_for_key(char out[QLESS_UNIQUE_JID_SIZE], const char *queue, const char *key);
+/*
+ * JSON text in canonical form: compact, object keys sorted by bytes, numbers
+ * and strings written one way. Refuses (QLESS_EINVAL) invalid JSON or UTF-8,
+ * duplicate keys, \u0000, integers outside int64 and reals that overflow.
+ * *out owned (qless_free).
+ */
+QLESS_EXTERN(int) qless_canonical_json(const char *json, char **out);
 
 /* Hands up to count jobs to this client's worker, locking them. *out owned
  * (an empty list when nothing is ready or the queue is paused). */

@@ -12,10 +12,12 @@
 extern "C" {
 #endif
 
-#define QLESS_RECUR_OPTIONS_VERSION 1
+/* Version 2 added unique and unique_key; structs of version 1 are still
+ * accepted. */
+#define QLESS_RECUR_OPTIONS_VERSION 2
 
 typedef struct qless_recur_options {
-	unsigned int version;       /* QLESS_RECUR_OPTIONS_VERSION */
+	unsigned int version;       /* QLESS_RECUR_OPTIONS_VERSION (or 1) */
 	const char *jid;            /* NULL: a new jid (qless_jid_generate); else create or replace it */
 	double offset;              /* seconds until the first instance */
 	double priority;
@@ -23,9 +25,13 @@ typedef struct qless_recur_options {
 	int backlog;                /* catch up at most this many missed instances; 0: all */
 	const char *const *tags;
 	size_t ntags;
+	/* Version 2: */
+	int unique;                 /* non-zero: keep a template with this jid that is still scheduled;
+	                               with jid NULL the jid is qless_unique_jid's interval form */
+	const char *unique_key;     /* with unique and jid NULL: jid = qless_unique_jid_for_key */
 } qless_recur_options;
 
-#define QLESS_RECUR_OPTIONS_INIT { QLESS_RECUR_OPTIONS_VERSION, NULL, 0, 0, 0, 0, NULL, 0 }
+#define QLESS_RECUR_OPTIONS_INIT { QLESS_RECUR_OPTIONS_VERSION, NULL, 0, 0, 0, 0, NULL, 0, 0, NULL }
 
 QLESS_EXTERN(int) qless_recur_options_init(qless_recur_options *opts, unsigned int version);
 

@@ -2,7 +2,7 @@
 
 module Qless
   # Conversions between Ruby values and what the C core takes and gives:
-  # JSON text, strlist/joblist handles, milliseconds.
+  # JSON text, list handles (read once, then freed at once), milliseconds.
   module Convert
     module_function
 
@@ -19,41 +19,33 @@ module Qless
       text.nil? || text.empty? ? nil : JSON.parse(text)
     end
 
-    # Strings of a strlist handle, which is freed at once.
-    def strings(list)
-      Array.new(Core.qless_strlist_size(list)) { |i| Core.qless_strlist_get(list, i) }
+    # The handle (nil stays nil) with its back-reference to the client it
+    # was made from: the core's handles keep their client alive in C, but
+    # Ruby's views (job.queue, job.client) need the Ruby object.
+    def bind(client, handle) = handle&.tap { handle.instance_variable_set(:@client, client) }
+
+    # Items of a list handle (size + an item per index), which is freed.
+    def drain(list)
+      Array.new(list.size) { |i| yield list, i }
     ensure
       Core.release(list)
     end
 
-    # [string, number] pairs of a strlist handle (e.g. group => count).
-    def pairs(list)
-      Array.new(Core.qless_strlist_size(list)) do |i|
-        [Core.qless_strlist_get(list, i), Core.qless_strlist_number(list, i)]
-      end
-    ensure
-      Core.release(list)
+    def strings(list) = drain(list) { |l, i| l.get(i) }
+    # [string, number] pairs of a StrList (e.g. group => count).
+    def pairs(list) = drain(list) { |l, i| [l.get(i), l.number(i)] }
+    # Each job is taken out of the list, so it outlives it.
+    def jobs(client, list) = drain(list) { |l, i| Job.new(client, l.take(i)) }
+    # Items as Strings, the way the Ruby API always took lists.
+    def strv(values) = values.flatten.map(&:to_s)
+
+    # "#<Qless::label details>"; a released handle shows no details (SWIG's
+    # type errors inspect the object, and its getters would raise again).
+    def inspect(handle, label)
+      "#<Qless::#{label} #{Core.released?(handle) ? "(released)" : yield}>"
     end
 
-    # Jobs of a joblist handle: each job handle is taken out of the list
-    # (so it outlives it) and the list is freed at once.
-    def jobs(client, list)
-      Array.new(Core.qless_joblist_size(list)) { |i| Job.new(client, Core.qless_joblist_take(list, i)) }
-    ensure
-      Core.release(list)
-    end
-
-    # A list of strings for the core: nil stays nil ("not given"); any
-    # Array (even empty) is sent, its items as Strings.
-    def strv(values)
-      return nil if values.nil?
-
-      Array.try_convert(values)&.map(&:to_s) or raise TypeError, "expected an Array, got #{values.class}"
-    end
-
-    # Seconds (Numeric or nil) to the core's milliseconds (0 = default).
-    def ms(seconds)
-      seconds.nil? ? 0 : (seconds * 1000).round
-    end
+    # Seconds (Numeric, or nil: the library's default) to milliseconds.
+    def ms(seconds) = seconds && (seconds * 1000).round
   end
 end

@@ -3,18 +3,14 @@
 module Qless
   # A subscription to qless channels ("log", "put", "popped", "completed",
   # "failed", "stalled", "canceled", "track", "untrack", "w:<worker>") on a
-  # connection of its own. Messages are [channel, message] pairs of Strings.
+  # connection of its own (client.events). Messages are [channel, message]
+  # pairs of Strings.
   class Events
     include Enumerable
 
     # Waits are cut into slices this long so that signals and Thread#raise
     # are handled promptly (the wait runs without the GVL).
     SLICE = 0.25
-
-    def initialize(client, channels)
-      @client = client
-      @handle = Core.qless_events_new(client.handle, Convert.strv(channels))
-    end
 
     # The next [channel, message], or nil when none came within timeout
     # seconds (nil: wait for ever; 0: only what already arrived).
@@ -23,7 +19,7 @@ module Qless
       loop do
         left = deadline ? deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC) : SLICE
         wait = [[left, SLICE].min, 0].max
-        channel, message = Core.qless_rb_events_next(@handle, (wait * 1000).round)
+        channel, message = self.next((wait * 1000).round)
         return [channel, message] if channel
         return nil if deadline && left <= wait
       end
@@ -40,8 +36,6 @@ module Qless
       self
     end
 
-    def close
-      Core.release(@handle)
-    end
+    def close = Core.release(self)
   end
 end

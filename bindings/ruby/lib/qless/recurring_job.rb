@@ -2,60 +2,37 @@
 
 module Qless
   # A recurring job template (client.recurring[jid]); setters apply to the
-  # instances spawned afterwards.
+  # instances spawned afterwards. The core's class carries jid, klass_name,
+  # queue_name, priority, interval, retries, backlog (each with its setter),
+  # count (instances spawned so far) and cancel as they are.
   class RecurringJob
-    attr_reader :client, :handle
+    def self.new(client, recur) = Convert.bind(client, recur)
 
-    def initialize(client, handle)
-      @client = client
-      @handle = handle
+    # Prepended, so super is the core's method of the same name.
+    module Layer
+      attr_reader :client
+
+      def handle = self
+      def data = Convert.parse(super)
+      def tags = Array.new(tag_count) { |i| tag_at(i) }
+
+      def data=(value)
+        set_data(Convert.dump(value) || "{}")
+      end
+
+      def klass_name=(value)
+        set_klass(value.to_s)
+      end
+
+      def queue_name=(value)
+        set_queue(value.to_s)
+      end
+
+      def move(queue) = set_queue(queue.to_s)
+      def tag(*tags) = tag_add(Convert.strv(tags))
+      def untag(*tags) = tag_remove(Convert.strv(tags))
+      def inspect = Convert.inspect(self, "RecurringJob") { "#{klass_name} #{jid} every #{interval}s in #{queue_name.inspect}" }
     end
-
-    def jid = Core.qless_recur_jid(@handle)
-    def klass_name = Core.qless_recur_klass(@handle)
-    def queue_name = Core.qless_recur_queue(@handle)
-    def data = Convert.parse(Core.qless_recur_data(@handle))
-    def priority = Core.qless_recur_priority(@handle)
-    def interval = Core.qless_recur_interval(@handle)
-    def retries = Core.qless_recur_retries(@handle)
-    def backlog = Core.qless_recur_backlog(@handle)
-    # Instances spawned so far.
-    def count = Core.qless_recur_count(@handle)
-    def tags = Array.new(Core.qless_recur_tag_count(@handle)) { |i| Core.qless_recur_tag(@handle, i) }
-
-    def priority=(value)
-      Core.qless_recur_set_priority(@handle, value.to_f)
-    end
-
-    def retries=(value)
-      Core.qless_recur_set_retries(@handle, Integer(value))
-    end
-
-    def interval=(value)
-      Core.qless_recur_set_interval(@handle, value.to_f)
-    end
-
-    def backlog=(value)
-      Core.qless_recur_set_backlog(@handle, Integer(value))
-    end
-
-    def data=(value)
-      Core.qless_recur_set_data(@handle, Convert.dump(value) || "{}")
-    end
-
-    def klass_name=(value)
-      Core.qless_recur_set_klass(@handle, value.to_s)
-    end
-
-    def queue_name=(value)
-      Core.qless_recur_set_queue(@handle, value.to_s)
-    end
-    alias move queue_name=
-
-    def tag(*tags) = Core.qless_recur_tag_add(@handle, Convert.strv(tags))
-    def untag(*tags) = Core.qless_recur_tag_remove(@handle, Convert.strv(tags))
-    def cancel = Core.qless_recur_cancel(@handle)
-
-    def inspect = "#<Qless::RecurringJob #{klass_name} #{jid} every #{interval}s in #{queue_name.inspect}>"
+    prepend Layer
   end
 end

@@ -41,11 +41,11 @@ module Qless
       Core.worker_main([program, *rest], method(:perform))
     end
 
-    # The engine's perform callback: job_handle and client_handle are the
-    # engine's, borrowed for this call. Returns nil (complete) or
-    # [:fail | :retry, group, message].
-    def perform(job_handle, client_handle)
-      job = Job.new(Client.borrowed(client_handle), job_handle)
+    # The engine's perform callback: job and client are the engine's,
+    # borrowed for this call (their proxies go dead after it). Returns nil
+    # (complete) or [:fail | :retry, group, message].
+    def perform(job, client)
+      Job.new(client, job)
       begin
         job_class(job.klass_name).perform(job)
       ensure
