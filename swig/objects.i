@@ -79,6 +79,8 @@ QLESS_ATTR(qless_queue, const char *, name)
 %extend qless_queue {
 	int put(char **out_jid, const char *klass, const char *data, const qless_put_options *opts);
 	int recur(char **out_jid, const char *klass, const char *data, double interval, const qless_recur_options *opts);
+	int recur_cron(char **out_jid, const char *klass, const char *data, const char *expr,
+	               const qless_recur_options *opts);
 	int pop(qless_joblist **out, int64_t count);
 	int peek(qless_joblist **out, int64_t count);
 	int length(int64_t *out);
@@ -152,6 +154,7 @@ QLESS_ATTR(qless_recur, const char *, queue)
 QLESS_ATTR(qless_recur, const char *, data)
 QLESS_ATTR(qless_recur, double, priority)
 QLESS_ATTR(qless_recur, double, interval)
+QLESS_ATTR(qless_recur, const char *, cron)
 QLESS_ATTR(qless_recur, int64_t, retries)
 QLESS_ATTR(qless_recur, int64_t, backlog)
 QLESS_ATTR(qless_recur, int64_t, count)
@@ -161,6 +164,7 @@ QLESS_ATTR(qless_recur, size_t, tag_count)
 	int set_priority(double priority);
 	int set_retries(int64_t retries);
 	int set_interval(double interval);
+	int set_cron(const char *expr);
 	int set_backlog(int64_t backlog);
 	int set_data(const char *data);
 	int set_klass(const char *klass);

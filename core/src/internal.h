@@ -158,6 +158,8 @@ struct qless_client {
 	int command_timeout_ms;
 	char *worker_name;
 	double offset;
+	/* Non-zero: the now every call sends until unpinned (qless__pin_now). */
+	double pinned_now;
 	char sha[48];
 	/* FCALL target when the server took libqless' function library
 	 * (qless__ensure), else "" and calls go by EVALSHA of sha. */
@@ -172,6 +174,11 @@ struct qless_client {
 void qless__client_ref(qless_client *c);
 void qless__client_unref(qless_client *c);
 double qless__now(const qless_client *c);
+/* Fixes the now the client's calls send to the current one, rounded to the
+ * microsecond as sent, and returns it: a time computed as now + d on the
+ * server is then exactly the one the caller meant. Until qless__unpin_now. */
+double qless__pin_now(qless_client *c);
+void qless__unpin_now(qless_client *c);
 /* Opens a hiredis connection as configured (AUTH and SELECT done).
  * Returns NULL after recording an error. */
 redisContext *qless__connect(qless_client *c, int select_db);
@@ -258,10 +265,36 @@ int qless__options_read(const char *func, const void *opts, void *o, const void 
 
 /* The jid a put or recur sends: *jid = given (the caller's jid) if not NULL,
  * else buf holding the unique jid (unique set; the key form when key is not
- * NULL) or a new one. */
+ * NULL) or a new one. cron (NULL for none) and interval as qless_unique_jid. */
 int qless__entry_jid(const char *func, char buf[QLESS_UNIQUE_JID_SIZE], const char **jid, const char *given,
                      int unique, const char *key, const char *queue, const char *klass, const char *data,
-                     double interval);
+                     const char *cron, double interval);
+
+/* The reply of a put or recur with `unique report`: {"jid", "inserted", ...}.
+ * Takes r. *out_jid (may be NULL) owned; *out_inserted may be NULL. */
+int qless__reply_report(const char *func, redisReply *r, char **out_jid, int *out_inserted);
+
+/* recur (qless_queue_recur, qless_queue_recur_cron, the schedule facade):
+ * an interval template when expr is NULL, else a cron template of expr
+ * (already checked). o: a current-version struct, whose priority, retries,
+ * backlog and tags are sent only when send_opts is set (else the protocol's
+ * defaults apply). unique: NULL, "1" or "report" (then *out_inserted, which
+ * may be NULL, is set). *out_jid (may be NULL) owned. */
+int qless__recur(qless_queue *queue, const char *func, char **out_jid, int *out_inserted, const char *klass,
+                 const char *data, double interval, const char *expr, const qless_recur_options *o,
+                 int send_opts, const char *unique);
+
+/* The out arguments of a call returning times (recur.next, cron.next):
+ * checked and cleared. */
+int qless__times_out(const char *func, double **out, size_t *n);
+/* Runs `cmd <now> <first> <count>` (count checked first), whose reply is a
+ * JSON array of times: *out owned (qless_free; NULL when *n is 0). */
+int qless__next_times(qless_client *c, const char *func, const char *cmd, const char *first, int64_t count,
+                      double **out, size_t *n);
+/* A reply that is a JSON array, which cjson writes as {} when empty:
+ * turns {} into [], anything else but an array into QLESS_EPROTOCOL
+ * ("expected a JSON array of <what>"; *j then freed and NULL). */
+int qless__json_list(const char *func, json_t **j, const char *what);
 
 /* The caller's put options (opts may be NULL) as a current-version struct. */
 int qless__put_options(const char *func, const qless_put_options *opts, qless_put_options *o);
