@@ -16,7 +16,7 @@
  * type would collide with the flat qless_<type>_<method> wrappers, which
  * stay for the layers that still call them. Hence each class's own name
  * (Client, Queue, Job, Recur, Worker, Events, StrList, JobList,
- * QueueCountList, Heartbeater), given by QLESS_HANDLE in qless.i.
+ * QueueCountList, Heartbeater, Schedule), given by QLESS_HANDLE in qless.i.
  *
  * A language adds its sugar on top (iterators, properties over the
  * attributes, JSON, keyword arguments) in swig/<lang>.i or its layer.
@@ -49,6 +49,7 @@ QLESS_ATTR(qless_client, double, now)
 	{
 		return qless_worker_new(out, $self, QLESS_STRV, QLESS_STRC, opts);
 	}
+	int schedule(qless_schedule **out, const char *name) { return qless_schedule_new(out, $self, name); }
 
 	int set_time_offset(double seconds);
 	int call(char **out, const char *command, QLESS_STRV(argv, argc));
@@ -78,6 +79,8 @@ QLESS_ATTR(qless_client, double, now)
 QLESS_ATTR(qless_queue, const char *, name)
 %extend qless_queue {
 	int put(char **out_jid, const char *klass, const char *data, const qless_put_options *opts);
+	int put_unique(char **out_jid, int *out_inserted, const char *klass, const char *data,
+	               const qless_put_options *opts);
 	int recur(char **out_jid, const char *klass, const char *data, double interval, const qless_recur_options *opts);
 	int pop(qless_joblist **out, int64_t count);
 	int peek(qless_joblist **out, int64_t count);
@@ -191,6 +194,10 @@ QLESS_ATTR(qless_worker, int64_t, jobs_done)
 /* ---- heartbeater: beats until collected ---- */
 QLESS_ATTR(qless_heartbeater, qless_bool, lost)
 QLESS_ATTR(qless_heartbeater, int64_t, beats)
+
+/* ---- schedule: a named queue seen as a schedule (its adds and listing
+ * are qless_schedule_*; listening is each language's worker) ---- */
+QLESS_ATTR(qless_schedule, const char *, name)
 
 /* ---- lists: items are copied out; take moves a job out of its list ---- */
 %extend qless_strlist {

@@ -31,6 +31,11 @@
  *   char **QLESS_OUT_STRING           owned string out-parameter (freed with
  *                                     qless_free) -> string (NULL -> nil)
  *   int64_t *QLESS_OUT_INT, double *QLESS_OUT_DOUBLE   numeric out-parameters
+ *   int *QLESS_OUT_FLAG               (in, numinputs=0 + argout) a yes/no
+ *                                     out-parameter (*out_inserted) -> boolean
+ *   char QLESS_OUT_BUF[ANY]           (in, numinputs=0 + argout) a caller's
+ *                                     fixed-size text buffer (a unique jid,
+ *                                     a formatted time) -> string
  *   (const char *const *QLESS_STRV, size_t QLESS_STRC) list of strings in
  *                                     (nil -> NULL, 0); QLESS_STRV(list, n) in
  *                                     the headers gives SWIG these names
@@ -115,6 +120,8 @@ static const struct qless_swig_field qless_swig_put_fields[] = {
 	{ "retries", QLESS_SWIG_INT, offsetof(qless_put_options, retries), 0 },
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_put_options, tags), offsetof(qless_put_options, ntags) },
 	{ "depends", QLESS_SWIG_STRV, offsetof(qless_put_options, depends), offsetof(qless_put_options, ndepends) },
+	{ "unique", QLESS_SWIG_INT, offsetof(qless_put_options, unique), 0 },
+	{ "unique_key", QLESS_SWIG_STR, offsetof(qless_put_options, unique_key), 0 },
 };
 static const qless_recur_options qless_swig_recur_defaults = QLESS_RECUR_OPTIONS_INIT;
 static const struct qless_swig_field qless_swig_recur_fields[] = {
@@ -124,6 +131,8 @@ static const struct qless_swig_field qless_swig_recur_fields[] = {
 	{ "retries", QLESS_SWIG_INT, offsetof(qless_recur_options, retries), 0 },
 	{ "backlog", QLESS_SWIG_INT, offsetof(qless_recur_options, backlog), 0 },
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_recur_options, tags), offsetof(qless_recur_options, ntags) },
+	{ "unique", QLESS_SWIG_INT, offsetof(qless_recur_options, unique), 0 },
+	{ "unique_key", QLESS_SWIG_STR, offsetof(qless_recur_options, unique_key), 0 },
 };
 static const qless_client_options qless_swig_client_defaults = QLESS_CLIENT_OPTIONS_INIT;
 static const struct qless_swig_field qless_swig_client_fields[] = {
@@ -274,6 +283,7 @@ static int qless_swig_error_index(int code)
 %ignore qless_joblist_free;
 %ignore qless_heartbeater_free;
 %ignore qless_queue_countlist_free;
+%ignore qless_schedule_free;
 %ignore qless_joblist_get;
 /* Operators use `qless server status`; programs only need start and stop. */
 %ignore qless_server_status;
@@ -295,7 +305,7 @@ static int qless_swig_error_index(int code)
 
 /* ---- results: an int is a status; values have types of their own ---- */
 %typemap(out) int = int QLESS_STATUS_OUT;
-%apply int QLESS_PLAIN_OUT { qless_bool, qless_error_code };
+%apply int QLESS_PLAIN_OUT { qless_bool, qless_error_code, qless_when_kind };
 /* The one int result that is a value, kept an int in C for the ABI. */
 %ignore qless_version_number;
 %rename(qless_version_number) qless_swig_version_number;
@@ -310,7 +320,7 @@ static long qless_swig_version_number(void)
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
   qless_client **, qless_queue **, qless_job **, qless_recur **, qless_worker **,
   qless_events **, qless_heartbeater **, qless_joblist **, qless_strlist **,
-  qless_queue_countlist **
+  qless_queue_countlist **, qless_schedule **
 };
 %apply char **QLESS_OUT_STRING { char ** };
 /* SWIG drops qualifiers when no typemap fits a type exactly, and a list of
@@ -320,6 +330,11 @@ static long qless_swig_version_number(void)
 %typemap(freearg) const char *const * "";
 %apply int64_t *QLESS_OUT_INT { int64_t * };
 %apply double *QLESS_OUT_DOUBLE { double * };
+/* The only int * parameters are yes/no answers (*out_inserted). */
+%apply int *QLESS_OUT_FLAG { int * };
+/* Fixed-size char arrays are output buffers of the callee (a unique jid,
+ * a formatted time); struct members of that type are read-only below. */
+%apply char QLESS_OUT_BUF[ANY] { char [ANY] };
 
 /* Option structs hold C arrays whose lifetime a language cannot express:
  * they are built from a native map for the duration of one call
@@ -343,6 +358,15 @@ static long qless_swig_version_number(void)
 %ignore qless_result_retry;
 %ignore qless_allowlist_check;
 %ignore qless_allowlist_match;
+/* Listening runs job code on pool threads: each language listens through
+ * its own worker trampoline instead (as for the engine above). */
+%ignore qless_schedule_listen;
+%ignore qless_schedule_stop;
+%ignore qless_listen_options;
+%ignore qless_listen_options_init;
+/* Borrowed from the schedule: a proxy could outlive it. Languages make
+ * their own Queue of the schedule's name. */
+%ignore qless_schedule_queue;
 
 /* Output structs: constructed with their version set. */
 %extend qless_queue_counts { qless_queue_counts() { qless_queue_counts *c = calloc(1, sizeof *c); if (c) c->version = QLESS_QUEUE_COUNTS_VERSION; return c; } }
@@ -351,6 +375,13 @@ static long qless_swig_version_number(void)
 %ignore qless_timing_stats::histogram;
 %immutable qless_queue_counts::version;
 %immutable qless_stats::version;
+/* qless_when_parse's result: made with its version set, read as an object. */
+%extend qless_when { qless_when() { qless_when *w = calloc(1, sizeof *w); if (w) w->version = QLESS_WHEN_VERSION; return w; } }
+%immutable qless_when::version;
+%immutable qless_when::kind;
+%immutable qless_when::at;
+%immutable qless_when::interval;
+%immutable qless_when::cron;
 
 /* Positional forms of qless_client_new and qless_worker_new, kept only
  * until the Ruby, Lua and PHP layers call those (options as a native map);
@@ -399,6 +430,7 @@ QLESS_HANDLE(qless_strlist, StrList, qless_strlist_free)
 QLESS_HANDLE(qless_joblist, JobList, qless_joblist_free)
 QLESS_HANDLE(qless_heartbeater, Heartbeater, qless_heartbeater_free)
 QLESS_HANDLE(qless_queue_countlist, QueueCountList, qless_queue_countlist_free)
+QLESS_HANDLE(qless_schedule, Schedule, qless_schedule_free)
 
 %include "qless/common.h"
 %include "qless/client.h"
@@ -409,5 +441,7 @@ QLESS_HANDLE(qless_queue_countlist, QueueCountList, qless_queue_countlist_free)
 %include "qless/events.h"
 %include "qless/heartbeater.h"
 %include "qless/server.h"
+%include "qless/when.h"
+%include "qless/schedule.h"
 
 %include "objects.i"
