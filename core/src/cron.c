@@ -296,8 +296,13 @@ int qless__cron_parse(const char *func, const char *expr, qless_cron *out)
 
 int qless_cron_check(const char *expr, char **out_normalised)
 {
+	return qless__cron_norm("qless_cron_check", expr, out_normalised);
+}
+
+int qless__cron_norm(const char *func, const char *expr, char **out_normalised)
+{
 	qless_cron c;
-	int rc = qless__cron_parse("qless_cron_check", expr, &c);
+	int rc = qless__cron_parse(func, expr, &c);
 	if (rc != QLESS_OK)
 		return rc;
 	if (out_normalised != NULL)

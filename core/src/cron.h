@@ -45,6 +45,9 @@ typedef struct qless_cron {
  * Free a parsed expression with qless__cron_free. */
 int qless__cron_parse(const char *func, const char *expr, qless_cron *out);
 void qless__cron_free(qless_cron *cron);
+/* qless_cron_check with messages naming func: *out_normalised (may be
+ * NULL) owned. */
+int qless__cron_norm(const char *func, const char *expr, char **out_normalised);
 /* Item index of a checked field text; 0 and *item, or -1 past the end. */
 int qless__cron_item(qless_cron_field field, const char *text, size_t len, size_t index, qless_cron_item *item);
 /* The spelling of a cron entry's unique identity (schedules.md S6): macros

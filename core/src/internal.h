@@ -258,10 +258,34 @@ int qless__options_read(const char *func, const void *opts, void *o, const void 
 
 /* The jid a put or recur sends: *jid = given (the caller's jid) if not NULL,
  * else buf holding the unique jid (unique set; the key form when key is not
- * NULL) or a new one. */
+ * NULL) or a new one. cron (NULL for none) and interval as qless_unique_jid. */
 int qless__entry_jid(const char *func, char buf[QLESS_UNIQUE_JID_SIZE], const char **jid, const char *given,
                      int unique, const char *key, const char *queue, const char *klass, const char *data,
-                     double interval);
+                     const char *cron, double interval);
+
+/* The reply of a put or recur with `unique report`: {"jid", "inserted", ...}.
+ * Takes r. *out_jid (may be NULL) owned; *out_inserted may be NULL. */
+int qless__reply_report(const char *func, redisReply *r, char **out_jid, int *out_inserted);
+
+/* recur (qless_queue_recur, qless_queue_recur_cron, the schedule facade):
+ * an interval template when expr is NULL, else a cron template of expr
+ * (already checked). o: a current-version struct, whose priority, retries,
+ * backlog and tags are sent only when send_opts is set (else the protocol's
+ * defaults apply). unique: NULL, "1" or "report" (then *out_inserted, which
+ * may be NULL, is set). *out_jid (may be NULL) owned. */
+int qless__recur(qless_queue *queue, const char *func, char **out_jid, int *out_inserted, const char *klass,
+                 const char *data, double interval, const char *expr, const qless_recur_options *o,
+                 int send_opts, const char *unique);
+
+/* The out arguments of a call returning times (recur.next, cron.next):
+ * checked and cleared. */
+int qless__times_out(const char *func, double **out, size_t *n);
+/* A count of due times: 1-1000 (schedules.md §3.5). */
+int qless__check_count(const char *func, int64_t count);
+/* Runs a command whose reply is a JSON array of times ("{}" when empty):
+ * *out owned (qless_free; NULL when *n is 0). */
+int qless__call_times(qless_client *c, const char *func, const char *cmd, qless_args *a, double **out,
+                      size_t *n);
 
 /* The caller's put options (opts may be NULL) as a current-version struct. */
 int qless__put_options(const char *func, const qless_put_options *opts, qless_put_options *o);

@@ -60,8 +60,7 @@ int qless_put_options_init(qless_put_options *opts, unsigned int version)
 	                           offsetof(qless_put_options, unique), sizeof init, QLESS_PUT_OPTIONS_VERSION);
 }
 
-/* The reply of `put … unique report`: the jid and whether it was inserted. */
-static int put_report(const char *F, redisReply *r, char **out_jid, int *out_inserted)
+int qless__reply_report(const char *F, redisReply *r, char **out_jid, int *out_inserted)
 {
 	json_t *j, *jid, *inserted;
 	int rc = qless__reply_json(r, F, &j);
@@ -102,7 +101,7 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 	    (o->tags != NULL && (rc = qless__check_strv(F, "tags", o->tags, o->ntags, 1)) != QLESS_OK) ||
 	    (rc = qless__check_strv(F, "depends", o->depends, o->ndepends, 1)) != QLESS_OK ||
 	    (rc = qless__entry_jid(F, jidbuf, &jid, o->jid, unique != NULL, o->unique_key, queue, klass, data,
-	                          0)) != QLESS_OK)
+	                          NULL, 0)) != QLESS_OK)
 		return rc;
 	qless__args_init(&a);
 	qless__args_add(&a, c->worker_name);
@@ -134,7 +133,7 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 	if ((rc = qless__call(c, F, cmd, &a, &r)) != QLESS_OK)
 		return rc;
 	if (unique != NULL && strcmp(unique, "report") == 0)
-		return put_report(F, r, out_jid, out_inserted);
+		return qless__reply_report(F, r, out_jid, out_inserted);
 	if (r->type != REDIS_REPLY_STRING) {
 		freeReplyObject(r);
 		return qless__err(QLESS_EPROTOCOL, "%s: expected the jid in the reply", F);

@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "internal.h"
+#include "cron.h"
 
 struct qless_recur {
 	qless_client *client;
 	char *jid, *klass, *queue, *data;
+	char *cron;   /* NORM(expr) of a cron template; NULL for an interval one */
 	double priority, interval;
 	int64_t retries, backlog, count;
 	json_t *tags; /* array of strings */
@@ -21,67 +23,60 @@ int qless_recur_options_init(qless_recur_options *opts, unsigned int version)
 	                           offsetof(qless_recur_options, unique), sizeof init, QLESS_RECUR_OPTIONS_VERSION);
 }
 
-int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
-                      double interval, const qless_recur_options *opts)
+int qless__recur(qless_queue *queue, const char *F, char **out_jid, int *out_inserted, const char *klass,
+                 const char *data, double interval, const char *expr, const qless_recur_options *o,
+                 int send_opts, const char *unique)
 {
-	static const char F[] = "qless_queue_recur";
-	static const qless_recur_options init = QLESS_RECUR_OPTIONS_INIT;
 	char jidbuf[QLESS_UNIQUE_JID_SIZE];
 	const char *jid;
-	qless_recur_options o;
-	qless_client *c;
 	qless_args a;
 	redisReply *r;
 	int rc;
 
-	if (out_jid != NULL)
-		*out_jid = NULL;
-	QLESS_CHECK_NULL(F, queue);
-	QLESS_CHECK_STR(F, klass);
-	if (data == NULL)
-		data = "{}";
-	else if ((rc = qless__check_json(F, "data", data)) != QLESS_OK)
+	if ((rc = qless__check_finite(F, "priority", o->priority)) != QLESS_OK)
 		return rc;
-	if (!qless__finite(interval) || interval <= 0)
-		return qless__err(QLESS_EINVAL, "%s: interval must be > 0", F);
-	if ((rc = qless__options_read(F, opts, &o, &init, offsetof(qless_recur_options, unique), sizeof o,
-	                              QLESS_RECUR_OPTIONS_VERSION)) != QLESS_OK ||
-	    (rc = qless__check_finite(F, "offset", o.offset)) != QLESS_OK ||
-	    (rc = qless__check_finite(F, "priority", o.priority)) != QLESS_OK)
-		return rc;
-	if (o.retries < 0 || o.backlog < 0)
+	if (o->retries < 0 || o->backlog < 0)
 		return qless__err(QLESS_EINVAL, "%s: retries and backlog must not be negative", F);
-	if ((rc = qless__check_strv(F, "tags", o.tags, o.ntags, 1)) != QLESS_OK ||
-	    (rc = qless__entry_jid(F, jidbuf, &jid, o.jid, o.unique, o.unique_key, qless_queue_name(queue), klass,
-	                          data, interval)) != QLESS_OK)
+	/* §3.1: the script's backlog walk for cron is proportional to it. */
+	if (expr != NULL && o->backlog > 1000)
+		return qless__err(QLESS_EINVAL, "%s: backlog must be between 0 and 1000 for cron schedules", F);
+	if ((rc = qless__check_strv(F, "tags", o->tags, o->ntags, 1)) != QLESS_OK ||
+	    (rc = qless__entry_jid(F, jidbuf, &jid, o->jid, unique != NULL, o->unique_key, qless_queue_name(queue),
+	                          klass, data, expr, interval)) != QLESS_OK)
 		return rc;
-	c = qless__queue_client(queue);
 	qless__args_init(&a);
 	qless__args_add(&a, qless_queue_name(queue));
 	qless__args_add(&a, jid);
 	qless__args_add(&a, klass);
 	qless__args_add(&a, data);
-	qless__args_add(&a, "interval");
-	qless__args_num(&a, interval);
-	qless__args_num(&a, o.offset);
-	if (opts != NULL) {
+	if (expr != NULL) {
+		qless__args_add(&a, "cron");
+		qless__args_add(&a, expr);
+	} else {
+		qless__args_add(&a, "interval");
+		qless__args_num(&a, interval);
+		qless__args_num(&a, o->offset);
+	}
+	if (send_opts) {
 		qless__args_add(&a, "priority");
-		qless__args_num(&a, o.priority);
+		qless__args_num(&a, o->priority);
 		qless__args_add(&a, "retries");
-		qless__args_int(&a, o.retries);
+		qless__args_int(&a, o->retries);
 		qless__args_add(&a, "backlog");
-		qless__args_int(&a, o.backlog);
-		if (o.ntags > 0) {
+		qless__args_int(&a, o->backlog);
+		if (o->ntags > 0) {
 			qless__args_add(&a, "tags");
-			qless__args_own(&a, qless__json_strv(o.tags, o.ntags));
-		}
-		if (o.unique) {
-			qless__args_add(&a, "unique");
-			qless__args_add(&a, "1");
+			qless__args_own(&a, qless__json_strv(o->tags, o->ntags));
 		}
 	}
-	if ((rc = qless__call(c, F, "recur", &a, &r)) != QLESS_OK)
+	if (unique != NULL) {
+		qless__args_add(&a, "unique");
+		qless__args_add(&a, unique);
+	}
+	if ((rc = qless__call(qless__queue_client(queue), F, "recur", &a, &r)) != QLESS_OK)
 		return rc;
+	if (unique != NULL && strcmp(unique, "report") == 0)
+		return qless__reply_report(F, r, out_jid, out_inserted);
 	if (r->type != REDIS_REPLY_STRING) {
 		freeReplyObject(r);
 		return qless__err(QLESS_EPROTOCOL, "%s: expected the jid in the reply", F);
@@ -90,6 +85,57 @@ int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, con
 		rc = qless__err_nomem(F);
 	freeReplyObject(r);
 	return rc;
+}
+
+/* Checks what qless_queue_recur and qless_queue_recur_cron share and reads
+ * opts into o. */
+static int recur_args(const char *F, char **out_jid, qless_queue *queue, const char *klass, const char **data,
+                      const qless_recur_options *opts, qless_recur_options *o)
+{
+	static const qless_recur_options init = QLESS_RECUR_OPTIONS_INIT;
+	int rc;
+
+	if (out_jid != NULL)
+		*out_jid = NULL;
+	QLESS_CHECK_NULL(F, queue);
+	QLESS_CHECK_STR(F, klass);
+	if (*data == NULL)
+		*data = "{}";
+	else if ((rc = qless__check_json(F, "data", *data)) != QLESS_OK)
+		return rc;
+	return qless__options_read(F, opts, o, &init, offsetof(qless_recur_options, unique), sizeof *o,
+	                           QLESS_RECUR_OPTIONS_VERSION);
+}
+
+int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+                      double interval, const qless_recur_options *opts)
+{
+	static const char F[] = "qless_queue_recur";
+	qless_recur_options o;
+	int rc;
+
+	if ((rc = recur_args(F, out_jid, queue, klass, &data, opts, &o)) != QLESS_OK)
+		return rc;
+	if (!qless__finite(interval) || interval <= 0)
+		return qless__err(QLESS_EINVAL, "%s: interval must be > 0", F);
+	if ((rc = qless__check_finite(F, "offset", o.offset)) != QLESS_OK)
+		return rc;
+	return qless__recur(queue, F, out_jid, NULL, klass, data, interval, NULL, &o, opts != NULL,
+	                    o.unique ? "1" : NULL);
+}
+
+int qless_queue_recur_cron(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+                           const char *expr, const qless_recur_options *opts)
+{
+	static const char F[] = "qless_queue_recur_cron";
+	qless_recur_options o;
+	int rc;
+
+	if ((rc = recur_args(F, out_jid, queue, klass, &data, opts, &o)) != QLESS_OK ||
+	    (rc = qless__cron_norm(F, expr, NULL)) != QLESS_OK)
+		return rc;
+	return qless__recur(queue, F, out_jid, NULL, klass, data, 0, expr, &o, opts != NULL,
+	                    o.unique ? "1" : NULL);
 }
 
 void qless_recur_free(qless_recur *recur)
@@ -102,6 +148,7 @@ void qless_recur_free(qless_recur *recur)
 	free(recur->klass);
 	free(recur->queue);
 	free(recur->data);
+	free(recur->cron);
 	json_decref(recur->tags);
 	free(recur);
 }
@@ -156,6 +203,7 @@ int qless_client_get_recur(qless_client *client, qless_recur **out, const char *
 	rec->klass = jdup(j, "klass");
 	rec->queue = jdup(j, "queue");
 	rec->data = jdup(j, "data");
+	rec->cron = jdup(j, "cron");
 	rec->priority = qless__jnum(json_object_get(j, "priority"));
 	rec->interval = qless__jnum(json_object_get(j, "interval"));
 	rec->retries = qless__jint(json_object_get(j, "retries"));
@@ -183,6 +231,7 @@ const char *qless_recur_queue(const qless_recur *recur) { return recur ? recur->
 const char *qless_recur_data(const qless_recur *recur) { return recur ? recur->data : NULL; }
 double qless_recur_priority(const qless_recur *recur) { return recur ? recur->priority : 0; }
 double qless_recur_interval(const qless_recur *recur) { return recur ? recur->interval : 0; }
+const char *qless_recur_cron(const qless_recur *recur) { return recur ? recur->cron : NULL; }
 int64_t qless_recur_retries(const qless_recur *recur) { return recur ? recur->retries : 0; }
 int64_t qless_recur_backlog(const qless_recur *recur) { return recur ? recur->backlog : 0; }
 int64_t qless_recur_count(const qless_recur *recur) { return recur ? recur->count : 0; }
@@ -238,9 +287,49 @@ int qless_recur_set_interval(qless_recur *recur, double interval)
 	if (!(interval > 0))
 		return qless__err(QLESS_EINVAL, "qless_recur_set_interval: interval must be > 0");
 	rc = update_num(recur, "qless_recur_set_interval", "interval", interval);
-	if (rc == QLESS_OK)
-		recur->interval = interval;
-	return rc;
+	if (rc != QLESS_OK)
+		return rc;
+	/* §3.4: a cron template given an interval becomes an interval one. */
+	recur->interval = interval;
+	free(recur->cron);
+	recur->cron = NULL;
+	return QLESS_OK;
+}
+
+int qless_recur_set_cron(qless_recur *recur, const char *expr)
+{
+	static const char F[] = "qless_recur_set_cron";
+	char *norm = NULL;
+	int rc;
+
+	QLESS_CHECK_NULL(F, recur);
+	if ((rc = qless__cron_norm(F, expr, &norm)) != QLESS_OK)
+		return rc;
+	if ((rc = update(recur, F, "cron", expr)) != QLESS_OK) {
+		free(norm);
+		return rc;
+	}
+	free(recur->cron);
+	recur->cron = norm;
+	recur->interval = 0;
+	return QLESS_OK;
+}
+
+int qless_recur_next(qless_recur *recur, int64_t count, double **out, size_t *n)
+{
+	static const char F[] = "qless_recur_next";
+	qless_args a;
+	int rc;
+
+	if ((rc = qless__times_out(F, out, n)) != QLESS_OK)
+		return rc;
+	QLESS_CHECK_NULL(F, recur);
+	if ((rc = qless__check_count(F, count)) != QLESS_OK)
+		return rc;
+	qless__args_init(&a);
+	qless__args_add(&a, recur->jid);
+	qless__args_int(&a, count);
+	return qless__call_times(recur->client, F, "recur.next", &a, out, n);
 }
 
 int qless_recur_set_backlog(qless_recur *recur, int64_t backlog)

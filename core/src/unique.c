@@ -273,7 +273,7 @@ int qless_unique_jid_for_key(char out[QLESS_UNIQUE_JID_SIZE], const char *queue,
 
 int qless__entry_jid(const char *F, char buf[QLESS_UNIQUE_JID_SIZE], const char **jid, const char *given,
                      int unique, const char *key, const char *queue, const char *klass, const char *data,
-                     double interval)
+                     const char *cron, double interval)
 {
 	*jid = buf;
 	if (given != NULL) {
@@ -286,5 +286,5 @@ int qless__entry_jid(const char *F, char buf[QLESS_UNIQUE_JID_SIZE], const char 
 		return qless__make_jid(buf);
 	if (key != NULL)
 		return qless__unique_jid_for_key(F, buf, queue, key);
-	return qless__unique_jid(F, buf, queue, klass, data, NULL, interval);
+	return qless__unique_jid(F, buf, queue, klass, data, cron, interval);
 }

@@ -93,6 +93,7 @@ extern CU_TestInfo unique_tests[];
 extern CU_TestInfo when_tests[];
 extern CU_TestInfo cron_tests[];
 extern CU_TestInfo schedule_tests[];
+extern CU_TestInfo recur_cron_tests[];
 
 /* Tests that ended with library handles still alive (see th_teardown). */
 extern int th_handle_leaks;

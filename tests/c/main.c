@@ -36,6 +36,7 @@ int main(int argc, char **argv)
 		{ "when", suite_init, suite_clean, NULL, NULL, when_tests },
 		{ "cron", suite_init, suite_clean, NULL, NULL, cron_tests },
 		SUITE("schedule", schedule_tests),
+		SUITE("recur_cron", recur_cron_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)

@@ -50,6 +50,14 @@ QLESS_EXTERN(int) qless_cron_check(const char *expr, char **out_normalised);
  * ("@weekly" and "0 0 * * SUN" both give "0 0 * * 0"). *out owned. */
 QLESS_EXTERN(int) qless_cron_identity(const char *expr, char **out);
 
+/* The first count (1-1000) fire times of expr at or after the client's now,
+ * each the first after the one before: the due times a template made now
+ * with expr would get (the server's cron.next). The syntax is checked here
+ * before any I/O; QLESS_EINVAL from the server when expr never fires.
+ * *out owned (qless_free; NULL when *n is 0), *n <= count. */
+QLESS_EXTERN(int) qless_client_cron_next(qless_client *client, const char *expr, int64_t count, double **out,
+                                         size_t *n);
+
 /* A short English description of a valid expression, for tables. *out
  * owned. QLESS_EINVAL as qless_cron_check for an invalid one. */
 QLESS_EXTERN(int) qless_cron_describe(const char *expr, char **out);
