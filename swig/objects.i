@@ -35,6 +35,12 @@ static CTYPE TYPE##_##NAME##_get(const TYPE *self)
 %extend TYPE { CTYPE NAME; }
 %enddef
 
+/* Methods with a body are emitted as qless_<type>_<method>, so the ones
+ * named like a C function get another name here and their own in the
+ * languages. */
+%rename(cron_next) qless_client::cron_times;
+%rename(next) qless_recur::due_times;
+
 /* ---- client ---- */
 QLESS_ATTR(qless_client, const char *, worker_name)
 QLESS_ATTR(qless_client, double, now)
@@ -51,6 +57,13 @@ QLESS_ATTR(qless_client, double, now)
 	}
 	int schedule(qless_schedule **out, const char *name) { return qless_schedule_new(out, $self, name); }
 
+	/* The next count fire times of a cron expression (cron.next): a TimeList. */
+	int cron_times(qless_swig_times **out, const char *expr, int64_t count)
+	{
+		qless_swig_times *t = (qless_swig_times *)calloc(1, sizeof *t);
+		int rc = t ? qless_client_cron_next($self, expr, count, &t->v, &t->n) : QLESS_ENOMEM;
+		return qless_swig_times_done(out, t, rc);
+	}
 	int set_time_offset(double seconds);
 	int call(char **out, const char *command, QLESS_STRV(argv, argc));
 	int get_job(qless_job **out, const char *jid);
@@ -82,6 +95,8 @@ QLESS_ATTR(qless_queue, const char *, name)
 	int put_unique(char **out_jid, int *out_inserted, const char *klass, const char *data,
 	               const qless_put_options *opts);
 	int recur(char **out_jid, const char *klass, const char *data, double interval, const qless_recur_options *opts);
+	int recur_cron(char **out_jid, const char *klass, const char *data, const char *expr,
+	               const qless_recur_options *opts);
 	int pop(qless_joblist **out, int64_t count);
 	int peek(qless_joblist **out, int64_t count);
 	int length(int64_t *out);
@@ -155,6 +170,7 @@ QLESS_ATTR(qless_recur, const char *, queue)
 QLESS_ATTR(qless_recur, const char *, data)
 QLESS_ATTR(qless_recur, double, priority)
 QLESS_ATTR(qless_recur, double, interval)
+QLESS_ATTR(qless_recur, const char *, cron)
 QLESS_ATTR(qless_recur, int64_t, retries)
 QLESS_ATTR(qless_recur, int64_t, backlog)
 QLESS_ATTR(qless_recur, int64_t, count)
@@ -164,6 +180,14 @@ QLESS_ATTR(qless_recur, size_t, tag_count)
 	int set_priority(double priority);
 	int set_retries(int64_t retries);
 	int set_interval(double interval);
+	int set_cron(const char *expr);
+	/* The template's next count due times (recur.next): a TimeList. */
+	int due_times(qless_swig_times **out, int64_t count)
+	{
+		qless_swig_times *t = (qless_swig_times *)calloc(1, sizeof *t);
+		int rc = t ? qless_recur_next($self, count, &t->v, &t->n) : QLESS_ENOMEM;
+		return qless_swig_times_done(out, t, rc);
+	}
 	int set_backlog(int64_t backlog);
 	int set_data(const char *data);
 	int set_klass(const char *klass);
@@ -200,6 +224,10 @@ QLESS_ATTR(qless_heartbeater, int64_t, beats)
 QLESS_ATTR(qless_schedule, const char *, name)
 
 /* ---- lists: items are copied out; take moves a job out of its list ---- */
+%extend qless_swig_times {
+	size_t size();
+	double get(size_t index);
+}
 %extend qless_strlist {
 	size_t size();
 	const char *get(size_t index);

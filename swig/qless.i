@@ -320,7 +320,7 @@ static long qless_swig_version_number(void)
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
   qless_client **, qless_queue **, qless_job **, qless_recur **, qless_worker **,
   qless_events **, qless_heartbeater **, qless_joblist **, qless_strlist **,
-  qless_queue_countlist **, qless_schedule **
+  qless_queue_countlist **, qless_schedule **, qless_swig_times **
 };
 %apply char **QLESS_OUT_STRING { char ** };
 /* SWIG drops qualifiers when no typemap fits a type exactly, and a list of
@@ -407,6 +407,47 @@ static int qless_swig_worker_new(qless_worker **out, qless_client *client, QLESS
 }
 %}
 
+/* Due times (cron.next, recur.next): C gives an owned array and its length,
+ * two parameters a typemap could only select by name; the object model
+ * hands them over as a TimeList (size, get) instead, and the flat
+ * functions stay C-only. */
+%ignore qless_client_cron_next;
+%ignore qless_recur_next;
+%{
+typedef struct qless_swig_times {
+	double *v;   /* owned: qless_free */
+	size_t n;
+} qless_swig_times;
+
+static void qless_swig_times_free(qless_swig_times *t)
+{
+	if (t) {
+		qless_free(t->v);
+		free(t);
+	}
+}
+
+static size_t qless_swig_times_size(const qless_swig_times *t)
+{
+	return t ? t->n : 0;
+}
+
+static double qless_swig_times_get(const qless_swig_times *t, size_t index)
+{
+	return t && index < t->n ? t->v[index] : 0;
+}
+
+/* Hands t to *out when the call that filled it (rc) succeeded. */
+static int qless_swig_times_done(qless_swig_times **out, qless_swig_times *t, int rc)
+{
+	if (rc < 0)
+		qless_swig_times_free(t);
+	else
+		*out = t;
+	return rc;
+}
+%}
+
 /* ---- handles: opaque in C, proxy classes with destructors here ----
  * Declared after the typemaps above: SWIG wraps a class's %extend methods
  * (objects.i) with the typemaps in force where the class is declared.
@@ -431,6 +472,7 @@ QLESS_HANDLE(qless_joblist, JobList, qless_joblist_free)
 QLESS_HANDLE(qless_heartbeater, Heartbeater, qless_heartbeater_free)
 QLESS_HANDLE(qless_queue_countlist, QueueCountList, qless_queue_countlist_free)
 QLESS_HANDLE(qless_schedule, Schedule, qless_schedule_free)
+QLESS_HANDLE(qless_swig_times, TimeList, qless_swig_times_free)
 
 %include "qless/common.h"
 %include "qless/client.h"

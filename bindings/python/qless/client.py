@@ -7,7 +7,7 @@ from typing import (Any, Dict, Iterable, Iterator, List, MutableMapping, NamedTu
                     Optional, Tuple, Union)
 
 from . import _core
-from ._util import attr, joblist, many, strlist, strlist_numbers
+from ._util import attr, joblist, many, strlist, strlist_numbers, times
 from .errors import NotFound
 from .events import Events
 from .job import Job
@@ -57,6 +57,11 @@ class Client:
 
     def set_time_offset(self, seconds: float) -> None:
         self._h.set_time_offset(seconds)
+
+    def cron_next(self, expr: str, n: int = 5) -> List[float]:
+        """The next n (1-1000) fire times of a cron expression from now,
+        epoch seconds, as the server computes them."""
+        return times(self._h.cron_next(expr, n))
 
     def call(self, command: str, *args: Any) -> Optional[str]:
         """Raw protocol call; the reply as text (arrays as a JSON array)."""

@@ -164,12 +164,17 @@ class Queue:
     def recur(self, klass: str, data: Any = None, interval: float = 60, offset: float = 0,
               priority: float = 0, retries: int = 0, backlog: int = 0,
               tags: Optional[Iterable[str]] = None, jid: Optional[str] = None,
-              unique: bool = False, key: Optional[str] = None) -> str:
-        """Puts a job of klass every interval seconds; returns the template's jid.
-        unique=True (implied by key) keeps a template that exists with that jid."""
-        return self._h.recur(klass, None if data is None else encode(data), interval, dict(
-            jid=jid, offset=offset, priority=priority, retries=retries, backlog=backlog, tags=tags,
-            unique=1 if unique or key is not None else None, unique_key=key))
+              unique: bool = False, key: Optional[str] = None, cron: Optional[str] = None) -> str:
+        """Puts a job of klass every interval seconds, or at the fire times of
+        the cron expression cron (then interval and offset are not used);
+        returns the template's jid. unique=True (implied by key) keeps a
+        template that exists with that jid."""
+        encoded = None if data is None else encode(data)
+        opts = dict(jid=jid, offset=offset, priority=priority, retries=retries, backlog=backlog, tags=tags,
+                    unique=1 if unique or key is not None else None, unique_key=key)
+        if cron is not None:
+            return self._h.recur_cron(klass, encoded, cron, opts)
+        return self._h.recur(klass, encoded, interval, opts)
 
     # ---- jids by state ----
     def _jobs(self, state: str, offset: int, count: int) -> List[str]:
