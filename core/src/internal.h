@@ -280,12 +280,14 @@ int qless__recur(qless_queue *queue, const char *func, char **out_jid, int *out_
 /* The out arguments of a call returning times (recur.next, cron.next):
  * checked and cleared. */
 int qless__times_out(const char *func, double **out, size_t *n);
-/* A count of due times: 1-1000 (schedules.md §3.5). */
-int qless__check_count(const char *func, int64_t count);
-/* Runs a command whose reply is a JSON array of times ("{}" when empty):
- * *out owned (qless_free; NULL when *n is 0). */
-int qless__call_times(qless_client *c, const char *func, const char *cmd, qless_args *a, double **out,
-                      size_t *n);
+/* Runs `cmd <now> <first> <count>` (count checked first), whose reply is a
+ * JSON array of times: *out owned (qless_free; NULL when *n is 0). */
+int qless__next_times(qless_client *c, const char *func, const char *cmd, const char *first, int64_t count,
+                      double **out, size_t *n);
+/* A reply that is a JSON array, which cjson writes as {} when empty:
+ * turns {} into [], anything else but an array into QLESS_EPROTOCOL
+ * ("expected a JSON array of <what>"; *j then freed and NULL). */
+int qless__json_list(const char *func, json_t **j, const char *what);
 
 /* The caller's put options (opts may be NULL) as a current-version struct. */
 int qless__put_options(const char *func, const qless_put_options *opts, qless_put_options *o);

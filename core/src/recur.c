@@ -318,18 +318,11 @@ int qless_recur_set_cron(qless_recur *recur, const char *expr)
 int qless_recur_next(qless_recur *recur, int64_t count, double **out, size_t *n)
 {
 	static const char F[] = "qless_recur_next";
-	qless_args a;
-	int rc;
-
-	if ((rc = qless__times_out(F, out, n)) != QLESS_OK)
+	int rc = qless__times_out(F, out, n);
+	if (rc != QLESS_OK)
 		return rc;
 	QLESS_CHECK_NULL(F, recur);
-	if ((rc = qless__check_count(F, count)) != QLESS_OK)
-		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, recur->jid);
-	qless__args_int(&a, count);
-	return qless__call_times(recur->client, F, "recur.next", &a, out, n);
+	return qless__next_times(recur->client, F, "recur.next", recur->jid, count, out, n);
 }
 
 int qless_recur_set_backlog(qless_recur *recur, int64_t backlog)

@@ -259,3 +259,32 @@ int th_closed_port(void)
 		close(fd);
 	return port;
 }
+
+long long th_commands(void)
+{
+	char *info = th_str("INFO stats");
+	const char *p = info ? strstr(info, "total_commands_processed:") : NULL;
+	long long n = p ? atoll(p + strlen("total_commands_processed:")) : -1;
+	free(info);
+	return n;
+}
+
+void th_clock_at(qless_client *c, double t)
+{
+	TH_OK(qless_client_set_time_offset(c, 0));
+	TH_OK(qless_client_set_time_offset(c, t - qless_client_now(c)));
+}
+
+void th_refused_unsent(int rc, long long before, const char *func, const char *arg)
+{
+	const char *m = qless_error_last_message();
+	long long after;
+	TH_RC(rc, QLESS_EINVAL);
+	if (strstr(m, func) == NULL || strstr(m, arg) == NULL)
+		fprintf(stderr, "\n  message \"%s\" should name %s and %s\n", m, func, arg);
+	CU_ASSERT(strstr(m, func) != NULL && strstr(m, arg) != NULL);
+	after = th_commands();
+	if (after != before + 1)
+		fprintf(stderr, "\n  %s (%s) sent %lld commands\n", func, arg, after - before - 1);
+	CU_ASSERT_EQUAL(after, before + 1);
+}

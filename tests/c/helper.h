@@ -55,6 +55,15 @@ json_t *th_json(const char *text);
 /* A TCP port on 127.0.0.1 that nothing listens on (bound then closed). */
 int th_closed_port(void);
 
+/* Commands the fixture has processed (INFO stats; the INFO counts too). */
+long long th_commands(void);
+/* Moves the client's clock so that its now is t (to within the time the
+ * next call takes to start). */
+void th_clock_at(qless_client *c, double t);
+/* Asserts rc is QLESS_EINVAL with a message naming func and arg, and that
+ * the server saw no command since before = th_commands() except that INFO. */
+void th_refused_unsent(int rc, long long before, const char *func, const char *arg);
+
 /* Assertion that shows the library's message when a call fails. */
 #define TH_RC(expr, expected) do { \
 	int th_rc_ = (expr); \
@@ -94,6 +103,7 @@ extern CU_TestInfo when_tests[];
 extern CU_TestInfo cron_tests[];
 extern CU_TestInfo schedule_tests[];
 extern CU_TestInfo recur_cron_tests[];
+extern CU_TestInfo schedule_entry_tests[];
 
 /* Tests that ended with library handles still alive (see th_teardown). */
 extern int th_handle_leaks;

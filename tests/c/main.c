@@ -37,6 +37,7 @@ int main(int argc, char **argv)
 		{ "cron", suite_init, suite_clean, NULL, NULL, cron_tests },
 		SUITE("schedule", schedule_tests),
 		SUITE("recur_cron", recur_cron_tests),
+		SUITE("schedule_entries", schedule_entry_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)

@@ -11,35 +11,6 @@
 /* N of schedules.md §9: 2026-03-04T10:15:30Z, a Wednesday. */
 #define N 1772619330.0
 
-/* Moves the client's clock so that its now is t (to within the few
- * microseconds the next call takes to start). */
-static void clock_at(qless_client *c, double t)
-{
-	TH_OK(qless_client_set_time_offset(c, 0));
-	TH_OK(qless_client_set_time_offset(c, t - qless_client_now(c)));
-}
-
-static long long commands(void)
-{
-	char *info = th_str("INFO stats");
-	const char *p = info ? strstr(info, "total_commands_processed:") : NULL;
-	long long n = p ? atoll(p + strlen("total_commands_processed:")) : -1;
-	free(info);
-	return n;
-}
-
-/* Asserts that rc is QLESS_EINVAL naming func and arg, and that the server
- * saw no command since `before` other than the INFO reading it. */
-static void refused_unsent(int rc, long long before, const char *func, const char *arg)
-{
-	const char *m = qless_error_last_message();
-	TH_RC(rc, QLESS_EINVAL);
-	if (strstr(m, func) == NULL || strstr(m, arg) == NULL)
-		fprintf(stderr, "\n  message \"%s\" should name %s and %s\n", m, func, arg);
-	CU_ASSERT(strstr(m, func) != NULL && strstr(m, arg) != NULL);
-	CU_ASSERT_EQUAL(commands(), before + 1);
-}
-
 static void assert_times(const double *got, size_t n, const double *want, size_t nwant)
 {
 	CU_ASSERT_EQUAL(n, nwant);
@@ -125,7 +96,7 @@ static void test_cron_next(void)
 	TH_OK(qless_queue_new(&q, c, "q"));
 	double *t = NULL;
 	size_t n = 99;
-	clock_at(c, N);
+	th_clock_at(c, N);
 	TH_OK(qless_client_cron_next(c, "0 9 * * 1-5", 3, &t, &n));
 	const double rnx2[] = { 1772701200, 1772787600, 1773046800 };
 	assert_times(t, n, rnx2, 3);
@@ -151,7 +122,7 @@ static void test_cron_next(void)
 		size_t nwant = oracle(&min, &hour, &dom, &dow, base, want, 4);
 		CU_ASSERT_EQUAL_FATAL(nwant, 4);
 
-		clock_at(c, base);
+		th_clock_at(c, base);
 		TH_OK(qless_client_cron_next(c, expr, 4, &t, &n));
 		assert_times(t, n, want, 4);
 		qless_free(t);
@@ -159,7 +130,7 @@ static void test_cron_next(void)
 		snprintf(jid, sizeof jid, "g%d", i);
 		qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
 		o.jid = jid;
-		clock_at(c, base);
+		th_clock_at(c, base);
 		TH_OK(qless_queue_recur_cron(q, NULL, "K", NULL, expr, &o));
 		qless_recur *r = NULL;
 		TH_OK(qless_client_get_recur(c, &r, jid));
@@ -189,7 +160,7 @@ static void test_set_cron_and_interval(void)
 	qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
 	o.jid = "tmpl";
 	o.offset = 10;
-	clock_at(c, N);
+	th_clock_at(c, N);
 	TH_OK(qless_queue_recur(q, NULL, "K", NULL, 60, &o));
 	qless_recur *r = NULL, *fresh = NULL;
 	TH_OK(qless_client_get_recur(c, &r, "tmpl"));
@@ -239,7 +210,7 @@ static void test_set_cron_and_interval(void)
 
 	/* A template that fires no more has no next times. */
 	TH_OK(qless_recur_set_cron(r, "2026 3 4 * 11 0 0"));
-	clock_at(c, 1772622000);
+	th_clock_at(c, 1772622000);
 	qless_job *job = th_pop1(c, "q");
 	CU_ASSERT_PTR_NOT_NULL(job);
 	qless_job_free(job);
@@ -305,40 +276,40 @@ static void test_bad_input(void)
 	                                   "0 0 * * 1#6", "*/0 * * * *", "2014 3 * FRI-MON 9 0 0" };
 
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		before = commands();
-		refused_unsent(qless_client_cron_next(c, bad[i], 1, &t, &n), before, "qless_client_cron_next", "cron");
+		before = th_commands();
+		th_refused_unsent(qless_client_cron_next(c, bad[i], 1, &t, &n), before, "qless_client_cron_next", "cron");
 		CU_ASSERT_PTR_NULL(t);
 		CU_ASSERT_EQUAL(n, 0);
-		before = commands();
-		refused_unsent(qless_queue_recur_cron(q, NULL, "K", NULL, bad[i], NULL), before,
+		before = th_commands();
+		th_refused_unsent(qless_queue_recur_cron(q, NULL, "K", NULL, bad[i], NULL), before,
 		               "qless_queue_recur_cron", "cron");
 	}
 	const int64_t counts[] = { 0, -1, 1001, INT64_MAX };
 	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
-		before = commands();
-		refused_unsent(qless_client_cron_next(c, "* * * * *", counts[i], &t, &n), before,
+		before = th_commands();
+		th_refused_unsent(qless_client_cron_next(c, "* * * * *", counts[i], &t, &n), before,
 		               "qless_client_cron_next", "count");
 	}
-	before = commands();
-	refused_unsent(qless_client_cron_next(c, NULL, 1, &t, &n), before, "qless_client_cron_next", "expr");
-	before = commands();
-	refused_unsent(qless_client_cron_next(c, "* * * * *", 1, NULL, &n), before, "qless_client_cron_next", "out");
-	before = commands();
-	refused_unsent(qless_client_cron_next(c, "* * * * *", 1, &t, NULL), before, "qless_client_cron_next", "n");
-	before = commands();
-	refused_unsent(qless_client_cron_next(NULL, "* * * * *", 1, &t, &n), before, "qless_client_cron_next",
+	before = th_commands();
+	th_refused_unsent(qless_client_cron_next(c, NULL, 1, &t, &n), before, "qless_client_cron_next", "expr");
+	before = th_commands();
+	th_refused_unsent(qless_client_cron_next(c, "* * * * *", 1, NULL, &n), before, "qless_client_cron_next", "out");
+	before = th_commands();
+	th_refused_unsent(qless_client_cron_next(c, "* * * * *", 1, &t, NULL), before, "qless_client_cron_next", "n");
+	before = th_commands();
+	th_refused_unsent(qless_client_cron_next(NULL, "* * * * *", 1, &t, &n), before, "qless_client_cron_next",
 	               "client");
 
 	qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
 	o.backlog = 1001;
-	before = commands();
-	refused_unsent(qless_queue_recur_cron(q, NULL, "K", NULL, "* * * * *", &o), before, "qless_queue_recur_cron",
+	before = th_commands();
+	th_refused_unsent(qless_queue_recur_cron(q, NULL, "K", NULL, "* * * * *", &o), before, "qless_queue_recur_cron",
 	               "backlog");
-	before = commands();
-	refused_unsent(qless_queue_recur_cron(q, NULL, "K", "{bad", "* * * * *", NULL), before,
+	before = th_commands();
+	th_refused_unsent(qless_queue_recur_cron(q, NULL, "K", "{bad", "* * * * *", NULL), before,
 	               "qless_queue_recur_cron", "data");
-	before = commands();
-	refused_unsent(qless_queue_recur_cron(q, NULL, NULL, NULL, "* * * * *", NULL), before,
+	before = th_commands();
+	th_refused_unsent(qless_queue_recur_cron(q, NULL, NULL, NULL, "* * * * *", NULL), before,
 	               "qless_queue_recur_cron", "klass");
 
 	/* Never fires: refused by the server, nothing written. */
@@ -353,14 +324,14 @@ static void test_bad_input(void)
 	TH_OK(qless_client_get_recur(c, &r, "tmpl"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		before = commands();
-		refused_unsent(qless_recur_set_cron(r, bad[i]), before, "qless_recur_set_cron", "cron");
+		before = th_commands();
+		th_refused_unsent(qless_recur_set_cron(r, bad[i]), before, "qless_recur_set_cron", "cron");
 	}
-	before = commands();
-	refused_unsent(qless_recur_set_cron(r, NULL), before, "qless_recur_set_cron", "expr");
+	before = th_commands();
+	th_refused_unsent(qless_recur_set_cron(r, NULL), before, "qless_recur_set_cron", "expr");
 	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
-		before = commands();
-		refused_unsent(qless_recur_next(r, counts[i], &t, &n), before, "qless_recur_next", "count");
+		before = th_commands();
+		th_refused_unsent(qless_recur_next(r, counts[i], &t, &n), before, "qless_recur_next", "count");
 	}
 	TH_RC(qless_recur_set_cron(r, "0 0 30 2 *"), QLESS_EINVAL);
 	TH_STREQ(qless_recur_cron(r), "0 * * * *");

@@ -278,15 +278,6 @@ static void test_stop_from_signal(void)
 
 /* ---- the handle and bad arguments ---- */
 
-static long long commands_processed(void)
-{
-	char *info = th_str("INFO stats");
-	const char *p = info ? strstr(info, "total_commands_processed:") : NULL;
-	long long n = p ? atoll(p + strlen("total_commands_processed:")) : -1;
-	free(info);
-	return n;
-}
-
 static void assert_refused(int rc, const char *func, const char *arg)
 {
 	TH_RC(rc, QLESS_EINVAL);
@@ -312,9 +303,9 @@ static void test_handle(void)
 	qless_schedule_free(NULL);
 
 	/* No I/O: the server sees no more commands than between two INFOs. */
-	long long a = commands_processed(), b = commands_processed();
+	long long a = th_commands(), b = th_commands();
 	TH_OK(qless_schedule_new(&s, c, "app-tasks"));
-	long long d = commands_processed();
+	long long d = th_commands();
 	CU_ASSERT_EQUAL(d - b, b - a);
 	TH_STREQ(qless_schedule_name(s), "app-tasks");
 	TH_STREQ(qless_queue_name(qless_schedule_queue(s)), "app-tasks");

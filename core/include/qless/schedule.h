@@ -27,6 +27,71 @@ QLESS_EXTERN(const char *) qless_schedule_name(const qless_schedule *schedule);
 /* The schedule's queue. Borrowed: valid until the schedule is freed. */
 QLESS_EXTERN(qless_queue *) qless_schedule_queue(qless_schedule *schedule);
 
+/* ---- entries (§6.4) ---- */
+
+#define QLESS_SCHEDULE_OPTIONS_VERSION 1
+
+typedef struct qless_schedule_options {
+	unsigned int version;       /* QLESS_SCHEDULE_OPTIONS_VERSION */
+	int unique;                 /* 1 (default): an identical pending entry is not added again;
+	                               0: plain put/recur, a new jid each time unless jid is set */
+	const char *key;            /* with unique: the entry's identity is this key (qless_unique_jid_for_key) */
+	const char *jid;            /* explicit jid; overrides the unique one */
+	int has_priority;           /* 0: priority 0 */
+	double priority;
+	int retries;                /* < 0: the protocol's default (5 for one-offs, 0 for templates) */
+	int backlog;                /* templates only: missed instances to catch up (cron: at most 1000) */
+	const char *const *tags;
+	size_t ntags;
+} qless_schedule_options;
+
+#define QLESS_SCHEDULE_OPTIONS_INIT { QLESS_SCHEDULE_OPTIONS_VERSION, 1, NULL, NULL, 0, 0, -1, 0, NULL, 0 }
+
+QLESS_EXTERN(int) qless_schedule_options_init(qless_schedule_options *opts, unsigned int version);
+
+/*
+ * Adding an entry. Each add takes the schedule, *out_jid (may be NULL;
+ * owned: qless_free), *out_inserted (may be NULL; 0 when an identical entry
+ * was pending, so nothing was added), when the entry runs, klass, data (JSON;
+ * NULL: "{}") and opts (NULL: defaults). Times are epoch seconds; "now" is
+ * the client's (qless_client_now, its time offset included). A bad time,
+ * text or expression is QLESS_EINVAL before any I/O.
+ */
+/* A one-off job that may run at once. */
+QLESS_EXTERN(int) qless_schedule_add_now(qless_schedule *schedule, char **out_jid, int *out_inserted,
+                                         const char *klass, const char *data, const qless_schedule_options *opts);
+/* A one-off job at time `when` (a past time runs at once). */
+QLESS_EXTERN(int) qless_schedule_add_at(qless_schedule *schedule, char **out_jid, int *out_inserted, double when,
+                                        const char *klass, const char *data, const qless_schedule_options *opts);
+/* A one-off job in `seconds` (<= 0: at once). */
+QLESS_EXTERN(int) qless_schedule_add_in(qless_schedule *schedule, char **out_jid, int *out_inserted,
+                                        double seconds, const char *klass, const char *data,
+                                        const qless_schedule_options *opts);
+/* A template firing every `interval` (> 0) seconds, first at time `first`
+ * (0 or a past time: now). */
+QLESS_EXTERN(int) qless_schedule_add_every(qless_schedule *schedule, char **out_jid, int *out_inserted,
+                                           double interval, double first, const char *klass, const char *data,
+                                           const qless_schedule_options *opts);
+/* A template firing at the times of a cron expression (qless/when.h). */
+QLESS_EXTERN(int) qless_schedule_add_cron(qless_schedule *schedule, char **out_jid, int *out_inserted,
+                                          const char *expr, const char *klass, const char *data,
+                                          const qless_schedule_options *opts);
+/* when_text read by qless_when_parse at the client's now ("7pm tomorrow",
+ * "in 5 minutes", "every monday 9am"), then added as add_at, add_every or
+ * add_cron. */
+QLESS_EXTERN(int) qless_schedule_add(qless_schedule *schedule, char **out_jid, int *out_inserted,
+                                     const char *when_text, const char *klass, const char *data,
+                                     const qless_schedule_options *opts);
+/* Removes the template or scheduled job jid of this schedule; *out_removed
+ * (may be NULL) is 0 when there was none (a job already waiting, running
+ * or done is left alone). */
+QLESS_EXTERN(int) qless_schedule_remove(qless_schedule *schedule, const char *jid, int *out_removed);
+/* The pending entries as a JSON array (owned: qless_free): the templates
+ * (by next due time, then jid), then the scheduled jobs, each
+ * {"jid", "klass", "kind": "cron"|"interval"|"at", "cron" or "interval" for
+ * templates, "next", "priority", "tags"}. Promotes and spawns nothing. */
+QLESS_EXTERN(int) qless_schedule_list(qless_schedule *schedule, char **out_json);
+
 /*
  * The job code of a listener, called on a pool thread with the job
  * borrowed for the call. Returning 0 completes the job; any other value

@@ -1,0 +1,274 @@
+/* The schedule facade's entries (schedules.md §6.4, S5): adds as unique
+ * puts and recurs, removal and listing through schedule.remove/.list. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "cron.h"
+
+/* schedule.list pages hold at most this many entries (S5). */
+#define LIST_PAGE 1000
+
+static qless_client *client_of(qless_schedule *s)
+{
+	return qless__queue_client(qless_schedule_queue(s));
+}
+
+int qless_schedule_options_init(qless_schedule_options *opts, unsigned int version)
+{
+	static const qless_schedule_options init = QLESS_SCHEDULE_OPTIONS_INIT;
+	return qless__options_init("qless_schedule_options_init", opts, version, &init, sizeof init, sizeof init,
+	                           QLESS_SCHEDULE_OPTIONS_VERSION);
+}
+
+/* Checks what every add shares and reads opts into o. */
+static int add_args(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, const char *klass,
+                    const qless_schedule_options *opts, qless_schedule_options *o)
+{
+	static const qless_schedule_options init = QLESS_SCHEDULE_OPTIONS_INIT;
+	int rc;
+
+	if (out_jid != NULL)
+		*out_jid = NULL;
+	if (out_inserted != NULL)
+		*out_inserted = 0;
+	QLESS_CHECK_NULL(F, s);
+	QLESS_CHECK_STR(F, klass);
+	if ((rc = qless__options_read(F, opts, o, &init, sizeof *o, sizeof *o, QLESS_SCHEDULE_OPTIONS_VERSION)) !=
+	    QLESS_OK)
+		return rc;
+	if (o->has_priority && (rc = qless__check_finite(F, "opts->priority", o->priority)) != QLESS_OK)
+		return rc;
+	if (o->backlog < 0)
+		return qless__err(QLESS_EINVAL, "%s: opts->backlog must not be negative", F);
+	if (o->key != NULL && !o->unique)
+		return qless__err(QLESS_EINVAL, "%s: opts->key is set but opts->unique is not", F);
+	return qless__check_strv(F, "opts->tags", o->tags, o->ntags, 1);
+}
+
+/* A plain (not unique) add inserts whatever was there. */
+static int inserted_unless_unique(int rc, const qless_schedule_options *o, int *out_inserted)
+{
+	if (rc == QLESS_OK && !o->unique && out_inserted != NULL)
+		*out_inserted = 1;
+	return rc;
+}
+
+/* A one-off entry: put with delay (>= 0). */
+static int add_job(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, double delay,
+                   const char *klass, const char *data, const qless_schedule_options *o)
+{
+	qless_put_options po = QLESS_PUT_OPTIONS_INIT;
+	int rc;
+
+	po.jid = o->jid;
+	po.delay = delay > 0 ? delay : 0;
+	po.has_priority = o->has_priority;
+	po.priority = o->priority;
+	po.retries = o->retries;
+	po.tags = o->ntags > 0 ? o->tags : NULL;
+	po.ntags = o->ntags;
+	po.unique = o->unique;
+	po.unique_key = o->key;
+	rc = qless__put(client_of(s), F, "put", qless_schedule_name(s), out_jid,
+	                out_inserted, klass, data, &po, o->unique ? "report" : NULL);
+	return inserted_unless_unique(rc, o, out_inserted);
+}
+
+/* A template: every interval seconds after offset, or at expr's times. */
+static int add_template(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, double interval,
+                        double offset, const char *expr, const char *klass, const char *data,
+                        const qless_schedule_options *o)
+{
+	qless_recur_options ro = QLESS_RECUR_OPTIONS_INIT;
+	int rc;
+
+	if (data != NULL && (rc = qless__check_json(F, "data", data)) != QLESS_OK)
+		return rc;
+	ro.jid = o->jid;
+	ro.offset = offset > 0 ? offset : 0;
+	ro.priority = o->has_priority ? o->priority : 0;
+	ro.retries = o->retries < 0 ? 0 : o->retries;
+	ro.backlog = o->backlog;
+	ro.tags = o->tags;
+	ro.ntags = o->ntags;
+	ro.unique_key = o->key;
+	rc = qless__recur(qless_schedule_queue(s), F, out_jid, out_inserted, klass, data ? data : "{}", interval,
+	                  expr, &ro, 1, o->unique ? "report" : NULL);
+	return inserted_unless_unique(rc, o, out_inserted);
+}
+
+static int add_at(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, double when,
+                  const char *klass, const char *data, const qless_schedule_options *o)
+{
+	int rc = qless__check_finite(F, "when", when);
+	if (rc != QLESS_OK)
+		return rc;
+	return add_job(F, s, out_jid, out_inserted, when - qless_client_now(client_of(s)), klass,
+	               data, o);
+}
+
+static int add_every(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, double interval,
+                     double first, const char *klass, const char *data, const qless_schedule_options *o)
+{
+	int rc;
+	if (!qless__finite(interval) || interval <= 0)
+		return qless__err(QLESS_EINVAL, "%s: interval must be a number > 0", F);
+	if ((rc = qless__check_finite(F, "first", first)) != QLESS_OK)
+		return rc;
+	return add_template(F, s, out_jid, out_inserted, interval,
+	                    first == 0 ? 0 : first - qless_client_now(client_of(s)), NULL, klass,
+	                    data, o);
+}
+
+static int add_cron(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, const char *expr,
+                    const char *klass, const char *data, const qless_schedule_options *o)
+{
+	int rc = qless__cron_norm(F, expr, NULL);
+	if (rc != QLESS_OK)
+		return rc;
+	if (o->backlog > 1000)
+		return qless__err(QLESS_EINVAL, "%s: opts->backlog must be between 0 and 1000 for cron schedules", F);
+	return add_template(F, s, out_jid, out_inserted, 0, 0, expr, klass, data, o);
+}
+
+int qless_schedule_add_now(qless_schedule *s, char **out_jid, int *out_inserted, const char *klass,
+                           const char *data, const qless_schedule_options *opts)
+{
+	static const char F[] = "qless_schedule_add_now";
+	qless_schedule_options o;
+	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
+	return rc != QLESS_OK ? rc : add_job(F, s, out_jid, out_inserted, 0, klass, data, &o);
+}
+
+int qless_schedule_add_at(qless_schedule *s, char **out_jid, int *out_inserted, double when, const char *klass,
+                          const char *data, const qless_schedule_options *opts)
+{
+	static const char F[] = "qless_schedule_add_at";
+	qless_schedule_options o;
+	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
+	return rc != QLESS_OK ? rc : add_at(F, s, out_jid, out_inserted, when, klass, data, &o);
+}
+
+int qless_schedule_add_in(qless_schedule *s, char **out_jid, int *out_inserted, double seconds,
+                          const char *klass, const char *data, const qless_schedule_options *opts)
+{
+	static const char F[] = "qless_schedule_add_in";
+	qless_schedule_options o;
+	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
+	if (rc == QLESS_OK)
+		rc = qless__check_finite(F, "seconds", seconds);
+	return rc != QLESS_OK ? rc : add_job(F, s, out_jid, out_inserted, seconds, klass, data, &o);
+}
+
+int qless_schedule_add_every(qless_schedule *s, char **out_jid, int *out_inserted, double interval, double first,
+                             const char *klass, const char *data, const qless_schedule_options *opts)
+{
+	static const char F[] = "qless_schedule_add_every";
+	qless_schedule_options o;
+	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
+	return rc != QLESS_OK ? rc : add_every(F, s, out_jid, out_inserted, interval, first, klass, data, &o);
+}
+
+int qless_schedule_add_cron(qless_schedule *s, char **out_jid, int *out_inserted, const char *expr,
+                            const char *klass, const char *data, const qless_schedule_options *opts)
+{
+	static const char F[] = "qless_schedule_add_cron";
+	qless_schedule_options o;
+	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
+	return rc != QLESS_OK ? rc : add_cron(F, s, out_jid, out_inserted, expr, klass, data, &o);
+}
+
+int qless_schedule_add(qless_schedule *s, char **out_jid, int *out_inserted, const char *when_text,
+                       const char *klass, const char *data, const qless_schedule_options *opts)
+{
+	static const char F[] = "qless_schedule_add";
+	static const char PARSE[] = "qless_when_parse: ";
+	qless_when w = QLESS_WHEN_INIT;
+	qless_schedule_options o;
+	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
+
+	if (rc != QLESS_OK)
+		return rc;
+	QLESS_CHECK_NULL(F, when_text);
+	if ((rc = qless_when_parse(when_text, qless_client_now(client_of(s)), &w)) != QLESS_OK) {
+		/* Say which call and argument the parser's message is about. */
+		char why[512];
+		const char *m = qless_error_last_message();
+		snprintf(why, sizeof why, "%s", strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
+		return qless__err(rc, "%s: when_text: %s", F, why);
+	}
+	switch (w.kind) {
+	case QLESS_WHEN_AT:
+		return add_at(F, s, out_jid, out_inserted, w.at, klass, data, &o);
+	case QLESS_WHEN_INTERVAL:
+		return add_every(F, s, out_jid, out_inserted, w.interval, w.at, klass, data, &o);
+	case QLESS_WHEN_CRON:
+		return add_cron(F, s, out_jid, out_inserted, w.cron, klass, data, &o);
+	}
+	return qless__err(QLESS_EPROTOCOL, "%s: qless_when_parse gave kind %d", F, (int)w.kind);
+}
+
+int qless_schedule_remove(qless_schedule *s, const char *jid, int *out_removed)
+{
+	static const char F[] = "qless_schedule_remove";
+	qless_args a;
+	int64_t removed = 0;
+	int rc;
+
+	if (out_removed != NULL)
+		*out_removed = 0;
+	QLESS_CHECK_NULL(F, s);
+	QLESS_CHECK_STR(F, jid);
+	qless__args_init(&a);
+	qless__args_add(&a, qless_schedule_name(s));
+	qless__args_add(&a, jid);
+	if ((rc = qless__call_int(client_of(s), F, "schedule.remove", &a, &removed)) != QLESS_OK)
+		return rc;
+	if (out_removed != NULL)
+		*out_removed = removed != 0;
+	return QLESS_OK;
+}
+
+/* Appends one schedule.list page from offset to all; *n: its size. */
+static int list_page(const char *F, qless_schedule *s, size_t offset, json_t *all, size_t *n)
+{
+	qless_args a;
+	json_t *page;
+	int rc;
+
+	*n = 0;
+	qless__args_init(&a);
+	qless__args_add(&a, qless_schedule_name(s));
+	qless__args_int(&a, (int64_t)offset);
+	qless__args_int(&a, LIST_PAGE);
+	if ((rc = qless__call_json(client_of(s), F, "schedule.list", &a, &page)) != QLESS_OK ||
+	    (rc = qless__json_list(F, &page, "entries")) != QLESS_OK)
+		return rc;
+	*n = json_array_size(page);
+	rc = json_array_extend(all, page) == 0 ? QLESS_OK : qless__err_nomem(F);
+	json_decref(page);
+	return rc;
+}
+
+int qless_schedule_list(qless_schedule *s, char **out_json)
+{
+	static const char F[] = "qless_schedule_list";
+	json_t *all;
+	size_t n = LIST_PAGE;
+	int rc = QLESS_OK;
+
+	QLESS_CHECK_NULL(F, out_json);
+	*out_json = NULL;
+	QLESS_CHECK_NULL(F, s);
+	if ((all = json_array()) == NULL)
+		return qless__err_nomem(F);
+	while (rc == QLESS_OK && n == LIST_PAGE)
+		rc = list_page(F, s, json_array_size(all), all, &n);
+	if (rc == QLESS_OK && (*out_json = json_dumps(all, JSON_COMPACT)) == NULL)
+		rc = qless__err_nomem(F);
+	json_decref(all);
+	return rc;
+}
