@@ -222,6 +222,25 @@ QLESS_ATTR(qless_heartbeater, int64_t, beats)
 /* ---- schedule: a named queue seen as a schedule (its adds and listing
  * are qless_schedule_*; listening is each language's worker) ---- */
 QLESS_ATTR(qless_schedule, const char *, name)
+%extend qless_schedule {
+	/* Each gives (jid, inserted): inserted is false when an identical
+	 * entry was pending (unique adds, the default). */
+	int add_now(char **out_jid, int *out_inserted, const char *klass, const char *data,
+	            const qless_schedule_options *opts);
+	int add_at(char **out_jid, int *out_inserted, double when, const char *klass, const char *data,
+	           const qless_schedule_options *opts);
+	int add_in(char **out_jid, int *out_inserted, double seconds, const char *klass, const char *data,
+	           const qless_schedule_options *opts);
+	int add_every(char **out_jid, int *out_inserted, double interval, double first, const char *klass,
+	              const char *data, const qless_schedule_options *opts);
+	int add_cron(char **out_jid, int *out_inserted, const char *expr, const char *klass, const char *data,
+	             const qless_schedule_options *opts);
+	int add(char **out_jid, int *out_inserted, const char *when_text, const char *klass, const char *data,
+	        const qless_schedule_options *opts);
+	int remove(const char *jid, int *out_removed);
+	/* The pending entries as JSON text. */
+	int list(char **out_json);
+}
 
 /* ---- lists: items are copied out; take moves a job out of its list ---- */
 %extend qless_swig_times {

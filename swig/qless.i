@@ -154,6 +154,17 @@ static const struct qless_swig_field qless_swig_complete_fields[] = {
 	{ "depends", QLESS_SWIG_STRV, offsetof(qless_complete_options, depends),
 	  offsetof(qless_complete_options, ndepends) },
 };
+static const qless_schedule_options qless_swig_schedule_defaults = QLESS_SCHEDULE_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_schedule_fields[] = {
+	{ "unique", QLESS_SWIG_INT, offsetof(qless_schedule_options, unique), 0 },
+	{ "key", QLESS_SWIG_STR, offsetof(qless_schedule_options, key), 0 },
+	{ "jid", QLESS_SWIG_STR, offsetof(qless_schedule_options, jid), 0 },
+	{ "priority", QLESS_SWIG_DOUBLE, offsetof(qless_schedule_options, priority),
+	  offsetof(qless_schedule_options, has_priority) },
+	{ "retries", QLESS_SWIG_INT, offsetof(qless_schedule_options, retries), 0 },
+	{ "backlog", QLESS_SWIG_INT, offsetof(qless_schedule_options, backlog), 0 },
+	{ "tags", QLESS_SWIG_STRV, offsetof(qless_schedule_options, tags), offsetof(qless_schedule_options, ntags) },
+};
 #define QLESS_SWIG_OPTSPEC_ROW(what, type, fields) \
 	{ what, &qless_swig_##fields##_defaults, sizeof(type), qless_swig_##fields##_fields, \
 	  sizeof qless_swig_##fields##_fields / sizeof *qless_swig_##fields##_fields }
@@ -166,6 +177,8 @@ static const struct qless_swig_optspec qless_swig_client_spec =
 	QLESS_SWIG_OPTSPEC_ROW("client options", qless_client_options, client);
 static const struct qless_swig_optspec qless_swig_worker_spec =
 	QLESS_SWIG_OPTSPEC_ROW("worker options", qless_worker_options, worker);
+static const struct qless_swig_optspec qless_swig_schedule_spec =
+	QLESS_SWIG_OPTSPEC_ROW("schedule options", qless_schedule_options, schedule);
 
 /* The table of the options struct opts points to, chosen by its C type so
  * that one typemap per language serves every options struct. */
@@ -174,7 +187,8 @@ static const struct qless_swig_optspec qless_swig_worker_spec =
 	qless_complete_options *: &qless_swig_complete_spec, \
 	qless_recur_options *: &qless_swig_recur_spec, \
 	qless_client_options *: &qless_swig_client_spec, \
-	qless_worker_options *: &qless_swig_worker_spec)
+	qless_worker_options *: &qless_swig_worker_spec, \
+	qless_schedule_options *: &qless_swig_schedule_spec)
 
 /* C arrays a typemap allocated for the list fields of one call. */
 #define QLESS_SWIG_MAXLISTS 4
@@ -294,8 +308,9 @@ static int qless_swig_error_index(int code)
 /* Options structs in from the language's native map (see QLESS_OPTIONS). */
 %apply const SWIGTYPE *QLESS_OPTIONS {
   const qless_put_options *, const qless_complete_options *, const qless_recur_options *,
-  const qless_client_options *, const qless_worker_options *
+  const qless_client_options *, const qless_worker_options *, const qless_schedule_options *
 };
+%ignore qless_schedule_options_init;
 %ignore qless_complete_options_init;
 %ignore qless_recur_options_init;
 %ignore qless_worker_options_init;
@@ -344,6 +359,7 @@ static long qless_swig_version_number(void)
 %ignore qless_complete_options;
 %ignore qless_recur_options;
 %ignore qless_worker_options;
+%ignore qless_schedule_options;
 /* Pipelined raw calls: a C-level batching tool, not wrapped. */
 %ignore qless_call;
 %ignore qless_client_call_batch;

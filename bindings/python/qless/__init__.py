@@ -16,13 +16,14 @@ from .events import Event, Events
 from .job import Job
 from .queue import Queue, QueueCounts, unique_jid
 from .recurring import RecurringJob
+from .schedule import Schedule
 from .times import When, when
 
 __version__: str = _core.qless_version()
 
 __all__ = ["Client", "Queue", "Job", "RecurringJob", "Events", "Event", "QueueCounts",
            "Config", "Jobs", "Queues", "Recurring", "Workers", "FailedPage",
-           "When", "when", "unique_jid", "handle_count"] + errors.__all__
+           "Schedule", "When", "when", "unique_jid", "handle_count"] + errors.__all__
 
 
 def handle_count() -> int:

@@ -13,6 +13,7 @@ from .events import Events
 from .job import Job
 from .queue import Queue, counts_of
 from .recurring import RecurringJob
+from .schedule import Schedules
 
 
 def _ms(seconds: Optional[float]) -> int:
@@ -48,6 +49,7 @@ class Client:
         self.config = Config(self)
         self.workers = Workers(self)
         self.recurring = Recurring(self)
+        self.schedules = Schedules(self)
 
     def __repr__(self) -> str:
         return "<qless.Client %s>" % self.worker_name
