@@ -2,6 +2,7 @@
 Python half of UNQ-10), checked against what lands in Redis."""
 import datetime as dt
 import json
+import os
 import random
 import signal
 import subprocess
@@ -136,11 +137,11 @@ def test_entry_jids_are_the_c_unique_jids(sched, r):
         assert r.exists("ql:j:" + want) or r.exists("ql:r:" + want)
 
 
-def _listener(url, mode, pool):
+def _listener(url, mode, pool, max_jobs=None):
     script = ("import sys, qless\n"
               "c = qless.Client(%r, worker_name='lsn')\n"
-              "sys.exit(c.schedules['tasks'].listen(pool=%d, mode=%r, allow=['sample.*'], interval=0.05))\n"
-              % (url, pool, mode))
+              "sys.exit(c.schedules['tasks'].listen(pool=%d, mode=%r, max_jobs=%r, allow=['sample.*'],"
+              " interval=0.05))\n" % (url, pool, mode, max_jobs))
     env = worker_env(url)
     env.pop("QLESS_WORKER_ALLOW")   # the allow-list comes from listen(allow=)
     return subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
@@ -172,6 +173,20 @@ def test_listen_pool_completes_jobs_and_stops_gracefully(client, url, r, mode):
             proc.wait()
 
 
+def test_listen_stops_after_max_jobs(client, url, r):
+    s = client.schedules["tasks"]
+    jids = [s.add_now("sample.Succeed", {"n": i}) for i in range(5)]
+    proc = _listener(url, "thread", 1, max_jobs=3)
+    try:
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert sorted(r.hget("ql:j:" + j, "state") for j in jids) == ["complete"] * 3 + ["waiting"] * 2
+
+
 def test_listen_arguments_are_checked(client):
     s = client.schedules["tasks"]
     with pytest.raises(ValueError, match="mode"):
@@ -188,3 +203,13 @@ def test_listen_needs_an_allow_list(url):
                           env=env, capture_output=True, text=True, timeout=20)
     assert proc.returncode == 2 and "allow" in proc.stderr
 
+
+
+def test_schedule_example_runs_and_is_the_one_in_the_readme(url):
+    example = os.path.join(os.path.dirname(os.environ["QLESS_PY_EXAMPLE"]), "schedule_example.py")
+    with open(example) as f, open(os.path.join(os.path.dirname(example), "..", "..", "README.md")) as readme:
+        assert "```python\n" + f.read() + "```" in readme.read()
+    out = subprocess.run([sys.executable, "-P", example], env=dict(os.environ, QLESS_URL=url),
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "True\ninterval example.Ping\ncron example.Report\nat example.Mail\n0 9 * * 1\n"
