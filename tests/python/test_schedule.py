@@ -137,52 +137,55 @@ def test_entry_jids_are_the_c_unique_jids(sched, r):
         assert r.exists("ql:j:" + want) or r.exists("ql:r:" + want)
 
 
-def _listener(url, mode, pool, max_jobs=None):
-    script = ("import sys, qless\n"
-              "c = qless.Client(%r, worker_name='lsn')\n"
-              "sys.exit(c.schedules['tasks'].listen(pool=%d, mode=%r, max_jobs=%r, allow=['sample.*'],"
-              " interval=0.05))\n" % (url, pool, mode, max_jobs))
-    env = worker_env(url)
-    env.pop("QLESS_WORKER_ALLOW")   # the allow-list comes from listen(allow=)
-    return subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+@pytest.fixture
+def listener(url):
+    """listener(mode, pool, max_jobs=None) -> a subprocess running
+    schedules["tasks"].listen; killed at teardown if still running."""
+    procs = []
+
+    def start(mode, pool, max_jobs=None):
+        script = ("import sys, qless\n"
+                  "c = qless.Client(%r, worker_name='lsn')\n"
+                  "sys.exit(c.schedules['tasks'].listen(pool=%d, mode=%r, max_jobs=%r, allow=['sample.*'],"
+                  " interval=0.05))\n" % (url, pool, mode, max_jobs))
+        env = worker_env(url)
+        env.pop("QLESS_WORKER_ALLOW")   # the allow-list comes from listen(allow=)
+        procs.append(subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True))
+        return procs[-1]
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
 
 
 @pytest.mark.parametrize("mode", ["thread", "fork"])
-def test_listen_pool_completes_jobs_and_stops_gracefully(client, url, r, mode):
+def test_listen_pool_completes_jobs_and_stops_gracefully(client, listener, r, mode):
     """BND-2: listen(pool=3) completes 50 jobs (popped by the listener's
     workers); SIGTERM lets the running job finish (complete) and the
     listener exit 0."""
     s = client.schedules["tasks"]
     jids = [s.add_now("sample.Succeed", {"n": i}) for i in range(50)]
-    proc = _listener(url, mode, 3)
-    try:
-        wait_for(lambda: all(r.hget("ql:j:" + j, "state") == "complete" for j in jids), timeout=20)
-        poppers = {h["worker"] for j in jids for h in client.jobs[j].history if h["what"] == "popped"}
-        assert poppers and all(w.startswith("lsn") for w in poppers), poppers
-        slow = s.add_now("sample.Succeed", {"sleep": 1.0})
-        wait_for(lambda: r.hget("ql:j:" + slow, "state") == "running", timeout=10)
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=20)
-        assert proc.returncode == 0, err
-        assert r.hget("ql:j:" + slow, "state") == "complete"
-        assert json.loads(r.hget("ql:j:" + slow, "data"))["seen"] is True
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    proc = listener(mode, 3)
+    wait_for(lambda: all(r.hget("ql:j:" + j, "state") == "complete" for j in jids), timeout=20)
+    poppers = {h["worker"] for j in jids for h in client.jobs[j].history if h["what"] == "popped"}
+    assert poppers and all(w.startswith("lsn") for w in poppers), poppers
+    slow = s.add_now("sample.Succeed", {"sleep": 1.0})
+    wait_for(lambda: r.hget("ql:j:" + slow, "state") == "running", timeout=10)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert r.hget("ql:j:" + slow, "state") == "complete"
+    assert json.loads(r.hget("ql:j:" + slow, "data"))["seen"] is True
 
 
-def test_listen_stops_after_max_jobs(client, url, r):
+def test_listen_stops_after_max_jobs(client, listener, r):
     s = client.schedules["tasks"]
     jids = [s.add_now("sample.Succeed", {"n": i}) for i in range(5)]
-    proc = _listener(url, "thread", 1, max_jobs=3)
-    try:
-        out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    proc = listener("thread", 1, max_jobs=3)
+    _out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert sorted(r.hget("ql:j:" + j, "state") for j in jids) == ["complete"] * 3 + ["waiting"] * 2
 
