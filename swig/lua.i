@@ -469,6 +469,10 @@ static int qless_lua_sleep(lua_State *L)
 %typemap(argout) int64_t *QLESS_OUT_INT %{ lua_pushinteger(L, (lua_Integer)tmp$argnum); SWIG_arg++; %}
 %typemap(in, numinputs=0) double *QLESS_OUT_DOUBLE (double tmp = 0) %{ $1 = &tmp; %}
 %typemap(argout) double *QLESS_OUT_DOUBLE %{ lua_pushnumber(L, tmp$argnum); SWIG_arg++; %}
+%typemap(in, numinputs=0) int *QLESS_OUT_FLAG (int tmp = 0) %{ $1 = &tmp; %}
+%typemap(argout) int *QLESS_OUT_FLAG %{ lua_pushboolean(L, tmp$argnum); SWIG_arg++; %}
+%typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) %{ tmp[0] = '\0'; $1 = tmp; %}
+%typemap(argout) char QLESS_OUT_BUF[ANY] %{ lua_pushstring(L, tmp$argnum); SWIG_arg++; %}
 
 /* nil -> (NULL, 0); a table of strings, even empty -> a non-NULL array.
  * The pointers stay valid during the call: the table (an argument, so on

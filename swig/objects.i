@@ -16,7 +16,7 @@
  * type would collide with the flat qless_<type>_<method> wrappers, which
  * stay for the layers that still call them. Hence each class's own name
  * (Client, Queue, Job, Recur, Worker, Events, StrList, JobList,
- * QueueCountList, Heartbeater), given by QLESS_HANDLE in qless.i.
+ * QueueCountList, Heartbeater, Schedule), given by QLESS_HANDLE in qless.i.
  *
  * A language adds its sugar on top (iterators, properties over the
  * attributes, JSON, keyword arguments) in swig/<lang>.i or its layer.
@@ -35,6 +35,12 @@ static CTYPE TYPE##_##NAME##_get(const TYPE *self)
 %extend TYPE { CTYPE NAME; }
 %enddef
 
+/* Methods with a body are emitted as qless_<type>_<method>, so the ones
+ * named like a C function get another name here and their own in the
+ * languages. */
+%rename(cron_next) qless_client::cron_times;
+%rename(next) qless_recur::due_times;
+
 /* ---- client ---- */
 QLESS_ATTR(qless_client, const char *, worker_name)
 QLESS_ATTR(qless_client, double, now)
@@ -49,7 +55,15 @@ QLESS_ATTR(qless_client, double, now)
 	{
 		return qless_worker_new(out, $self, QLESS_STRV, QLESS_STRC, opts);
 	}
+	int schedule(qless_schedule **out, const char *name) { return qless_schedule_new(out, $self, name); }
 
+	/* The next count fire times of a cron expression (cron.next): a TimeList. */
+	int cron_times(qless_swig_times **out, const char *expr, int64_t count)
+	{
+		qless_swig_times *t = (qless_swig_times *)calloc(1, sizeof *t);
+		int rc = t ? qless_client_cron_next($self, expr, count, &t->v, &t->n) : QLESS_ENOMEM;
+		return qless_swig_times_done(out, t, rc);
+	}
 	int set_time_offset(double seconds);
 	int call(char **out, const char *command, QLESS_STRV(argv, argc));
 	int get_job(qless_job **out, const char *jid);
@@ -78,6 +92,8 @@ QLESS_ATTR(qless_client, double, now)
 QLESS_ATTR(qless_queue, const char *, name)
 %extend qless_queue {
 	int put(char **out_jid, const char *klass, const char *data, const qless_put_options *opts);
+	int put_unique(char **out_jid, int *out_inserted, const char *klass, const char *data,
+	               const qless_put_options *opts);
 	int recur(char **out_jid, const char *klass, const char *data, double interval, const qless_recur_options *opts);
 	int recur_cron(char **out_jid, const char *klass, const char *data, const char *expr,
 	               const qless_recur_options *opts);
@@ -165,6 +181,13 @@ QLESS_ATTR(qless_recur, size_t, tag_count)
 	int set_retries(int64_t retries);
 	int set_interval(double interval);
 	int set_cron(const char *expr);
+	/* The template's next count due times (recur.next): a TimeList. */
+	int due_times(qless_swig_times **out, int64_t count)
+	{
+		qless_swig_times *t = (qless_swig_times *)calloc(1, sizeof *t);
+		int rc = t ? qless_recur_next($self, count, &t->v, &t->n) : QLESS_ENOMEM;
+		return qless_swig_times_done(out, t, rc);
+	}
 	int set_backlog(int64_t backlog);
 	int set_data(const char *data);
 	int set_klass(const char *klass);
@@ -196,7 +219,34 @@ QLESS_ATTR(qless_worker, int64_t, jobs_done)
 QLESS_ATTR(qless_heartbeater, qless_bool, lost)
 QLESS_ATTR(qless_heartbeater, int64_t, beats)
 
+/* ---- schedule: a named queue seen as a schedule (its adds and listing
+ * are qless_schedule_*; listening is each language's worker) ---- */
+QLESS_ATTR(qless_schedule, const char *, name)
+%extend qless_schedule {
+	/* Each gives (jid, inserted): inserted is false when an identical
+	 * entry was pending (unique adds, the default). */
+	int add_now(char **out_jid, int *out_inserted, const char *klass, const char *data,
+	            const qless_schedule_options *opts);
+	int add_at(char **out_jid, int *out_inserted, double when, const char *klass, const char *data,
+	           const qless_schedule_options *opts);
+	int add_in(char **out_jid, int *out_inserted, double seconds, const char *klass, const char *data,
+	           const qless_schedule_options *opts);
+	int add_every(char **out_jid, int *out_inserted, double interval, double first, const char *klass,
+	              const char *data, const qless_schedule_options *opts);
+	int add_cron(char **out_jid, int *out_inserted, const char *expr, const char *klass, const char *data,
+	             const qless_schedule_options *opts);
+	int add(char **out_jid, int *out_inserted, const char *when_text, const char *klass, const char *data,
+	        const qless_schedule_options *opts);
+	int remove(const char *jid, int *out_removed);
+	/* The pending entries as JSON text. */
+	int list(char **out_json);
+}
+
 /* ---- lists: items are copied out; take moves a job out of its list ---- */
+%extend qless_swig_times {
+	size_t size();
+	double get(size_t index);
+}
 %extend qless_strlist {
 	size_t size();
 	const char *get(size_t index);

@@ -155,6 +155,10 @@ static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)
 %typemap(argout) int64_t *QLESS_OUT_INT { zval o; ZVAL_LONG(&o, (zend_long)tmp$argnum); qless_php_output($result, &o, &qless_nout); }
 %typemap(in, numinputs=0) double *QLESS_OUT_DOUBLE (double tmp = 0) { $1 = &tmp; }
 %typemap(argout) double *QLESS_OUT_DOUBLE { zval o; ZVAL_DOUBLE(&o, tmp$argnum); qless_php_output($result, &o, &qless_nout); }
+%typemap(in, numinputs=0) int *QLESS_OUT_FLAG (int tmp = 0) { $1 = &tmp; }
+%typemap(argout) int *QLESS_OUT_FLAG { zval o; ZVAL_BOOL(&o, tmp$argnum); qless_php_output($result, &o, &qless_nout); }
+%typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) { tmp[0] = '\0'; $1 = tmp; }
+%typemap(argout) char QLESS_OUT_BUF[ANY] { zval o; ZVAL_STRING(&o, tmp$argnum); qless_php_output($result, &o, &qless_nout); }
 
 /* null -> (NULL, 0); an array of strings (values, in order), even empty ->
  * a non-NULL array. The strings stay owned by the PHP array. */

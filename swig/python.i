@@ -196,6 +196,10 @@ static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec
 %typemap(argout) int64_t *QLESS_OUT_INT { $result = SWIG_Python_AppendOutput($result, PyLong_FromLongLong(tmp$argnum)); }
 %typemap(in, numinputs=0) double *QLESS_OUT_DOUBLE (double tmp = 0) { $1 = &tmp; }
 %typemap(argout) double *QLESS_OUT_DOUBLE { $result = SWIG_Python_AppendOutput($result, PyFloat_FromDouble(tmp$argnum)); }
+%typemap(in, numinputs=0) int *QLESS_OUT_FLAG (int tmp = 0) { $1 = &tmp; }
+%typemap(argout) int *QLESS_OUT_FLAG { $result = SWIG_Python_AppendOutput($result, PyBool_FromLong(tmp$argnum)); }
+%typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) { tmp[0] = '\0'; $1 = tmp; }
+%typemap(argout) char QLESS_OUT_BUF[ANY] { $result = SWIG_Python_AppendOutput($result, SWIG_FromCharPtr(tmp$argnum)); }
 
 /* None -> (NULL, 0); any sequence of str, even empty -> a non-NULL array. */
 %typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (struct qless_swig_lists lists = { { NULL }, 0 }, PyObject *keep = NULL) {

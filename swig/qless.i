@@ -31,6 +31,11 @@
  *   char **QLESS_OUT_STRING           owned string out-parameter (freed with
  *                                     qless_free) -> string (NULL -> nil)
  *   int64_t *QLESS_OUT_INT, double *QLESS_OUT_DOUBLE   numeric out-parameters
+ *   int *QLESS_OUT_FLAG               (in, numinputs=0 + argout) a yes/no
+ *                                     out-parameter (*out_inserted) -> boolean
+ *   char QLESS_OUT_BUF[ANY]           (in, numinputs=0 + argout) a caller's
+ *                                     fixed-size text buffer (a unique jid,
+ *                                     a formatted time) -> string
  *   (const char *const *QLESS_STRV, size_t QLESS_STRC) list of strings in
  *                                     (nil -> NULL, 0); QLESS_STRV(list, n) in
  *                                     the headers gives SWIG these names
@@ -115,6 +120,8 @@ static const struct qless_swig_field qless_swig_put_fields[] = {
 	{ "retries", QLESS_SWIG_INT, offsetof(qless_put_options, retries), 0 },
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_put_options, tags), offsetof(qless_put_options, ntags) },
 	{ "depends", QLESS_SWIG_STRV, offsetof(qless_put_options, depends), offsetof(qless_put_options, ndepends) },
+	{ "unique", QLESS_SWIG_INT, offsetof(qless_put_options, unique), 0 },
+	{ "unique_key", QLESS_SWIG_STR, offsetof(qless_put_options, unique_key), 0 },
 };
 static const qless_recur_options qless_swig_recur_defaults = QLESS_RECUR_OPTIONS_INIT;
 static const struct qless_swig_field qless_swig_recur_fields[] = {
@@ -124,6 +131,8 @@ static const struct qless_swig_field qless_swig_recur_fields[] = {
 	{ "retries", QLESS_SWIG_INT, offsetof(qless_recur_options, retries), 0 },
 	{ "backlog", QLESS_SWIG_INT, offsetof(qless_recur_options, backlog), 0 },
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_recur_options, tags), offsetof(qless_recur_options, ntags) },
+	{ "unique", QLESS_SWIG_INT, offsetof(qless_recur_options, unique), 0 },
+	{ "unique_key", QLESS_SWIG_STR, offsetof(qless_recur_options, unique_key), 0 },
 };
 static const qless_client_options qless_swig_client_defaults = QLESS_CLIENT_OPTIONS_INIT;
 static const struct qless_swig_field qless_swig_client_fields[] = {
@@ -145,6 +154,17 @@ static const struct qless_swig_field qless_swig_complete_fields[] = {
 	{ "depends", QLESS_SWIG_STRV, offsetof(qless_complete_options, depends),
 	  offsetof(qless_complete_options, ndepends) },
 };
+static const qless_schedule_options qless_swig_schedule_defaults = QLESS_SCHEDULE_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_schedule_fields[] = {
+	{ "unique", QLESS_SWIG_INT, offsetof(qless_schedule_options, unique), 0 },
+	{ "key", QLESS_SWIG_STR, offsetof(qless_schedule_options, key), 0 },
+	{ "jid", QLESS_SWIG_STR, offsetof(qless_schedule_options, jid), 0 },
+	{ "priority", QLESS_SWIG_DOUBLE, offsetof(qless_schedule_options, priority),
+	  offsetof(qless_schedule_options, has_priority) },
+	{ "retries", QLESS_SWIG_INT, offsetof(qless_schedule_options, retries), 0 },
+	{ "backlog", QLESS_SWIG_INT, offsetof(qless_schedule_options, backlog), 0 },
+	{ "tags", QLESS_SWIG_STRV, offsetof(qless_schedule_options, tags), offsetof(qless_schedule_options, ntags) },
+};
 #define QLESS_SWIG_OPTSPEC_ROW(what, type, fields) \
 	{ what, &qless_swig_##fields##_defaults, sizeof(type), qless_swig_##fields##_fields, \
 	  sizeof qless_swig_##fields##_fields / sizeof *qless_swig_##fields##_fields }
@@ -157,6 +177,8 @@ static const struct qless_swig_optspec qless_swig_client_spec =
 	QLESS_SWIG_OPTSPEC_ROW("client options", qless_client_options, client);
 static const struct qless_swig_optspec qless_swig_worker_spec =
 	QLESS_SWIG_OPTSPEC_ROW("worker options", qless_worker_options, worker);
+static const struct qless_swig_optspec qless_swig_schedule_spec =
+	QLESS_SWIG_OPTSPEC_ROW("schedule options", qless_schedule_options, schedule);
 
 /* The table of the options struct opts points to, chosen by its C type so
  * that one typemap per language serves every options struct. */
@@ -165,7 +187,8 @@ static const struct qless_swig_optspec qless_swig_worker_spec =
 	qless_complete_options *: &qless_swig_complete_spec, \
 	qless_recur_options *: &qless_swig_recur_spec, \
 	qless_client_options *: &qless_swig_client_spec, \
-	qless_worker_options *: &qless_swig_worker_spec)
+	qless_worker_options *: &qless_swig_worker_spec, \
+	qless_schedule_options *: &qless_swig_schedule_spec)
 
 /* C arrays a typemap allocated for the list fields of one call. */
 #define QLESS_SWIG_MAXLISTS 4
@@ -274,6 +297,7 @@ static int qless_swig_error_index(int code)
 %ignore qless_joblist_free;
 %ignore qless_heartbeater_free;
 %ignore qless_queue_countlist_free;
+%ignore qless_schedule_free;
 %ignore qless_joblist_get;
 /* Operators use `qless server status`; programs only need start and stop. */
 %ignore qless_server_status;
@@ -284,8 +308,9 @@ static int qless_swig_error_index(int code)
 /* Options structs in from the language's native map (see QLESS_OPTIONS). */
 %apply const SWIGTYPE *QLESS_OPTIONS {
   const qless_put_options *, const qless_complete_options *, const qless_recur_options *,
-  const qless_client_options *, const qless_worker_options *
+  const qless_client_options *, const qless_worker_options *, const qless_schedule_options *
 };
+%ignore qless_schedule_options_init;
 %ignore qless_complete_options_init;
 %ignore qless_recur_options_init;
 %ignore qless_worker_options_init;
@@ -295,7 +320,7 @@ static int qless_swig_error_index(int code)
 
 /* ---- results: an int is a status; values have types of their own ---- */
 %typemap(out) int = int QLESS_STATUS_OUT;
-%apply int QLESS_PLAIN_OUT { qless_bool, qless_error_code };
+%apply int QLESS_PLAIN_OUT { qless_bool, qless_error_code, qless_when_kind };
 /* The one int result that is a value, kept an int in C for the ABI. */
 %ignore qless_version_number;
 %rename(qless_version_number) qless_swig_version_number;
@@ -310,7 +335,7 @@ static long qless_swig_version_number(void)
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
   qless_client **, qless_queue **, qless_job **, qless_recur **, qless_worker **,
   qless_events **, qless_heartbeater **, qless_joblist **, qless_strlist **,
-  qless_queue_countlist **
+  qless_queue_countlist **, qless_schedule **, qless_swig_times **
 };
 %apply char **QLESS_OUT_STRING { char ** };
 /* SWIG drops qualifiers when no typemap fits a type exactly, and a list of
@@ -320,6 +345,11 @@ static long qless_swig_version_number(void)
 %typemap(freearg) const char *const * "";
 %apply int64_t *QLESS_OUT_INT { int64_t * };
 %apply double *QLESS_OUT_DOUBLE { double * };
+/* The only int * parameters are yes/no answers (*out_inserted). */
+%apply int *QLESS_OUT_FLAG { int * };
+/* Fixed-size char arrays are output buffers of the callee (a unique jid,
+ * a formatted time); struct members of that type are read-only below. */
+%apply char QLESS_OUT_BUF[ANY] { char [ANY] };
 
 /* Option structs hold C arrays whose lifetime a language cannot express:
  * they are built from a native map for the duration of one call
@@ -329,6 +359,7 @@ static long qless_swig_version_number(void)
 %ignore qless_complete_options;
 %ignore qless_recur_options;
 %ignore qless_worker_options;
+%ignore qless_schedule_options;
 /* Pipelined raw calls: a C-level batching tool, not wrapped. */
 %ignore qless_call;
 %ignore qless_client_call_batch;
@@ -343,9 +374,15 @@ static long qless_swig_version_number(void)
 %ignore qless_result_retry;
 %ignore qless_allowlist_check;
 %ignore qless_allowlist_match;
-/* Its int out-parameter (inserted) has no typemap yet in every language; the
- * bindings reach unique puts through the put options until it does. */
-%ignore qless_queue_put_unique;
+/* Listening runs job code on pool threads: each language listens through
+ * its own worker trampoline instead (as for the engine above). */
+%ignore qless_schedule_listen;
+%ignore qless_schedule_stop;
+%ignore qless_listen_options;
+%ignore qless_listen_options_init;
+/* Borrowed from the schedule: a proxy could outlive it. Languages make
+ * their own Queue of the schedule's name. */
+%ignore qless_schedule_queue;
 
 /* Output structs: constructed with their version set. */
 %extend qless_queue_counts { qless_queue_counts() { qless_queue_counts *c = calloc(1, sizeof *c); if (c) c->version = QLESS_QUEUE_COUNTS_VERSION; return c; } }
@@ -354,6 +391,54 @@ static long qless_swig_version_number(void)
 %ignore qless_timing_stats::histogram;
 %immutable qless_queue_counts::version;
 %immutable qless_stats::version;
+/* qless_when_parse's result: made with its version set, read as an object. */
+%extend qless_when { qless_when() { qless_when *w = calloc(1, sizeof *w); if (w) w->version = QLESS_WHEN_VERSION; return w; } }
+%immutable qless_when::version;
+%immutable qless_when::kind;
+%immutable qless_when::at;
+%immutable qless_when::interval;
+%immutable qless_when::cron;
+
+/* Due times (cron.next, recur.next): C gives an owned array and its length,
+ * two parameters a typemap could only select by name; the object model
+ * hands them over as a TimeList (size, get) instead, and the flat
+ * functions stay C-only. */
+%ignore qless_client_cron_next;
+%ignore qless_recur_next;
+%{
+typedef struct qless_swig_times {
+	double *v;   /* owned: qless_free */
+	size_t n;
+} qless_swig_times;
+
+static void qless_swig_times_free(qless_swig_times *t)
+{
+	if (t) {
+		qless_free(t->v);
+		free(t);
+	}
+}
+
+static size_t qless_swig_times_size(const qless_swig_times *t)
+{
+	return t ? t->n : 0;
+}
+
+static double qless_swig_times_get(const qless_swig_times *t, size_t index)
+{
+	return t && index < t->n ? t->v[index] : 0;
+}
+
+/* Hands t to *out when the call that filled it (rc) succeeded. */
+static int qless_swig_times_done(qless_swig_times **out, qless_swig_times *t, int rc)
+{
+	if (rc < 0)
+		qless_swig_times_free(t);
+	else
+		*out = t;
+	return rc;
+}
+%}
 
 /* ---- handles: opaque in C, proxy classes with destructors here ----
  * Declared after the typemaps above: SWIG wraps a class's %extend methods
@@ -378,6 +463,8 @@ QLESS_HANDLE(qless_strlist, StrList, qless_strlist_free)
 QLESS_HANDLE(qless_joblist, JobList, qless_joblist_free)
 QLESS_HANDLE(qless_heartbeater, Heartbeater, qless_heartbeater_free)
 QLESS_HANDLE(qless_queue_countlist, QueueCountList, qless_queue_countlist_free)
+QLESS_HANDLE(qless_schedule, Schedule, qless_schedule_free)
+QLESS_HANDLE(qless_swig_times, TimeList, qless_swig_times_free)
 
 %include "qless/common.h"
 %include "qless/client.h"
@@ -388,5 +475,7 @@ QLESS_HANDLE(qless_queue_countlist, QueueCountList, qless_queue_countlist_free)
 %include "qless/events.h"
 %include "qless/heartbeater.h"
 %include "qless/server.h"
+%include "qless/when.h"
+%include "qless/schedule.h"
 
 %include "objects.i"

@@ -12,6 +12,7 @@
 %rename(Stats) qless_stats;
 %rename(TimingStats) qless_timing_stats;
 %rename(Backoff) qless_backoff;
+%rename(When) qless_when;
 
 /* The Ruby API's names for the object model's members where they differ
  * (lib/qless reopens these classes as Qless::Job, Qless::Client, ...): a
@@ -518,6 +519,10 @@ static void *qless_rb_next_nogvl(void *p)
 %typemap(argout) int64_t *QLESS_OUT_INT { $result = qless_rb_output($result, LL2NUM(tmp$argnum), &qless_nout); }
 %typemap(in, numinputs=0) double *QLESS_OUT_DOUBLE (double tmp = 0) { $1 = &tmp; }
 %typemap(argout) double *QLESS_OUT_DOUBLE { $result = qless_rb_output($result, rb_float_new(tmp$argnum), &qless_nout); }
+%typemap(in, numinputs=0) int *QLESS_OUT_FLAG (int tmp = 0) { $1 = &tmp; }
+%typemap(argout) int *QLESS_OUT_FLAG { $result = qless_rb_output($result, tmp$argnum ? Qtrue : Qfalse, &qless_nout); }
+%typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) { tmp[0] = '\0'; $1 = tmp; }
+%typemap(argout) char QLESS_OUT_BUF[ANY] { $result = qless_rb_output($result, qless_rb_str(tmp$argnum), &qless_nout); }
 
 /* nil -> (NULL, 0); an Array of Strings, even empty -> a non-NULL array.
  * The pointer array lives in a Ruby string so that a raise (type error

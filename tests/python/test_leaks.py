@@ -43,8 +43,14 @@ def exercise(url):
     client.recurring[rjid].tags
     with client.events("log") as events:
         events.next(0)
+    tasks = client.schedules["s"]
+    tjid = tasks.add("K", {}, cron="0 9 * * *", tags=["t"])
+    tasks.add("K", {}, at="7pm tomorrow", report=True)
+    tasks.entries(), tasks.next(tjid, 3), client.cron_next("@daily", 2)
+    tasks.remove(tjid)
     for fail in (lambda: client.call("nope"), lambda: queue.put("K", "{"),
-                 lambda: client.jobs["missing"], lambda: client.recurring["missing"]):
+                 lambda: client.jobs["missing"], lambda: client.recurring["missing"],
+                 lambda: tasks.add("K", cron="0 24 * * *"), lambda: client.cron_next("0 0 31 2 *", 1)):
         try:
             fail()
         except qless.Error:

@@ -13,15 +13,11 @@ HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 CLASSES = {"qless_client": "Client", "qless_queue": "Queue", "qless_job": "Job", "qless_recur": "Recur",
            "qless_worker": "Worker", "qless_events": "Events", "qless_strlist": "StrList",
            "qless_joblist": "JobList", "qless_queue_countlist": "QueueCountList",
-           "qless_heartbeater": "Heartbeater"}
+           "qless_heartbeater": "Heartbeater", "qless_schedule": "Schedule"}
 # Wrapped flat functions deliberately left out of the model, with why.
 NOT_METHODS = {
     "qless_job_client",           # a borrowed client: a proxy could outlive its job
     "qless_client_queues_json",   # raw JSON; Client.queue_counts is the typed form
-    # Out-parameters with no typemap yet (an int flag, an array of times):
-    # the bindings' part of schedules (issue 14) gives them their typed form.
-    "qless_queue_put_unique",
-    "qless_recur_next",
 }
 DECL = re.compile(r"QLESS_EXTERN\([^)]*\)\s*(qless_\w+)\(\s*(?:const\s+)?(qless_\w+)\s*\*\s*\w+[,)]")
 

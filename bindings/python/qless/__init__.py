@@ -14,14 +14,16 @@ from . import errors
 from .errors import *  # noqa: F401,F403 - Error, its subclasses and RetryableError
 from .events import Event, Events
 from .job import Job
-from .queue import Queue, QueueCounts
+from .queue import Queue, QueueCounts, unique_jid
 from .recurring import RecurringJob
+from .schedule import Schedule
+from .times import When, when
 
 __version__: str = _core.qless_version()
 
 __all__ = ["Client", "Queue", "Job", "RecurringJob", "Events", "Event", "QueueCounts",
            "Config", "Jobs", "Queues", "Recurring", "Workers", "FailedPage",
-           "handle_count"] + errors.__all__
+           "Schedule", "When", "when", "unique_jid", "handle_count"] + errors.__all__
 
 
 def handle_count() -> int:

@@ -33,6 +33,11 @@ def strlist(handle: Any) -> List[str]:
     return indexed(handle.get, handle.size())
 
 
+def times(handle: Any) -> List[float]:
+    """The due times of a TimeList (cron.next, recur.next), epoch seconds."""
+    return [handle.get(i) for i in range(handle.size())]
+
+
 def strlist_numbers(handle: Any) -> Dict[str, int]:
     return {handle.get(i): handle.number(i) for i in range(handle.size())}
 

@@ -7,12 +7,13 @@ from typing import (Any, Dict, Iterable, Iterator, List, MutableMapping, NamedTu
                     Optional, Tuple, Union)
 
 from . import _core
-from ._util import attr, joblist, many, strlist, strlist_numbers
+from ._util import attr, joblist, many, strlist, strlist_numbers, times
 from .errors import NotFound
 from .events import Events
 from .job import Job
 from .queue import Queue, counts_of
 from .recurring import RecurringJob
+from .schedule import Schedules
 
 
 def _ms(seconds: Optional[float]) -> int:
@@ -48,6 +49,7 @@ class Client:
         self.config = Config(self)
         self.workers = Workers(self)
         self.recurring = Recurring(self)
+        self.schedules = Schedules(self)
 
     def __repr__(self) -> str:
         return "<qless.Client %s>" % self.worker_name
@@ -57,6 +59,11 @@ class Client:
 
     def set_time_offset(self, seconds: float) -> None:
         self._h.set_time_offset(seconds)
+
+    def cron_next(self, expr: str, n: int = 5) -> List[float]:
+        """The next n (1-1000) fire times of a cron expression from now,
+        epoch seconds, as the server computes them."""
+        return times(self._h.cron_next(expr, n))
 
     def call(self, command: str, *args: Any) -> Optional[str]:
         """Raw protocol call; the reply as text (arrays as a JSON array)."""

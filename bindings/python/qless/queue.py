@@ -31,6 +31,16 @@ def counts_of(name: str, fill: Callable[[Any], None]) -> QueueCounts:
     return QueueCounts(name, c.waiting, c.running, c.stalled, c.scheduled, c.depends, c.recurring, bool(c.paused))
 
 
+def unique_jid(queue: str, klass: Optional[str] = None, data: Any = None, *, key: Optional[str] = None,
+               cron: Optional[str] = None, interval: float = 0) -> str:
+    """The jid a unique put (or recur: with cron or interval) of this entry
+    gets: the SHA-1 of its identity (queue with key, or queue, klass, data
+    and the schedule), computed by libqless without a server."""
+    if key is not None:
+        return _core.qless_unique_jid_for_key(queue, key)
+    return _core.qless_unique_jid(queue, klass, None if data is None else encode(data), cron, interval)
+
+
 def _timing(t: Any) -> Dict[str, Any]:
     return {"count": t.count, "mean": t.mean, "std": t.std,
             "histogram": [t.bucket(i) for i in range(_core.QLESS_STATS_BUCKETS)]}
@@ -51,11 +61,23 @@ class Queue:
     def put(self, klass: str, data: Any = None, priority: Optional[float] = None,
             tags: Optional[Iterable[str]] = None, delay: float = 0,
             retries: Optional[int] = None, depends: Optional[Iterable[str]] = None,
-            jid: Optional[str] = None) -> str:
+            jid: Optional[str] = None, unique: bool = False, key: Optional[str] = None,
+            report: bool = False) -> Any:
         """Puts a job; data is a JSON-able value or a str of JSON text.
-        Options left None keep an existing job's values (new job: defaults)."""
-        return self._h.put(klass, None if data is None else encode(data), dict(
-            jid=jid, delay=delay, priority=priority, retries=retries, tags=tags, depends=depends))
+        Options left None keep an existing job's values (new job: defaults).
+
+        unique=True (implied by key): nothing happens while a job with the
+        jid is waiting, scheduled, running or failed; without jid the jid is
+        derived from queue, klass and data (or from key). report=True
+        returns (jid, inserted) instead of the jid."""
+        unique = unique or key is not None or report
+        opts = dict(jid=jid, delay=delay, priority=priority, retries=retries, tags=tags, depends=depends,
+                    unique=1 if unique else None, unique_key=key)
+        encoded = None if data is None else encode(data)
+        if report:
+            jid, inserted = self._h.put_unique(klass, encoded, opts)
+            return jid, inserted
+        return self._h.put(klass, encoded, opts)
 
     @overload
     def pop(self) -> Optional["Job"]: ...
@@ -141,10 +163,18 @@ class Queue:
 
     def recur(self, klass: str, data: Any = None, interval: float = 60, offset: float = 0,
               priority: float = 0, retries: int = 0, backlog: int = 0,
-              tags: Optional[Iterable[str]] = None, jid: Optional[str] = None) -> str:
-        """Puts a job of klass every interval seconds; returns the template's jid."""
-        return self._h.recur(klass, None if data is None else encode(data), interval, dict(
-            jid=jid, offset=offset, priority=priority, retries=retries, backlog=backlog, tags=tags))
+              tags: Optional[Iterable[str]] = None, jid: Optional[str] = None,
+              unique: bool = False, key: Optional[str] = None, cron: Optional[str] = None) -> str:
+        """Puts a job of klass every interval seconds, or at the fire times of
+        the cron expression cron (then interval and offset are not used);
+        returns the template's jid. unique=True (implied by key) keeps a
+        template that exists with that jid."""
+        encoded = None if data is None else encode(data)
+        opts = dict(jid=jid, offset=offset, priority=priority, retries=retries, backlog=backlog, tags=tags,
+                    unique=1 if unique or key is not None else None, unique_key=key)
+        if cron is not None:
+            return self._h.recur_cron(klass, encoded, cron, opts)
+        return self._h.recur(klass, encoded, interval, opts)
 
     # ---- jids by state ----
     def _jobs(self, state: str, offset: int, count: int) -> List[str]:

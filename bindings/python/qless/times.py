@@ -1,0 +1,62 @@
+"""Times for schedules: qless.when (English time text read by libqless, no
+server) and the conversions of Python's time values to epoch seconds."""
+import datetime as _dt
+import time
+from dataclasses import dataclass
+from typing import Any, Optional, Union
+
+from . import _core
+
+TimeValue = Union[str, int, float, _dt.datetime]
+
+_KINDS = {_core.QLESS_WHEN_AT: "at", _core.QLESS_WHEN_INTERVAL: "interval", _core.QLESS_WHEN_CRON: "cron"}
+
+
+@dataclass(frozen=True)
+class When:
+    """What a text means: kind "at" (once, at `at`), "interval" (every
+    `interval` seconds, first at `at`) or "cron" (at the fire times of
+    `cron`, a normalised expression; `at` is 0)."""
+    kind: str
+    at: float
+    interval: float
+    cron: str
+
+    @property
+    def datetime(self) -> _dt.datetime:
+        """`at` as an aware UTC datetime."""
+        return _dt.datetime.fromtimestamp(self.at, _dt.timezone.utc)
+
+
+def epoch(value: Any, what: str) -> float:
+    """A number or a datetime (aware; naive is taken as UTC) as epoch seconds."""
+    if isinstance(value, bool):
+        raise TypeError("%s: a time must be a number or a datetime, not bool" % what)
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=_dt.timezone.utc)
+        return value.timestamp()
+    raise TypeError("%s: a time must be a number, a datetime or text, not %s" % (what, type(value).__name__))
+
+
+def seconds(value: Any, what: str) -> float:
+    """A duration given as a number of seconds or a timedelta."""
+    if isinstance(value, _dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    raise TypeError("%s: a duration must be a number of seconds, a timedelta or text, not %s"
+                    % (what, type(value).__name__))
+
+
+def when(text: str, now: Optional[Union[int, float, _dt.datetime]] = None) -> When:
+    """Reads English time text ("7pm tomorrow", "in 5 minutes", "every monday
+    9am", ISO 8601, epoch seconds) relative to now (default: the clock).
+    qless.InvalidArgument names the word and column a text went wrong at."""
+    if not isinstance(text, str):
+        raise TypeError("when: text must be str, not %s" % type(text).__name__)
+    result = _core.qless_when()
+    _core.qless_when_parse(text, time.time() if now is None else epoch(now, "when: now"), result)
+    return When(_KINDS[result.kind], result.at, result.interval, result.cron)
