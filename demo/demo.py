@@ -3,14 +3,15 @@
     /usr/bin/python3 -P demo/demo.py BUILD_DIR [STATE_DIR]
 
 It starts the embedded server in its own state directory (STATE_DIR, default
-BUILD_DIR/demo-server, wiped first so every run starts clean), puts jobs from the `qless` CLI and from
-Python, Ruby and Lua, has them processed by the Python, Ruby and Lua workers,
-shows priorities, a delay, a dependency chain, a recurring job, a failed job
-that is retried and a lost lock that another worker recovers, and a schedule
-(demo/schedule.py) whose due entries a `qless schedule listen` pool runs, with
-a live progress line, then prints a summary. Exit status 0 only if every job reached
-the state it should; the server and every worker it started are stopped on any
-exit (also on error or Ctrl-C). Worker logs go to STATE_DIR-logs.
+BUILD_DIR/demo-server, wiped first so every run starts clean), puts jobs from
+the `qless` CLI and from Python, Ruby and Lua, has them processed by the Python,
+Ruby and Lua workers, shows priorities, a delay, a dependency chain, a recurring
+job, a failed job that is retried and a lost lock that another worker recovers,
+and a schedule (demo/schedule.py) whose due entries a `qless schedule listen`
+pool runs, with a live progress line, then prints a summary. Exit status 0
+only if every job reached the state it should; the server and every worker it
+started are stopped on any exit (also on error or Ctrl-C). Worker logs go to
+STATE_DIR-logs.
 """
 import json
 import os
@@ -358,7 +359,7 @@ def main(argv):
     sys.path.insert(0, os.path.join(build, "bindings", "python"))
     sys.path.insert(0, os.path.join(ROOT, "demo"))   # -P left the script's directory out
     import qless
-    from schedule import ScheduleDemo
+    import schedule
     demo = Demo(build, os.path.abspath(argv[2] if len(argv) == 3 else os.path.join(build, "demo-server")))
     # SIGTERM ends the demo like Ctrl-C does, so the cleanup below runs.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
@@ -380,8 +381,8 @@ def main(argv):
             print("   from %-6s %s" % (origin, ", ".join(s["jid"] for s in mine)))
             demo.put(origin, mine)
 
-        demo.schedule = ScheduleDemo(demo)
-        print("\n3. Schedule demo-schedule: entries in English and cron, from Python and the CLI")
+        demo.schedule = schedule.ScheduleDemo(demo)
+        print("\n3. Schedule %s: entries in English and cron, from Python and the CLI" % schedule.QUEUE)
         demo.schedule.add()
 
         print("\n4. Workers: python -> demo-python, ruby -> demo-ruby, lua -> demo-lua, "
