@@ -21,8 +21,31 @@ module QlessTest
   # Plain RESP over the unix socket: the qless protocol has no FLUSHALL.
   def self.redis(*args)
     UNIXSocket.open(SOCKET) do |s|
-      s.write("*#{args.size}\r\n" + args.map { |a| "$#{a.to_s.bytesize}\r\n#{a}\r\n" }.join)
+      command(s, args)
       s.gets
+    end
+  end
+
+  # One command's reply as a Ruby value: status and error lines as
+  # Strings, integers, bulk strings (nil when absent) and arrays of them.
+  def self.query(*args)
+    UNIXSocket.open(SOCKET) do |s|
+      command(s, args)
+      reply(s)
+    end
+  end
+
+  def self.command(sock, args)
+    sock.write("*#{args.size}\r\n" + args.map { |a| "$#{a.to_s.bytesize}\r\n#{a}\r\n" }.join)
+  end
+
+  def self.reply(sock)
+    line = sock.gets.chomp
+    case line[0]
+    when ":" then line[1..].to_i
+    when "$" then line == "$-1" ? nil : sock.read(line[1..].to_i + 2)[0...-2]
+    when "*" then Array.new(line[1..].to_i) { reply(sock) }
+    else line
     end
   end
 

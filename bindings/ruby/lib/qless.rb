@@ -32,6 +32,7 @@ end
 require "qless/convert"
 require "qless/job"
 require "qless/recurring_job"
+require "qless/times"
 require "qless/queue"
 require "qless/events"
 require "qless/client"
