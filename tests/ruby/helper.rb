@@ -72,4 +72,43 @@ module QlessTest
       end
     end
   end
+
+  # Tests of schedules.md, whose examples are at its `now`: the client's
+  # clock is shifted there.
+  class SpecNowTest < Test
+    N = 1_772_619_330 # 2026-03-04T10:15:30Z, a Wednesday
+
+    def setup
+      super
+      @client.time_offset = N - Time.now.to_f
+    end
+  end
+
+  # Child processes of a test (workers, listeners), each leading its own
+  # process group, so that what a pool forked goes with it: killed at
+  # teardown when still running.
+  module Children
+    # Starts cmd with stderr to log; returns its pid.
+    def spawn_child(cmd, log, env: {})
+      pid = Process.spawn(env, *cmd, err: log, out: File::NULL, pgroup: true)
+      (@children ||= []) << pid
+      pid
+    end
+
+    # Waits for the child to exit; returns its Process::Status.
+    def finish(pid, timeout = 20)
+      status = eventually(timeout, "exit of #{pid}") { Process.wait2(pid, Process::WNOHANG)&.last }
+      @children.delete(pid)
+      status
+    end
+
+    def kill_children
+      @children&.each do |pid|
+        Process.kill(:KILL, -pid)
+        Process.wait(pid)
+      rescue Errno::ESRCH, Errno::ECHILD
+        nil
+      end
+    end
+  end
 end

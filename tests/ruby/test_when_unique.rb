@@ -4,13 +4,7 @@ require "helper"
 
 # Qless.when, Qless.unique_jid, client.cron_next, cron templates and unique
 # puts (schedules.md §3.7, §5, §6.1-6.3).
-class TestWhenUnique < QlessTest::Test
-  N = 1_772_619_330 # 2026-03-04T10:15:30Z, a Wednesday
-
-  def setup
-    super
-    @client.time_offset = N - Time.now.to_f
-  end
+class TestWhenUnique < QlessTest::SpecNowTest
 
   def test_when_reads_text_relative_to_now
     at = Qless.when("7pm tomorrow", now: N)

@@ -24,6 +24,7 @@ module Qless
       def config = @config ||= Config.new(self)
       def workers = @workers ||= ClientWorkers.new(self)
       def recurring = @recurring ||= ClientRecurring.new(self)
+      def schedules = @schedules ||= ClientSchedules.new(self)
 
       # The next n (1-1000) fire times of a cron expression from now, epoch
       # seconds, as the server computes them.
