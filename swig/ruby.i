@@ -380,35 +380,44 @@ static void qless_rb_perform(void *ctx, qless_job *job, qless_result *result)
 	pthread_mutex_unlock(&c.worker->relay.mu);
 }
 
-/* Waits (without the GVL) for a relayed call; NULL once the relay closed. */
+/* Waits (without the GVL) until a call is queued or the relay closed. */
 static void *qless_rb_relay_wait(void *arg)
 {
 	struct qless_rb_relay *r = arg;
-	struct qless_rb_perform_call *c;
 	pthread_mutex_lock(&r->mu);
 	while (!r->queue && !r->closed)
 		pthread_cond_wait(&r->cv, &r->mu);
-	c = r->queue;
-	if (c)
-		r->queue = c->next;
 	pthread_mutex_unlock(&r->mu);
-	return c;
+	return NULL;
 }
 
-/* The body of a Ruby thread serving the relay. The calls' C frames stay
- * valid while they run: their pool threads wait for done. */
+/* The body of a Ruby thread serving the relay. A call is taken only with
+ * the GVL held, after the return from the wait (where Ruby may raise into
+ * this thread): a runner killed there leaves its call to another. The
+ * calls' C frames stay valid while they run: their pool threads wait. */
 static VALUE qless_rb_relay_serve(void *arg)
 {
 	struct qless_rb_relay *r = arg;
 	struct qless_rb_perform_call *c;
-	while ((c = rb_thread_call_without_gvl(qless_rb_relay_wait, r, NULL, NULL)) != NULL) {
+	int closed;
+	for (;;) {
+		rb_thread_call_without_gvl(qless_rb_relay_wait, r, NULL, NULL);
+		pthread_mutex_lock(&r->mu);
+		if ((c = r->queue) != NULL)
+			r->queue = c->next;
+		closed = r->closed;
+		pthread_mutex_unlock(&r->mu);
+		if (c == NULL) {
+			if (closed)
+				return Qnil;
+			continue;
+		}
 		qless_rb_perform_gvl(c);
 		pthread_mutex_lock(&r->mu);
 		c->done = 1;
 		pthread_cond_broadcast(&r->cv);
 		pthread_mutex_unlock(&r->mu);
 	}
-	return Qnil;
 }
 
 /* Ruby's own fork (Process.fork, so its at-fork work runs: Process._fork
@@ -481,12 +490,15 @@ static int qless_rb_relay_close(struct qless_rb_relay *r)
 	r->closed = 1;
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
+	/* A join that raises was interrupted, or re-raises what ended the
+	 * runner: join again only while it runs. */
 	for (i = 0; i < RARRAY_LEN(runners); i++) {
+		VALUE t = RARRAY_AREF(runners, i);
 		do {
-			rb_protect(qless_rb_join, RARRAY_AREF(runners, i), &state);
+			rb_protect(qless_rb_join, t, &state);
 			if (state && !first)
 				first = state;
-		} while (state);
+		} while (state && RTEST(rb_funcall(t, rb_intern("alive?"), 0)));
 	}
 	pthread_cond_destroy(&r->cv);
 	pthread_mutex_destroy(&r->mu);
