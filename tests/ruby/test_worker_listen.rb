@@ -24,15 +24,16 @@ class TestWorkerListen < QlessTest::Test
 
   # Starts schedules["tasks"].listen(**args) in a child ruby; returns
   # [pid, path of its stderr].
-  def start_listener(**args)
+  def start_listener(allow: ["TestJobs::*"], **args)
     log = File.join(@dir, "stderr-#{(@children || []).size}")
     code = <<~RUBY
       require "qless"
       require #{JOBS.inspect}
       client = Qless::Client.new(#{QlessTest::URL.inspect}, worker_name: "lsn")
-      exit client.schedules["tasks"].listen(**#{args.inspect}, allow: ["TestJobs::*"], interval: 0.05)
+      exit client.schedules["tasks"].listen(**#{args.inspect}, allow: #{allow.inspect}, interval: 0.05)
     RUBY
-    [spawn_child(QlessTest.ruby_command("-e", code), log), log]
+    # Only allow: names the classes, whatever the environment says.
+    [spawn_child(QlessTest.ruby_command("-e", code), log, env: { "QLESS_WORKER_ALLOW" => nil }), log]
   end
 
   # BND-2: pool 3 completes 50 jobs; SIGTERM lets the running job finish
@@ -70,6 +71,16 @@ class TestWorkerListen < QlessTest::Test
     pid, log = start_listener(pool: 2, mode: :thread, max_jobs: 3)
     assert_equal 0, finish(pid).exitstatus, File.read(log)
     assert_equal %w[complete complete complete waiting waiting], jids.map { |j| @client.jobs[j].state }.sort
+  end
+
+  # The classes a listener may run come from allow: or
+  # $QLESS_WORKER_ALLOW; with neither it refuses to start (usage error).
+  def test_listen_needs_an_allow_list
+    jid = @sched.add_now("TestJobs::Succeed", {})
+    pid, log = start_listener(allow: nil, pool: 2, mode: :thread)
+    assert_equal 2, finish(pid).exitstatus, File.read(log)
+    assert_match(/allow/, File.read(log))
+    assert_equal "waiting", @client.jobs[jid].state
   end
 
   def test_listen_arguments_are_checked
