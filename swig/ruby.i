@@ -51,6 +51,7 @@
 #include <limits.h>
 #include <string.h>
 #include <qless/qless.h>
+#include <pthread.h>
 #include <ruby/thread.h>
 
 static VALUE qless_rb_errors[QLESS_SWIG_NERRORS];   /* rows of qless_swig_errors (qless.i) */
@@ -216,12 +217,25 @@ static VALUE qless_rb_released(VALUE self, VALUE obj)
  * exception must never longjmp through the engine's frames. */
 enum { QLESS_RB_COMPLETE = 0, QLESS_RB_FAIL = 1, QLESS_RB_RETRY = 2 };
 
+/* A thread pool's perform calls, handed from the engine's pool threads
+ * (not Ruby threads: they may not enter Ruby, not even to take the GVL)
+ * to Ruby threads that worker_main starts for the pool and that run them
+ * with the GVL. */
+struct qless_rb_relay {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;        /* a call queued, a call done, or closed */
+	struct qless_rb_perform_call *queue;
+	int closed;
+	VALUE runners;            /* the Ruby threads serving it (an Array) */
+};
+
 struct qless_rb_worker {
 	VALUE perform;            /* callable(job, client) -> nil | [:fail|:retry, group, message] */
 	int argc;
 	const char **argv;        /* malloc'ed with the strings: GC compaction cannot move them */
 	qless_worker_run_options run;
 	int status;
+	struct qless_rb_relay relay;
 };
 
 struct qless_rb_perform_call {
@@ -232,6 +246,8 @@ struct qless_rb_perform_call {
 	VALUE error;               /* the exception that escaped the callable */
 	int kind;                  /* QLESS_RB_* */
 	VALUE group, message;      /* NUL-free copies, kept alive by this frame */
+	struct qless_rb_perform_call *next;   /* in the relay's queue */
+	int done;                  /* set by the Ruby thread that ran a relayed call */
 };
 
 /* A copy of v's string form up to its first NUL byte: the C side can carry no more. */
@@ -349,7 +365,59 @@ static void qless_rb_perform(void *ctx, qless_job *job, qless_result *result)
 	c.job = job;
 	c.result = result;
 	c.job_obj = c.client_obj = c.error = c.group = c.message = Qnil;
-	rb_thread_call_with_gvl(qless_rb_perform_gvl, &c);
+	if (ruby_native_thread_p()) {
+		rb_thread_call_with_gvl(qless_rb_perform_gvl, &c);
+		return;
+	}
+	/* A pool thread: queue the call and wait until a Ruby thread ran it.
+	 * The relay stays open until the engine, and so this thread, is done. */
+	pthread_mutex_lock(&c.worker->relay.mu);
+	c.next = c.worker->relay.queue;
+	c.worker->relay.queue = &c;
+	pthread_cond_broadcast(&c.worker->relay.cv);
+	while (!c.done)
+		pthread_cond_wait(&c.worker->relay.cv, &c.worker->relay.mu);
+	pthread_mutex_unlock(&c.worker->relay.mu);
+}
+
+/* Waits (without the GVL) until a call is queued or the relay closed. */
+static void *qless_rb_relay_wait(void *arg)
+{
+	struct qless_rb_relay *r = arg;
+	pthread_mutex_lock(&r->mu);
+	while (!r->queue && !r->closed)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* The body of a Ruby thread serving the relay. A call is taken only with
+ * the GVL held, after the return from the wait (where Ruby may raise into
+ * this thread): a runner killed there leaves its call to another. The
+ * calls' C frames stay valid while they run: their pool threads wait. */
+static VALUE qless_rb_relay_serve(void *arg)
+{
+	struct qless_rb_relay *r = arg;
+	struct qless_rb_perform_call *c;
+	int closed;
+	for (;;) {
+		rb_thread_call_without_gvl(qless_rb_relay_wait, r, NULL, NULL);
+		pthread_mutex_lock(&r->mu);
+		if ((c = r->queue) != NULL)
+			r->queue = c->next;
+		closed = r->closed;
+		pthread_mutex_unlock(&r->mu);
+		if (c == NULL) {
+			if (closed)
+				return Qnil;
+			continue;
+		}
+		qless_rb_perform_gvl(c);
+		pthread_mutex_lock(&r->mu);
+		c->done = 1;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+	}
 }
 
 /* Ruby's own fork (Process.fork, so its at-fork work runs: Process._fork
@@ -398,19 +466,70 @@ static void *qless_rb_worker_main_nogvl(void *arg)
 	return NULL;
 }
 
-/* Qless::Core.worker_main(argv, perform) -> exit status (Integer).
+/* Starts a Ruby thread serving the relay (under rb_protect: it may raise). */
+static VALUE qless_rb_relay_start(VALUE arg)
+{
+	struct qless_rb_relay *r = (struct qless_rb_relay *)arg;
+	return rb_ary_push(r->runners, rb_thread_create(qless_rb_relay_serve, r));
+}
+
+static VALUE qless_rb_join(VALUE thread)
+{
+	return rb_funcall(thread, rb_intern("join"), 0);
+}
+
+/* Closes the relay and waits until every runner has left it; returns the
+ * tag of the first exception raised meanwhile (0: none), to be re-raised
+ * once the relay is gone. */
+static int qless_rb_relay_close(struct qless_rb_relay *r)
+{
+	VALUE runners = r->runners;
+	int first = 0, state;
+	long i;
+	pthread_mutex_lock(&r->mu);
+	r->closed = 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	/* A join that raises was interrupted, or re-raises what ended the
+	 * runner: join again only while it runs. */
+	for (i = 0; i < RARRAY_LEN(runners); i++) {
+		VALUE t = RARRAY_AREF(runners, i);
+		do {
+			rb_protect(qless_rb_join, t, &state);
+			if (state && !first)
+				first = state;
+		} while (state && RTEST(rb_funcall(t, rb_intern("alive?"), 0)));
+	}
+	pthread_cond_destroy(&r->cv);
+	pthread_mutex_destroy(&r->mu);
+	RB_GC_GUARD(runners);
+	return first;
+}
+
+/* Qless::Core.worker_main(argv, perform, threads = 0) -> exit status (Integer).
  * argv: [program name, flags...] (Strings). perform.call(job, client) gets
  * the job and its client as Core proxies valid during the call only, and
- * returns nil (complete) or [:fail | :retry, group, message]. */
-static VALUE qless_rb_worker_main(VALUE self, VALUE argv, VALUE perform)
+ * returns nil (complete) or [:fail | :retry, group, message]. threads > 0
+ * starts that many Ruby threads to run the calls of a thread pool (argv's
+ * --pool threads --size threads); with 0 the engine refuses thread pools. */
+static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 {
 	qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
 	struct qless_rb_worker w;
+	VALUE argv, perform;
 	size_t size;
-	long i, n;
+	long i, n, threads = 0;
+	int state = 0;
 	char *p;
 
 	(void)self;
+	rb_check_arity(nargs, 2, 3);
+	argv = args[0];
+	perform = args[1];
+	if (nargs == 3) {
+		if (!RB_INTEGER_TYPE_P(args[2]) || (threads = NUM2LONG(args[2])) < 0 || threads > 128)
+			rb_raise(rb_eArgError, "worker_main: threads must be an Integer from 0 to 128");
+	}
 	argv = rb_check_array_type(argv);
 	if (NIL_P(argv) || RARRAY_LEN(argv) < 1 || RARRAY_LEN(argv) > 100000)
 		rb_raise(rb_eArgError, "worker_main: argv must be an Array of Strings, the program name first");
@@ -426,12 +545,21 @@ static VALUE qless_rb_worker_main(VALUE self, VALUE argv, VALUE perform)
 		StringValueCStr(s);   /* raises on an embedded NUL */
 		size += (size_t)RSTRING_LEN(s) + 1;
 	}
-	/* From here on nothing raises until the engine returns: the one C block
-	 * cannot leak. */
 	memset(&w, 0, sizeof w);
-	w.argv = malloc(size);
-	if (!w.argv)
+	pthread_mutex_init(&w.relay.mu, NULL);
+	pthread_cond_init(&w.relay.cv, NULL);
+	w.relay.runners = rb_ary_new();
+	for (i = 0; i < threads && !state; i++)
+		rb_protect(qless_rb_relay_start, (VALUE)&w.relay, &state);
+	/* From here on nothing raises until the relay is closed: its runners
+	 * point into this frame, and the one C block cannot leak. */
+	w.argv = state ? NULL : malloc(size);
+	if (!w.argv) {
+		int closing = qless_rb_relay_close(&w.relay);
+		if (state || (state = closing) != 0)
+			rb_jump_tag(state);
 		rb_raise(rb_eNoMemError, "worker_main: out of memory");
+	}
 	p = (char *)(w.argv + n + 1);
 	for (i = 0; i < n; i++) {
 		VALUE s = RARRAY_AREF(argv, i);
@@ -447,12 +575,17 @@ static VALUE qless_rb_worker_main(VALUE self, VALUE argv, VALUE perform)
 	w.run.perform = qless_rb_perform;
 	w.run.fork = qless_rb_fork;
 	w.run.ctx = &w;
-	w.run.single_threaded = 1;
+	w.run.single_threaded = threads == 0;
 	/* Klass.perform by const lookup: the operator's allow-list is required. */
 	w.run.resolves_classes = 1;
 	rb_thread_call_without_gvl(qless_rb_worker_main_nogvl, &w, NULL, NULL);
+	/* The engine's threads are gone: no call is queued or running. */
+	state = qless_rb_relay_close(&w.relay);
 	RB_GC_GUARD(perform);
 	RB_GC_GUARD(argv);
+	RB_GC_GUARD(w.relay.runners);
+	if (state)
+		rb_jump_tag(state);
 	return INT2NUM(w.status);
 }
 
@@ -487,7 +620,7 @@ static void *qless_rb_next_nogvl(void *p)
 	rb_define_attr(qless_rb_errors[0], "name", 1, 0);
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "release", qless_rb_release, 1);
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "released?", qless_rb_released, 1);
-	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, 2);
+	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, -1);
 }
 %}
 

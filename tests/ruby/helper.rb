@@ -21,8 +21,31 @@ module QlessTest
   # Plain RESP over the unix socket: the qless protocol has no FLUSHALL.
   def self.redis(*args)
     UNIXSocket.open(SOCKET) do |s|
-      s.write("*#{args.size}\r\n" + args.map { |a| "$#{a.to_s.bytesize}\r\n#{a}\r\n" }.join)
+      command(s, args)
       s.gets
+    end
+  end
+
+  # One command's reply as a Ruby value: status and error lines as
+  # Strings, integers, bulk strings (nil when absent) and arrays of them.
+  def self.query(*args)
+    UNIXSocket.open(SOCKET) do |s|
+      command(s, args)
+      reply(s)
+    end
+  end
+
+  def self.command(sock, args)
+    sock.write("*#{args.size}\r\n" + args.map { |a| "$#{a.to_s.bytesize}\r\n#{a}\r\n" }.join)
+  end
+
+  def self.reply(sock)
+    line = sock.gets.chomp
+    case line[0]
+    when ":" then line[1..].to_i
+    when "$" then line == "$-1" ? nil : sock.read(line[1..].to_i + 2)[0...-2]
+    when "*" then Array.new(line[1..].to_i) { reply(sock) }
+    else line
     end
   end
 
@@ -46,6 +69,45 @@ module QlessTest
 
         flunk "timed out waiting for #{what}" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
         sleep 0.05
+      end
+    end
+  end
+
+  # Tests of schedules.md, whose examples are at its `now`: the client's
+  # clock is shifted there.
+  class SpecNowTest < Test
+    N = 1_772_619_330 # 2026-03-04T10:15:30Z, a Wednesday
+
+    def setup
+      super
+      @client.time_offset = N - Time.now.to_f
+    end
+  end
+
+  # Child processes of a test (workers, listeners), each leading its own
+  # process group, so that what a pool forked goes with it: killed at
+  # teardown when still running.
+  module Children
+    # Starts cmd with stderr to log; returns its pid.
+    def spawn_child(cmd, log, env: {})
+      pid = Process.spawn(env, *cmd, err: log, out: File::NULL, pgroup: true)
+      (@children ||= []) << pid
+      pid
+    end
+
+    # Waits for the child to exit; returns its Process::Status.
+    def finish(pid, timeout = 20)
+      status = eventually(timeout, "exit of #{pid}") { Process.wait2(pid, Process::WNOHANG)&.last }
+      @children.delete(pid)
+      status
+    end
+
+    def kill_children
+      @children&.each do |pid|
+        Process.kill(:KILL, -pid)
+        Process.wait(pid)
+      rescue Errno::ESRCH, Errno::ECHILD
+        nil
       end
     end
   end

@@ -14,3 +14,15 @@ class TestExample < QlessTest::Test
     assert_equal "hello, world", @client.jobs[jid].data["greeting"]
   end
 end
+
+# bindings/ruby/schedule_example.rb likewise, and the README quotes it whole.
+class TestScheduleExample < QlessTest::Test
+  def test_schedule_example_runs_and_is_the_one_in_the_readme
+    example = File.join(QlessTest::RUBY_DIR, "schedule_example.rb")
+    readme = File.read(File.expand_path("../../README.md", QlessTest::RUBY_DIR))
+    assert_includes readme, "```ruby\n#{File.read(example)}```"
+    out, err, status = Open3.capture3({ "QLESS_URL" => QlessTest::URL }, *QlessTest.ruby_command(example))
+    assert status.success?, "example failed: #{err}"
+    assert_equal "true\ninterval Example::Ping\ncron Example::Report\nat Example::Mail\n0 9 * * 1\n", out
+  end
+end

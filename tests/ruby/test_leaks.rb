@@ -3,7 +3,7 @@
 require "helper"
 
 # Every handle the layer makes (clients, queues, jobs, lists, events,
-# heartbeaters, recurring templates, workers) is freed: the live handle
+# heartbeaters, recurring templates, workers, schedules) is freed: the live handle
 # count returns to where it started once the Ruby objects are collected.
 class TestLeaks < QlessTest::Test
   def exercise
@@ -41,7 +41,25 @@ class TestLeaks < QlessTest::Test
       nil
     end
     client.jobs["missing"]
+    exercise_schedules(client, queue)
     nil
+  end
+
+  # Schedule handles, due-time lists and the errors of bad time text.
+  def exercise_schedules(client, queue)
+    sched = client.schedules["leaks"]
+    client.recurring[sched.add("K", { "s" => 1 }, cron: "@daily")].next(2)
+    jid, = sched.add("K", { "s" => 2 }, in: 60, report: true)
+    sched.entries
+    sched.next(jid)
+    sched.remove(jid)
+    client.cron_next("0 9 * * 1-5", 3)
+    queue.put("K", { "u" => 1 }, unique: true, report: true)
+    [{ at: "tomorow" }, { cron: "0 24 * * *" }, { every: "fortnightly" }].each do |bad|
+      sched.add("K", **bad)
+    rescue Qless::InvalidArgument
+      nil
+    end
   end
 
   def test_handle_count_returns_to_start

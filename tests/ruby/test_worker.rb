@@ -8,6 +8,7 @@ require "open3"
 # bin/qless-worker (Qless::Worker over the core's worker engine) end to end:
 # real worker processes against the test server, job classes in jobs/jobs.rb.
 class TestWorker < QlessTest::Test
+  include QlessTest::Children
   WORKER = File.join(QlessTest::RUBY_DIR, "bin", "qless-worker")
   JOBS = File.join(QlessTest::HERE, "jobs", "jobs.rb")
 
@@ -16,14 +17,8 @@ class TestWorker < QlessTest::Test
     @dir = Dir.mktmpdir("qless-worker")
   end
 
-  # Each worker leads its own process group, so a pool's children go too.
   def teardown
-    @workers&.each do |pid|
-      Process.kill(:KILL, -pid)
-      Process.wait(pid)
-    rescue Errno::ESRCH, Errno::ECHILD
-      nil
-    end
+    kill_children
     FileUtils.rm_rf(@dir)
   end
 
@@ -31,20 +26,11 @@ class TestWorker < QlessTest::Test
 
   # Starts the worker; returns [pid, path of its stderr log].
   def start_worker(*args, queues: ["testing"], env: {})
-    log = path("stderr-#{(@workers ||= []).size}")
+    log = path("stderr-#{(@children || []).size}")
     cmd = QlessTest.ruby_command(WORKER, "--url", QlessTest::URL, "--require", JOBS, "--interval", "0.1",
                                  "--allow", "TestJobs::*",
                                  *queues.flat_map { |q| ["--queue", q] }, *args)
-    pid = Process.spawn(env, *cmd, err: log, out: File::NULL, pgroup: true)
-    @workers << pid
-    [pid, log]
-  end
-
-  # Waits for the worker to exit; returns its Process::Status.
-  def finish(pid, timeout = 20)
-    status = eventually(timeout, "worker exit") { Process.wait2(pid, Process::WNOHANG)&.last }
-    @workers.delete(pid)
-    status
+    [spawn_child(cmd, log, env: env), log]
   end
 
   def run_worker(*args, **kw)

@@ -11,7 +11,7 @@
 # plus the flat functions. Qless::Client, Queue, Job, RecurringJob and
 # Events ARE those classes, reopened in lib/qless/ for what SWIG cannot
 # express (JSON data, keyword arguments, the client back-reference,
-# iterators). Errors are Qless::Error and its subclasses (defined by the
+# iterators; Schedule). Errors are Qless::Error and its subclasses (defined by the
 # extension): InvalidArgument, NotFound, LockLost, StateError,
 # ProtocolError, ConnectionError, OutOfMemory; each has #code and #name.
 require "json"
@@ -24,6 +24,7 @@ module Qless
   Job = Core::Job
   RecurringJob = Core::Recur
   Events = Core::Events
+  Schedule = Core::Schedule
 
   # Live libqless handles in this process (leak checks).
   def self.handle_count = Core.qless_handle_count
@@ -32,6 +33,8 @@ end
 require "qless/convert"
 require "qless/job"
 require "qless/recurring_job"
+require "qless/times"
+require "qless/schedule"
 require "qless/queue"
 require "qless/events"
 require "qless/client"

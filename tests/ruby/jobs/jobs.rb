@@ -2,10 +2,11 @@
 
 # Job classes for the worker tests (loaded with qless-worker --require).
 module TestJobs
-  # Completes normally; records where it ran in its data.
+  # Completes normally; records where it ran (process, Ruby thread) in its data.
   class Succeed
     def self.perform(job)
       job.data["ran_in"] = Process.pid
+      job.data["thread"] = Thread.current.object_id
       sleep(job.data["sleep"]) if job.data["sleep"]
     end
   end

@@ -24,6 +24,11 @@ module Qless
       def config = @config ||= Config.new(self)
       def workers = @workers ||= ClientWorkers.new(self)
       def recurring = @recurring ||= ClientRecurring.new(self)
+      def schedules = @schedules ||= ClientSchedules.new(self)
+
+      # The next n (1-1000) fire times of a cron expression from now, epoch
+      # seconds, as the server computes them.
+      def cron_next(expr, n = 5) = Convert.times(super(expr.to_s, Integer(n)))
 
       # Raw protocol command; the reply as text (arrays as JSON) or nil.
       def call(command, *args) = super(command.to_s, args.map(&:to_s))

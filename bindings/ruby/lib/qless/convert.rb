@@ -32,6 +32,9 @@ module Qless
     end
 
     def strings(list) = drain(list) { |l, i| l.get(i) }
+    # Due times of a TimeList (cron_next, recur next), epoch seconds: it
+    # reads like a StrList.
+    def times(list) = strings(list)
     # [string, number] pairs of a StrList (e.g. group => count).
     def pairs(list) = drain(list) { |l, i| [l.get(i), l.number(i)] }
     # Each job is taken out of the list, so it outlives it.

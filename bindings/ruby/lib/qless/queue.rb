@@ -1,6 +1,16 @@
 # frozen_string_literal: true
 
 module Qless
+  # The jid a unique put (or recur: with cron or interval) of this entry
+  # gets: the SHA-1 of its identity (queue with key, or queue, klass, data
+  # and the schedule), computed by libqless without a server.
+  def self.unique_jid(queue, klass = nil, data = nil, key: nil, cron: nil, interval: 0)
+    return Core.qless_unique_jid_for_key(queue.to_s, key.to_s) if key
+
+    Core.qless_unique_jid(queue.to_s, klass&.to_s, Convert.dump(data), cron&.to_s,
+                          Times.seconds(interval, "Qless.unique_jid: interval"))
+  end
+
   # A named queue (client.queues[name]); making one does no I/O. The core's
   # class carries name, length, pause, unpause, forget, heartbeat= (the
   # lock duration of its jobs, in seconds) and max_concurrency= as they are.
@@ -16,8 +26,18 @@ module Qless
       # Puts a job of klass (a Class or its name) with data (a Hash or other
       # JSON-able value, or a String of JSON); returns its jid. Options left
       # nil keep an existing job's value when jid names one.
-      def put(klass, data = {}, priority: nil, tags: nil, delay: 0, retries: nil, depends: nil, jid: nil)
-        super(klass.to_s, Convert.dump(data), { jid:, delay:, priority:, retries:, tags:, depends: })
+      #
+      # unique: true (implied by key:): nothing happens while a job with the
+      # jid is waiting, scheduled, running or failed; without jid: the jid
+      # is derived from queue, klass and data (or from key). report: true
+      # returns [jid, inserted] instead of the jid.
+      def put(klass, data = {}, priority: nil, tags: nil, delay: 0, retries: nil, depends: nil, jid: nil,
+              unique: false, key: nil, report: false)
+        opts = { jid:, delay:, priority:, retries:, tags:, depends:,
+                 unique: unique || key || report ? 1 : nil, unique_key: key }
+        return put_unique(klass.to_s, Convert.dump(data), opts) if report
+
+        super(klass.to_s, Convert.dump(data), opts)
       end
 
       # Without count: the next job (locked for this client's worker) or nil.
@@ -49,9 +69,20 @@ module Qless
         { retries: s.retries, failed: s.failed, failures: s.failures, wait: timing(s.wait), run: timing(s.run) }
       end
 
-      # Puts a job of klass every interval seconds; returns the template's jid.
-      def recur(klass, data, interval, offset: 0, priority: 0, retries: 0, backlog: 0, tags: nil, jid: nil)
-        super(klass.to_s, Convert.dump(data), interval.to_f, { jid:, offset:, priority:, retries:, backlog:, tags: })
+      # Puts a job of klass every interval seconds, or at the fire times of
+      # the cron expression cron: (then without interval and offset);
+      # returns the template's jid. unique: true (implied by key:) keeps a
+      # template that exists with that jid.
+      def recur(klass, data, interval = nil, offset: 0, priority: 0, retries: 0, backlog: 0, tags: nil, jid: nil,
+                cron: nil, unique: false, key: nil)
+        if interval.nil? == cron.nil?
+          raise ArgumentError, "Queue#recur: give an interval or cron:, not #{interval.nil? ? "neither" : "both"}"
+        end
+
+        opts = { jid:, offset:, priority:, retries:, backlog:, tags:, unique: unique || key ? 1 : nil, unique_key: key }
+        return recur_cron(klass.to_s, Convert.dump(data), cron, opts) if cron
+
+        super(klass.to_s, Convert.dump(data), interval.to_f, opts)
       end
 
       def ==(other) = other.is_a?(Queue) && other.name == name

@@ -4,7 +4,8 @@ module Qless
   # A recurring job template (client.recurring[jid]); setters apply to the
   # instances spawned afterwards. The core's class carries jid, klass_name,
   # queue_name, priority, interval, retries, backlog (each with its setter),
-  # count (instances spawned so far) and cancel as they are.
+  # count (instances spawned so far), cron (nil for an interval template),
+  # set_cron and cancel as they are.
   class RecurringJob
     def self.new(client, recur) = Convert.bind(client, recur)
 
@@ -31,7 +32,14 @@ module Qless
       def move(queue) = set_queue(queue.to_s)
       def tag(*tags) = tag_add(Convert.strv(tags))
       def untag(*tags) = tag_remove(Convert.strv(tags))
-      def inspect = Convert.inspect(self, "RecurringJob") { "#{klass_name} #{jid} every #{interval}s in #{queue_name.inspect}" }
+      # The next n (1-1000) due times, epoch seconds; [] once it fires no more.
+      def next(n = 5) = Convert.times(super(Integer(n)))
+
+      def inspect
+        Convert.inspect(self, "RecurringJob") do
+          "#{klass_name} #{jid} #{cron ? "cron #{cron}" : "every #{interval}s"} in #{queue_name.inspect}"
+        end
+      end
     end
     prepend Layer
   end

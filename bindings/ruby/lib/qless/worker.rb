@@ -31,14 +31,17 @@ module Qless
 
     # Runs the worker program with command-line flags; returns the exit
     # status (0 after a graceful stop, 1 on a failure, 2 on a usage error).
-    def main(argv, program: File.basename($PROGRAM_NAME))
+    # threads: N runs the jobs of "--pool threads --size N" on N Ruby
+    # threads (the engine's pool threads cannot call Ruby); without it the
+    # engine refuses thread pools.
+    def main(argv, program: File.basename($PROGRAM_NAME), threads: 0)
       rest = take_requires(argv.map(&:to_s)) or return 2
       $stdout.puts USAGE if rest.include?("--help") || rest.include?("-h")
       # Children of a process pool leave through C's exit, past Ruby's
       # at-exit flushing: keep nothing in Ruby's buffers.
       $stdout.sync = true
       $stderr.sync = true
-      Core.worker_main([program, *rest], method(:perform))
+      Core.worker_main([program, *rest], method(:perform), threads)
     end
 
     # The engine's perform callback: job and client are the engine's,
