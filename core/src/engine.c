@@ -550,7 +550,6 @@ int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
 	if (__atomic_exchange_n(&worker->running, 1, __ATOMIC_ACQ_REL))
 		return qless__err(QLESS_ESTATE, "%s: this worker is already running", F);
 	worker->run = o;
-	worker->stopping = 0;
 	worker->claimed = 0;
 	worker->gave_up = 0;
 	if (qless__wake_open(worker) != 0) {
@@ -573,6 +572,10 @@ int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
 		rc = qless__err(QLESS_EIO, "%s: Redis was unreachable for %g seconds (give_up)", F, o.give_up);
 	if (o.signals)
 		qless__signals_restore();
+	/* Cleared as a run ends, not as it begins: a stop asked before the run
+	 * (a SIGTERM between a program installing its handler and calling
+	 * run) ends that run at once instead of being forgotten. */
+	__atomic_store_n(&worker->stopping, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&worker->running, 0, __ATOMIC_RELEASE);
 	return rc;
 }

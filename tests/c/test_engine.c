@@ -430,6 +430,30 @@ static void test_stop_while_forking(void)
 	rig_close(&r);
 }
 
+/* A graceful stop asked before a run is kept for it (a program's signal
+ * handler may fire before it calls run): that run reserves nothing and
+ * returns; the stop is spent, so the next run works. */
+static void test_stop_before_run(void)
+{
+	rig r;
+	rig_open(&r, "early");
+	char *jid = th_put(r.c, "early", "Ok", NULL, NULL);
+	r.o.interval = 0.01;
+	r.o.max_jobs = 1;
+	qless_worker_stop(r.w, 0);
+	TH_OK(qless_worker_run(r.w, &r.o));
+	CU_ASSERT_EQUAL(r.s.calls, 0);
+	qless_job *j = get(r.c, jid);
+	TH_STREQ(qless_job_state(j), "waiting");
+	qless_job_free(j);
+	TH_OK(qless_worker_run(r.w, &r.o));
+	CU_ASSERT_EQUAL(r.s.calls, 1);
+	TH_STREQ(qless_job_state(j = get(r.c, jid)), "complete");
+	qless_job_free(j);
+	qless_free(jid);
+	rig_close(&r);
+}
+
 /* Thread names: each thread of the pool works as "<name>-<i>". A slow job
  * whose perform spans several heartbeats still completes (its beats go out
  * under the thread's name, which holds the lock), and a job timed out
@@ -542,6 +566,7 @@ CU_TestInfo engine_tests[] = {
 	{ "backoff", test_backoff },
 	{ "allow_list", test_allow_list },
 	{ "stop_while_forking", test_stop_while_forking },
+	{ "stop_before_run", test_stop_before_run },
 	{ "thread_names", test_thread_names },
 	CU_TEST_INFO_NULL,
 };

@@ -129,8 +129,7 @@ QLESS_EXTERN(int) qless_schedule_listen(qless_schedule *schedule, qless_schedule
                                         void *userdata, const qless_listen_options *opts);
 /* Stops a running listener gracefully: no new job is reserved, running
  * jobs finish. Async-signal-safe, callable from any thread. A stop that
- * comes before the listen has begun (the engine clears stops as a run
- * starts) is not kept for it. */
+ * comes before the listen has begun is kept: that listen returns at once. */
 QLESS_EXTERN(void) qless_schedule_stop(qless_schedule *schedule);
 
 #ifdef __cplusplus

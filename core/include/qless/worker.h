@@ -202,6 +202,8 @@ QLESS_EXTERN(int) qless_worker_run(qless_worker *worker, const qless_worker_run_
  * and are settled, then qless_worker_run returns. Immediate: the process
  * exits at once with status 1 (a pool's children are killed first); the
  * locks of running jobs expire and other workers pick the jobs up.
+ * A graceful stop asked while the worker is not running is kept for its
+ * next run, which then returns at once without reserving anything.
  */
 QLESS_EXTERN(void) qless_worker_stop(qless_worker *worker, int immediate);
 
