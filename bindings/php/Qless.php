@@ -30,6 +30,26 @@ function encode(mixed $data, string $method): string
 /** @internal */
 function decode(string $json): array { return json_decode($json, true, 512, JSON_THROW_ON_ERROR); }
 
+/** @internal The times of a TimeList (cron.next, recur.next) as floats. */
+function times(\TimeList $list): array
+{
+    $out = [];
+    for ($i = 0, $n = $list->size(); $i < $n; $i++) {
+        $out[] = $list->get($i);
+    }
+    return $out;
+}
+
+/** @internal Options that are yes/no take only bools, not what PHP would cast. */
+function checkFlags(array $options, array $flags, string $method): void
+{
+    foreach ($flags as $flag) {
+        if (isset($options[$flag]) && !is_bool($options[$flag])) {
+            throw new \TypeError("$method(): option $flag must be a bool, " . get_debug_type($options[$flag]) . ' given');
+        }
+    }
+}
+
 /** @internal A typed qless_queue_counts as an array; the getters, not
  *  $c->waiting: SWIG 4.1's __get leaks its method name on every read. */
 function counts(\qless_queue_counts $c): array
@@ -60,7 +80,7 @@ final class Client extends \Client
         return $name === 'schedules' ? new Schedules($this) : parent::__get($name);
     }
 
-    /** The schedule (schedule.php) of that name; no I/O. */
+    /** The schedule (Schedule.php) of that name; no I/O. */
     public function schedule($name): Schedule
     {
         $schedule = parent::schedule($name);
@@ -71,12 +91,7 @@ final class Client extends \Client
     /** @return float[] the next $count fire times of a cron expression (cron.next, on the server's clock). */
     public function cronNext(string $expr, int $count = 1): array
     {
-        $times = $this->cron_next($expr, $count);
-        $out = [];
-        for ($i = 0, $n = $times->size(); $i < $n; $i++) {
-            $out[] = $times->get($i);
-        }
-        return $out;
+        return times($this->cron_next($expr, $count));
     }
 
     public function workerName(): string { return $this->worker_name_get(); }
@@ -140,11 +155,7 @@ final class Queue extends \Queue
     public function put($klass, $data = [], ?array $options = null): string|array
     {
         $o = $options ?? [];
-        foreach (['unique', 'report'] as $flag) {
-            if (isset($o[$flag]) && !is_bool($o[$flag])) {
-                throw new \TypeError(__METHOD__ . "(): option $flag must be a bool, " . get_debug_type($o[$flag]) . ' given');
-            }
-        }
+        checkFlags($o, ['unique', 'report'], __METHOD__);
         $report = $o['report'] ?? false;
         $o = ['unique' => isset($o['unique']) ? (int)$o['unique'] : null, 'unique_key' => $o['key'] ?? null]
             + array_diff_key($o, ['key' => 0, 'report' => 0]);

@@ -127,8 +127,7 @@ final class Schedule extends \Schedule
     {
         $recur = $this->client()->recurringJob($jid);
         if ($recur !== null && $recur->queue() === $this->name()) {
-            $times = $recur->next($n);
-            return array_map(fn($i) => $times->get($i), $times->size() ? range(0, $times->size() - 1) : []);
+            return times($recur->next($n));
         }
         foreach ($this->entries() as $entry) {
             if ($entry['jid'] === $jid) {
@@ -186,11 +185,7 @@ final class Schedule extends \Schedule
             throw new InvalidArgument("$method(): unknown option '" . array_key_first($unknown) . "'; known: "
                 . implode(', ', array_keys($defaults)), \QLESS_EINVAL);
         }
-        foreach (['unique', 'report'] as $flag) {
-            if (isset($given[$flag]) && !is_bool($given[$flag])) {
-                throw new \TypeError("$method(): option $flag must be a bool, " . get_debug_type($given[$flag]) . ' given');
-            }
-        }
+        checkFlags($given, ['unique', 'report'], $method);
         return $given + $defaults;
     }
 
