@@ -40,7 +40,8 @@ final class ScheduleTest extends QlessTestCase
         foreach ($cases as $i => [$at, $want]) {
             $jid = $this->sched->add('K', ['i' => $i], ['at' => $at]);
             $this->assertSame('scheduled', $this->redis('hget', "ql:j:$jid", 'state'), var_export($at, true));
-            $this->assertEqualsWithDelta($want, (float)$this->redis('zscore', 'ql:q:tasks-scheduled', $jid), 0.5);
+            // The core turns the time into a delay from its clock, so the call's latency (a second under valgrind) shows.
+            $this->assertEqualsWithDelta($want, (float)$this->redis('zscore', 'ql:q:tasks-scheduled', $jid), 5);
         }
         $past = $this->sched->add('K', ['past' => 1], ['at' => 'today at 9am']);
         $this->assertSame('waiting', $this->redis('hget', "ql:j:$past", 'state'), 'a past time runs now');
