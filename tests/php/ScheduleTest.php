@@ -182,6 +182,26 @@ final class ScheduleTest extends QlessTestCase
         $this->assertSame('', $this->redis('keys', 'ql:*'));
     }
 
+    /** Every Schedule (and the recurring job next reads) an entry's life cycle makes is freed with its PHP object. */
+    public function testSchedulesLeaveNoHandles(): void
+    {
+        $before = qless_handle_count();
+        for ($i = 0; $i < 3; $i++) {
+            $s = $this->client->schedules['tasks'];
+            $jid = $s->add('K', ['i' => $i], ['cron' => '@hourly']);
+            $s->next($jid, 2);
+            $s->entries();
+            $this->client->cronNext('@daily', 2);
+            $s->remove($jid);
+            try {
+                $s->add('K', null, ['cron' => '0 24 * * *']);
+            } catch (Qless\InvalidArgument) {
+            }
+        }
+        unset($s);
+        $this->assertSame($before, qless_handle_count());
+    }
+
     public function testWhenReadsTextWithoutAServer(): void
     {
         $w = Qless\when('7pm tomorrow', self::N);
