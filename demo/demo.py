@@ -3,13 +3,15 @@
     /usr/bin/python3 -P demo/demo.py BUILD_DIR [STATE_DIR]
 
 It starts the embedded server in its own state directory (STATE_DIR, default
-BUILD_DIR/demo-server, wiped first so every run starts clean), puts jobs from the `qless` CLI and from
-Python, Ruby and Lua, has them processed by the Python, Ruby and Lua workers,
-shows priorities, a delay, a dependency chain, a recurring job, a failed job
-that is retried and a lost lock that another worker recovers, with a live
-progress line, then prints a summary. Exit status 0 only if every job reached
-the state it should; the server and every worker it started are stopped on any
-exit (also on error or Ctrl-C). Worker logs go to STATE_DIR-logs.
+BUILD_DIR/demo-server, wiped first so every run starts clean), puts jobs from
+the `qless` CLI and from Python, Ruby and Lua, has them processed by the Python,
+Ruby and Lua workers, shows priorities, a delay, a dependency chain, a recurring
+job, a failed job that is retried and a lost lock that another worker recovers,
+and a schedule (demo/schedule.py) whose due entries a `qless schedule listen`
+pool runs, with a live progress line, then prints a summary. Exit status 0
+only if every job reached the state it should; the server and every worker it
+started are stopped on any exit (also on error or Ctrl-C). Worker logs go to
+STATE_DIR-logs.
 """
 import json
 import os
@@ -242,7 +244,8 @@ class Demo:
 
             states = [jobs[j].state for j in self.expected]
             counts = {s: states.count(s) for s in ("waiting", "scheduled", "depends", "running", "complete", "failed")}
-            if counts["complete"] == len(states) and recur_stopped:
+            scheduled_done = self.schedule.done(DemoError)
+            if counts["complete"] == len(states) and recur_stopped and scheduled_done:
                 self.end_progress()
                 if not self.tty:
                     self.progress(counts)
@@ -250,6 +253,7 @@ class Demo:
             if time.monotonic() > deadline:
                 self.end_progress()
                 late = ["%s (%s)" % (j, s) for j, s in zip(self.expected, states) if s != "complete"]
+                late += [] if scheduled_done else ["the schedule's due entries and its listener"]
                 raise DemoError("not done after %ds: %s" % (DEADLINE, ", ".join(late)))
             if self.tty or time.monotonic() - last_plain >= 2:
                 last_plain = time.monotonic()
@@ -330,6 +334,8 @@ class Demo:
                                                          (t(r, "timed-out") or [0])[0],
                                                          (t(r, "popped", "demo-rescuer") or [0])[0], t(r, "done")[-1]))
 
+        self.schedule.summary(check)
+
         print("\nPer-queue statistics (qless stats: seconds waiting before a pop, and running until complete)")
         for name in ["demo-" + lang for lang in LANGS] + ["demo-rescue"]:
             stats = self.client.queues[name].stats()
@@ -351,7 +357,9 @@ def main(argv):
         sys.exit("usage: python3 -P demo/demo.py BUILD_DIR [STATE_DIR]")
     build = os.path.abspath(argv[1])
     sys.path.insert(0, os.path.join(build, "bindings", "python"))
+    sys.path.insert(0, os.path.join(ROOT, "demo"))   # -P left the script's directory out
     import qless
+    import schedule
     demo = Demo(build, os.path.abspath(argv[2] if len(argv) == 3 else os.path.join(build, "demo-server")))
     # SIGTERM ends the demo like Ctrl-C does, so the cleanup below runs.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
@@ -373,11 +381,16 @@ def main(argv):
             print("   from %-6s %s" % (origin, ", ".join(s["jid"] for s in mine)))
             demo.put(origin, mine)
 
-        print("\n3. Workers: python -> demo-python, ruby -> demo-ruby, lua -> demo-lua, "
+        demo.schedule = schedule.ScheduleDemo(demo)
+        print("\n3. Schedule %s: entries in English and cron, from Python and the CLI" % schedule.QUEUE)
+        demo.schedule.add()
+
+        print("\n4. Workers: python -> demo-python, ruby -> demo-ruby, lua -> demo-lua, "
               "python demo-victim -> demo-rescue (logs in %s)" % demo.logs)
         for lang in LANGS:
             demo.start_worker(lang, lang + "-worker", "demo-" + lang)
         demo.start_worker("python", "demo-victim", "demo-rescue")
+        demo.schedule.listen()
         for lang in LANGS:
             demo.client.queues["demo-" + lang].unpause()
         demo.watch(specs)

@@ -2,6 +2,7 @@
 # README command 1: install what is missing, build, then run the demo
 # (demo/demo.py): the embedded server in build/demo-server, jobs put from the
 # qless CLI, Python, Ruby and Lua and run by the Python, Ruby and Lua workers,
+# a schedule filled from Python and the CLI and run by `qless schedule listen`,
 # with a live progress line and a summary. Exits with the demo's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."

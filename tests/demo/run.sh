@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the demo non-interactively; passes if it exits 0 and its summary has
-# the lines that show each part of the mission happened.
+# the lines that show each part of the mission happened (the schedule's: each
+# entry listed with its English description, the duplicate add turned away,
+# the due entries run by the listener pool and the others still pending).
 #   run.sh PYTHON DEMO_PY BUILD_DIR STATE_DIR
 set -uo pipefail
 out="$("$1" -P "$2" "$3" "$4" 2>&1)"
@@ -16,6 +18,19 @@ for line in \
   "^Retry: 'flaky' .* attempt 2 done" \
   "^Lost lock: 'rescue' popped by demo-victim .* popped by demo-rescuer" \
   '^    wait [0-9]+ jobs, mean' \
+  '^Schedule demo-schedule: 5 entries added from Python and the CLI' \
+  '^  [0-9a-f]{40}  demo\.Report +cron 0 9 \* \* MON-FRI +2[0-9-]+T09:00:00Z +at 09:00 on Monday through Friday$' \
+  '^  [0-9a-f]{40}  demo\.Digest +cron 0 9 \* \* 1 +2[0-9-]+T09:00:00Z +at 09:00 on Monday$' \
+  '^  [0-9a-f]{40}  demo\.Invoice +at 2[0-9-]+T19:00:00Z +2[0-9-]+T19:00:00Z +once$' \
+  '^  [0-9a-f]{40}  demo\.Remind +at 2[0-9:.TZ-]+ +2[0-9:.TZ-]+ +once$' \
+  '^  [0-9a-f]{40}  demo\.Backup +at 2[0-9:.TZ-]+ +2[0-9:.TZ-]+ +once$' \
+  "^  duplicate: demo\.Report added again from the CLI as '0 9 \* \* MON-FRI': inserted false, jid the same$" \
+  '^  ran: +demo\.Remind +[0-9a-f]{40}  due \+[0-9]+s, popped \+[0-9]+s by .*-[12], complete$' \
+  '^  ran: +demo\.Backup +[0-9a-f]{40}  due \+[0-9]+s, popped \+[0-9]+s by .*-[12], complete$' \
+  '^  pending: +demo\.Report +[0-9a-f]{40}  cron, next run ' \
+  '^  pending: +demo\.Invoice +[0-9a-f]{40}  at, next run ' \
+  '^  pending: +demo\.Digest +[0-9a-f]{40}  cron, next run ' \
+  '^  listener: +qless schedule listen, pool 2, stopped by itself after --max-jobs 2 \(exit 0\)$' \
   '^All [0-9]+ jobs reached their expected state'; do
   grep -Eq -- "$line" <<<"$out" || { echo "demo test: no line matching: $line" >&2; exit 1; }
 done
