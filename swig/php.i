@@ -113,7 +113,7 @@ static const struct { const char *swig; const char *layer; } qless_php_layer[] =
 	{ "_p_qless_client", "qless\\client" }, { "_p_qless_queue", "qless\\queue" },
 	{ "_p_qless_job", "qless\\job" }, { "_p_qless_recur", "qless\\recurringjob" },
 	{ "_p_qless_events", "qless\\events" }, { "_p_qless_strlist", "qless\\strlist" },
-	{ "_p_qless_joblist", "qless\\joblist" },
+	{ "_p_qless_joblist", "qless\\joblist" }, { "_p_qless_schedule", "qless\\schedule" },
 };
 
 static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)
@@ -287,6 +287,9 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
  * accessor keeps its meaning under another name (and so, alike, Recur's). */
 %rename(tag_at) qless_job::tag;
 %rename(tag_at) qless_recur::tag;
+/* Qless\Schedule::add($klass, $data, $opts) is schedules.md §7's; the
+ * extension's add(when_text, ...) stays reachable as add_text. */
+%rename(add_text) qless_schedule::add;
 
 %include "qless.i"
 

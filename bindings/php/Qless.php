@@ -16,6 +16,8 @@ if (!extension_loaded('qless')) {
     throw new \RuntimeException('the qless extension is not loaded (php -d extension=/path/to/qless.so)');
 }
 
+require_once __DIR__ . '/Schedule.php';
+
 /** @internal Job data is a JSON object; an empty PHP array means {}. */
 function encode(mixed $data, string $method): string
 {
@@ -27,6 +29,26 @@ function encode(mixed $data, string $method): string
 
 /** @internal */
 function decode(string $json): array { return json_decode($json, true, 512, JSON_THROW_ON_ERROR); }
+
+/** @internal The times of a TimeList (cron.next, recur.next) as floats. */
+function times(\TimeList $list): array
+{
+    $out = [];
+    for ($i = 0, $n = $list->size(); $i < $n; $i++) {
+        $out[] = $list->get($i);
+    }
+    return $out;
+}
+
+/** @internal Options that are yes/no take only bools, not what PHP would cast. */
+function checkFlags(array $options, array $flags, string $method): void
+{
+    foreach ($flags as $flag) {
+        if (isset($options[$flag]) && !is_bool($options[$flag])) {
+            throw new \TypeError("$method(): option $flag must be a bool, " . get_debug_type($options[$flag]) . ' given');
+        }
+    }
+}
 
 /** @internal A typed qless_queue_counts as an array; the getters, not
  *  $c->waiting: SWIG 4.1's __get leaks its method name on every read. */
@@ -42,6 +64,36 @@ function counts(\qless_queue_counts $c): array
  *  connect_timeout_ms, command_timeout_ms (the constructor is the extension's). */
 final class Client extends \Client
 {
+    /** The URL it was made with (null: $QLESS_URL or the embedded server);
+     *  null too for the clients the extension hands out. */
+    public ?string $url = null;
+
+    public function __construct($url = null, $options = null)
+    {
+        parent::__construct($url, $options);
+        $this->url = $url;
+    }
+
+    /** $client->schedules[$name], as Client::schedule($name). */
+    public function __get($name)
+    {
+        return $name === 'schedules' ? new Schedules($this) : parent::__get($name);
+    }
+
+    /** The schedule (Schedule.php) of that name; no I/O. */
+    public function schedule($name): Schedule
+    {
+        $schedule = parent::schedule($name);
+        $schedule->client = $this;
+        return $schedule;
+    }
+
+    /** @return float[] the next $count fire times of a cron expression (cron.next, on the server's clock). */
+    public function cronNext(string $expr, int $count = 1): array
+    {
+        return times($this->cron_next($expr, $count));
+    }
+
     public function workerName(): string { return $this->worker_name_get(); }
     /** @return string[] */
     public function queueNames(): array { return $this->queue_names()->toArray(); }
@@ -96,10 +148,19 @@ final class Queue extends \Queue
 {
     public function name(): string { return $this->name_get(); }
 
-    /** Options: jid, delay, priority, retries, tags, depends. Returns the jid. */
-    public function put($klass, $data = [], ?array $options = null): string
+    /** Options: jid, delay, priority, retries, tags, depends, unique (bool: the
+     *  jid is the C library's unique jid of the job, or of key, and an
+     *  identical pending job is not put again), key, report (with unique:
+     *  [jid, inserted] instead of the jid). Returns the jid. */
+    public function put($klass, $data = [], ?array $options = null): string|array
     {
-        return parent::put($klass, encode($data, __METHOD__), $options);
+        $o = $options ?? [];
+        checkFlags($o, ['unique', 'report'], __METHOD__);
+        $report = $o['report'] ?? false;
+        $o = ['unique' => isset($o['unique']) ? (int)$o['unique'] : null, 'unique_key' => $o['key'] ?? null]
+            + array_diff_key($o, ['key' => 0, 'report' => 0]);
+        $data = encode($data, __METHOD__);
+        return $report ? parent::put_unique($klass, $data, $o) : parent::put($klass, $data, $o);
     }
 
     /** The next job (null when none is waiting), or with a $count a list of up to $count jobs. */

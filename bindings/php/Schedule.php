@@ -1,0 +1,260 @@
+<?php
+// Schedules (schedules.md §6.4, §7): a named queue seen as a schedule of
+// one-off jobs and recurring templates, every add unique by default.
+//   $s = $client->schedules['app-tasks'];
+//   $s->add('App\Jobs\Report', ['to' => 'ops'], ['cron' => '0 9 * * mon-fri']);
+//   $s->add('App\Jobs\Mail', null, ['at' => '7pm tomorrow']);
+//   $s->listen(['pool' => 4, 'allow' => 'App\Jobs\*']);
+// The C library decides what an entry is and what its jid is; this file
+// only turns PHP's time values into numbers and text and picks the call.
+declare(strict_types=1);
+
+namespace Qless;
+
+/** What a time text means: kind 'at' (once, at $at), 'interval' (every
+ *  $interval seconds, first at $at) or 'cron' (at the fire times of the
+ *  normalised expression $cron; $at is 0). */
+final class When
+{
+    public function __construct(public readonly string $kind, public readonly float $at,
+                                public readonly float $interval, public readonly string $cron) {}
+
+    /** $at as a UTC DateTimeImmutable. */
+    public function dateTime(): \DateTimeImmutable
+    {
+        return \DateTimeImmutable::createFromFormat('U.u', sprintf('%.6F', $this->at), new \DateTimeZone('UTC'));
+    }
+}
+
+/** Reads English time text ('7pm tomorrow', 'in 5 minutes', 'every monday
+ *  9am', ISO 8601, epoch seconds) relative to $now (default: the clock);
+ *  no server is asked. Qless\InvalidArgument names the word and column a
+ *  text went wrong at. */
+function when(string $text, \DateTimeInterface|int|float|null $now = null): When
+{
+    $w = new \qless_when();
+    \qless_when_parse($text, $now === null ? microtime(true) : epoch($now, 'Qless\when(): now'), $w);
+    $kinds = [\QLESS_WHEN_AT => 'at', \QLESS_WHEN_INTERVAL => 'interval', \QLESS_WHEN_CRON => 'cron'];
+    return new When($kinds[$w->kind_get()], $w->at_get(), $w->interval_get(), $w->cron_get());
+}
+
+/** @internal A number or a DateTimeInterface as epoch seconds. */
+function epoch(mixed $value, string $what): float
+{
+    if (is_int($value) || is_float($value)) {
+        return (float)$value;
+    }
+    if ($value instanceof \DateTimeInterface) {
+        return (float)$value->format('U.u');
+    }
+    throw new \TypeError("$what must be text, a number or a DateTimeInterface, " . get_debug_type($value) . ' given');
+}
+
+/** @internal A number of seconds or a DateInterval as seconds. */
+function seconds(mixed $value, string $what): float
+{
+    if (is_int($value) || is_float($value)) {
+        return (float)$value;
+    }
+    if ($value instanceof \DateInterval) {
+        // Counted from the epoch, so that a month has a definite length.
+        return (float)(new \DateTimeImmutable('@0'))->add($value)->format('U.u');
+    }
+    throw new \TypeError("$what must be text, a number of seconds or a DateInterval, " . get_debug_type($value) . ' given');
+}
+
+/** One of these, made by Client::schedule($name) or $client->schedules[$name]
+ *  (no I/O). Inherited: remove($jid) (false when there was no such pending
+ *  entry), list() (the entries as JSON text). */
+final class Schedule extends \Schedule
+{
+    private const WHENS = ['at', 'in', 'cron', 'every'];
+    private const ADD_OPTIONS = ['at' => null, 'in' => null, 'cron' => null, 'every' => null, 'unique' => true,
+        'key' => null, 'jid' => null, 'priority' => null, 'retries' => null, 'tags' => null, 'backlog' => null,
+        'report' => false];
+
+    /** @internal The client it was made from (for its clock and URL). */
+    public ?Client $client = null;
+
+    public function name(): string { return $this->name_get(); }
+
+    /**
+     * Adds an entry that runs at 'at' (once: text, epoch seconds or a
+     * DateTimeInterface), 'in' (once, after text, seconds or a DateInterval),
+     * 'every' (a template: text such as '2 days at 9am', seconds or a
+     * DateInterval) or at the times of 'cron'; exactly one of them. Other
+     * options: unique (default true), key, jid, priority, retries, tags,
+     * backlog (templates), report. Returns the jid whether or not an
+     * identical entry was pending; with 'report' => true [jid, inserted].
+     */
+    public function add(string $klass, mixed $data = null, array $opts = []): string|array
+    {
+        $o = $this->options($opts, self::ADD_OPTIONS, __METHOD__);
+        $given = array_values(array_filter(self::WHENS, fn($k) => $o[$k] !== null));
+        if (count($given) !== 1) {
+            throw new InvalidArgument(__METHOD__ . '(): give exactly one of the options at, in, cron, every (got '
+                . ($given ? implode(', ', $given) : 'none') . '); addNow runs at once', \QLESS_EINVAL);
+        }
+        $args = [$klass, $data === null ? null : encode($data, __METHOD__), $this->cOptions($o)];
+        $found = match ($given[0]) {
+            'at' => $this->add_at($this->at($o['at']), ...$args),
+            'in' => $this->add_in($this->in($o['in']), ...$args),
+            'every' => $this->every($o['every'], $args),
+            'cron' => $this->add_cron($this->text($o['cron'], 'cron'), ...$args),
+        };
+        return $o['report'] ? $found : $found[0];
+    }
+
+    /** Adds a one-off entry that may run at once; options and result as add's
+     *  (without the times and backlog). */
+    public function addNow(string $klass, mixed $data = null, array $opts = []): string|array
+    {
+        $defaults = array_diff_key(self::ADD_OPTIONS, array_flip([...self::WHENS, 'backlog']));
+        $o = $this->options($opts, $defaults, __METHOD__);
+        $found = $this->add_now($klass, $data === null ? null : encode($data, __METHOD__), $this->cOptions($o));
+        return $o['report'] ? $found : $found[0];
+    }
+
+    /** @return array[] the pending entries: templates by next due time, then
+     *  scheduled jobs, each ['jid', 'klass', 'kind' => 'cron'|'interval'|'at',
+     *  'cron' or 'interval', 'next', ...]. Jobs waiting or running are none. */
+    public function entries(): array { return decode($this->list()); }
+
+    /** @return float[] the next $n due times of entry $jid: a template's from
+     *  the server, a scheduled job's one time. NotFound when $jid is no
+     *  pending entry of this schedule. */
+    public function next(string $jid, int $n = 5): array
+    {
+        $recur = $this->client()->recurringJob($jid);
+        if ($recur !== null && $recur->queue() === $this->name()) {
+            return times($recur->next($n));
+        }
+        foreach ($this->entries() as $entry) {
+            if ($entry['jid'] === $jid) {
+                return [(float)$entry['next']];
+            }
+        }
+        throw new NotFound(__METHOD__ . "(): $jid is no pending entry of {$this->name()}", \QLESS_ENOTFOUND);
+    }
+
+    /**
+     * Runs the schedule's due jobs with the PHP worker (Worker.php on the
+     * engine: class resolution by the allow-list, heartbeats, SIGTERM/SIGINT
+     * finish the running jobs) in a pool of 'pool' processes (default 1)
+     * forked from this one, until stopped or 'max_jobs' jobs are done.
+     * 'allow' (a pattern or a list; default $QLESS_WORKER_ALLOW) names the
+     * job classes it may run; 'interval' the idle sleep in seconds. Returns
+     * the worker's exit status (0 after a graceful stop).
+     */
+    public function listen(array $opts = []): int
+    {
+        $o = $this->options($opts, ['pool' => 1, 'max_jobs' => null, 'allow' => null, 'interval' => null], __METHOD__);
+        if (!is_int($o['pool']) || $o['pool'] < 1) {
+            throw new InvalidArgument(__METHOD__ . "(): pool must be a positive int, " . var_export($o['pool'], true)
+                . ' given', \QLESS_EINVAL);
+        }
+        $argv = ['--queue', $this->name(), '--pool', 'processes', '--size', (string)$o['pool'],
+            '--name', $this->client()->workerName()];
+        if ($this->client()->url !== null) {
+            array_push($argv, '--url', $this->client()->url);
+        }
+        foreach (['max_jobs' => '--max-jobs', 'interval' => '--interval'] as $k => $flag) {
+            if ($o[$k] !== null) {
+                if (!is_int($o[$k]) && !($k === 'interval' && is_float($o[$k]))) {
+                    throw new \TypeError(__METHOD__ . "(): $k must be a number, " . get_debug_type($o[$k]) . ' given');
+                }
+                array_push($argv, $flag, (string)$o[$k]);
+            }
+        }
+        foreach ((array)($o['allow'] ?? []) as $pattern) {
+            array_push($argv, '--allow', $this->text($pattern, 'allow'));
+        }
+        require_once __DIR__ . '/Worker.php';
+        return Worker::main($argv, 'qless-schedule');
+    }
+
+    private function client(): Client
+    {
+        return $this->client ?? throw new \LogicException('this Qless\Schedule was not made by Qless\Client::schedule');
+    }
+
+    private function options(array $given, array $defaults, string $method): array
+    {
+        $unknown = array_diff_key($given, $defaults);
+        if ($unknown) {
+            throw new InvalidArgument("$method(): unknown option '" . array_key_first($unknown) . "'; known: "
+                . implode(', ', array_keys($defaults)), \QLESS_EINVAL);
+        }
+        checkFlags($given, ['unique', 'report'], $method);
+        return $given + $defaults;
+    }
+
+    /** The C library's schedule options; it checks their types and values. */
+    private function cOptions(array $o): array
+    {
+        return ['unique' => $o['unique'] ? 1 : 0, 'key' => $o['key'], 'jid' => $o['jid'], 'priority' => $o['priority'],
+            'retries' => $o['retries'], 'tags' => $o['tags'], 'backlog' => $o['backlog'] ?? null];
+    }
+
+    private function text(mixed $value, string $option): string
+    {
+        if (!is_string($value)) {
+            throw new \TypeError("Qless\\Schedule::add(): option $option must be a string, " . get_debug_type($value) . ' given');
+        }
+        return $value;
+    }
+
+    // Text is read here rather than by the extension's add_text, so that
+    // each option keeps its meaning: 'at' never makes a template, 'every'
+    // never a one-off.
+    private function at(mixed $at): float
+    {
+        if (!is_string($at)) {
+            return epoch($at, 'Qless\Schedule::add(): option at');
+        }
+        $found = when($at, $this->client()->now_get());
+        if ($found->kind !== 'at') {
+            throw new InvalidArgument("Qless\\Schedule::add(): option at: '$at' is not a one-off time (it is "
+                . "$found->kind); use the option every or cron", \QLESS_EINVAL);
+        }
+        return $found->at;
+    }
+
+    private function in(mixed $in): float
+    {
+        if (!is_string($in)) {
+            return seconds($in, 'Qless\Schedule::add(): option in');
+        }
+        $now = $this->client()->now_get();
+        return when(preg_match('/^\s*in\s/i', $in) ? $in : "in $in", $now)->at - $now;
+    }
+
+    private function every(mixed $every, array $args): array
+    {
+        if (!is_string($every)) {
+            return $this->add_every(seconds($every, 'Qless\Schedule::add(): option every'), 0, ...$args);
+        }
+        $found = when(preg_match('/^\s*every\s/i', $every) ? $every : "every $every", $this->client()->now_get());
+        return $found->kind === 'cron' ? $this->add_cron($found->cron, ...$args)
+            : $this->add_every($found->interval, $found->at, ...$args);
+    }
+}
+
+/** $client->schedules[$name]: a Schedule (no I/O). Read-only. */
+final class Schedules implements \ArrayAccess
+{
+    public function __construct(private readonly Client $client) {}
+
+    public function offsetGet(mixed $name): Schedule { return $this->client->schedule($name); }
+    public function offsetExists(mixed $name): bool { return is_string($name); }
+
+    public function offsetSet(mixed $name, mixed $value): void
+    {
+        throw new \LogicException('Qless\Schedules is read-only: add entries with $client->schedules[$name]->add(...)');
+    }
+
+    public function offsetUnset(mixed $name): void
+    {
+        throw new \LogicException('Qless\Schedules is read-only: remove entries with $schedule->remove($jid)');
+    }
+}
