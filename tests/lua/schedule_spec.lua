@@ -129,6 +129,8 @@ describe("client.schedules", function()
     assert.is_false(s:remove("nope"))
     assert.same({}, s:entries())
     assert.equal("waiting", hget("ql:j:" .. now, "state"))
+    assert.matches("Schedule:next: n must be an integer", argument_error(s.next, s, tpl, "3"))
+    assert.matches("client.schedules: name must be a string", argument_error(function() return client.schedules[5] end))
   end)
 
   it("gives entries the jids of C's qless_unique_jid (UNQ-10, Lua half; seeded)", function()

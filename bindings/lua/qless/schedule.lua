@@ -14,6 +14,7 @@ local methods = Schedule.methods
 
 -- Making one does no I/O.
 function Schedule.new(client, name)
+  if type(name) ~= "string" then when.type_error("client.schedules: name", "a string", name) end
   return Schedule.wrap(client._h:schedule(name), { client = client })
 end
 
@@ -111,6 +112,7 @@ function methods:entries() return convert.decode(self._h:list()) end
 -- server, a scheduled job's one time. NotFound when jid is no pending entry.
 function methods:next(jid, n)
   if type(jid) ~= "string" then when.type_error("Schedule:next: jid", "a string", jid) end
+  if n ~= nil and math.type(n) ~= "integer" then when.type_error("Schedule:next: n", "an integer", n) end
   local recur = self.client.recurring[jid]
   if recur ~= nil and recur.queue == self.name then return recur:next(n) end
   for _, entry in ipairs(self:entries()) do
