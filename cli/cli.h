@@ -126,6 +126,20 @@ const char *time_absolute(double when, char *buf, size_t size);
 /* Parses a date: YYYY-MM-DD (UTC) or seconds since the epoch. */
 int date_parse(const char *s, double *out);
 
+/* ---- due times (due_times.c) ---- */
+
+/* The system clock (what a client without a time offset sends as now). */
+double cli_now(void);
+/* A cron expression, checked without a server (usage error naming the
+ * field and token). */
+int arg_cron(cli *c, const char *expr);
+/* --from style times: epoch seconds or ISO 8601. */
+int arg_time(cli *c, const char *what, const char *s, double *out);
+/* Times "<ISO> (<epoch>)" one a line, or with --json [{"at","epoch"}]. */
+int print_times(cli *c, const double *t, size_t n);
+/* qless cron next: pos[0] is "next". */
+int cron_next(cli *c, char **pos, int n, const char *from);
+
 /* ---- job helpers (jobs.c) ---- */
 
 /* Fetches a job by jid; reports unknown jobs. Returns 0 or an exit status. */
@@ -183,7 +197,17 @@ int cmd_cron(cli *c, int argc, char **argv);
 int cmd_schedule(cli *c, int argc, char **argv);
 
 /* qless schedule's subcommands (argv[0] is the subcommand) and their usage. */
+/* Parses a subcommand that takes one QUEUE: 1 with *queue set, or 0 when
+ * the caller should return *status (a usage error, or 0 after --help). */
+int schedule_one_queue(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage, char **queue,
+                       int *status);
 int schedule_listen(cli *c, int argc, char **argv);
 extern const char schedule_listen_usage[];
+int schedule_add(cli *c, int argc, char **argv);
+extern const char schedule_add_usage[];
+int schedule_list(cli *c, int argc, char **argv);
+extern const char schedule_list_usage[];
+int schedule_remove(cli *c, int argc, char **argv);
+extern const char schedule_remove_usage[];
 
 #endif

@@ -66,15 +66,33 @@ static const char put_usage[] =
 	"  --delay D         do not run before D (30s, 5m, 2h, 1d)\n"
 	"  --retries N       retries before the job fails (default 5)\n"
 	"  --depends j1,j2   wait for these jobs to complete first\n"
-	"  --jid JID         use this jid (moves an existing job)\n";
+	"  --jid JID         use this jid (moves an existing job)\n"
+	"  --unique          put nothing while the job is pending (not complete); without\n"
+	"                    --jid the jid comes from queue, klass and data (or --key)\n"
+	"  --key KEY         with --unique: the job's identity is KEY\n"
+	"  --json            {\"jid\"}, with --unique {\"jid\",\"inserted\",\"state\"}\n";
+
+/* The --json reply of a unique put: the job's state as it is now. */
+static int print_unique_put(cli *c, const char *jid, int inserted)
+{
+	qless_job *job = NULL;
+	int status = fetch_job(c, jid, &job);
+	if (status == 0)
+		json_print(json_pack("{s:s,s:b,s:s}", "jid", jid, "inserted", inserted, "state", qless_job_state(job)));
+	qless_job_free(job);
+	return status;
+}
 
 int cmd_put(cli *c, int argc, char **argv)
 {
 	const char *priority = NULL, *tags = NULL, *delay = NULL, *retries = NULL, *depends = NULL, *jid = NULL;
+	const char *key = NULL;
+	int unique = 0, inserted = 0;
 	const cli_opt opts[] = {
 		{ "priority", OPT_STRING, &priority, NULL }, { "tags", OPT_STRING, &tags, NULL },
 		{ "delay", OPT_STRING, &delay, NULL }, { "retries", OPT_STRING, &retries, NULL },
-		{ "depends", OPT_STRING, &depends, NULL }, { "jid", OPT_STRING, &jid, NULL }, { 0 },
+		{ "depends", OPT_STRING, &depends, NULL }, { "jid", OPT_STRING, &jid, NULL },
+		{ "unique", OPT_FLAG, NULL, &unique }, { "key", OPT_STRING, &key, NULL }, { 0 },
 	};
 	char *pos[3];
 	int status, n = cli_parse(c, argc, argv, opts, put_usage, pos, 3, &status);
@@ -97,7 +115,13 @@ int cmd_put(cli *c, int argc, char **argv)
 			return EXIT_USAGE;
 		po.retries = (int)r;
 	}
+	if (key && !unique)
+		return cli_usage_error(c, "--key needs --unique");
+	if (key && !*key)
+		return cli_usage_error(c, "--key is empty");
 	po.jid = jid;
+	po.unique = unique;
+	po.unique_key = key;
 	char **tag_list = NULL, **dep_list = NULL;
 	if (tags) {
 		tag_list = split_list(tags, &po.ntags);
@@ -112,10 +136,13 @@ int cmd_put(cli *c, int argc, char **argv)
 	status = cli_connect(c);
 	if (status == 0 && qless_queue_new(&q, c->client, pos[0]) != QLESS_OK)
 		status = cli_lib_error(c);
-	if (status == 0 && qless_queue_put(q, &out, pos[1], data, &po) != QLESS_OK)
+	if (status == 0 && (unique ? qless_queue_put_unique(q, &out, &inserted, pos[1], data, &po)
+	                           : qless_queue_put(q, &out, pos[1], data, &po)) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0) {
-		if (c->json)
+		if (c->json && unique)
+			status = print_unique_put(c, out, inserted);
+		else if (c->json)
 			json_print(json_pack("{s:s}", "jid", out));
 		else
 			printf("%s\n", out);

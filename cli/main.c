@@ -37,8 +37,8 @@ static const struct command {
 	{ "watch", cmd_watch, "tail events live (default channel: log)" },
 	{ "server", cmd_server, "the embedded server: start, stop, status" },
 	{ "when", cmd_when, "read English time text: a time, an interval or a cron expression" },
-	{ "cron", cmd_cron, "check a cron expression and describe it" },
-	{ "schedule", cmd_schedule, "schedules: listen (run each job with a shell command)" },
+	{ "cron", cmd_cron, "check a cron expression and describe it, or list its next fire times" },
+	{ "schedule", cmd_schedule, "schedules: add, list and remove entries; listen (run each job with a shell command)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -88,14 +88,10 @@ int schedule_listen(cli *c, int argc, char **argv)
 		{ "max-jobs", OPT_STRING, &max_jobs, NULL },
 		{ 0 },
 	};
-	char *pos[1];
-	int status, n = cli_parse(c, argc, argv, opts, schedule_listen_usage, pos, 1, &status);
-	if (n < 0)
+	char *queue = NULL;
+	int status;
+	if (!schedule_one_queue(c, argc, argv, opts, schedule_listen_usage, &queue, &status))
 		return status;
-	if (n != 1)
-		return cli_usage_error(c, "needs one QUEUE (see qless schedule --help)");
-	if (arg_words(c, "QUEUE", pos, 1))
-		return EXIT_USAGE;
 	if (exec == NULL || exec[0] == '\0')
 		return cli_usage_error(c, exec ? "--exec is empty" : "needs --exec CMD");
 	qless_listen_options lo = QLESS_LISTEN_OPTIONS_INIT;
@@ -110,7 +106,7 @@ int schedule_listen(cli *c, int argc, char **argv)
 	if ((status = cli_connect(c)) != 0)
 		return status;
 	qless_schedule *s = NULL;
-	if (qless_schedule_new(&s, c->client, pos[0]) != QLESS_OK)
+	if (qless_schedule_new(&s, c->client, queue) != QLESS_OK)
 		return cli_lib_error(c);
 
 	struct sigaction sa, old_term, old_int, old_pipe;

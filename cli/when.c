@@ -28,7 +28,12 @@ static const char cron_usage[] =
 	"  Checks a cron expression (5 fields, 7 fields year first, or a macro such\n"
 	"  as @daily) and prints it normalised, then its description; an invalid one\n"
 	"  is a usage error naming the field and token.\n"
-	"  --json        {\"cron\",\"description\"}\n";
+	"  --json        {\"cron\",\"description\"}\n"
+	"       qless cron next EXPR [N] [--from TIME]\n"
+	"  The next N (1-1000, default 5) fire times of EXPR (one argument: quote it)\n"
+	"  from the server, \"<ISO> (<epoch>)\" a line; --from TIME (epoch seconds or\n"
+	"  ISO 8601) instead of now.\n"
+	"  --json        [{\"at\",\"epoch\"}, ...]\n";
 
 /* The positionals pos[from..n) joined by single spaces (owned). */
 static char *join(char **pos, int from, int n)
@@ -67,13 +72,6 @@ static json_t *json_seconds(double v)
 	return json_real(v);
 }
 
-static double clock_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int print_when(cli *c, const qless_when *w)
 {
 	static const char *const kinds[] = { "", "at", "interval", "cron" };
@@ -106,12 +104,12 @@ int cmd_when(cli *c, int argc, char **argv)
 	int status, n = cli_parse_all(c, argc, argv, opts, when_usage, &pos, &status);
 	if (n < 0)
 		return status;
-	double now = clock_now();
+	double now = cli_now();
 	qless_when w = QLESS_WHEN_INIT;
 	char *text = join(pos, 0, n);
 	free(pos);
-	if (from != NULL && qless_time_parse(from, &now) != QLESS_OK)
-		status = cli_usage_error(c, "--from needs epoch seconds or an ISO 8601 time, not '%.64s'", from);
+	if (from != NULL && arg_time(c, "--from", from, &now))
+		status = EXIT_USAGE;
 	else if (n == 0)
 		status = cli_usage_error(c, "needs TEXT (see qless when --help)");
 	else if (qless_when_parse(text, now, &w) != QLESS_OK)
@@ -125,14 +123,28 @@ int cmd_when(cli *c, int argc, char **argv)
 int cmd_cron(cli *c, int argc, char **argv)
 {
 	char **pos, *expr = NULL, *norm = NULL, *description = NULL;
-	int status, n = cli_parse_all(c, argc, argv, NULL, cron_usage, &pos, &status);
+	const char *from = NULL;
+	const cli_opt opts[] = {
+		{ "from", OPT_STRING, &from, NULL },
+		{ NULL, OPT_FLAG, NULL, NULL },
+	};
+	int status, n = cli_parse_all(c, argc, argv, opts, cron_usage, &pos, &status);
 	if (n < 0)
 		return status;
+	if (n > 0 && strcmp(pos[0], "next") == 0) {
+		status = cron_next(c, pos, n, from);
+		free(pos);
+		return status;
+	}
 	if (n == 0 || strcmp(pos[0], "check") != 0) {
 		free(pos);
-		return cli_usage_error(c, "needs check (see qless cron --help)");
+		return cli_usage_error(c, "needs check or next (see qless cron --help)");
 	}
 	c->cmd = "cron check";
+	if (from != NULL) {
+		free(pos);
+		return cli_usage_error(c, "takes no --from");
+	}
 	expr = join(pos, 1, n);
 	free(pos);
 	status = 0;

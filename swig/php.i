@@ -2,10 +2,11 @@
  * and the Qless\Exception classes. Everything else is in qless.i.
  *
  * The extension is qless.so (PHP 8, SWIG 4.1). SWIG 4.1's PHP backend has
- * no namespaces, so the generated functions and handle classes stay global
- * and low-level (qless_queue_put, qless_client); bindings/php/Qless.php
- * builds the Qless namespace on them. The exceptions are defined here,
- * because the status typemap throws them. */
+ * no namespaces, so the generated functions and handle classes (objects.i:
+ * Client, Queue, Job, ...) are global; bindings/php/Qless.php extends the
+ * classes into the Qless namespace, and the handle typemaps below hand out
+ * objects of those subclasses. The exceptions are defined here, because
+ * the status typemap throws them. */
 %module qless
 
 %{
@@ -69,6 +70,30 @@ static void qless_php_output(zval *result, zval *value, int *count)
 	}
 }
 
+/* Numbers in, likewise: SWIG's stock typemaps turn "soon" or null into 0,
+ * and a value C cannot hold into another value. */
+%typemap(in, phptype="int") int64_t, int, size_t {
+	if (Z_TYPE($input) != IS_LONG) {
+		zend_type_error("$symname(): $1_name must be an int, %s given", zend_zval_type_name(&$input));
+		SWIG_fail;
+	}
+	$1 = ($1_ltype)Z_LVAL($input);
+	if ((zend_long)$1 != Z_LVAL($input) || (($1_ltype)-1 > 0 && Z_LVAL($input) < 0)) {
+		zend_value_error("$symname(): $1_name is out of range");
+		SWIG_fail;
+	}
+}
+%typemap(in, phptype="float") double {
+	if (Z_TYPE($input) == IS_LONG) {
+		$1 = (double)Z_LVAL($input);
+	} else if (Z_TYPE($input) == IS_DOUBLE) {
+		$1 = Z_DVAL($input);
+	} else {
+		zend_type_error("$symname(): $1_name must be a number, %s given", zend_zval_type_name(&$input));
+		SWIG_fail;
+	}
+}
+
 %typemap(out) int QLESS_PLAIN_OUT = int;
 /* qless_nout counts this call's output values (see qless_php_output); every
  * function with out-parameters returns a status, so the argout typemaps
@@ -78,13 +103,44 @@ static void qless_php_output(zval *result, zval *value, int *count)
 	RETVAL_NULL();
 }
 
+/* Handles the extension hands out are objects of the class of
+ * bindings/php/Qless.php that extends the generated one (Qless\Job extends
+ * Job), once that file is loaded; without it, of the generated class. Looked
+ * up by name (the class table's keys are lower case) at each call: a
+ * request's user classes die with the request, so no pointer is kept. */
+%{
+static const struct { const char *swig; const char *layer; } qless_php_layer[] = {
+	{ "_p_qless_client", "qless\\client" }, { "_p_qless_queue", "qless\\queue" },
+	{ "_p_qless_job", "qless\\job" }, { "_p_qless_recur", "qless\\recurringjob" },
+	{ "_p_qless_events", "qless\\events" }, { "_p_qless_strlist", "qless\\strlist" },
+	{ "_p_qless_joblist", "qless\\joblist" },
+};
+
+static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)
+{
+	size_t i;
+	ZVAL_NULL(z);   /* SWIG_SetPointerZval reuses an object already in z */
+	for (i = 0; ptr && i < sizeof qless_php_layer / sizeof *qless_php_layer; i++) {
+		zend_class_entry *ce;
+		if (strcmp(type->name, qless_php_layer[i].swig) != 0)
+			continue;
+		ce = zend_hash_str_find_ptr(EG(class_table), qless_php_layer[i].layer, strlen(qless_php_layer[i].layer));
+		if (ce && type->clientdata && instanceof_function(ce, (zend_class_entry *)type->clientdata))
+			ZVAL_OBJ(z, ce->create_object(ce));
+		break;
+	}
+	SWIG_SetPointerZval(z, ptr, type, own);
+}
+%}
+
 %typemap(in, numinputs=0) SWIGTYPE **QLESS_OUT_HANDLE ($*1_ltype tmp = NULL) { $1 = &tmp; }
 %typemap(argout) SWIGTYPE **QLESS_OUT_HANDLE {
 	zval o;
-	ZVAL_NULL(&o);   /* SWIG_SetPointerZval reuses an object already in o */
-	SWIG_SetPointerZval(&o, (void *)tmp$argnum, $*1_descriptor, 1);
+	qless_php_wrap(&o, (void *)tmp$argnum, $*1_descriptor, 1);
 	qless_php_output($result, &o, &qless_nout);
 }
+/* The one handle returned as a result: JobList::take's job. */
+%typemap(out) qless_job * { qless_php_wrap($result, (void *)$1, $1_descriptor, $owner); }
 
 /* The string is copied into PHP before freearg frees the C one. */
 %typemap(in, numinputs=0) char **QLESS_OUT_STRING (char *tmp = NULL) { $1 = &tmp; }
@@ -223,9 +279,31 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 	$1 = &opts;
 }
 %typemap(freearg) const SWIGTYPE *QLESS_OPTIONS { qless_swig_lists_free(&lists$argnum); }
+/* Options may be left out: the C defaults. */
+%typemap(default) const SWIGTYPE *QLESS_OPTIONS { $1 = NULL; }
 /* ==== end of options structs ==== */
 
+/* Qless\Job::tag($tag, ...) adds tags, as README documents; the index
+ * accessor keeps its meaning under another name (and so, alike, Recur's). */
+%rename(tag_at) qless_job::tag;
+%rename(tag_at) qless_recur::tag;
+
 %include "qless.i"
+
+/* new Qless\Client($url = null, $options = null): PHP makes objects with
+ * new, so the client's class gets the constructor qless_client_new is. On
+ * failure the exception is thrown here and the NULL result leaves the
+ * half-made object without a handle (the wrapper sets no pointer). */
+%extend qless_client {
+	qless_client(const char *url = NULL, const qless_client_options *opts = NULL)
+	{
+		qless_client *client = NULL;
+		int rc = qless_client_new(&client, url, opts);
+		if (rc < 0)
+			qless_php_throw(rc);
+		return client;
+	}
+}
 
 /* ==== the worker engine: qless_php_worker_main(argv, perform) ==========
  * (One block, kept apart from the typemaps above.) PHP reaches the engine
@@ -338,11 +416,9 @@ static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
 		qless_result_fail(result, "Qless\\WorkerError", "not run: this worker process is ending (exit() or a fatal error)");
 		return;
 	}
-	ZVAL_NULL(&args[0]);
-	ZVAL_NULL(&args[1]);
 	ZVAL_UNDEF(&ret);
-	SWIG_SetPointerZval(&args[0], (void *)job, SWIGTYPE_p_qless_job, 0);
-	SWIG_SetPointerZval(&args[1], (void *)qless_job_client(job), SWIGTYPE_p_qless_client, 0);
+	qless_php_wrap(&args[0], (void *)job, SWIGTYPE_p_qless_job, 0);
+	qless_php_wrap(&args[1], (void *)qless_job_client(job), SWIGTYPE_p_qless_client, 0);
 	zend_try {
 		call_user_function(NULL, NULL, w->perform, &ret, 2, args);
 	} zend_catch {

@@ -158,15 +158,13 @@ static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec
  *   qless_events_next       waits on the events handle's own connection
  *   qless_worker_lost_locks waits on the worker's own subscription
  *   ~qless_heartbeater      joins the heartbeat thread (its own connection)
- *   qless_client_new        connects a client nobody else has yet (and
- *   qless_swig_client_new   its positional form)
+ *   qless_client_new        connects a client nobody else has yet
  * and the same calls as methods (Events.next, Worker.lost_locks).
  * pop and the other commands share the client's connection, so they keep
  * the GIL: releasing it would let two threads drive one connection. */
 %nothread;
 %thread qless_events_next;
 %thread qless_worker_lost_locks;
-%thread qless_swig_client_new;
 %thread qless_client_new;
 %thread qless_events::next;
 %thread qless_worker::lost_locks;

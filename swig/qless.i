@@ -399,30 +399,6 @@ static long qless_swig_version_number(void)
 %immutable qless_when::interval;
 %immutable qless_when::cron;
 
-/* Positional forms of qless_client_new and qless_worker_new, kept only
- * until the Ruby, Lua and PHP layers call those (options as a native map);
- * new code uses them, or Client.queue/worker/events of objects.i. */
-%inline %{
-static int qless_swig_client_new(qless_client **out, const char *url, int connect_timeout_ms,
-                                 int command_timeout_ms, const char *worker_name)
-{
-	qless_client_options o = QLESS_CLIENT_OPTIONS_INIT;
-	o.connect_timeout_ms = connect_timeout_ms;
-	o.command_timeout_ms = command_timeout_ms;
-	o.worker_name = worker_name;
-	return qless_client_new(out, url, &o);
-}
-
-static int qless_swig_worker_new(qless_worker **out, qless_client *client, QLESS_STRV(queues, nqueues),
-                                 int round_robin, int watch_locks)
-{
-	qless_worker_options o = QLESS_WORKER_OPTIONS_INIT;
-	o.order = round_robin ? QLESS_RESERVE_ROUND_ROBIN : QLESS_RESERVE_ORDERED;
-	o.watch_locks = watch_locks;
-	return qless_worker_new(out, client, queues, nqueues, &o);
-}
-%}
-
 /* Due times (cron.next, recur.next): C gives an owned array and its length,
  * two parameters a typemap could only select by name; the object model
  * hands them over as a TimeList (size, get) instead, and the flat

@@ -9,8 +9,7 @@
 //   it throws any other Throwable         -> fail, group = class name,
 //                                            message = "Class: message\n" + trace
 // Job code may settle the job itself ($job->complete(['next' => 'q2']), ...);
-// the engine then leaves it alone. $job->client is the engine's connection,
-// valid during the call only.
+// the engine then leaves it alone. The job is valid during the call only.
 declare(strict_types=1);
 
 namespace Qless;
@@ -49,13 +48,12 @@ final class Worker
         return \qless_php_worker_main([$program, ...$rest], [self::class, 'perform']);
     }
 
-    /** @internal The engine's perform callback: the handles are the engine's,
-     *  borrowed for this call. Returns null (complete) or
+    /** @internal The engine's perform callback: the job and client are the
+     *  engine's, borrowed for this call. Returns null (complete) or
      *  ['fail'|'retry', group, message]. */
-    public static function perform($jobHandle, $clientHandle): ?array
+    public static function perform(Job $job, Client $client): ?array
     {
         try {
-            $job = new Job(self::borrowedClient($clientHandle), $jobHandle);
             self::jobClass($job->klass())::perform($job);
             return null;
         } catch (\Throwable $e) {
@@ -100,14 +98,6 @@ final class Worker
         }
         $message = "$group: {$e->getMessage()}\n{$e->getTraceAsString()}";
         return [$e instanceof RetryableError ? 'retry' : 'fail', $group, $message];
-    }
-
-    /** A Client over the engine's connection, without a connection of its own. */
-    private static function borrowedClient($handle): Client
-    {
-        $client = (new \ReflectionClass(Client::class))->newInstanceWithoutConstructor();
-        $client->h = $handle;
-        return $client;
     }
 
     /** Loads the --require files; returns the other arguments, or null after

@@ -158,6 +158,8 @@ struct qless_client {
 	int command_timeout_ms;
 	char *worker_name;
 	double offset;
+	/* Non-zero: the now every call sends until unpinned (qless__pin_now). */
+	double pinned_now;
 	char sha[48];
 	/* FCALL target when the server took libqless' function library
 	 * (qless__ensure), else "" and calls go by EVALSHA of sha. */
@@ -172,6 +174,11 @@ struct qless_client {
 void qless__client_ref(qless_client *c);
 void qless__client_unref(qless_client *c);
 double qless__now(const qless_client *c);
+/* Fixes the now the client's calls send to the current one, rounded to the
+ * microsecond as sent, and returns it: a time computed as now + d on the
+ * server is then exactly the one the caller meant. Until qless__unpin_now. */
+double qless__pin_now(qless_client *c);
+void qless__unpin_now(qless_client *c);
 /* Opens a hiredis connection as configured (AUTH and SELECT done).
  * Returns NULL after recording an error. */
 redisContext *qless__connect(qless_client *c, int select_db);

@@ -100,27 +100,28 @@ static int add_template(const char *F, qless_schedule *s, char **out_jid, int *o
 	return inserted_unless_unique(rc, o, out_inserted);
 }
 
-static int add_at(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, double when,
+/* add_at and add_every turn times into delays from now, the pinned now
+ * (qless__pin_now) their call sends, so the server lands on those times. */
+static int add_at(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, double when, double now,
                   const char *klass, const char *data, const qless_schedule_options *o)
 {
 	int rc = qless__check_finite(F, "when", when);
 	if (rc != QLESS_OK)
 		return rc;
-	return add_job(F, s, out_jid, out_inserted, when - qless_client_now(client_of(s)), klass,
-	               data, o);
+	return add_job(F, s, out_jid, out_inserted, when - now, klass, data, o);
 }
 
 static int add_every(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, double interval,
-                     double first, const char *klass, const char *data, const qless_schedule_options *o)
+                     double first, double now, const char *klass, const char *data,
+                     const qless_schedule_options *o)
 {
 	int rc;
 	if (!qless__finite(interval) || interval <= 0)
 		return qless__err(QLESS_EINVAL, "%s: interval must be a number > 0", F);
 	if ((rc = qless__check_finite(F, "first", first)) != QLESS_OK)
 		return rc;
-	return add_template(F, s, out_jid, out_inserted, interval,
-	                    first == 0 ? 0 : first - qless_client_now(client_of(s)), NULL, klass,
-	                    data, o);
+	return add_template(F, s, out_jid, out_inserted, interval, first == 0 ? 0 : first - now, NULL, klass, data,
+	                    o);
 }
 
 static int add_cron(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, const char *expr,
@@ -149,7 +150,11 @@ int qless_schedule_add_at(qless_schedule *s, char **out_jid, int *out_inserted, 
 	static const char F[] = "qless_schedule_add_at";
 	qless_schedule_options o;
 	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
-	return rc != QLESS_OK ? rc : add_at(F, s, out_jid, out_inserted, when, klass, data, &o);
+	if (rc != QLESS_OK)
+		return rc;
+	rc = add_at(F, s, out_jid, out_inserted, when, qless__pin_now(client_of(s)), klass, data, &o);
+	qless__unpin_now(client_of(s));
+	return rc;
 }
 
 int qless_schedule_add_in(qless_schedule *s, char **out_jid, int *out_inserted, double seconds,
@@ -169,7 +174,11 @@ int qless_schedule_add_every(qless_schedule *s, char **out_jid, int *out_inserte
 	static const char F[] = "qless_schedule_add_every";
 	qless_schedule_options o;
 	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
-	return rc != QLESS_OK ? rc : add_every(F, s, out_jid, out_inserted, interval, first, klass, data, &o);
+	if (rc != QLESS_OK)
+		return rc;
+	rc = add_every(F, s, out_jid, out_inserted, interval, first, qless__pin_now(client_of(s)), klass, data, &o);
+	qless__unpin_now(client_of(s));
+	return rc;
 }
 
 int qless_schedule_add_cron(qless_schedule *s, char **out_jid, int *out_inserted, const char *expr,
@@ -188,27 +197,28 @@ int qless_schedule_add(qless_schedule *s, char **out_jid, int *out_inserted, con
 	static const char PARSE[] = "qless_when_parse: ";
 	qless_when w = QLESS_WHEN_INIT;
 	qless_schedule_options o;
+	double now;
 	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
 
 	if (rc != QLESS_OK)
 		return rc;
 	QLESS_CHECK_NULL(F, when_text);
-	if ((rc = qless_when_parse(when_text, qless_client_now(client_of(s)), &w)) != QLESS_OK) {
+	now = qless__pin_now(client_of(s));
+	if ((rc = qless_when_parse(when_text, now, &w)) != QLESS_OK) {
 		/* Say which call and argument the parser's message is about. */
 		char why[512];
 		const char *m = qless_error_last_message();
 		snprintf(why, sizeof why, "%s", strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
-		return qless__err(rc, "%s: when_text: %s", F, why);
+		rc = qless__err(rc, "%s: when_text: %s", F, why);
+	} else if (w.kind == QLESS_WHEN_AT) {
+		rc = add_at(F, s, out_jid, out_inserted, w.at, now, klass, data, &o);
+	} else if (w.kind == QLESS_WHEN_INTERVAL) {
+		rc = add_every(F, s, out_jid, out_inserted, w.interval, w.at, now, klass, data, &o);
+	} else {
+		rc = add_cron(F, s, out_jid, out_inserted, w.cron, klass, data, &o);
 	}
-	switch (w.kind) {
-	case QLESS_WHEN_AT:
-		return add_at(F, s, out_jid, out_inserted, w.at, klass, data, &o);
-	case QLESS_WHEN_INTERVAL:
-		return add_every(F, s, out_jid, out_inserted, w.interval, w.at, klass, data, &o);
-	case QLESS_WHEN_CRON:
-		return add_cron(F, s, out_jid, out_inserted, w.cron, klass, data, &o);
-	}
-	return qless__err(QLESS_EPROTOCOL, "%s: qless_when_parse gave kind %d", F, (int)w.kind);
+	qless__unpin_now(client_of(s));
+	return rc;
 }
 
 int qless_schedule_remove(qless_schedule *s, const char *jid, int *out_removed)
@@ -248,6 +258,12 @@ static int list_page(const char *F, qless_schedule *s, size_t offset, json_t *al
 	    (rc = qless__json_list(F, &page, "entries")) != QLESS_OK)
 		return rc;
 	*n = json_array_size(page);
+	for (size_t i = 0; i < *n; i++) {
+		/* cjson's {} for no tags, as the list of tags it is. */
+		json_t *tags = json_object_get(json_array_get(page, i), "tags");
+		if (json_is_object(tags) && json_object_size(tags) == 0)
+			json_object_set_new(json_array_get(page, i), "tags", json_array());
+	}
 	rc = json_array_extend(all, page) == 0 ? QLESS_OK : qless__err_nomem(F);
 	json_decref(page);
 	return rc;

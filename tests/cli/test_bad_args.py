@@ -37,6 +37,13 @@ JSON = ("json", "{}")
 LIST = ("list", "a,b")     # comma list: empty items are dropped, so only bytes are bad
 ANY = ("any", "m")          # text that may be empty (a failure message)
 DATE = ("date", "2024-01-01")
+CRON = ("cron", "0 9 * * 1-5")    # a cron expression
+TIME = ("time", "1772619330")     # --from: epoch seconds or ISO 8601
+AT = ("at", "7pm tomorrow")       # schedule add --at: one time as English text
+IN = ("in", "5m")                 # schedule add --in: a duration or duration text
+EVERY = ("every", "monday 9am")   # schedule add --every: a repeating time
+# Options without a value: never dropped as "missing" (nothing to drop).
+FLAGS = {"--unique", "--no-unique", "--now"}
 
 
 def Word(good, *others):
@@ -84,7 +91,23 @@ TEMPLATES = {
                      "--klass", Text("K2"), "--queue", Text("q3"), "--tag-add", LIST, "--tag-remove", LIST],
     "watch": ["watch", Text("log"), "--count", Int(1, I64, "1")],
     "server": ["server", Word("status")],
-    "schedule": ["schedule", Word("listen")],
+    "schedule": ["schedule", Word("listen", "add", "list", "remove")],
+    "cron next": ["cron", "next", CRON, Int(1, 1000, "3"), "--from", TIME],
+    "recur add cron": ["recur", "add", Text("q"), Text("K"), JSON, "--cron", CRON, "--priority", NUM,
+                       "--retries", Int(0, I32, "1"), "--backlog", Int(0, 1000, "1"), "--tags", LIST,
+                       "--jid", Text("newcron"), "--unique"],
+    "recur update cron": ["recur", "update", Text(RJID), "--cron", CRON],
+    "recur next": ["recur", "next", Text(RJID), Int(1, 1000, "2")],
+    "put unique": ["put", Text("q"), Text("K"), JSON, "--unique", "--key", Text("k"), "--delay", DUR],
+    "schedule add at": ["schedule", "add", Text("q"), Text("K"), JSON, "--at", AT, "--priority", NUM,
+                        "--retries", Int(0, I32, "1"), "--tags", LIST, "--key", Text("k"), "--jid", Text("sj")],
+    "schedule add in": ["schedule", "add", Text("q"), Text("K"), "--in", IN, "--no-unique"],
+    "schedule add cron": ["schedule", "add", Text("q"), Text("K"), JSON, "--cron", CRON,
+                          "--backlog", Int(0, 1000, "1")],
+    "schedule add every": ["schedule", "add", Text("q"), Text("K"), "--every", EVERY, "--backlog", Int(0, I32, "1")],
+    "schedule add now": ["schedule", "add", Text("q"), Text("K"), JSON, "--now", "--jid", Text("sn")],
+    "schedule list": ["schedule", "list", Text("q")],
+    "schedule remove": ["schedule", "remove", Text("q"), Text("sjid"), Text("sjid2")],
     "schedule listen": ["schedule", "listen", Text("q"), "--exec", Text("true"), "--pool", Int(1, 128, "2"),
                         "--max-jobs", Int(0, I64, "1")],
 }
@@ -99,6 +122,12 @@ BAD_TEXT = ["", b"\xff", b"q\xc3(", b"\xed\xa0\x80", b"\xc0\xaf"]
 BAD_BYTES = [b"\xff", b"a,\xfe", b"\xf8\x88\x80\x80\x80"]
 BAD_DATE = ["", "yesterday", "2024-13-01", "2024-02-30x", "nan", "inf", "1e999", "-"]
 BAD_WORD = ["", "frobnicate", b"\xff", "ADD"]
+BAD_CRON = ["", " ", "0 24 * * *", "* * * *", "@reboot", "1,,2 * * * *", "*/0 * * * *", b"\xff",
+            "0 0 * * FRI-MON", "0 0 31 2 *"]
+BAD_TIME = ["", "yesterday", "2024-13-01", "2024-02-30", "nan", "inf", "1e999", "-", "abc"]
+BAD_AT = ["", "tomorow", "every day", "every", b"\xff", "3pm on febtember 3"]
+BAD_IN = ["", "abc", "-5s", "5x", "soon", "nan", "1h30", "in 5m", b"\xff"]
+BAD_EVERY = ["", "tomorrow", "7pm", "tomorow", "2 fortnights", b"\xff"]
 BAD_URLS = ["redis://:%s@localhost:notaport" % SECRET, "redis://user:%s@localhost:99999" % SECRET,
             "redis://:%s@[::1" % SECRET, "http://:%s@localhost" % SECRET, "redis://:%s@localhost/abc" % SECRET,
             "redis://:%s@localhost/-1" % SECRET, "unix://", "redis://", "", "bogus",
@@ -119,7 +148,8 @@ def bad_values(slot):
         lo, hi = slot[2], slot[3]
         return [v for v in BAD_INT + [str(lo - 1), str(hi + 1)] if not _within(v, lo, hi)]
     return {"num": BAD_NUM, "dur": BAD_DUR, "json": BAD_JSON, "text": BAD_TEXT, "list": BAD_BYTES,
-            "any": BAD_BYTES, "date": BAD_DATE, "word": BAD_WORD}[kind]
+            "any": BAD_BYTES, "date": BAD_DATE, "word": BAD_WORD, "cron": BAD_CRON, "time": BAD_TIME,
+            "at": BAD_AT, "in": BAD_IN, "every": BAD_EVERY}[kind]
 
 
 def fill(template, spoil=None, bad=None):
@@ -133,7 +163,8 @@ def slots(template):
 
 
 def options(template):
-    return [i for i, item in enumerate(template) if isinstance(item, str) and item.startswith("--")]
+    return [i for i, item in enumerate(template)
+            if isinstance(item, str) and item.startswith("--") and item not in FLAGS]
 
 
 def spoil_slot(rng, template, i):

@@ -84,7 +84,7 @@ def test_cron_check_invalid_is_a_usage_error(qless, snapshot):
     ]:
         _, err = qless("cron", "check", expr, code=2)
         assert err == 'qless: cron check: Arg "cron" invalid: %s\n' % reason
-    for argv in (["cron"], ["cron", "check"], ["cron", "next", "@daily"], ["cron", "check", "@daily", "--x"]):
+    for argv in (["cron"], ["cron", "check"], ["cron", "nxt", "@daily"], ["cron", "check", "@daily", "--x"]):
         _, err = qless(*argv, code=2)
         assert err.startswith("qless: cron")
     assert snapshot() == before

@@ -1,5 +1,5 @@
 """A job put from one language is processed by another language's worker and
-its completion observed from the third, for each rotation of the roles.
+its completion observed from a third, around the cycle of the four languages.
 
 Each step runs in its own interpreter process, exactly as an application
 would: nothing is shared but the Redis server.
@@ -30,6 +30,12 @@ def lua_env(env):
     return env
 
 
+def php(env, code, *args):
+    """Runs PHP code with the extension and Qless.php loaded; args in $argv[1:]."""
+    prelude = "require getenv('QLESS_PHP_LAYER'); "
+    return run([ENV["QLESS_PHP"], "-n", "-d", "extension=" + ENV["QLESS_PHP_EXT"], "-r", prelude + code, "--", *args], env)
+
+
 def run(argv, env, timeout=60):
     proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, "%s failed (%d):\n%s\n%s" % (argv[0], proc.returncode, proc.stdout, proc.stderr)
@@ -48,6 +54,9 @@ def put(lang, env, queue, jid, klass):
         code = ('require "qless"; Qless::Client.new(ENV["QLESS_URL"]).queues[%s]'
                 '.put(%s, {"from" => "ruby"}, jid: %s)' % (json.dumps(queue), json.dumps(klass), json.dumps(jid)))
         run([ENV["QLESS_RUBY"], "-I", ENV["QLESS_RUBY_LIB"], "-I", ENV["QLESS_RUBY_EXT"], "-e", code], env)
+    elif lang == "php":
+        php(env, "(new Qless\\Client(getenv('QLESS_URL')))->queue($argv[1])"
+                 "->put($argv[2], ['from' => 'php'], ['jid' => $argv[3]]);", queue, klass, jid)
     else:
         code = ('local qless = require "qless"; qless.Client(os.getenv("QLESS_URL")).queues[%s]'
                 ':put(%s, {from = "lua"}, {jid = %s})' % (json.dumps(queue), json.dumps(klass), json.dumps(jid)))
@@ -65,6 +74,10 @@ def work(lang, env, queue):
         run([ENV["QLESS_RUBY"], "-I", ENV["QLESS_RUBY_LIB"], "-I", ENV["QLESS_RUBY_EXT"],
              os.path.join(ENV["QLESS_RUBY_BIN"], "qless-worker"), "--queue", queue, "--max-jobs", "1",
              "--interval", "0.1", "--require", os.path.join(JOBS, "cross_echo.rb")], env)
+    elif lang == "php":
+        run([ENV["QLESS_PHP"], "-n", "-d", "extension=" + ENV["QLESS_PHP_EXT"], ENV["QLESS_PHP_WORKER"],
+             "--queue", queue, "--max-jobs", "1", "--interval", "0.1", "--require", os.path.join(JOBS, "cross_echo.php")],
+            env)
     else:
         run(["lua5.4", ENV["QLESS_LUA_WORKER"], "--queue", queue, "--max-jobs", "1", "--interval", "0.1"],
             lua_env(env))
@@ -80,6 +93,9 @@ def observe(lang, env, jid):
         code = ('require "qless"; require "json"; j = Qless::Client.new(ENV["QLESS_URL"]).jobs[%s]; '
                 'puts j.state; puts JSON.generate(j.data)' % json.dumps(jid))
         out = run([ENV["QLESS_RUBY"], "-I", ENV["QLESS_RUBY_LIB"], "-I", ENV["QLESS_RUBY_EXT"], "-e", code], env)
+    elif lang == "php":
+        out = php(env, "$j = (new Qless\\Client(getenv('QLESS_URL')))->job($argv[1]); "
+                       "echo $j->state(), \"\\n\", json_encode($j->data()), \"\\n\";", jid)
     else:
         code = ('local qless = require "qless"; local json = require "qless.json"; '
                 'local j = qless.Client(os.getenv("QLESS_URL")).jobs[%s]; print(j.state); print(json.encode(j.data))'
@@ -89,13 +105,16 @@ def observe(lang, env, jid):
     return state, json.loads(data)
 
 
-KLASS = {"python": "cross_echo.Echo", "ruby": "Cross::Echo", "lua": "cross_echo"}
+KLASS = {"python": "cross_echo.Echo", "ruby": "Cross::Echo", "lua": "cross_echo", "php": "Cross\\EchoJob"}
 
 
+# Around the cycle python -> ruby -> lua -> php: each language puts once,
+# works once and observes once.
 @pytest.mark.parametrize("producer,worker,observer", [
     ("python", "ruby", "lua"),
-    ("ruby", "lua", "python"),
-    ("lua", "python", "ruby"),
+    ("ruby", "lua", "php"),
+    ("lua", "php", "python"),
+    ("php", "python", "ruby"),
 ])
 def test_put_work_observe(producer, worker, observer):
     env = dict(ENV, QLESS_URL=fixture_url())

@@ -29,7 +29,7 @@ final class ErrorsTest extends QlessTestCase
         $this->assertSame(-1, $e->getCode());
         $this->assertStringContainsString('empty', $e->getMessage());
         $q = $this->client->queue('q');
-        $e = $this->caught(fn () => qless_queue_put($q->h, 'K', '{not json', []));
+        $e = $this->caught(fn () => qless_queue_put($q, 'K', '{not json', []));
         $this->assertInstanceOf(Qless\InvalidArgument::class, $e);
         $this->assertStringContainsString('JSON', $e->getMessage());
     }
@@ -51,7 +51,7 @@ final class ErrorsTest extends QlessTestCase
 
     public function testStringTypemapsAreStrict(): void
     {
-        $h = $this->client->h;
+        $h = $this->client;
         $e = $this->caught(fn () => qless_queue_new($h, 5));
         $this->assertInstanceOf(TypeError::class, $e);
         $this->assertSame('qless_queue_new(): name must be a string, int given', $e->getMessage());
@@ -60,6 +60,22 @@ final class ErrorsTest extends QlessTestCase
         $this->assertInstanceOf(TypeError::class, $this->caught(fn () => qless_client_cancel($h, ['ok', 7])));
         $this->assertInstanceOf(TypeError::class, $this->caught(fn () => qless_client_cancel($h, 'jid')));
         $this->assertInstanceOf(TypeError::class, $this->caught(fn () => $this->client->queue('q')->put('K', [], ['tags' => [1]])));
+    }
+
+    public function testNumberTypemapsAreStrict(): void
+    {
+        $q = $this->client->queue('q');
+        $e = $this->caught(fn () => $q->pop('2'));
+        $this->assertInstanceOf(TypeError::class, $e);
+        $this->assertSame('Queue_pop(): count must be an int, string given', $e->getMessage());
+        $this->assertInstanceOf(TypeError::class, $this->caught(fn () => $q->peek(null)));
+        $this->assertInstanceOf(TypeError::class, $this->caught(fn () => $q->pop(1.0)));
+        $this->assertInstanceOf(TypeError::class, $this->caught(fn () => $q->recur('K', [], '60')));
+        // Values C's type cannot hold are refused, not wrapped around.
+        $this->assertInstanceOf(ValueError::class, $this->caught(fn () => qless_error_name(1 << 40)));   // int
+        $job = $this->client->job($q->put('K', [], ['tags' => ['a']]));
+        $this->assertInstanceOf(ValueError::class, $this->caught(fn () => $job->tag_at(-1)));            // size_t
+        $this->assertSame('a', $job->tag_at(0));
     }
 
     public function testNotFound(): void

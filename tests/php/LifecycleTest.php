@@ -28,7 +28,7 @@ final class LifecycleTest extends QlessTestCase
     {
         $q = $this->client->queue('q');
         $this->assertSame('my-jid', $q->put('K', [], ['jid' => 'my-jid']));
-        $this->assertSame('{}', qless_job_data($this->client->job('my-jid')->h));   // [] is an empty object
+        $this->assertSame('{}', $this->client->job('my-jid')->data_get());   // [] is an empty object
         $q->put('K', [], ['delay' => 3600]);
         $q->put('K', [], ['depends' => ['my-jid']]);
         $c = $q->counts();

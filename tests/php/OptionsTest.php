@@ -13,7 +13,7 @@ final class OptionsTest extends QlessTestCase
         $this->queue = $this->client->queue('opts');
     }
 
-    private function put(?array $opts): string { return qless_queue_put($this->queue->h, 'K', null, $opts); }
+    private function put(?array $opts): string { return qless_queue_put($this->queue, 'K', null, $opts); }
 
     public function testGivenOptionsReachTheJob(): void
     {

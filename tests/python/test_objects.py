@@ -13,7 +13,7 @@ HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 CLASSES = {"qless_client": "Client", "qless_queue": "Queue", "qless_job": "Job", "qless_recur": "Recur",
            "qless_worker": "Worker", "qless_events": "Events", "qless_strlist": "StrList",
            "qless_joblist": "JobList", "qless_queue_countlist": "QueueCountList",
-           "qless_heartbeater": "Heartbeater"}
+           "qless_heartbeater": "Heartbeater", "qless_schedule": "Schedule"}
 # Wrapped flat functions deliberately left out of the model, with why.
 NOT_METHODS = {
     "qless_job_client",           # a borrowed client: a proxy could outlive its job
@@ -110,3 +110,17 @@ def test_client_and_worker_options_come_from_dicts(url):
         c.worker(["a"], {"order": 9})
     with pytest.raises(_core.InvalidArgument, match="worker options: unknown option 'round_robin'"):
         c.worker(["a"], {"round_robin": 1})
+
+
+def test_cron_templates_through_the_model(client):
+    """Queue.recur_cron, Recur.cron and Recur.set_cron are the flat calls."""
+    c = client._h
+    queue = c.queue("objects")
+    jid = queue.recur_cron("objects.Job", "{}", "0 9 * * mon-fri", {"jid": "cron-tmpl"})
+    assert jid == "cron-tmpl"
+    recur = c.get_recur(jid)
+    assert recur.cron == _core.qless_recur_cron(recur) == "0 9 * * MON-FRI" and recur.interval == 0
+    recur.set_cron("@hourly")
+    assert recur.cron == "@hourly" and c.get_recur(jid).cron == "@hourly"
+    recur.set_interval(60)
+    assert recur.cron is None and c.get_recur(jid).interval == 60

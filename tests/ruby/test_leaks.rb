@@ -30,7 +30,7 @@ class TestLeaks < QlessTest::Test
     events = client.events("log")
     events.next_message(0)
     events.close
-    worker = Qless::Core.qless_swig_worker_new(client.handle, ["leaks"], 0, 1)
+    worker = client.worker(["leaks"], { order: Qless::Core::QLESS_RESERVE_ORDERED, watch_locks: 1 })
     job = Qless::Job.new(client, Qless::Core.qless_worker_reserve(worker))
     Qless::Core.qless_worker_lost_locks(worker, 0)
     hb = Qless::Core.qless_heartbeater_new(job.handle, 10)

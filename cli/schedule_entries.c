@@ -1,0 +1,322 @@
+/*
+ * qless schedule add, list and remove: a schedule's entries through the
+ * libqless facade (qless_schedule_add_*, _list, _remove).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char schedule_add_usage[] =
+	"       qless schedule add QUEUE KLASS [DATA] --at TEXT | --in D | --cron EXPR |\n"
+	"           --every TEXT | --now   add an entry; prints its jid\n"
+	"           --at \"7pm tomorrow\" (a past time runs now, with a warning),\n"
+	"           --in 5m or --in \"5 minutes\", --cron \"0 9 * * 1-5\",\n"
+	"           --every \"monday 9am\" or --every 15m (read as \"every ...\")\n"
+	"           --unique (default: an identical pending entry is not added again)\n"
+	"           or --no-unique, --key KEY (the entry's identity), --jid JID,\n"
+	"           --priority N, --retries N, --tags a,b, --backlog N (templates)\n"
+	"           --json {\"jid\",\"inserted\",\"kind\",\"next\"}\n";
+const char schedule_list_usage[] =
+	"       qless schedule list QUEUE\n"
+	"           its pending entries: templates, then scheduled jobs, with the next\n"
+	"           run and a description (--json: the entries as the library gives them)\n";
+const char schedule_remove_usage[] =
+	"       qless schedule remove QUEUE JID...\n"
+	"           remove templates or scheduled jobs; exit 1 naming the first JID\n"
+	"           that was not an entry (the others are removed all the same)\n";
+
+/* What an add asks for, checked before anything is sent. */
+typedef struct entry {
+	const char *kind;           /* "at", "interval" or "cron" */
+	qless_when when;            /* at (AT), interval and first (INTERVAL) or cron (CRON) */
+	int now;                    /* --now */
+} entry;
+
+/* "every " + text unless text already says it. */
+static char *every_text(const char *text)
+{
+	size_t n = strlen(text) + 7;
+	char *s = malloc(n);
+	if (s == NULL)
+		abort();
+	snprintf(s, n, "%s%s", strncmp(text, "every", 5) == 0 ? "" : "every ", text);
+	return s;
+}
+
+static int read_when(cli *c, const char *flag, const char *text, double now, entry *e)
+{
+	static const char PARSE[] = "qless_when_parse: ";
+	if (qless_when_parse(text, now, &e->when) != QLESS_OK) {
+		const char *m = qless_error_last_message();
+		/* Columns count in the text as read: with "in " or "every " before it. */
+		return cli_usage_error(c, "%s: %s", flag, strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
+	}
+	if (strcmp(flag, "--every") == 0 && e->when.kind == QLESS_WHEN_AT)
+		return cli_usage_error(c, "--every needs a repeating time, not '%.64s'", text);
+	if (strcmp(flag, "--every") != 0 && e->when.kind != QLESS_WHEN_AT)
+		return cli_usage_error(c, "%s needs one time; use --every or --cron to repeat", flag);
+	e->kind = e->when.kind == QLESS_WHEN_AT ? "at" : e->when.kind == QLESS_WHEN_CRON ? "cron" : "interval";
+	return 0;
+}
+
+/* The one of --at, --in, --cron, --every, --now that was given. */
+static int read_entry(cli *c, const char *at, const char *in, const char *cron, const char *every, int now_flag,
+                      entry *e)
+{
+	double now = cli_now(), seconds;
+	int given = (at != NULL) + (in != NULL) + (cron != NULL) + (every != NULL) + (now_flag != 0), status;
+	char *text;
+
+	if (given != 1)
+		return cli_usage_error(c, given ? "takes one of --at, --in, --cron, --every, --now"
+		                                : "needs --at, --in, --cron, --every or --now");
+	e->when.kind = QLESS_WHEN_AT;
+	e->when.at = now;
+	e->kind = "at";
+	e->now = now_flag;
+	if (at != NULL) {
+		if ((status = read_when(c, "--at", at, now, e)) != 0)
+			return status;
+		if (e->when.at < now)
+			fprintf(stderr, "qless: schedule add: warning: --at '%.64s' is past: it runs now\n", at);
+		return 0;
+	}
+	if (in != NULL && duration_parse(in, &seconds) == 0) {
+		e->when.at = now + seconds;
+		return 0;
+	}
+	if (in != NULL) {
+		text = malloc(strlen(in) + 4);
+		if (text == NULL)
+			abort();
+		sprintf(text, "in %s", in);
+		status = read_when(c, "--in", text, now, e);
+		free(text);
+		return status;
+	}
+	if (cron != NULL) {
+		e->kind = "cron";
+		e->when.kind = QLESS_WHEN_CRON;
+		return arg_cron(c, cron);
+	}
+	if (every != NULL) {
+		if (duration_parse(every, &seconds) == 0 && seconds > 0) {
+			e->kind = "interval";
+			e->when.kind = QLESS_WHEN_INTERVAL;
+			e->when.interval = seconds;
+			e->when.at = 0;
+			return 0;
+		}
+		text = every_text(every);
+		status = read_when(c, "--every", text, now, e);
+		free(text);
+		return status;
+	}
+	return 0;
+}
+
+static int add_entry(qless_schedule *s, const entry *e, const char *cron, char **jid, int *inserted,
+                     const char *klass, const char *data, const qless_schedule_options *o)
+{
+	if (e->now)
+		return qless_schedule_add_now(s, jid, inserted, klass, data, o);
+	if (cron != NULL)
+		return qless_schedule_add_cron(s, jid, inserted, cron, klass, data, o);
+	if (e->when.kind == QLESS_WHEN_CRON)
+		return qless_schedule_add_cron(s, jid, inserted, e->when.cron, klass, data, o);
+	if (e->when.kind == QLESS_WHEN_INTERVAL)
+		return qless_schedule_add_every(s, jid, inserted, e->when.interval, e->when.at, klass, data, o);
+	return qless_schedule_add_at(s, jid, inserted, e->when.at, klass, data, o);
+}
+
+/* The entry's next run: a template's from the server, a job's as asked. */
+static json_t *next_json(cli *c, const entry *e, const char *jid)
+{
+	qless_recur *r = NULL;
+	double *t = NULL;
+	size_t n = 0;
+	json_t *v;
+	if (strcmp(e->kind, "at") == 0)
+		return json_real(e->when.at);
+	if (qless_client_get_recur(c->client, &r, jid) != QLESS_OK || qless_recur_next(r, 1, &t, &n) != QLESS_OK)
+		n = 0;
+	v = n == 1 ? json_real(t[0]) : json_null();
+	qless_free(t);
+	qless_recur_free(r);
+	return v;
+}
+
+int schedule_add(cli *c, int argc, char **argv)
+{
+	const char *at = NULL, *in = NULL, *cron = NULL, *every = NULL, *key = NULL, *jid_opt = NULL;
+	const char *priority = NULL, *retries = NULL, *tags = NULL, *backlog = NULL;
+	int now_flag = 0, unique = 0, no_unique = 0, inserted = 0;
+	const cli_opt opts[] = {
+		{ "at", OPT_STRING, &at, NULL }, { "in", OPT_STRING, &in, NULL }, { "cron", OPT_STRING, &cron, NULL },
+		{ "every", OPT_STRING, &every, NULL }, { "now", OPT_FLAG, NULL, &now_flag },
+		{ "unique", OPT_FLAG, NULL, &unique }, { "no-unique", OPT_FLAG, NULL, &no_unique },
+		{ "key", OPT_STRING, &key, NULL }, { "jid", OPT_STRING, &jid_opt, NULL },
+		{ "priority", OPT_STRING, &priority, NULL }, { "retries", OPT_STRING, &retries, NULL },
+		{ "tags", OPT_STRING, &tags, NULL }, { "backlog", OPT_STRING, &backlog, NULL }, { 0 },
+	};
+	char *pos[3];
+	int status, n = cli_parse(c, argc, argv, opts, schedule_add_usage, pos, 3, &status);
+	if (n < 0)
+		return status;
+	if (n < 2)
+		return cli_usage_error(c, "needs QUEUE KLASS [DATA] (see qless schedule --help)");
+	qless_schedule_options o = QLESS_SCHEDULE_OPTIONS_INIT;
+	const char *data = n > 2 ? pos[2] : "{}";
+	entry e = { NULL, QLESS_WHEN_INIT, 0 };
+	int64_t v;
+	if (arg_words(c, "QUEUE and KLASS", pos, 2) || arg_json(c, "DATA", data))
+		return EXIT_USAGE;
+	if ((status = read_entry(c, at, in, cron, every, now_flag, &e)) != 0)
+		return status;
+	if (unique && no_unique)
+		return cli_usage_error(c, "takes --unique or --no-unique, not both");
+	if (key && (no_unique || !*key))
+		return cli_usage_error(c, no_unique ? "--key needs --unique" : "--key is empty");
+	if (jid_opt && arg_words(c, "--jid", (char *const *)&jid_opt, 1))
+		return EXIT_USAGE;
+	if (backlog && strcmp(e.kind, "at") == 0)
+		return cli_usage_error(c, "--backlog is for --cron and --every");
+	if (priority && arg_number(c, "--priority", priority, &o.priority))
+		return EXIT_USAGE;
+	o.has_priority = priority != NULL;
+	if (retries) {
+		if (arg_int(c, "--retries", retries, 0, INT32_MAX, &v))
+			return EXIT_USAGE;
+		o.retries = (int)v;
+	}
+	if (backlog) {
+		if (arg_int(c, "--backlog", backlog, 0, strcmp(e.kind, "cron") == 0 ? 1000 : INT32_MAX, &v))
+			return EXIT_USAGE;
+		o.backlog = (int)v;
+	}
+	o.unique = !no_unique;
+	o.key = key;
+	o.jid = jid_opt;
+	char **tag_list = tags ? split_list(tags, &o.ntags) : NULL;
+	o.tags = (const char *const *)tag_list;
+	qless_schedule *s = NULL;
+	char *jid = NULL;
+	if ((status = cli_connect(c)) == 0 &&
+	    (qless_schedule_new(&s, c->client, pos[0]) != QLESS_OK ||
+	     add_entry(s, &e, cron, &jid, &inserted, pos[1], data, &o) != QLESS_OK))
+		status = cli_lib_error(c);
+	if (status == 0 && c->json)
+		json_print(json_pack("{s:s,s:b,s:s,s:o}", "jid", jid, "inserted", inserted, "kind", e.kind, "next",
+		                     next_json(c, &e, jid)));
+	else if (status == 0)
+		printf("%s\n", jid);
+	qless_free(jid);
+	qless_schedule_free(s);
+	free_list(tag_list);
+	return status;
+}
+
+/* The table's schedule, next and description cells of one entry. */
+static void entry_cells(const json_t *e, char *sched, size_t size, char *next, char **description)
+{
+	const char *kind = json_string_value(json_object_get(e, "kind"));
+	const char *cron = json_string_value(json_object_get(e, "cron"));
+	double at = json_number_value(json_object_get(e, "next"));
+	char d[32];
+	*description = NULL;
+	if (qless_time_format(at, next) != QLESS_OK)
+		snprintf(next, QLESS_TIME_SIZE, "%.15g", at);
+	if (kind && strcmp(kind, "cron") == 0 && cron) {
+		snprintf(sched, size, "cron %s", cron);
+		if (qless_cron_describe(cron, description) != QLESS_OK)
+			*description = NULL;
+	} else if (kind && strcmp(kind, "interval") == 0) {
+		duration_format(json_number_value(json_object_get(e, "interval")), d, sizeof d);
+		snprintf(sched, size, "every %s", d);
+		*description = malloc(strlen(d) + 7);
+		if (*description)
+			sprintf(*description, "every %s", d);
+	} else {
+		snprintf(sched, size, "at %s", next);
+		*description = malloc(5);
+		if (*description)
+			strcpy(*description, "once");
+	}
+}
+
+int schedule_list(cli *c, int argc, char **argv)
+{
+	static const char *const headers[] = { "JID", "KLASS", "SCHEDULE", "NEXT", "DESCRIPTION", NULL };
+	char *queue = NULL, *text = NULL;
+	int status;
+	if (!schedule_one_queue(c, argc, argv, NULL, schedule_list_usage, &queue, &status))
+		return status;
+	qless_schedule *s = NULL;
+	if ((status = cli_connect(c)) == 0 &&
+	    (qless_schedule_new(&s, c->client, queue) != QLESS_OK || qless_schedule_list(s, &text) != QLESS_OK))
+		status = cli_lib_error(c);
+	qless_schedule_free(s);
+	if (status != 0)
+		return status;
+	json_t *list = json_parse(text), *e;
+	size_t i;
+	qless_free(text);
+	if (c->json) {
+		json_print(list);
+		return 0;
+	}
+	table *t = table_new(headers);
+	json_array_foreach(list, i, e) {
+		char sched[320], next[QLESS_TIME_SIZE], *description;
+		entry_cells(e, sched, sizeof sched, next, &description);
+		table_row(t, json_string_value(json_object_get(e, "jid")), json_string_value(json_object_get(e, "klass")),
+		          sched, next, or_dash(description));
+		free(description);
+	}
+	table_print(t);
+	json_decref(list);
+	return 0;
+}
+
+int schedule_remove(cli *c, int argc, char **argv)
+{
+	char **pos;
+	int status, n = cli_parse_all(c, argc, argv, NULL, schedule_remove_usage, &pos, &status);
+	if (n < 0)
+		return status;
+	if (n < 2 || arg_words(c, "QUEUE and JID", pos, n)) {
+		free(pos);
+		return n < 2 ? cli_usage_error(c, "needs QUEUE JID... (see qless schedule --help)") : EXIT_USAGE;
+	}
+	qless_schedule *s = NULL;
+	json_t *removed = json_array(), *missing = json_array();
+	if ((status = cli_connect(c)) == 0 && qless_schedule_new(&s, c->client, pos[0]) != QLESS_OK)
+		status = cli_lib_error(c);
+	for (int i = 1; status == 0 && i < n; i++) {
+		int gone = 0;
+		if (qless_schedule_remove(s, pos[i], &gone) != QLESS_OK)
+			status = cli_lib_error(c);
+		else
+			json_array_append_new(gone ? removed : missing, json_string(pos[i]));
+	}
+	/* An error prints nothing on stdout: its line says what was removed. */
+	if (status == 0 && json_array_size(missing) > 0) {
+		status = cli_error(c, "not an entry of %s: %s%s (removed %zu of %d)", pos[0],
+		                   json_string_value(json_array_get(missing, 0)),
+		                   json_array_size(missing) > 1 ? " and others" : "", json_array_size(removed), n - 1);
+	} else if (status == 0 && c->json) {
+		json_print(json_pack("{s:O}", "removed", removed));
+	} else if (status == 0) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(removed, i, v)
+			printf("removed %s\n", json_string_value(v));
+	}
+	json_decref(removed);
+	json_decref(missing);
+	qless_schedule_free(s);
+	free(pos);
+	return status;
+}

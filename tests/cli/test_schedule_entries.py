@@ -1,0 +1,144 @@
+"""Schedules on the command line (schedules.md §8): cron next (CLI-2),
+schedule add/list/remove (CLI-3), cron templates through recur (CLI-4) and
+unique puts, each checked against what the server stored."""
+import json
+import time
+
+RNX2 = ["2026-03-05T09:00:00Z (1772701200)", "2026-03-06T09:00:00Z (1772787600)",
+        "2026-03-09T09:00:00Z (1773046800)"]
+
+
+def lines(out):
+    return out.splitlines()
+
+
+def test_cron_next(qless, r):
+    # CLI-2, the next half: the RNX-2 times, --from as epoch or ISO
+    assert lines(qless("cron", "next", "0 9 * * 1-5", "3", "--from", "1772619330")[0]) == RNX2
+    assert lines(qless("cron", "next", "0 9 * * MON-FRI", "--from", "2026-03-04T10:15:30Z", "3")[0]) == RNX2
+    out, _ = qless("--json", "cron", "next", "0 9 * * 1-5", "--from", "1772619330")
+    got = json.loads(out)
+    assert len(got) == 5 and got[0] == {"at": "2026-03-05T09:00:00Z", "epoch": 1772701200}
+    # a --from on a fire time includes it; a fraction past it does not
+    assert lines(qless("cron", "next", "0 9 * * *", "1", "--from", "1772701200")[0]) == [RNX2[0]]
+    assert lines(qless("cron", "next", "0 9 * * *", "1", "--from", "1772701199.5")[0]) == [RNX2[0]]
+    assert lines(qless("cron", "next", "0 9 * * *", "1", "--from", "1772701200.5")[0]) == [RNX2[1]]
+    assert r.dbsize() == 0
+    # errors: exit 2, one line, the reason
+    assert "hour field" in qless("cron", "next", "0 24 * * *", code=2)[1]
+    assert "never fires" in qless("cron", "next", "0 0 31 2 *", code=2)[1]
+    assert "N must be an integer from 1 to 1000" in qless("cron", "next", "@daily", "1001", code=2)[1]
+    assert "--from needs" in qless("cron", "next", "@daily", "--from", "soon", code=2)[1]
+    assert "quote the expression" in qless("cron", "next", "0", "9", "*", "*", "*", code=2)[1]
+    assert "takes no --from" in qless("cron", "check", "@daily", "--from", "0", code=2)[1]
+
+
+def test_schedule_add_twice_is_one_entry(qless, r):
+    # CLI-3
+    first = qless("schedule", "add", "q", "K", "{}", "--in", "5m")[0].strip()
+    assert qless("schedule", "add", "q", "K", "{}", "--in", "5m")[0].strip() == first
+    got = json.loads(qless("--json", "schedule", "add", "q", "K", "{}", "--in", "5m")[0])
+    assert got["jid"] == first and got["inserted"] is False and got["kind"] == "at"
+    assert r.zcard("ql:q:q-scheduled") == 1
+    assert abs(r.zscore("ql:q:q-scheduled", first) - (time.time() + 300)) < 30
+    # --no-unique adds another; --key names the identity
+    other = qless("schedule", "add", "q", "K", "{}", "--in", "5 minutes", "--no-unique")[0].strip()
+    assert other != first and r.zcard("ql:q:q-scheduled") == 2
+    a = json.loads(qless("--json", "schedule", "add", "q", "A", "--now", "--key", "k1")[0])
+    b = json.loads(qless("--json", "schedule", "add", "q", "B", "--now", "--key", "k1")[0])
+    assert a["jid"] == b["jid"] and a["inserted"] and not b["inserted"]
+    assert r.hget("ql:j:" + a["jid"], "klass") == "A" and r.hget("ql:j:" + a["jid"], "state") == "waiting"
+
+
+def test_schedule_add_kinds_list_and_remove(qless, r, raw, url):
+    at = qless("schedule", "add", "q", "At", "--at", "2099-01-01T00:00:00Z", "--priority", "3",
+               "--tags", "x,y")[0].strip()
+    assert r.zscore("ql:q:q-scheduled", at) == 4070908800
+    assert r.hget("ql:j:" + at, "priority") == "3"
+    got = json.loads(qless("--json", "schedule", "add", "q", "Ev", "--every", "monday 9am", "--backlog", "2")[0])
+    assert got["kind"] == "cron" and got["inserted"]
+    assert r.hget("ql:r:" + got["jid"], "cron") == "0 9 * * 1" and r.hget("ql:r:" + got["jid"], "backlog") == "2"
+    assert r.zscore("ql:q:q-cron", got["jid"]) == got["next"]
+    ev = got["jid"]
+    iv = qless("schedule", "add", "q", "Iv", "--every", "15m")[0].strip()
+    assert float(r.hget("ql:r:" + iv, "interval")) == 900
+    cr = qless("schedule", "add", "q", "Cr", "--cron", "@daily", "--jid", "daily")[0].strip()
+    assert cr == "daily" and r.hget("ql:r:daily", "cron") == "@daily"
+    p = raw("--url", url, "schedule", "add", "q", "Past", "--at", "2020-01-01")
+    assert p.returncode == 0 and r.hget("ql:j:" + p.stdout.strip(), "state") == "waiting"
+    assert p.stderr == "qless: schedule add: warning: --at '2020-01-01' is past: it runs now\n"
+    table = lines(qless("schedule", "list", "q")[0])
+    assert table[0].split() == ["JID", "KLASS", "SCHEDULE", "NEXT", "DESCRIPTION"]
+    rows = {line.split()[0]: line for line in table[1:]}
+    assert set(rows) == {at, ev, iv, "daily"}      # the past one is waiting: not an entry
+    assert "cron 0 9 * * 1" in rows[ev] and "at 09:00 on Monday" in rows[ev]
+    assert "every 15m" in rows[iv] and "at 2099-01-01T00:00:00Z" in rows[at] and "once" in rows[at]
+    listed = json.loads(qless("--json", "schedule", "list", "q")[0])
+    assert [e["jid"] for e in listed][-1] == at and {e["kind"] for e in listed} == {"cron", "interval", "at"}
+    out, _ = qless("schedule", "remove", "q", at, ev)
+    assert lines(out) == ["removed " + at, "removed " + ev]
+    assert not r.exists("ql:j:" + at) and not r.exists("ql:r:" + ev)
+    _, err = qless("schedule", "remove", "q", iv, "nope", code=1)
+    assert err == "qless: schedule remove: not an entry of q: nope (removed 1 of 2)\n"
+    assert not r.exists("ql:r:" + iv)
+
+
+def test_recur_cron_agrees_with_the_server(qless, r):
+    # CLI-4
+    jid = qless("recur", "add", "q", "K", "--cron", "@daily")[0].strip()
+    assert r.hget("ql:r:" + jid, "cron") == "@daily" and r.hget("ql:r:" + jid, "type") == "cron"
+    due = r.zscore("ql:q:q-cron", jid)
+    assert due % 86400 == 0 and 0 < due - time.time() <= 86400
+    iso = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(due))
+    assert lines(qless("recur", "next", jid, "2")[0]) == [
+        "%s (%d)" % (iso, due), "%s (%d)" % (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(due + 86400)),
+                                             due + 86400)]
+    view = dict(line.split(None, 1) for line in lines(qless("recur", "get", jid)[0]))
+    assert view["cron"] == "@daily" and view["next"] == "%s (%d)" % (iso, due) and "interval" not in view
+    qless("recur", "update", jid, "--cron", "0 6 * * *")
+    six = r.zscore("ql:q:q-cron", jid)
+    assert r.hget("ql:r:" + jid, "cron") == "0 6 * * *" and six % 86400 == 6 * 3600
+    got = json.loads(qless("--json", "recur", "get", jid)[0])
+    assert got["cron"] == "0 6 * * *" and got["interval"] == 0 and got["next"] == six
+    assert len(lines(qless("recur", "next", jid)[0])) == 5
+    row = [line for line in lines(qless("schedule", "list", "q")[0]) if line.startswith(jid)][0]
+    assert "cron 0 6 * * *" in row and time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(six)) in row
+    # --unique keeps the template; the jid is the entry's
+    a = qless("recur", "add", "q", "K", "--cron", "0 6 * * MON", "--unique")[0].strip()
+    assert qless("recur", "add", "q", "K", "--cron", "0 6 * * 1", "--unique")[0].strip() == a
+    assert r.zcard("ql:q:q-cron") == 2
+    # an interval template shows no cron
+    iv = qless("recur", "add", "q", "K", "--interval", "1h")[0].strip()
+    assert json.loads(qless("--json", "recur", "get", iv)[0])["cron"] is None
+
+
+def test_recur_cron_bad_input_changes_nothing(qless, snapshot):
+    jid = qless("recur", "add", "q", "K", "--cron", "0 * * * *")[0].strip()
+    before = snapshot()
+    for args in (["recur", "add", "q", "K", "--cron", "0 24 * * *"],
+                 ["recur", "add", "q", "K", "--cron", "@daily", "--interval", "1h"],
+                 ["recur", "add", "q", "K", "--cron", "@daily", "--offset", "1h"],
+                 ["recur", "add", "q", "K", "--cron", "@daily", "--backlog", "1001"],
+                 ["recur", "add", "q", "K", "--cron", "2020 1 1 * 0 0 0"],
+                 ["recur", "update", jid, "--cron", "bad"],
+                 ["recur", "update", jid, "--cron", "@daily", "--interval", "1h"],
+                 ["recur", "update", jid, "--cron", "0 0 30 2 *"],
+                 ["recur", "next", jid, "0"],
+                 ["recur", "get", jid, "--unique"]):
+        _, err = qless(*args, code=2)
+        assert err.startswith("qless: recur ") and err.count("\n") == 1, args
+    assert snapshot() == before
+    assert "no recurring job nope" in qless("recur", "next", "nope", code=1)[1]
+
+
+def test_put_unique(qless, r):
+    out, _ = qless("--json", "put", "q", "K", '{"a": 1}', "--unique")
+    first = json.loads(out)
+    assert first["inserted"] is True and first["state"] == "waiting" and len(first["jid"]) == 40
+    again = json.loads(qless("--json", "put", "q", "K", '{"a":1}', "--unique", "--delay", "1h")[0])
+    assert again == {"jid": first["jid"], "inserted": False, "state": "waiting"}
+    assert qless("put", "q", "K", '{"a":1}', "--unique")[0].strip() == first["jid"]
+    keyed = json.loads(qless("--json", "put", "q", "K", "--unique", "--key", "k", "--delay", "1h")[0])
+    assert keyed["state"] == "scheduled" and keyed["inserted"]
+    assert r.zcard("ql:q:q-work") == 1 and r.zcard("ql:q:q-scheduled") == 1
+    assert "--key needs --unique" in qless("put", "q", "K", "--key", "k", code=2)[1]
