@@ -4,6 +4,7 @@
 --   local jid = client.queues.jobs:put("my.job", { n = 1 })
 --   local job = client.queues.jobs:pop()
 --   job:complete()
+--   client.schedules["tasks"]:add("jobs.report", {}, { cron = "0 9 * * mon-fri" })
 -- Errors are tables {code, name, symbol, message} with one metatable per
 -- kind (qless.errors.NotFound, ...); qless.is_error(e, "NotFound") tests them.
 local core = require "qless_core"
@@ -15,6 +16,10 @@ local qless = {
   errors = core.error_classes(),     -- name -> metatable
   Client = require("qless.client").new,
   worker = require "qless.worker",   -- the worker's Lua side (program: qless-worker)
+  -- qless.when("7pm tomorrow"[, now]) -> {kind = "at"|"interval"|"cron", at, interval, cron}
+  when = require("qless.when").when,
+  -- qless.unique_jid(queue, klass, data[, {key=, cron=, interval=}]): a unique put's jid
+  unique_jid = require("qless.queue").unique_jid,
 }
 
 -- True when err is a qless error (of kind name, e.g. "LockLost", if given).

@@ -197,11 +197,7 @@ describe("qless client", function()
   end)
 
   it("runs the README example", function()
-    local cmd = string.format("QLESS_URL=%s LUA_PATH=%s LUA_CPATH=%s lua5.4 %s", H.quote(H.url),
-      H.quote(package.path), H.quote(package.cpath), H.quote(H.worker_script:gsub("qless%-worker$", "example.lua")))
-    local p = assert(io.popen(cmd))
-    local out = p:read("a")
-    assert.is_true(p:close())
+    local out = H.run_lua((H.worker_script:gsub("qless%-worker$", "example.lua")))
     assert.equal("true\texample.Job\thello\ncomplete\n", out)
   end)
 end)

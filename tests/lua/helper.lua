@@ -13,6 +13,8 @@ local function read(path)
   return s
 end
 
+H.read = read
+
 H.port = tonumber((read(state .. "/port"):gsub("%s", "")))
 H.socket = (read(state .. "/socket"):gsub("%s", ""))
 H.url = "redis://127.0.0.1:" .. H.port .. "/0"
@@ -120,6 +122,17 @@ function H.spawn_worker(args, script)
     for _, ext in ipairs({ ".log", ".pid", ".rc" }) do os.remove(base .. ext) end
   end
   return w
+end
+
+-- Runs the Lua program at path against the fixture (QLESS_URL) with this
+-- process's module paths; returns its output, failing the spec if it fails.
+function H.run_lua(path)
+  local cmd = string.format("QLESS_URL=%s LUA_PATH=%s LUA_CPATH=%s lua5.4 %s", quote(H.url),
+    quote(package.path), quote(package.cpath), quote(path))
+  local p = assert(io.popen(cmd))
+  local out = p:read("a")
+  assert(p:close(), path .. " failed: " .. out)
+  return out
 end
 
 -- Polls f() every 50 ms until it returns a true value or seconds pass.

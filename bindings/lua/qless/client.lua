@@ -2,6 +2,7 @@
 --   client.queues[name]     -> Queue
 --   client.jobs[jid]        -> Job, or nil when there is no such job
 --   client.recurring[jid]   -> Recur, or nil
+--   client.schedules[name]  -> Schedule (no I/O)
 --   client.config[key]      -> value text or nil; assign to set, nil to unset;
 --                              pairs(client.config) iterates all options
 local core = require "qless_core"
@@ -11,6 +12,7 @@ local Job = require "qless.job"
 local Queue = require "qless.queue"
 local Recur = require "qless.recur"
 local Events = require "qless.events"
+local Schedule = require "qless.schedule"
 
 local Client = handle.class("qless.Client", "set_time_offset")
 local methods = Client.methods
@@ -32,8 +34,10 @@ local function lookup(get) return setmetatable({}, { __index = function(_, key) 
 function Client.new(url, opts)
   if type(url) == "table" then url, opts = url.url, url end
   opts = opts or {}
+  -- url is kept for the workers a schedule's listen starts.
   return Client.wrap(core.qless_client_new(url, { worker_name = opts.worker_name,
-    connect_timeout_ms = convert.ms(opts.connect_timeout), command_timeout_ms = convert.ms(opts.command_timeout) }))
+    connect_timeout_ms = convert.ms(opts.connect_timeout), command_timeout_ms = convert.ms(opts.command_timeout) }),
+    { url = url })
 end
 
 -- A Client over a client proxy; self may hold _owner, what keeps a
@@ -46,6 +50,7 @@ function Client.wrap(h, self)
   self.queues = lookup(function(name) return Queue.new(self, name) end)
   self.jobs = lookup(function(jid) return Job.wrap(or_nil(h, "get_job", jid)) end)
   self.recurring = lookup(function(jid) return Recur.wrap(or_nil(h, "get_recur", jid)) end)
+  self.schedules = lookup(function(name) return Schedule.new(self, name) end)
   self.config = setmetatable({}, {
     __index = function(_, key) return h:config_get(key) end,
     __newindex = function(_, key, value)
@@ -64,6 +69,10 @@ function methods:close() core.release(self._h) end
 
 -- Seconds since the epoch as the server scripts see it from this client.
 function methods:now() return self._h.now end
+
+-- The next n (1-1000, default 5) fire times of a cron expression from now,
+-- epoch seconds, as the server computes them.
+function methods:cron_next(expr, n) return convert.times(self._h:cron_next(expr, n or 5)) end
 
 -- Raw protocol call: client:call("config.get", "heartbeat") -> reply text or nil.
 function methods:call(command, ...) return self._h:call(command, { ... }) end

@@ -19,6 +19,13 @@ function M.strings(list)
   return items, numbers
 end
 
+-- TimeList proxy (cron.next, recur.next) -> {epoch seconds, ...}.
+function M.times(list)
+  local t = {}
+  for i = 0, list:size() - 1 do t[i + 1] = list:get(i) end
+  return t
+end
+
 -- Arguments given either as one table of strings or as several strings
 -- (job:tag("a", "b") or job:tag{"a", "b"}) -> one table.
 function M.list(first, ...)

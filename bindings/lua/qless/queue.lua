@@ -13,11 +13,43 @@ end
 
 function Queue.meta.__tostring(self) return "qless.Queue(" .. self.name .. ")" end
 
+-- Splits an options table into the core's (a copy without the names in
+-- own; the core names unknown options and wrong types) and the layer's own
+-- values; opts itself is left alone.
+local function split(opts, own)
+  local mine = {}
+  if type(opts) ~= "table" then return opts, mine end
+  for _, k in ipairs(own) do mine[k] = opts[k] end
+  if next(mine) == nil then return opts, mine end
+  local out = {}
+  for k, v in pairs(opts) do out[k] = v end
+  for _, k in ipairs(own) do out[k] = nil end
+  return out, mine
+end
+
+-- Sets the core's unique options from the layer's unique (a boolean) and
+-- key (which implies unique, as report does).
+local function set_unique(where, out, mine)
+  for _, name in ipairs({ "unique", "report" }) do
+    if mine[name] ~= nil and type(mine[name]) ~= "boolean" then
+      error(string.format("%s: %s must be a boolean, not %s", where, name, type(mine[name])), 0)
+    end
+  end
+  if mine.unique or mine.key ~= nil or mine.report then out.unique, out.unique_key = 1, mine.key end
+end
+
 -- Puts a job of class klass with data (a table, or a string holding JSON;
 -- nil means {}). opts: priority, tags, delay (seconds), retries, depends
--- (list of jids), jid (put or move that job). Returns the jid.
+-- (list of jids), jid (put or move that job); unique = true (or a key):
+-- nothing happens while a job with the jid is waiting, scheduled, running
+-- or failed, and without jid the jid is derived from queue, klass and data
+-- (or from key). Returns the jid; with report = true also whether it was
+-- inserted.
 function methods:put(klass, data, opts)
-  return self._h:put(klass, convert.data(data), opts)
+  local options, mine = split(opts, { "unique", "key", "report" })
+  set_unique("Queue:put", options, mine)
+  if mine.report then return self._h:put_unique(klass, convert.data(data), options) end
+  return self._h:put(klass, convert.data(data), options)
 end
 
 local function jobs_or_one(list, count)
@@ -70,10 +102,25 @@ function methods:stats(date)
            wait = timing(s.wait), run = timing(s.run) }
 end
 
--- Puts a job of klass every interval seconds. opts: offset, priority,
--- retries, backlog, tags, jid. Returns the template's jid.
+-- Puts a job of klass every interval seconds, or at the fire times of
+-- opts.cron (then interval and offset are not used: pass nil). opts:
+-- offset, priority, retries, backlog, tags, jid, cron, unique (implied by
+-- key: a template with that jid is kept as it is). Returns the template's jid.
 function methods:recur(klass, data, interval, opts)
-  return self._h:recur(klass, convert.data(data), interval, opts)
+  local options, mine = split(opts, { "unique", "key", "cron" })
+  set_unique("Queue:recur", options, mine)
+  if mine.cron ~= nil then return self._h:recur_cron(klass, convert.data(data), mine.cron, options) end
+  return self._h:recur(klass, convert.data(data), interval, options)
+end
+
+-- The jid a unique put of this entry gets (or a unique recur, with
+-- ident.cron or ident.interval): the SHA-1 of its identity (queue and
+-- ident.key, or queue, klass, data and the schedule), computed by libqless
+-- without a server.
+function Queue.unique_jid(queue, klass, data, ident)
+  ident = ident or {}
+  if ident.key ~= nil then return core.qless_unique_jid_for_key(queue, ident.key) end
+  return core.qless_unique_jid(queue, klass, convert.data(data), ident.cron, ident.interval or 0)
 end
 
 return Queue
