@@ -31,7 +31,7 @@ function encode(mixed $data, string $method): string
 function decode(string $json): array { return json_decode($json, true, 512, JSON_THROW_ON_ERROR); }
 
 /** @internal The times of a TimeList (cron.next, recur.next) as floats. */
-function times(\TimeList $list): array
+function times(\QlessTimeList $list): array
 {
     $out = [];
     for ($i = 0, $n = $list->size(); $i < $n; $i++) {
@@ -52,7 +52,7 @@ function checkFlags(array $options, array $flags, string $method): void
 
 /** @internal A typed qless_queue_counts as an array; the getters, not
  *  $c->waiting: SWIG 4.1's __get leaks its method name on every read. */
-function counts(\qless_queue_counts $c): array
+function counts(\QlessQueueCounts $c): array
 {
     return ['waiting' => $c->waiting_get(), 'running' => $c->running_get(), 'stalled' => $c->stalled_get(),
         'scheduled' => $c->scheduled_get(), 'depends' => $c->depends_get(), 'recurring' => $c->recurring_get(),
@@ -62,7 +62,7 @@ function counts(\qless_queue_counts $c): array
 /** new Client(?string $url = null, ?array $options = null): $url null means
  *  $QLESS_URL, else the embedded server; options worker_name,
  *  connect_timeout_ms, command_timeout_ms (the constructor is the extension's). */
-final class Client extends \Client
+final class Client extends \QlessClient
 {
     /** The URL it was made with (null: $QLESS_URL or the embedded server);
      *  null too for the clients the extension hands out. */
@@ -103,7 +103,7 @@ final class Client extends \Client
     {
         $out = [];
         for ($list = $this->queue_counts(), $i = 0, $n = $list->size(); $i < $n; $i++) {
-            $list->get($i, $c = new \qless_queue_counts());
+            $list->get($i, $c = new \QlessQueueCounts());
             $out[$list->name($i)] = counts($c);
         }
         return $out;
@@ -144,7 +144,7 @@ final class Client extends \Client
     public function events(...$channels): Events { return parent::events($channels); }
 }
 
-final class Queue extends \Queue
+final class Queue extends \QlessQueue
 {
     public function name(): string { return $this->name_get(); }
 
@@ -179,7 +179,7 @@ final class Queue extends \Queue
     /** @return array<string,int|bool> waiting, running, stalled, scheduled, depends, recurring, paused */
     public function counts(): array
     {
-        $this->counts_get($c = new \qless_queue_counts());
+        $this->counts_get($c = new \QlessQueueCounts());
         return counts($c);
     }
 
@@ -215,7 +215,7 @@ trait Snapshot
 
 /** Inherited: complete(?array $options: next, delay, depends), fail($group,
  *  $message), heartbeat() (the new expiry), cancel(), track(), untrack(), refresh(). */
-final class Job extends \Job
+final class Job extends \QlessJob
 {
     use Snapshot;
 
@@ -237,7 +237,7 @@ final class Job extends \Job
 }
 
 /** Inherited: cancel(), set_backlog(), set_retries(), ... */
-final class RecurringJob extends \Recur
+final class RecurringJob extends \QlessRecur
 {
     use Snapshot;
 
@@ -247,7 +247,7 @@ final class RecurringJob extends \Recur
     public function setPriority(float $priority): void { $this->set_priority($priority); }
 }
 
-final class Events extends \Events
+final class Events extends \QlessEvents
 {
     /** The next [channel, message] within $timeoutMs milliseconds, or null. */
     public function next($timeoutMs): ?array
@@ -258,7 +258,7 @@ final class Events extends \Events
 }
 
 /** A list of strings (jids, names) as the extension returns it. */
-final class StrList extends \StrList implements \IteratorAggregate, \Countable
+final class StrList extends \QlessStrList implements \IteratorAggregate, \Countable
 {
     public function count(): int { return $this->size(); }
     public function toArray(): array { return iterator_to_array($this, false); }
@@ -282,7 +282,7 @@ final class StrList extends \StrList implements \IteratorAggregate, \Countable
 }
 
 /** Jobs as the extension returns them; iterating takes each job out of the list. */
-final class JobList extends \JobList implements \IteratorAggregate, \Countable
+final class JobList extends \QlessJobList implements \IteratorAggregate, \Countable
 {
     public function count(): int { return $this->size(); }
 

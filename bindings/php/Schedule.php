@@ -32,7 +32,7 @@ final class When
  *  text went wrong at. */
 function when(string $text, \DateTimeInterface|int|float|null $now = null): When
 {
-    $w = new \qless_when();
+    $w = new \QlessWhen();
     \qless_when_parse($text, $now === null ? microtime(true) : epoch($now, 'Qless\when(): now'), $w);
     $kinds = [\QLESS_WHEN_AT => 'at', \QLESS_WHEN_INTERVAL => 'interval', \QLESS_WHEN_CRON => 'cron'];
     return new When($kinds[$w->kind_get()], $w->at_get(), $w->interval_get(), $w->cron_get());
@@ -66,7 +66,7 @@ function seconds(mixed $value, string $what): float
 /** One of these, made by Client::schedule($name) or $client->schedules[$name]
  *  (no I/O). Inherited: remove($jid) (false when there was no such pending
  *  entry), list() (the entries as JSON text). */
-final class Schedule extends \Schedule
+final class Schedule extends \QlessSchedule
 {
     private const WHENS = ['at', 'in', 'cron', 'every'];
     private const ADD_OPTIONS = ['at' => null, 'in' => null, 'cron' => null, 'every' => null, 'unique' => true,

@@ -23,7 +23,7 @@ final class ArgumentsTest extends QlessTestCase
         $targets = [$client, $queue, $client->job($jid), $client->recurringJob($queue->recur('R', [], 60))];
         $values = [null, true, 0, 1, -1, 7, PHP_INT_MAX, PHP_INT_MIN, 0.5, -2.5, NAN, INF, '', 'fz', 'K', $jid,
             "a\0b", "\xff\xfe", str_repeat('z', 3000), [], ['t'], [1], ['k' => 'v'], [[]], ['jid' => 'x'],
-            new stdClass(), new qless_queue_counts(), new qless_stats(), $client->events('fz'), ...$targets];
+            new stdClass(), new \QlessQueueCounts(), new \QlessStats(), $client->events('fz'), ...$targets];
 
         for ($i = 0; $i < $calls; $i++) {
             $target = $targets[$rng->getInt(0, count($targets) - 1)];

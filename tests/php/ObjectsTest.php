@@ -11,12 +11,12 @@ final class ObjectsTest extends QlessTestCase
         $q = $this->client->queue('q');
         $jid = $q->put('K', []);
         $rid = $q->recur('R', [], 60);
-        $made = [[$this->client, Qless\Client::class, Client::class], [$q, Qless\Queue::class, Queue::class],
-            [$this->client->job($jid), Qless\Job::class, Job::class], [$q->peek(1)[0], Qless\Job::class, Job::class],
-            [$this->client->recurringJob($rid), Qless\RecurringJob::class, Recur::class],
-            [$this->client->events('completed'), Qless\Events::class, Events::class],
-            [$this->client->queue_names(), Qless\StrList::class, StrList::class],
-            [$this->client->get_jobs([$jid]), Qless\JobList::class, JobList::class]];
+        $made = [[$this->client, Qless\Client::class, QlessClient::class], [$q, Qless\Queue::class, QlessQueue::class],
+            [$this->client->job($jid), Qless\Job::class, QlessJob::class], [$q->peek(1)[0], Qless\Job::class, QlessJob::class],
+            [$this->client->recurringJob($rid), Qless\RecurringJob::class, QlessRecur::class],
+            [$this->client->events('completed'), Qless\Events::class, QlessEvents::class],
+            [$this->client->queue_names(), Qless\StrList::class, QlessStrList::class],
+            [$this->client->get_jobs([$jid]), Qless\JobList::class, QlessJobList::class]];
         foreach ($made as [$object, $layer, $generated]) {
             $this->assertSame($layer, get_class($object));
             $this->assertInstanceOf($generated, $object);
@@ -47,14 +47,18 @@ final class ObjectsTest extends QlessTestCase
     /** Without Qless.php the extension's own classes come back. */
     public function testTheExtensionAloneGivesItsOwnClasses(): void
     {
-        $code = '$c = new Client(getenv("QLESS_URL")); $q = $c->queue("q"); $q->put("K", "{}");'
+        $code = '$c = new QlessClient(getenv("QLESS_URL")); $q = $c->queue("q"); $q->put("K", "{}");'
             . ' echo get_class($c), " ", get_class($q), " ", get_class($q->pop(1)->take(0));';
         $cmd = [getenv('QLESS_PHP_BIN'), '-n', '-d', 'extension=' . getenv('QLESS_PHP_EXT'), '-r', $code];
         $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, ['QLESS_URL' => self::url()]);
         $out = stream_get_contents($pipes[1]);
         $err = stream_get_contents($pipes[2]);
         $this->assertSame(0, proc_close($proc), $err);
-        $this->assertSame('Client Queue Job', $out);
+        $this->assertSame('QlessClient QlessQueue QlessJob', $out);
+        // and none under a bare global name an application might use itself
+        foreach (['Client', 'Queue', 'Job', 'Recur', 'Events', 'Worker', 'Schedule', 'StrList'] as $bare) {
+            $this->assertFalse(class_exists($bare, false), $bare);
+        }
     }
 
     public function testConstructorErrors(): void
@@ -88,7 +92,7 @@ final class ObjectsTest extends QlessTestCase
         $this->assertSame([$second, 'waiting'], [$again->jid(), $again->state()]);   // unfailed
         $this->client->job($second)->requeue('other');
         $this->assertSame('other', $this->client->job($second)->queue());
-        $q->stats($this->client->now_get(), $stats = new qless_stats());
+        $q->stats($this->client->now_get(), $stats = new \QlessStats());
         $this->assertSame([2, 1], [$stats->wait_get()->count_get(), $stats->failures_get()]);   // popped twice, failed once
     }
 
