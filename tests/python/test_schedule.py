@@ -74,6 +74,12 @@ def test_exactly_one_time_is_an_argument_error_and_writes_nothing(sched, r):
         sched.add("K", cron="0 24 * * *")
     with pytest.raises(qless.InvalidArgument, match='unknown word "fortnightly"'):
         sched.add("K", every="fortnightly")
+    # Columns count in the text as given, whether or not the layer put
+    # "in "/"every " before it.
+    for given, column in ((dict(in_="5 blorps"), 3), (dict(in_="in 5 blorps"), 6),
+                          (dict(every="monday blorp"), 8), (dict(every="every monday blorp"), 14)):
+        with pytest.raises(qless.InvalidArgument, match="at column %d$" % column):
+            sched.add("K", **given)
     with pytest.raises(TypeError, match="at"):
         sched.add("K", at=[1])
     with pytest.raises(TypeError, match="option 'retries' must be an integer"):

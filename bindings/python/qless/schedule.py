@@ -7,6 +7,7 @@ one-off jobs and recurring templates, every add unique by default.
     s.listen(pool=4, allow=["app.jobs.*"])
 """
 import json
+import re
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _core
@@ -18,6 +19,19 @@ if TYPE_CHECKING:
     from .client import Client
 
 _WHENS = ("at", "in_", "cron", "every")
+
+
+def _read(word: str, text: str, now: float) -> Any:
+    """when(text) with `word` ("in", "every") put before it unless it starts
+    with it; an error's column counts in the text as given."""
+    if re.match(r"\s*%s\s" % word, text, re.I):
+        return when(text, now=now)
+    shift = len(word) + 1
+    try:
+        return when(word + " " + text, now=now)
+    except InvalidArgument as e:
+        message = re.sub(r"at column (\d+)", lambda m: "at column %d" % max(1, int(m.group(1)) - shift), str(e))
+        raise InvalidArgument(message, *e.args[1:]) from None
 
 
 class Schedule:
@@ -85,14 +99,12 @@ class Schedule:
         if not isinstance(in_, str):
             return seconds(in_, "Schedule.add: in_")
         now = self.client.now
-        found = when(in_ if in_.lower().lstrip().startswith("in ") else "in " + in_, now=now)
-        return found.at - now
+        return _read("in", in_, now).at - now
 
     def _every(self, every: Any, args: Tuple[Any, ...]) -> List[Any]:
         if not isinstance(every, str):
             return self._h.add_every(seconds(every, "Schedule.add: every"), 0, *args)
-        text = every if every.lower().lstrip().startswith("every ") else "every " + every
-        found = when(text, now=self.client.now)
+        found = _read("every", every, self.client.now)
         if found.kind == "cron":
             return self._h.add_cron(found.cron, *args)
         return self._h.add_every(found.interval, found.at, *args)
