@@ -398,15 +398,16 @@ local function prev(E, t)
   return search(E, math.min(math.floor(t), CRON_END - 1), -1)
 end
 
--- Shared with cron templates ------------------------------------------------------
+-- Shared with cron templates: one entry of Q, the cron namespace ----------------
 
-Q.cron_first = first
-Q.cron_prev = prev
+Q.cron = {}
+Q.cron.first = first
+Q.cron.prev = prev
 
 -- The compiled expression of text, or nil and the §2.6 reason. The last
 -- one is remembered: a pop spawning a template parses the same text each
 -- time. Callers never modify the result.
-Q.cron_compile = function(text)
+Q.cron.compile = function(text)
   local cache = Q.cache
   if text ~= cache.cron_text then
     cache.cron_text, cache.cron_compiled, cache.cron_reason = text, compile(text)
@@ -415,15 +416,15 @@ Q.cron_compile = function(text)
 end
 
 -- The compiled expression of argument `cron` of cmd; raises §2.6 errors.
-Q.cron_parse = function(cmd, text)
+Q.cron.parse = function(cmd, text)
   Q.need(cmd, 'cron', text)
-  local E, reason = Q.cron_compile(text)
+  local E, reason = Q.cron.compile(text)
   if not E then Q.raise(cmd .. '(): Arg "cron" invalid: ' .. reason) end
   return E
 end
 
 -- §2.7: raises unless E fires at or after now; returns FIRST(E, now).
-Q.cron_due = function(cmd, E, now)
+Q.cron.due = function(cmd, E, now)
   local prefix = cmd .. '(): Arg "cron" invalid: never fires'
   local t0 = math.ceil(now)
   local Y = civil(math.floor(math.max(math.min(t0, 1e15), -1e15) / DAY))
@@ -441,7 +442,7 @@ Q.cron_due = function(cmd, E, now)
 end
 
 -- A count of due times (recur.next, cron.next): 1-1000, default 1.
-Q.cron_count = function(cmd, value)
+Q.cron.count = function(cmd, value)
   if value == nil then return 1 end
   local n = tonumber(value)
   if not n or n ~= math.floor(n) or n < 1 or n > 1000 then
@@ -451,7 +452,7 @@ Q.cron_count = function(cmd, value)
 end
 
 -- Up to count fire times: `due`, then FIRST after each previous one.
-Q.cron_series = function(E, due, count)
+Q.cron.series = function(E, due, count)
   local out = {}
   while due and #out < count do
     out[#out + 1] = due
@@ -463,7 +464,7 @@ end
 -- cron.next <now> <expr> [<count>] (§3.6): pure, no keys.
 C['cron.next'] = function(now, args)
   local cmd = 'Cron.next'
-  local E = Q.cron_parse(cmd, args[1])
-  local count = Q.cron_count(cmd, args[2])
-  return cjson.encode(Q.cron_series(E, Q.cron_due(cmd, E, now), count))
+  local E = Q.cron.parse(cmd, args[1])
+  local count = Q.cron.count(cmd, args[2])
+  return cjson.encode(Q.cron.series(E, Q.cron.due(cmd, E, now), count))
 end

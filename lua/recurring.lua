@@ -88,7 +88,7 @@ local interval_schedule = {
 -- interval templates first.
 Q.spawn_recurring = function(queue, now, n)
   local moved = spawn_due(queue, 'recur', now, n, interval_schedule)
-  spawn_due(queue, 'cron', now, n - moved, Q.cron_schedule)
+  spawn_due(queue, 'cron', now, n - moved, Q.cron.schedule)
 end
 
 -- Checks a value of recur or recur.update and returns what to store;
@@ -107,8 +107,8 @@ local function recur_value(name, value, now)
   elseif name == 'data' then
     Q.json('Recur', name, value)
   elseif name == 'cron' then
-    local E = Q.cron_parse('Recur', value)
-    return {E = E, due = Q.cron_due('Recur', E, now)}
+    local E = Q.cron.parse('Recur', value)
+    return {E = E, due = Q.cron.due('Recur', E, now)}
   end
   return value
 end
@@ -123,7 +123,7 @@ C.recur = function(now, args)
   local kind = Q.need(cmd, 'type', args[5])
   local E, interval, offset, opts
   if kind == 'cron' then
-    E, interval = Q.cron_parse(cmd, args[6]), 0
+    E, interval = Q.cron.parse(cmd, args[6]), 0
     opts = Q.options(cmd, args, 7)
   elseif kind == 'interval' then
     interval = recur_value('interval', args[6])
@@ -136,13 +136,13 @@ C.recur = function(now, args)
   local retries = Q.whole(cmd, 'retries', opts.retries, 0)
   local backlog
   if E then
-    backlog = Q.cron_backlog(cmd, opts.backlog)
+    backlog = Q.cron.backlog(cmd, opts.backlog)
   else
     backlog = Q.whole(cmd, 'backlog', opts.backlog, 0)
   end
   local tags = {}
   if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags) end
-  local due = E and Q.cron_due(cmd, E, now) or now + offset
+  local due = E and Q.cron.due(cmd, E, now) or now + offset
   local unique = Q.unique.mode(cmd, opts.unique)
   if unique and Q.unique.template_pending(jid) then return Q.unique.reply(unique, jid, false) end
 
@@ -165,7 +165,7 @@ C.recur = function(now, args)
     'retries', retries,
     'backlog', backlog)
   if E then
-    Q.cron_mark(rkey, E)
+    Q.cron.mark(rkey, E)
   elseif old[3] == 'cron' then
     redis.call('hdel', rkey, 'cron')
   end
@@ -210,7 +210,7 @@ local recur_updaters = {
   end,
   interval = function(jid, rkey, new, now)
     local f = redis.call('hmget', rkey, 'interval', 'queue', 'type')
-    if f[3] == 'cron' then return Q.cron_to_interval(jid, rkey, f[2] or '', new, now) end
+    if f[3] == 'cron' then return Q.cron.to_interval(jid, rkey, f[2] or '', new, now) end
     -- Shifts the next due time by the change of interval.
     redis.call('zincrby', Q.qkey(f[2] or '', 'recur'), new - (tonumber(f[1]) or 0), jid)
     redis.call('hset', rkey, 'interval', new)
@@ -219,7 +219,7 @@ local recur_updaters = {
     local f = redis.call('hmget', rkey, 'queue', 'type')
     redis.call('zrem', Q.recur_set(f[1] or '', f[2]), jid)
     redis.call('hset', rkey, 'type', 'cron', 'interval', 0)
-    Q.cron_mark(rkey, value.E)
+    Q.cron.mark(rkey, value.E)
     redis.call('zadd', Q.qkey(f[1] or '', 'cron'), value.due, jid)
   end,
   data = function(jid, rkey, value, now)
@@ -262,7 +262,7 @@ C['recur.update'] = function(now, args)
       Q.raise('Recur(): Arg "' .. name .. '" missing a value')
     end
     if name == 'backlog' and cron then
-      values[i] = Q.cron_backlog('Recur', value)
+      values[i] = Q.cron.backlog('Recur', value)
     else
       values[i] = recur_value(name, value, now)
     end
