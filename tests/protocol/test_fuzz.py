@@ -100,6 +100,8 @@ PUT_OPTS = [("priority", "num", lambda g: str(g.choice([0, 1, -3, 2.5]))),
             ("retries", "int", lambda g: str(g.choice([0, 1, 5]))),
             ("tags", "list", lambda g: _list(g, TAGS)),
             ("depends", "list", lambda g: _list(g, JIDS)),
+            ("tree", "one", lambda g: "1"),
+            ("by", "text", lambda g: _pick(g, WORKERS)),
             ("unique", "unique", lambda g: g.choice(["1", "report"]))]
 # requeue ignores `unique` (schedules.md §3.7): any value passes.
 REQUEUE_OPTS = PUT_OPTS[:-1] + [("unique", "text", lambda g: g.choice(["1", "report"]))]
@@ -262,6 +264,11 @@ SCHEMA = {
     "schedule.list": lambda g: [("queue", _pick(g, QUEUES))]
     + [("count", g.choice(["0", "1", "5"])), ("count", g.choice(["1", "3", "1000"]))][:g.randrange(3)],
     "schedule.remove": lambda g: [("queue", _pick(g, QUEUES)), ("jid", _pick(g, JIDS + RJIDS))],
+    "tree.get": lambda g: [("jid", _pick(g, JIDS))],
+    "job.started": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
+    "job.suspend": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
+    "job.run": lambda g: [("jid", _pick(g, JIDS))] + ([("delay", g.choice(["0", "5"]))]
+                                                      if g.random() < 0.5 else []),
 }
 
 # Valid traffic leans on the commands that change state.
@@ -314,6 +321,8 @@ def must_refuse(kind, value):
         return value in BAD_JSON or value in ("nan", "0x10")
     if kind == "unique":
         return value not in ("1", "report")
+    if kind == "one":
+        return value != "1"
     return False
 
 
