@@ -27,20 +27,22 @@ C['tree.get'] = function(now, args)
   })
 end
 
-C['job.started'] = function(now, args)
+-- A tree job running for `worker`, checked in the order of complete (P§5.8).
+local function held(cmd, args)
   local jid, worker = args[1], args[2]
-  T.job('Job.started', jid)
-  Q.need('Job.started', 'worker', worker)
-  local key = select(2, Q.must_be_running('Job.started', jid, worker, Q.complete_texts))
+  T.job(cmd, jid)
+  Q.need(cmd, 'worker', worker)
+  return jid, worker, select(2, Q.must_be_running(cmd, jid, worker, Q.complete_texts))
+end
+
+C['job.started'] = function(now, args)
+  local _, _, key = held('Job.started', args)
   redis.call('hset', key, 'started', Q.timestr(now))
   return 1
 end
 
 C['job.suspend'] = function(now, args)
-  local jid, worker = args[1], args[2]
-  T.job('Job.suspend', jid)
-  Q.need('Job.suspend', 'worker', worker)
-  local key = select(2, Q.must_be_running('Job.suspend', jid, worker, Q.complete_texts))
+  local jid, worker, key = held('Job.suspend', args)
   local f = T.fields(jid)
   redis.call('zrem', Q.qkey(f.queue, 'locks'), jid)
   redis.call('zrem', Q.wkey(worker), jid)
