@@ -293,6 +293,8 @@ static void test_tree_conflicts(void)
 	const char *suspend[] = { "tj", "w" };
 	TH_RC(qless_client_call(a, &out, "job.suspend", suspend, 2), QLESS_ELOCK);
 	CU_ASSERT_PTR_NULL(out);
+	const char *tj[] = { "tj" };
+	TH_RC(qless_client_cancel(a, tj, 1), QLESS_ESTATE);
 	qless_free(plain);
 	qless_client_free(a);
 }

@@ -210,3 +210,12 @@ def test_generated_walk_keeps_state_sets_consistent(ql, r):
             assert inside == (homes.get(state) == kind), (now, step, state, kind)
         assert (r.zscore("ql:completed", "jid") is not None) == (state == "complete")
         assert (r.llen("ql:f:group") == 1) == (state == "failed")
+
+
+def test_cancel_refuses_tree_jobs_and_cancels_nothing(ql, r):
+    ql.put("plain")
+    ql.put("t", tree=1)
+    before = digest(r)
+    assert "Cancel(): t is a tree job: terminate and delete it" in ql.err("cancel", 0, "plain", "t")
+    assert digest(r) == before
+    assert ql("cancel", 0, "plain") == ["plain"]
