@@ -58,7 +58,8 @@ local function utf8_error(command, args, i)
     settle = {'worker', 'queues', 'count', 'how', 'jid', 'queue', 'data'},
     ['schedule.list'] = {'queue', 'offset', 'count'}, ['schedule.remove'] = {'queue', 'jid'},
     ['tree.get'] = {'jid'}, ['job.started'] = {'jid', 'worker'}, ['job.suspend'] = {'jid', 'worker'},
-    ['job.run'] = {'jid', 'delay'},
+    ['job.run'] = {'jid', 'delay'}, ['alias.set'] = {'jid', 'alias', rep = true},
+    ['alias.get'] = {'alias'}, ['alias.del'] = {'alias', rep = true},
   })[command] or {}
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}

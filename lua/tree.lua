@@ -96,7 +96,7 @@ T.restart = function(key)
   redis.call('hset', key, 'runs', '0', 'rate_count', '0')
 end
 
--- put/requeue options of §5.2 handled so far: `tree` and `by`. Returns
+-- put/requeue options of §5.2 handled so far: `tree`, `by` and `aliases`. Returns
 -- whether the put makes (or keeps) a tree job, checked before any write.
 T.put_args = function(cmd, opts, p)
   if opts.tree ~= nil and opts.tree ~= '1' then
@@ -104,6 +104,10 @@ T.put_args = function(cmd, opts, p)
   end
   p.tree = opts.tree ~= nil
   p.by = opts.by
+  if opts.aliases ~= nil then
+    p.aliases = Q.aliases.parse(cmd, opts.aliases)
+    p.tree = true
+  end
   local f = redis.call('hmget', Q.jkey(p.jid), 'tree', 'state')
   p.was_tree = f[1] ~= false
   if (p.tree or p.was_tree) and f[2] == 'terminating' then
@@ -111,6 +115,7 @@ T.put_args = function(cmd, opts, p)
     if #p.depends > 0 then to = 'depends' end
     Q.raise(cmd .. '(): Job ' .. p.jid .. ' cannot go from terminating to ' .. to)
   end
+  if p.aliases then Q.aliases.check_free(cmd, p.jid, p.aliases) end
 end
 
 -- Effects of §5.2 after P§5.4's; `old` holds the job's state and queue
@@ -125,6 +130,7 @@ T.put = function(now, p, old_state, old_queue)
   elseif old_state == 'terminated' then
     T.restart(key)
   end
+  if p.aliases then Q.aliases.add(p.jid, p.aliases) end
   redis.call('hdel', key, 'rerun')
   T.status(p.jid, now, old_state or 'new', redis.call('hget', key, 'state'))
 end
