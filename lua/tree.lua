@@ -96,7 +96,8 @@ T.restart = function(key)
   redis.call('hset', key, 'runs', '0', 'rate_count', '0')
 end
 
--- put/requeue options of §5.2 handled so far: `tree`, `by` and `aliases`. Returns
+-- put/requeue options of §5.2 handled so far: `tree`, `by`, `parent`, `name`
+-- and `aliases`. Returns
 -- whether the put makes (or keeps) a tree job, checked before any write.
 T.put_args = function(cmd, opts, p)
   if opts.tree ~= nil and opts.tree ~= '1' then
@@ -104,6 +105,7 @@ T.put_args = function(cmd, opts, p)
   end
   p.tree = opts.tree ~= nil
   p.by = opts.by
+  T.put_parent(cmd, opts, p)
   if opts.aliases ~= nil then
     p.aliases = Q.aliases.parse(cmd, opts.aliases)
     p.tree = true
@@ -130,6 +132,7 @@ T.put = function(now, p, old_state, old_queue)
   elseif old_state == 'terminated' then
     T.restart(key)
   end
+  if p.parent then T.attach(p.parent, p.name, p.jid) end
   if p.aliases then Q.aliases.add(p.jid, p.aliases) end
   redis.call('hdel', key, 'rerun')
   T.status(p.jid, now, old_state or 'new', redis.call('hget', key, 'state'))

@@ -295,6 +295,18 @@ static void test_tree_conflicts(void)
 	CU_ASSERT_PTR_NULL(out);
 	const char *tj[] = { "tj" };
 	TH_RC(qless_client_cancel(a, tj, 1), QLESS_ESTATE);
+	const char *child[] = { "w", "q", "tc", "K", "{}", "0", "parent", "tj", "name", "n" };
+	TH_OK(qless_client_call(a, &out, "put", child, 10));
+	qless_free(out);
+	out = NULL;
+	const char *cycle[] = { "tc", "up", "tj" };
+	TH_RC(qless_client_call(a, &out, "job.adopt", cycle, 3), QLESS_ESTATE);
+	const char *taken[] = { "w", "q", "tz", "K", "{}", "0", "parent", "tj", "name", "n" };
+	TH_RC(qless_client_call(a, &out, "put", taken, 10), QLESS_ESTATE);
+	const char *stepchild[] = { "tj", "m", "tc" };
+	TH_RC(qless_client_call(a, &out, "job.adopt", stepchild, 3), QLESS_ESTATE);
+	const char *alias[] = { "tj", "bad alias" };
+	TH_RC(qless_client_call(a, &out, "alias.set", alias, 2), QLESS_EINVAL);
 	qless_free(plain);
 	qless_client_free(a);
 }

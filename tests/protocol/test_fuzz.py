@@ -103,6 +103,8 @@ PUT_OPTS = [("priority", "num", lambda g: str(g.choice([0, 1, -3, 2.5]))),
             ("depends", "list", lambda g: _list(g, JIDS)),
             ("tree", "one", lambda g: "1"),
             ("by", "text", lambda g: _pick(g, WORKERS)),
+            ("parent", "jid", lambda g: _pick(g, JIDS)),
+            ("name", "text", lambda g: _pick(g, ["c0", "c1"])),
             ("aliases", "aliases", lambda g: json.dumps(g.sample(ALIASES, g.randrange(0, 3)))),
             ("unique", "unique", lambda g: g.choice(["1", "report"]))]
 # requeue ignores `unique` (schedules.md §3.7): any value passes.
@@ -269,6 +271,8 @@ SCHEMA = {
     "tree.get": lambda g: [("jid", _pick(g, JIDS))],
     "alias.set": lambda g: [("jid", _pick(g, JIDS))] + [("alias", a) for a in g.sample(ALIASES, g.randrange(1, 3))],
     "alias.get": lambda g: [("text", _pick(g, ALIASES))],
+    "job.adopt": lambda g: [("jid", _pick(g, JIDS)), ("text", _pick(g, ["c0", "c1"])), ("jid", _pick(g, JIDS))],
+    "job.disown": lambda g: [("jid", _pick(g, JIDS)), ("text", _pick(g, ["c0", "c1"]))],
     "alias.del": _some("text", ALIASES),
     "job.started": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
     "job.suspend": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
