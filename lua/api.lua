@@ -57,6 +57,10 @@ local function utf8_error(command, args, i)
     ['cron.next'] = {'cron', 'count'}, ['recur.next'] = {'jid', 'count'},
     settle = {'worker', 'queues', 'count', 'how', 'jid', 'queue', 'data'},
     ['schedule.list'] = {'queue', 'offset', 'count'}, ['schedule.remove'] = {'queue', 'jid'},
+    ['tree.get'] = {'jid'}, ['job.started'] = {'jid', 'worker'}, ['job.suspend'] = {'jid', 'worker'},
+    ['job.run'] = {'jid', 'delay'}, ['alias.set'] = {'jid', 'alias', rep = true},
+    ['alias.get'] = {'alias'}, ['alias.del'] = {'alias', rep = true},
+    ['job.adopt'] = {'jid', 'name', 'jid'}, ['job.disown'] = {'jid', 'name'},
   })[command] or {}
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}

@@ -34,6 +34,10 @@ C.cancel = function(now, args)
   local listed = {}
   for _, jid in ipairs(args) do listed[jid] = true end
   for _, jid in ipairs(args) do
+    -- Tree jobs end by termination, which runs their shutdown (jobtrees.md §3.3).
+    if redis.call('hexists', Q.jkey(jid), 'tree') == 1 then
+      Q.raise('Cancel(): ' .. jid .. ' is a tree job: terminate and delete it')
+    end
     for _, d in ipairs(redis.call('smembers', Q.jkey(jid) .. '-dependents')) do
       if not listed[d] then
         Q.raise('Cancel(): ' .. jid .. ' is a dependency of ' .. d ..

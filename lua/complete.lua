@@ -145,7 +145,7 @@ Q.complete_texts = {
   state = ' is not currently running: ',
   worker = ' has been handed out to another worker: ',
 }
-Q.complete_fields = {'time', 'retries', 'history'}
+Q.complete_fields = {'time', 'retries', 'history', 'tree'}
 
 C.complete = function(now, args)
   local c = Q.complete_args(args)
@@ -178,7 +178,9 @@ C.complete = function(now, args)
   Q.log_event(Q.msg_completed(jid, queue))
   local retries = tonumber(f[5]) or 0
   redis.call('hset', key, 'data', data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
-    'failure', '{}', 'queue', '', 'expires', '0', 'remaining', Q.int_arg(retries))
+    'failure', '{}', 'queue', f[7] and queue or '', 'expires', '0', 'remaining', Q.int_arg(retries))
+  -- A tree job keeps its queue: input may wake it there later (§2.2).
+  if f[7] then Q.tree.status(jid, now, 'running', 'complete') end
   redis.call('zadd', 'ql:completed', Q.score(now), jid)
   Q.purge_completed(now)
   Q.release_dependents(jid, now, not has_dependents)

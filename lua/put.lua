@@ -20,6 +20,7 @@ Q.put_args = function(cmd, args)
   if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends, true) end
   -- requeue ignores `unique`: its purpose is to force a move.
   if cmd == 'Put' then p.unique = Q.unique.mode(cmd, opts.unique) end
+  Q.tree.put_args(cmd, opts, p)
   return p
 end
 
@@ -119,6 +120,7 @@ Q.put = function(now, p)
 
   Q.register_queue(queue, now)
   Q.track_event(jid, 'put')
+  if p.tree or p.was_tree then Q.tree.put(now, p, old_state, old_queue) end
   return jid
 end
 

@@ -32,8 +32,15 @@ int qless__err_empty(const char *func, const char *arg)
 	return qless__err(QLESS_EINVAL, "%s: %s is empty", func, arg);
 }
 
+static const char *const tree_conflicts[] = {
+	"cannot go from", "is not a tree job", "is terminated", "is not terminating",
+	"is not terminated", "already used", "already has parent", "cycle", "is a tree job",
+};
+
 int qless__script_error_code(const char *msg)
 {
+	size_t i;
+
 	if (msg == NULL)
 		return QLESS_EPROTOCOL;
 	/* The server cannot run commands yet (loading after a restart, or busy
@@ -50,6 +57,11 @@ int qless__script_error_code(const char *msg)
 	if (strstr(msg, "Arg \"") || strstr(msg, "cannot be used without") ||
 	    strstr(msg, "Unrecognized option") || strstr(msg, "Unknown command"))
 		return QLESS_EINVAL;
+	/* Tree-job state conflicts (jobtrees.md T5). Checked after the argument
+	 * errors: those may quote a client's text holding one of these words. */
+	for (i = 0; i < sizeof(tree_conflicts) / sizeof(tree_conflicts[0]); i++)
+		if (strstr(msg, tree_conflicts[i]))
+			return QLESS_ESTATE;
 	return QLESS_EPROTOCOL;
 }
 

@@ -271,6 +271,46 @@ static void test_job_timeout(void)
 	qless_client_free(a);
 }
 
+/* Tree-job state conflicts map to QLESS_ESTATE (jobtrees.md T5), their
+ * argument errors to QLESS_EINVAL and a missing job to QLESS_ENOTFOUND. */
+static void test_tree_conflicts(void)
+{
+	qless_client *a = th_client("worker-a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	char *out = NULL;
+	char *plain = th_put(a, "q", "K", NULL, NULL);
+	const char *run_plain[] = { plain };
+	TH_RC(qless_client_call(a, &out, "job.run", run_plain, 1), QLESS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is not a tree job"));
+	const char *put_tree[] = { "w", "q", "tj", "K", "{}", "0", "tree", "1" };
+	TH_OK(qless_client_call(a, &out, "put", put_tree, 8));
+	qless_free(out);
+	out = NULL;
+	const char *put_bad[] = { "w", "q", "tj", "K", "{}", "0", "tree", "yes" };
+	TH_RC(qless_client_call(a, &out, "put", put_bad, 8), QLESS_EINVAL);
+	const char *run_none[] = { "no-such-job" };
+	TH_RC(qless_client_call(a, &out, "job.run", run_none, 1), QLESS_ENOTFOUND);
+	const char *suspend[] = { "tj", "w" };
+	TH_RC(qless_client_call(a, &out, "job.suspend", suspend, 2), QLESS_ELOCK);
+	CU_ASSERT_PTR_NULL(out);
+	const char *tj[] = { "tj" };
+	TH_RC(qless_client_cancel(a, tj, 1), QLESS_ESTATE);
+	const char *child[] = { "w", "q", "tc", "K", "{}", "0", "parent", "tj", "name", "n" };
+	TH_OK(qless_client_call(a, &out, "put", child, 10));
+	qless_free(out);
+	out = NULL;
+	const char *cycle[] = { "tc", "up", "tj" };
+	TH_RC(qless_client_call(a, &out, "job.adopt", cycle, 3), QLESS_ESTATE);
+	const char *taken[] = { "w", "q", "tz", "K", "{}", "0", "parent", "tj", "name", "n" };
+	TH_RC(qless_client_call(a, &out, "put", taken, 10), QLESS_ESTATE);
+	const char *stepchild[] = { "tj", "m", "tc" };
+	TH_RC(qless_client_call(a, &out, "job.adopt", stepchild, 3), QLESS_ESTATE);
+	const char *alias[] = { "tj", "bad alias" };
+	TH_RC(qless_client_call(a, &out, "alias.set", alias, 2), QLESS_EINVAL);
+	qless_free(plain);
+	qless_client_free(a);
+}
+
 /* Operations on a job that no longer exists. */
 static void test_unknown_jid(void)
 {
@@ -402,6 +442,7 @@ CU_TestInfo error_tests[] = {
 	{ "lost_lock_heartbeat_config", test_lost_lock_heartbeat_config },
 	{ "job_timeout", test_job_timeout },
 	{ "unknown_jid", test_unknown_jid },
+	{ "tree_conflicts", test_tree_conflicts },
 	{ "odd_replies", test_odd_replies },
 	CU_TEST_INFO_NULL,
 };

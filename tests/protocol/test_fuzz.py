@@ -41,6 +41,7 @@ QUEUES = ["q0", "q1", "q2"]
 WORKERS = ["w0", "w1"]
 GROUPS = ["g0", "g1"]
 TAGS = ["t0", "t1", "t2"]
+ALIASES = ["al0", "al1", "al/2"]
 STATES = ["running", "stalled", "scheduled", "depends", "recurring"]
 # Valid cron expressions: sparse and dense, both forms, a macro, names, one
 # that has fired its last time by the fuzzer's clock.
@@ -100,6 +101,11 @@ PUT_OPTS = [("priority", "num", lambda g: str(g.choice([0, 1, -3, 2.5]))),
             ("retries", "int", lambda g: str(g.choice([0, 1, 5]))),
             ("tags", "list", lambda g: _list(g, TAGS)),
             ("depends", "list", lambda g: _list(g, JIDS)),
+            ("tree", "one", lambda g: "1"),
+            ("by", "text", lambda g: _pick(g, WORKERS)),
+            ("parent", "jid", lambda g: _pick(g, JIDS)),
+            ("name", "text", lambda g: _pick(g, ["c0", "c1"])),
+            ("aliases", "aliases", lambda g: json.dumps(g.sample(ALIASES, g.randrange(0, 3)))),
             ("unique", "unique", lambda g: g.choice(["1", "report"]))]
 # requeue ignores `unique` (schedules.md §3.7): any value passes.
 REQUEUE_OPTS = PUT_OPTS[:-1] + [("unique", "text", lambda g: g.choice(["1", "report"]))]
@@ -262,6 +268,16 @@ SCHEMA = {
     "schedule.list": lambda g: [("queue", _pick(g, QUEUES))]
     + [("count", g.choice(["0", "1", "5"])), ("count", g.choice(["1", "3", "1000"]))][:g.randrange(3)],
     "schedule.remove": lambda g: [("queue", _pick(g, QUEUES)), ("jid", _pick(g, JIDS + RJIDS))],
+    "tree.get": lambda g: [("jid", _pick(g, JIDS))],
+    "alias.set": lambda g: [("jid", _pick(g, JIDS))] + [("alias", a) for a in g.sample(ALIASES, g.randrange(1, 3))],
+    "alias.get": lambda g: [("text", _pick(g, ALIASES))],
+    "job.adopt": lambda g: [("jid", _pick(g, JIDS)), ("text", _pick(g, ["c0", "c1"])), ("jid", _pick(g, JIDS))],
+    "job.disown": lambda g: [("jid", _pick(g, JIDS)), ("text", _pick(g, ["c0", "c1"]))],
+    "alias.del": _some("text", ALIASES),
+    "job.started": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
+    "job.suspend": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
+    "job.run": lambda g: [("jid", _pick(g, JIDS))] + ([("delay", g.choice(["0", "5"]))]
+                                                      if g.random() < 0.5 else []),
 }
 
 # Valid traffic leans on the commands that change state.
@@ -314,6 +330,12 @@ def must_refuse(kind, value):
         return value in BAD_JSON or value in ("nan", "0x10")
     if kind == "unique":
         return value not in ("1", "report")
+    if kind == "one":
+        return value != "1"
+    if kind == "aliases":
+        return value in BAD_JSON or not (value.lstrip()[:1] == "[" if isinstance(value, str) else False)
+    if kind == "alias":
+        return isinstance(value, str) and (value == "" or any(c.isspace() or ord(c) < 32 for c in value))
     return False
 
 
