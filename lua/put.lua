@@ -37,9 +37,10 @@ Q.put = function(now, p)
   local old = Q.none
   if exists then
     old = redis.call('hmget', key, 'priority', 'tags', 'queue', 'state', 'failure', 'retries', 'worker',
-      'history')
+      'history', 'tree')
   end
   local old_queue, old_state, old_worker = old[3], old[4], old[7]
+  Q.tree.put_check(p, old[9], old_state)
 
   -- Old tags leave the index; the resolved list is indexed again below.
   local old_tags = Q.decode_or(old[2], Q.none)

@@ -110,14 +110,21 @@ T.put_args = function(cmd, opts, p)
     p.aliases = Q.aliases.parse(cmd, opts.aliases)
     p.tree = true
   end
-  local f = redis.call('hmget', Q.jkey(p.jid), 'tree', 'state')
-  p.was_tree = f[1] ~= false
-  if (p.tree or p.was_tree) and f[2] == 'terminating' then
+  p.cmd = cmd
+  if p.aliases then Q.aliases.check_free(cmd, p.jid, p.aliases) end
+end
+
+-- From the job's stored `tree` and `state` fields (false or nil: none),
+-- read by the put's own HMGET before its first write, so a plain put pays
+-- no extra call: whether it was a tree job, and the refusal to move a
+-- terminating one.
+T.put_check = function(p, tree, state)
+  p.was_tree = tree ~= nil and tree ~= false
+  if (p.tree or p.was_tree) and state == 'terminating' then
     local to = p.delay > 0 and 'scheduled' or 'waiting'
     if #p.depends > 0 then to = 'depends' end
-    Q.raise(cmd .. '(): Job ' .. p.jid .. ' cannot go from terminating to ' .. to)
+    Q.raise(p.cmd .. '(): Job ' .. p.jid .. ' cannot go from terminating to ' .. to)
   end
-  if p.aliases then Q.aliases.check_free(cmd, p.jid, p.aliases) end
 end
 
 -- Effects of §5.2 after P§5.4's; `old` holds the job's state and queue

@@ -42,6 +42,8 @@ end
 
 -- put with `unique` (p from Q.put_args, p.unique set).
 U.put = function(now, p)
+  local f = redis.call('hmget', Q.jkey(p.jid), 'tree', 'state')
+  Q.tree.put_check(p, f[1], f[2])
   local state = U.blocking_state(p.jid)
   if state then return U.reply(p.unique, p.jid, false, state) end
   local jid = Q.put(now, p)
