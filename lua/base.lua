@@ -69,6 +69,18 @@ Q.whole = function(cmd, name, value, default, max)
   return n
 end
 
+-- How many items a listing returns (cron.next, recur.next, schedule.list):
+-- a whole number from 1 to 1000, `default` when absent; anything else gets
+-- the one message, so a bad count reads the same in every command.
+Q.count = function(cmd, value, default)
+  if value == nil then return default end
+  local n = tonumber(value)
+  if not n or n ~= math.floor(n) or n < 1 or n > 1000 then
+    Q.raise(cmd .. '(): Arg "count" must be between 1 and 1000')
+  end
+  return n
+end
+
 -- Delays: finite numbers >= 0.
 Q.delay = function(cmd, name, value, default)
   local n = Q.number(cmd, name, value, default)

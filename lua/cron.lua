@@ -441,15 +441,6 @@ Q.cron.due = function(cmd, E, now)
   return due
 end
 
--- A count of due times (recur.next, cron.next): 1-1000, default 1.
-Q.cron.count = function(cmd, value)
-  if value == nil then return 1 end
-  local n = tonumber(value)
-  if not n or n ~= math.floor(n) or n < 1 or n > 1000 then
-    Q.raise(cmd .. '(): Arg "count" must be between 1 and 1000')
-  end
-  return n
-end
 
 -- Up to count fire times: `due`, then FIRST after each previous one.
 Q.cron.series = function(E, due, count)
@@ -465,6 +456,6 @@ end
 C['cron.next'] = function(now, args)
   local cmd = 'Cron.next'
   local E = Q.cron.parse(cmd, args[1])
-  local count = Q.cron.count(cmd, args[2])
+  local count = Q.count(cmd, args[2], 1)
   return cjson.encode(Q.cron.series(E, Q.cron.due(cmd, E, now), count))
 end

@@ -66,7 +66,7 @@ Q.cron.schedule = {
 C['recur.next'] = function(now, args)
   local cmd = 'Recur.next'
   local jid = Q.need(cmd, 'jid', args[1])
-  local count = Q.cron.count(cmd, args[2])
+  local count = Q.count(cmd, args[2], 1)
   local f = redis.call('hmget', Q.rkey(jid), 'queue', 'type', 'interval', 'cron')
   if not f[1] and redis.call('exists', Q.rkey(jid)) == 0 then
     Q.raise(cmd .. '(): Recurring job ' .. jid .. ' does not exist')

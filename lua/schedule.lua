@@ -65,10 +65,7 @@ C['schedule.list'] = function(now, args)
   local cmd = 'Schedule.list'
   local queue = Q.need(cmd, 'queue', args[1])
   local offset = Q.whole(cmd, 'offset', args[2], 0)
-  local count = Q.number(cmd, 'count', args[3], 100)
-  if count < 1 or count > 1000 or count ~= math.floor(count) then
-    Q.raise(cmd .. '(): Arg "count" must be between 1 and 1000')
-  end
+  local count = Q.count(cmd, args[3], 100)
   local all, page = templates(queue), {}
   for i = offset + 1, math.min(#all, offset + count) do
     page[#page + 1] = all[i]
