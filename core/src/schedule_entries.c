@@ -130,8 +130,7 @@ static int add_cron(const char *F, qless_schedule *s, char **out_jid, int *out_i
 	int rc = qless__cron_norm(F, expr, NULL);
 	if (rc != QLESS_OK)
 		return rc;
-	if (o->backlog > 1000)
-		return qless__err(QLESS_EINVAL, "%s: opts->backlog must be between 0 and 1000 for cron schedules", F);
+	/* qless__recur checks the backlog bound of cron schedules */
 	return add_template(F, s, out_jid, out_inserted, 0, 0, expr, klass, data, o);
 }
 
