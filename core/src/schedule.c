@@ -63,11 +63,7 @@ qless_queue *qless_schedule_queue(qless_schedule *schedule)
 int qless_listen_options_init(qless_listen_options *opts, unsigned int version)
 {
 	static const qless_listen_options init = QLESS_LISTEN_OPTIONS_INIT;
-	QLESS_CHECK_NULL("qless_listen_options_init", opts);
-	if (version != QLESS_LISTEN_OPTIONS_VERSION)
-		return qless__err(QLESS_EINVAL, "qless_listen_options_init: unsupported version %u", version);
-	*opts = init;
-	return QLESS_OK;
+	return qless__options_init("qless_listen_options_init", opts, version, &init, sizeof init, sizeof init, QLESS_LISTEN_OPTIONS_VERSION);
 }
 
 /* ---- listening ---- */

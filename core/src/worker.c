@@ -10,11 +10,7 @@
 int qless_worker_options_init(qless_worker_options *opts, unsigned int version)
 {
 	static const qless_worker_options init = QLESS_WORKER_OPTIONS_INIT;
-	QLESS_CHECK_NULL("qless_worker_options_init", opts);
-	if (version != QLESS_WORKER_OPTIONS_VERSION)
-		return qless__err(QLESS_EINVAL, "qless_worker_options_init: unsupported version %u", version);
-	*opts = init;
-	return QLESS_OK;
+	return qless__options_init("qless_worker_options_init", opts, version, &init, sizeof init, sizeof init, QLESS_WORKER_OPTIONS_VERSION);
 }
 
 void qless_worker_free(qless_worker *worker)
