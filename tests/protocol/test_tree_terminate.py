@@ -78,8 +78,10 @@ def test_terminate_is_idempotent_and_recursive_counts_changes(ql, r):
     ql.put("a", tree=1, parent="root", name="a")
     ql.put("b", tree=1, parent="root", name="b")
     assert ql("job.terminate", 1, "a") == 1
+    terminating(ql, "s", now=1)
     before = digest(r)
     assert ql("job.terminate", 2, "a") == 0
+    assert ql("job.terminate", 2, "s") == 0
     assert digest(r) == before
     assert ql("job.terminate", 3, "root", "recursive") == 2
     assert ql("job.terminate", 4, "root", "recursive") == 0
