@@ -248,3 +248,16 @@ def test_generated_terminate_walk_keeps_sets_consistent(ql, r):
             assert (r.zscore("ql:w:worker:jobs", j) is not None) == (job["worker"] != ""), (now, step, j)
     assert {("terminating", True), ("terminating", False), ("terminated", False), ("running", True),
             ("suspended", False), ("stalled", True)} <= seen, seen
+
+
+def test_leave_of_stalled_job_clears_the_worker_list(ql, r, events):
+    # K6: a timed-out job keeps its worker field; LEAVE drops the jid from
+    # that worker's list (lock_lost was already sent by the timeout).
+    running(ql, started=True)
+    ql("timeout", 2, "jid")
+    assert r.zscore("ql:w:worker:jobs", "jid") is not None
+    with events() as got:
+        assert ql("job.terminate", 3, "jid") == 1
+    assert r.zcard("ql:w:worker:jobs") == 0
+    assert log_only(got) == [status("jid", 3, "stalled", "terminating")]
+    assert homes(r) == {"work", "terminating"}
