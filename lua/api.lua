@@ -62,7 +62,7 @@ local function utf8_error(command, args, i)
     ['alias.get'] = {'alias'}, ['alias.del'] = {'alias', rep = true},
     ['job.adopt'] = {'jid', 'name', 'jid'}, ['job.disown'] = {'jid', 'name'},
     ['state.get'] = {'jid', 'key'}, ['state.set'] = {'jid', opts = 2, pair = {'key', 'value'}},
-    ['state.del'] = {'jid', 'key', rep = true},
+    ['state.del'] = {'jid', 'key', rep = true}, ['job.delete'] = {'jid'},
   })[command] or {}
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}

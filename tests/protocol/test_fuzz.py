@@ -283,6 +283,7 @@ SCHEMA = {
     "state.set": lambda g: [("jid", _pick(g, JIDS))]
     + [p for k in g.sample(STATE_KEYS, g.randrange(1, 3)) for p in (("text", k), ("data", _data(g)))],
     "state.del": lambda g: [("jid", _pick(g, JIDS))] + _some("text", STATE_KEYS)(g),
+    "job.delete": lambda g: [("jid", _pick(g, JIDS))],
 }
 
 # Valid traffic leans on the commands that change state.
