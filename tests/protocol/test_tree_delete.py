@@ -84,6 +84,7 @@ def test_delete_leaves_no_trace(ql, r):
     assert ql("job.delete", 5, "dq7root") == 3
     assert mentions(r, doomed) == set()
     assert r.zrange("ql:tracked", 0, -1) == ["dq7root"]
+    assert ql.json("track", 6)["expired"] == ["dq7root"]
     assert r.hgetall("ql:aliases") == {"g-alias": "keepG", "k2": "keep2"}
     assert r.hgetall("ql:children:keepG") == {"other": "keep2"}
     for c in ("/a", "/a/b"):
