@@ -61,6 +61,14 @@ local function utf8_error(command, args, i)
     ['job.run'] = {'jid', 'delay'}, ['alias.set'] = {'jid', 'alias', rep = true},
     ['alias.get'] = {'alias'}, ['alias.del'] = {'alias', rep = true},
     ['job.adopt'] = {'jid', 'name', 'jid'}, ['job.disown'] = {'jid', 'name'},
+    ['port.define'] = {'jid', 'dir', 'ports'}, ['port.remove'] = {'jid', 'dir', 'port', rep = true},
+    ['port.write'] = {'jid', 'dir', 'port', 'value', rep = true},
+    ['port.read'] = {'jid', 'dir', 'port', 'count'}, ['port.peek'] = {'jid', 'dir', 'port', 'count'},
+    ['port.size'] = {'jid', 'dir', 'port'}, ['port.connect'] = {'jid', 'dir', 'port', 'channel', rep = true},
+    ['port.disconnect'] = {'jid', 'dir', 'port', 'channel', rep = true},
+    ['channel.publish'] = {'channel', 'value', 'jid'}, ['channel.subscribers'] = {'channel'},
+    ['worker.register'] = {'queue', 'klass', 'config'}, ['worker.config'] = {'queue', 'klass'},
+    ['worker.unregister'] = {'queue', 'klass', rep = true},
   })[command] or {}
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}
