@@ -311,6 +311,26 @@ static void test_tree_conflicts(void)
 	qless_client_free(a);
 }
 
+/* K5: a reserved channel is an argument error (QLESS_EINVAL), not a state
+ * conflict; an undefined port is a missing object (QLESS_ENOTFOUND). */
+static void test_port_errors(void)
+{
+	qless_client *a = th_client("worker-a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	char *out = NULL;
+	const char *reserved[] = { "/qless/log", "1" };
+	TH_RC(qless_client_call(a, &out, "channel.publish", reserved, 2), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is reserved"));
+	const char *put_tree[] = { "w", "q", "tp", "K", "{}", "0", "tree", "1" };
+	TH_OK(qless_client_call(a, &out, "put", put_tree, 8));
+	qless_free(out);
+	out = NULL;
+	const char *write[] = { "tp", "in", "nope", "1" };
+	TH_RC(qless_client_call(a, &out, "port.write", write, 4), QLESS_ENOTFOUND);
+	CU_ASSERT_PTR_NULL(out);
+	qless_client_free(a);
+}
+
 /* Operations on a job that no longer exists. */
 static void test_unknown_jid(void)
 {
@@ -443,6 +463,7 @@ CU_TestInfo error_tests[] = {
 	{ "job_timeout", test_job_timeout },
 	{ "unknown_jid", test_unknown_jid },
 	{ "tree_conflicts", test_tree_conflicts },
+	{ "port_errors", test_port_errors },
 	{ "odd_replies", test_odd_replies },
 	CU_TEST_INFO_NULL,
 };

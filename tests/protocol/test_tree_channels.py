@@ -181,7 +181,8 @@ def test_generated_links_mirror_subscriptions(ql, r):
         elif op == "disconnect":
             ql("port.disconnect", step, j, "in", port, *rng.sample(chans, rng.randrange(1, 3)))
         elif op == "remove":
-            ql("port.remove", step, j, "in", port)
+            assert ql("port.remove", step, j, "in", port) == 1
+            assert r.hget("ql:inchannels:" + j, port) is None
             ql("port.define", step, j, "in", '{"%s":{}}' % port)
         else:
             c = rng.choice(chans)
