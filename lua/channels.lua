@@ -96,35 +96,25 @@ local function link_args(cmd, args, connect)
   return jid, dir, port, channels
 end
 
-C['port.connect'] = function(now, args)
-  local jid, dir, port, channels = link_args('Port.connect', args, true)
-  local added = 0
+-- Adds (connect) or removes the listed links; returns how many changed.
+local function relink(cmd, args, connect)
+  local jid, dir, port, channels = link_args(cmd, args, connect)
+  local changed = 0
   for i = 4, #args do
     local c = args[i]
-    if not Q.index_of(channels, c) then
-      channels[#channels + 1] = c
-      if dir == 'in' then redis.call('sadd', 'ql:subs:' .. c, port .. ':' .. jid) end
-      added = added + 1
+    local at = Q.index_of(channels, c)
+    if connect ~= (at ~= nil) then
+      if connect then channels[#channels + 1] = c else table.remove(channels, at) end
+      if dir == 'in' then redis.call(connect and 'sadd' or 'srem', 'ql:subs:' .. c, port .. ':' .. jid) end
+      changed = changed + 1
     end
   end
   store_links(jid, dir, port, channels)
-  return added
+  return changed
 end
 
-C['port.disconnect'] = function(now, args)
-  local jid, dir, port, channels = link_args('Port.disconnect', args, false)
-  local removed = 0
-  for i = 4, #args do
-    local at = Q.index_of(channels, args[i])
-    if at then
-      table.remove(channels, at)
-      if dir == 'in' then redis.call('srem', 'ql:subs:' .. args[i], port .. ':' .. jid) end
-      removed = removed + 1
-    end
-  end
-  store_links(jid, dir, port, channels)
-  return removed
-end
+C['port.connect'] = function(now, args) return relink('Port.connect', args, true) end
+C['port.disconnect'] = function(now, args) return relink('Port.disconnect', args, false) end
 
 C['channel.publish'] = function(now, args)
   local c = T.channel('Channel.publish', args[1], 'publish')
