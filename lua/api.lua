@@ -73,7 +73,8 @@ local function utf8_error(command, args, i)
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}
   end
-  local fixed, name = names.opts or #names + 1, nil
+  -- A repeating last name never turns into option names.
+  local fixed, name = names.opts or (names.rep and math.huge) or #names + 1, nil
   if i >= fixed then
     name = (i - fixed) % 2 == 0 and 'option' or args[i - 1]
   else

@@ -314,3 +314,54 @@ def test_generated_json_texts(ql, r):
             except Exception as e:
                 assert not ok or "invalid" in str(e), (text, str(e))
     assert 10 < refused < 130, refused
+
+
+MALFORMED = [
+    ("port.define", ["jid", "in"], 'Port.define(): Arg "ports" missing'),
+    ("port.define", ["jid", "x", "{}"], 'Port.define(): Arg "dir" must be in or out'),
+    ("port.define", ["nope", "in", "{}"], "Port.define(): Job nope does not exist"),
+    ("port.define", ["plain", "in", "{}"], "Port.define(): Job plain is not a tree job"),
+    ("port.remove", ["jid", "in"], 'Port.remove(): Arg "port" missing'),
+    ("port.remove", ["jid", "in", "a", "b:c"], 'Port.remove(): Arg "port" invalid: b:c'),
+    ("port.write", ["jid", "in", "a", "1", "0x10"], 'Port.write(): Arg "value" not JSON: 0x10'),
+    ("port.write", ["jid", "in", "a", "[-Infinity]"], 'Port.write(): Arg "value" not JSON: [-Infinity]'),
+    ("port.write", ["jid", "out", "nope", "1"], 'Port.write(): Job jid outport "nope" does not exist'),
+    ("port.read", ["jid", "in", "a", "0"], 'Port.read(): Arg "count" must be between 1 and 1000'),
+    ("port.read", ["jid", "in", "nope"], 'Port.read(): Job jid inport "nope" does not exist'),
+    ("port.peek", ["jid", "in", "*"], 'Port.peek(): Arg "port" invalid: *'),
+    ("port.size", ["jid", "in"], 'Port.size(): Arg "port" missing'),
+    ("port.connect", ["jid", "in", "a"], 'Port.connect(): Arg "channel" missing'),
+    ("port.connect", ["jid", "in", "nope", "/c"], 'Port.connect(): Job jid inport "nope" does not exist'),
+    ("port.connect", ["jid", "in", "a", "/c", "/c/"], 'Port.connect(): Arg "channel" invalid: /c/'),
+    ("port.disconnect", ["jid", "in", "a", "c"], 'Port.disconnect(): Arg "channel" invalid: c'),
+    ("port.disconnect", ["jid", "in", "nope", "/c"], 'Port.disconnect(): Job jid inport "nope" does not exist'),
+    ("channel.publish", ["/c"], 'Channel.publish(): Arg "value" missing'),
+    ("channel.publish", ["/c", "[1,]"], 'Channel.publish(): Arg "value" not JSON: [1,]'),
+    ("channel.subscribers", [], 'Channel.subscribers(): Arg "channel" missing'),
+    ("channel.subscribers", ["/a//b"], 'Channel.subscribers(): Arg "channel" invalid: /a//b'),
+    ("worker.register", ["q", "k", '{"inports": {"*": {"default": nan}}}'], 'Worker.register(): Arg "config" not JSON'),
+    ("worker.unregister", [], 'Worker.unregister(): Arg "queue" missing'),
+]
+
+
+@pytest.mark.parametrize("cmd,args,text", MALFORMED)
+def test_malformed_input_exact_error_nothing_written(ql, r, cmd, args, text):
+    ql.put("jid", tree=1, inports={"a": {}}, outports={"o": {}})
+    ql("port.connect", 0, "jid", "in", "a", "/c")
+    ql("port.write", 0, "jid", "in", "a", "1")
+    ql.put("plain")
+    before = digest(r)
+    assert text in ql.err(cmd, 0, *args)
+    assert digest(r) == before
+
+
+@pytest.mark.parametrize("cmd,args,name", [
+    ("port.write", ["jid", "in", "a", "1", b"\xff"], "value"),
+    ("port.connect", ["jid", "in", "a", b"/\xc3"], "channel"),
+    ("channel.publish", ["/c", "1", b"\xff"], "jid"),
+    ("worker.register", ["q", b"k\xff", "{}"], "klass"),
+])
+def test_utf8_errors_name_the_argument(ql, cmd, args, name):
+    ql.put("jid", tree=1, inports={"a": {}})
+    disp = cmd[0].upper() + cmd[1:]
+    assert '%s(): Arg "%s" not valid UTF-8' % (disp, name) in ql.err(cmd, 0, *args)
