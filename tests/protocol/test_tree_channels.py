@@ -197,3 +197,41 @@ def test_generated_links_mirror_subscriptions(ql, r):
             linked = {"%s:%s" % (pp, jj) for jj in jobs for pp in ("p", "q")
                       if c in json.loads(r.hget("ql:inchannels:" + jj, pp) or "[]")}
             assert members == linked, (step, op, c)
+
+
+def test_spec_pipeline_example_up_to_the_result(ql, r):
+    """The ports and channels half of the §11 example (the rest needs
+    job.terminate and job.delete), reply by reply."""
+    assert ql("worker.register", 100, "pipes", "Pipeline", '{"inports":{"result":{}}}') == 1
+    assert ql("worker.register", 100, "pipes", "Producer", '{"outports":{"out":{}}}') == 1
+    assert ql("worker.register", 100, "pipes", "Consumer", '{"inports":{"in":{}}}') == 1
+    put = lambda jid, klass, data, *opts: ql("put", 100, "cli", "pipes", jid, klass, data, 0, *opts)
+    assert put("P", "Pipeline", "{}", "tree", "1", "aliases", '["nightly"]') == "P"
+    assert put("A", "Producer", '{"n":2}', "parent", "P", "name", "producer") == "A"
+    assert put("B", "Consumer", "{}", "parent", "P", "name", "consumer") == "B"
+    assert ql("port.connect", 100, "A", "out", "out", "/demo/items") == 1
+    assert ql("port.connect", 100, "B", "in", "in", "/demo/items") == 1
+    assert json.loads(ql("tree.get", 100, "P")) == {
+        "jid": "P", "klass": "Pipeline", "queue": "pipes", "state": "waiting", "parent": False,
+        "name": False, "children": {"consumer": "B", "producer": "A"}, "aliases": ["nightly"],
+        "created_by": "cli", "started": False, "runs": 0, "rerun": False,
+        "inports": {"result": {}}, "outports": {}, "inchannels": {}, "outchannels": {},
+        "sizes": {"in": {"result": 0}, "out": {}}}
+    assert [j["jid"] for j in ql.pop(now=101, queue="pipes", worker="w1", count=3)] == ["P", "B", "A"]
+    for j in ("P", "B", "A"):
+        assert ql("job.started", 101, j, "w1") == 1
+    assert ql("port.read", 102, "B", "in", "in", 5) == "[]"
+    assert ql("job.suspend", 102, "B", "w1") == "suspended"
+    assert ql("port.write", 103, "A", "out", "out", "1", "2") == 2
+    assert ql.get("B")["state"] == "waiting" and r.lrange("ql:in:in:B", 0, -1) == ["1", "2"]
+    assert ql("complete", 104, "A", "w1", "pipes", "{}") == "complete"
+    assert ql.get("A")["queue"] == "pipes"
+    assert ql("job.suspend", 104, "P", "w1") == "suspended"
+    assert [j["jid"] for j in ql.pop(now=105, queue="pipes", worker="w1", count=3)] == ["B"]
+    assert ql("port.read", 105, "B", "in", "in", 5) == "[1,2]"
+    assert ql("port.write", 106, "P", "in", "result", "3") == 1
+    assert ql.get("P")["state"] == "waiting"
+    assert ql("complete", 106, "B", "w1", "pipes", "{}") == "complete"
+    assert [j["jid"] for j in ql.pop(now=107, queue="pipes", worker="w1", count=3)] == ["P"]
+    assert ql("port.read", 107, "P", "in", "result", 1) == "[3]"
+    assert ql("channel.publish", 112, "/demo/items", "5") == 1  # B still subscribes
