@@ -127,6 +127,7 @@ extern CU_TestInfo recur_cron_tests[];
 extern CU_TestInfo schedule_entry_tests[];
 extern CU_TestInfo tree_tests[];
 extern CU_TestInfo tree_arg_tests[];
+extern CU_TestInfo tree_port_tests[];
 
 /* Tests that ended with library handles still alive (see th_teardown). */
 extern int th_handle_leaks;
