@@ -94,7 +94,7 @@ QLESS_EXTERN(int) qless_schedule_add_at_text(qless_schedule *schedule, char **ou
                                              const char *at_text, const char *klass, const char *data,
                                              const qless_schedule_options *opts);
 /* A duration ("5 minutes", or "in 5 minutes": "in " is put before the
- * text unless its first word is "in"), added as add_at its end. */
+ * text unless its first word is "in"), added as add_at the time it ends. */
 QLESS_EXTERN(int) qless_schedule_add_in_text(qless_schedule *schedule, char **out_jid, int *out_inserted,
                                              const char *in_text, const char *klass, const char *data,
                                              const qless_schedule_options *opts);
