@@ -58,6 +58,16 @@ int arg_json(cli *c, const char *what, const char *s)
 	return 0;
 }
 
+int arg_json_object(cli *c, const char *what, const char *s)
+{
+	json_t *v = json_loads(s, JSON_DECODE_ANY, NULL);
+	int ok = json_is_object(v);
+	json_decref(v);
+	if (!ok && arg_json(c, what, s) == 0)
+		return cli_usage_error(c, "%s is not a JSON object", what);
+	return ok ? 0 : EXIT_USAGE;
+}
+
 char **split_list(const char *s, size_t *n)
 {
 	size_t cap = 1;
@@ -81,4 +91,19 @@ void free_list(char **list)
 		return;
 	free(list[-1]);
 	free(list - 1);
+}
+
+int arg_channel(cli *c, const char *what, const char *s)
+{
+	size_t len = strlen(s);
+	int ok = len > 0 && len <= 500 && s[0] == '/' && (len == 1 || s[len - 1] != '/');
+	for (size_t i = 1; ok && i < len; i++) {
+		unsigned char b = (unsigned char)s[i];
+		/* A segment is at least one byte: no "//". */
+		ok = b > ' ' && b != 0x7f && !(b == '/' && s[i - 1] == '/');
+	}
+	if (!ok)
+		return cli_usage_error(c, "%s '%.64s' is not a channel (/ or /a/b: segments without spaces, at most 500 bytes)",
+		                       what, s);
+	return 0;
 }
