@@ -76,8 +76,9 @@ int cli_subcommand(cli *c, int argc, char **argv, const cli_sub *subs, size_t ns
 
 /* A subcommand's positionals, after its options: from min to max of them
  * (max < 0: no limit), none empty; synopsis ("JID DIR PORT VALUE...")
- * names them in the messages. Returns their number with *pos owned (free),
- * or -1 with *status to return (a usage error, or 0 after --help). */
+ * names them in the messages. Returns their number with *pos owned (free)
+ * and *status 0, or -1 with *status to return (a usage error, or 0 after
+ * --help). */
 int cli_words(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage, const char *synopsis, int min,
               int max, char ***pos, int *status);
 
@@ -104,6 +105,8 @@ int arg_number(cli *c, const char *what, const char *s, double *out);
 int arg_words(cli *c, const char *what, char *const *words, int n);
 /* A duration (30s, 5m, 2h, 1d, 1h30m or plain seconds). */
 int arg_duration(cli *c, const char *what, const char *s, double *out);
+/* "in" or "out" as a port direction, else a usage error. */
+int arg_dir(cli *c, const char *s, qless_port_dir *out);
 /* A channel name of job trees: "/" or "/a/b" (jobtrees.md §1). */
 int arg_channel(cli *c, const char *what, const char *s);
 /* JSON text that must parse. */
@@ -128,6 +131,12 @@ json_t *json_strlist_counts(const qless_strlist *list);
 json_t *json_joblist(const qless_joblist *list);
 /* Prints each value of a JSON array text on a line of its own, verbatim. */
 void print_json_items(const char *array);
+/* A command's count: the number alone, or with --json {"jid": jid, key: n}
+ * ({key: n} when jid is NULL). Returns 0. */
+int print_count(cli *c, const char *jid, const char *key, int64_t n);
+/* A JSON object text as a two-column table: each key and its value as
+ * compact JSON. */
+void print_object_table(const char *object, const char *key_header, const char *value_header);
 /* Prints "-" for an empty or NULL string. */
 const char *or_dash(const char *s);
 
@@ -226,6 +235,17 @@ int cmd_server(cli *c, int argc, char **argv);
 int cmd_when(cli *c, int argc, char **argv);
 int cmd_cron(cli *c, int argc, char **argv);
 int cmd_schedule(cli *c, int argc, char **argv);
+int cmd_tree(cli *c, int argc, char **argv);
+int cmd_job(cli *c, int argc, char **argv);
+int cmd_port(cli *c, int argc, char **argv);
+int cmd_channel(cli *c, int argc, char **argv);
+int cmd_state(cli *c, int argc, char **argv);
+int cmd_alias(cli *c, int argc, char **argv);
+int cmd_klass(cli *c, int argc, char **argv);
+
+/* qless tree get (tree_draw.c), also what `qless tree JID` runs. */
+int tree_get(cli *c, int argc, char **argv);
+extern const char tree_get_usage[];
 
 /* qless schedule's subcommands (argv[0] is the subcommand) and their usage. */
 /* Parses a subcommand that takes one QUEUE: 1 with *queue set, or 0 when

@@ -164,3 +164,29 @@ void print_json_items(const char *array)
 		}
 	}
 }
+
+int print_count(cli *c, const char *jid, const char *key, int64_t n)
+{
+	if (c->json && jid != NULL)
+		json_print(json_pack("{s:s,s:I}", "jid", jid, key, (json_int_t)n));
+	else if (c->json)
+		json_print(json_pack("{s:I}", key, (json_int_t)n));
+	else
+		printf("%lld\n", (long long)n);
+	return 0;
+}
+
+void print_object_table(const char *object, const char *key_header, const char *value_header)
+{
+	const char *const headers[] = { key_header, value_header, NULL };
+	json_t *all = json_parse(object), *value;
+	const char *key;
+	table *t = table_new(headers);
+	json_object_foreach(all, key, value) {
+		char *text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+		table_row(t, key, text != NULL ? text : "?");
+		free(text);
+	}
+	table_print(t);
+	json_decref(all);
+}

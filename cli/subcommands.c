@@ -71,6 +71,7 @@ static void word_name(const char *synopsis, int i, char *out, size_t size)
 int cli_words(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage, const char *synopsis, int min,
               int max, char ***pos, int *status)
 {
+	*status = 0;
 	int n = cli_parse_all(c, argc, argv, opts, usage, pos, status);
 	if (n < 0)
 		return -1;
