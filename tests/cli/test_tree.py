@@ -280,34 +280,58 @@ def test_watch_ch_log_receives_a_status_event(qless, r, url, base_env):
 
 # ---- usage errors: exit 2, one line, nothing written ----
 
+# (argv, what the one line of stderr says)
 BAD = [
-    ["tree"], ["tree", "get"], ["tree", "get", "a", "b"], ["tree", "run", "R", "--delay", "5x"],
-    ["tree", "terminate", "R", "--recursive=1"], ["tree", "get", ""], ["job"], ["job", "bogus", "R"],
-    ["job", "suspend"], ["job", "run", "R", "extra"],
-    ["port"], ["port", "read", "R", "sideways", "p"], ["port", "read", "R", "in", "p", "--count", "0"],
-    ["port", "peek", "R", "in", "p", "--count", "1001"], ["port", "write", "R", "in", "p"],
-    ["port", "write", "R", "in", "p", "1", "{bad"], ["port", "write", "R", "in", "p", "NaN"],
-    ["port", "size", "R", "in"], ["port", "connect", "R", "in", "p", "bad"],
-    ["port", "disconnect", "R", "out", "p", "/a//b"], ["port", "write", "R", "in", "", "1"],
-    ["channel", "publish", "/a", "{"], ["channel", "publish", "a", "1"], ["channel", "publish", "/a", "1", "--from", ""],
-    ["channel", "subscribers", "//"], ["channel", "subscribers"],
-    ["state", "set", "R", "k"], ["state", "set", "R", "k", "1", "k2"], ["state", "set", "R", "k", "nan"],
-    ["state", "get"], ["state", "del", "R"],
-    ["alias", "set", "R"], ["alias", "get"], ["alias", "del"], ["alias", "get", "a", "b"],
-    ["klass", "register", "q", "K", "[]"], ["klass", "register", "q", "K"], ["klass", "list"],
-    ["klass", "unregister", "q"],
-    ["put", "q", "K", "--parent", "R"], ["put", "q", "K", "--name", "n"], ["put", "q", "K", "--inports", "[]"],
-    ["put", "q", "K", "--outports", "{bad"], ["put", "q", "K", "--alias", ""], ["put", "q", "K", "--alias"],
-    ["put", "q", "K", "--tree=1"], ["put", "q", "K", "--parent", "", "--name", "n"],
-    ["watch", "ch:nope"], ["watch", "ch:/a b"],
+    (["tree"], "tree: needs a subcommand"), (["tree", "get"], "needs a JID"),
+    (["tree", "get", "a", "b"], "unexpected argument 'b'"), (["tree", "get", ""], "tree get: JID is empty"),
+    (["tree", "run", "R", "--delay", "5x"], "bad duration '5x' for --delay"),
+    (["tree", "terminate", "R", "--recursive=1"], "--recursive takes no value"),
+    (["job"], "job: needs a subcommand"), (["job", "bogus", "R"], "unknown subcommand 'bogus'"),
+    (["job", "suspend"], "job suspend: needs JID"), (["job", "run", "R", "extra"], "job run: needs JID"),
+    (["port"], "port: needs a subcommand"),
+    (["port", "read", "R", "sideways", "p"], "direction must be in or out, not 'sideways'"),
+    (["port", "read", "R", "in", "p", "--count", "0"], "--count must be an integer from 1 to 1000"),
+    (["port", "peek", "R", "in", "p", "--count", "1001"], "--count must be an integer from 1 to 1000"),
+    (["port", "write", "R", "in", "p"], "needs JID in|out PORT VALUE..."),
+    (["port", "write", "R", "in", "p", "1", "{bad"], "VALUE 2 is not valid JSON"),
+    (["port", "write", "R", "in", "p", "NaN"], "VALUE 1 is not valid JSON"),
+    (["port", "write", "R", "in", "p", "[" * 1001 + "]" * 1001], "VALUE 1 is nested deeper than 1000 levels"),
+    (["port", "write", "R", "in", "", "1"], "PORT is empty"),
+    (["port", "size", "R", "in"], "needs JID in|out PORT"),
+    (["port", "connect", "R", "in", "p", "bad"], "CHANNEL 'bad' is not a channel"),
+    (["port", "disconnect", "R", "out", "p", "/a//b"], "CHANNEL '/a//b' is not a channel"),
+    (["channel", "publish", "/a", "{"], "JSON is not valid JSON"),
+    (["channel", "publish", "a", "1"], "CHANNEL 'a' is not a channel"),
+    (["channel", "publish", "/a", "1", "--from", ""], "--from is empty"),
+    (["channel", "subscribers", "//"], "CHANNEL '//' is not a channel"),
+    (["channel", "subscribers", "/a/"], "CHANNEL '/a/' is not a channel"),
+    (["channel", "subscribers"], "needs CHANNEL"),
+    (["state", "set", "R", "k"], "needs JID KEY JSON"), (["state", "set", "R", "k", "1", "k2"], "KEY 'k2' has no value"),
+    (["state", "set", "R", "k", "nan"], "the value of 'k' is not valid JSON"),
+    (["state", "set", "R", "k", "1", "x" * 201, "2"], "is longer than 200 bytes"),
+    (["state", "get"], "needs JID [KEY]"), (["state", "del", "R"], "needs JID KEY..."),
+    (["alias", "set", "R"], "needs JID ALIAS..."), (["alias", "get"], "needs ALIAS"), (["alias", "del"], "needs ALIAS..."),
+    (["alias", "get", "a", "b"], "needs ALIAS"),
+    (["klass", "register", "q", "K", "[]"], "CONFIG is not a JSON object"),
+    (["klass", "register", "q", "K"], "needs QUEUE KLASS CONFIG"), (["klass", "list"], "needs QUEUE [KLASS]"),
+    (["klass", "unregister", "q"], "needs QUEUE KLASS..."),
+    (["put", "q", "K", "--parent", "R"], "--parent and --name go together"),
+    (["put", "q", "K", "--name", "n"], "--parent and --name go together"),
+    (["put", "q", "K", "--inports", "[]"], "--inports is not a JSON object"),
+    (["put", "q", "K", "--outports", "{bad"], "--outports is not valid JSON"),
+    (["put", "q", "K", "--alias", ""], "--alias is empty"), (["put", "q", "K", "--alias"], "--alias needs a value"),
+    (["put", "q", "K", "--tree=1"], "--tree takes no value"),
+    (["put", "q", "K", "--parent", "", "--name", "n"], "--parent is empty"),
+    (["watch", "ch:nope"], "CHANNEL 'nope' is not a channel"), (["watch", "ch:/a b"], "CHANNEL '/a b' is not a channel"),
 ]
 
 
-@pytest.mark.parametrize("argv", BAD, ids=lambda a: " ".join(a) or "-")
-def test_usage_errors_exit_2_and_change_nothing(qless, snapshot, argv):
+@pytest.mark.parametrize("argv,reason", BAD, ids=lambda a: " ".join(a)[:60] if isinstance(a, list) else "")
+def test_usage_errors_exit_2_and_change_nothing(qless, snapshot, argv, reason):
     tree_put(qless, "R", "--tree")
     before = snapshot()
-    qless(*argv, code=2)
+    _, err = qless(*argv, code=2)
+    assert err.startswith("qless: ") and reason in err, err
     assert snapshot() == before
 
 
