@@ -50,13 +50,8 @@ static int channel_subscribers(cli *c, int argc, char **argv)
 	free(pos);
 	if (status != 0)
 		return status;
-	/* The server writes an empty list as {} (Lua cannot tell them apart). */
 	json_t *list = json_parse(text), *pair;
 	qless_free(text);
-	if (!json_is_array(list)) {
-		json_decref(list);
-		list = json_array();
-	}
 	if (c->json) {
 		json_print(list);
 		return 0;

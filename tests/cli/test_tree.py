@@ -192,10 +192,11 @@ def test_alias_set_get_del(qless, r):
 @needs("port.write", "port.read", "port.peek", "port.size")
 def test_port_write_read_peek_size(qless):
     tree_put(qless, "j", "--inports", '{"in":{}}')
-    assert qless("port", "write", "j", "in", "in", '{"a": 1}', "2", '"x y"')[0] == "3\n"
+    first = '{"a": 1, "b": ["x,]", 2]}'   # printed as stored: its spaces, a comma and ] in a string
+    assert qless("port", "write", "j", "in", "in", first, "2", '"x y"')[0] == "3\n"
     assert qless("port", "size", "j", "in", "in")[0] == "3\n"
-    assert qless("port", "peek", "j", "in", "in", "--count", "2")[0] == '{"a": 1}\n2\n'
-    assert qless("port", "read", "j", "in", "in")[0] == '{"a": 1}\n'
+    assert qless("port", "peek", "j", "in", "in", "--count", "2")[0] == first + "\n2\n"
+    assert qless("port", "read", "j", "in", "in")[0] == first + "\n"
     assert json.loads(qless("--json", "port", "read", "j", "in", "in", "--count", "5")[0]) == [2, "x y"]
     assert qless("port", "read", "j", "in", "in")[0] == ""
     assert json.loads(qless("--json", "port", "size", "j", "in", "in")[0]) == {"jid": "j", "size": 0}
@@ -221,7 +222,17 @@ def test_connect_publish_subscribers_disconnect(qless, r):
     assert qless("channel", "subscribers", "/a/b")[0].splitlines() == ["JID  PORT", "s1   in", "s2   in"]
     assert json.loads(qless("--json", "channel", "subscribers", "/a")[0]) == [["s1", "in"]]
     assert json.loads(qless("--json", "channel", "subscribers", "/nobody")[0]) == []
+    log = r.pubsub(ignore_subscribe_messages=True)
+    log.subscribe("ql:ch:/qless/log")
     assert qless("channel", "publish", "/a/b", '{"v":1}', "--from", "me")[0] == "2\n"
+    published, deadline = [], time.time() + 10
+    while not published and time.time() < deadline:
+        m = log.get_message(timeout=1)
+        event = json.loads(m["data"]) if m else {}
+        if event.get("event") == "publish":
+            published.append(event)
+    log.close()
+    assert [(e["channel"], e["job"], e["to"]) for e in published] == [("/a/b", "me", [["s1", "in"], ["s2", "in"]])]
     assert r.lrange("ql:in:in:s1", 0, -1) == ['{"v":1}']
     assert qless("port", "disconnect", "s2", "in", "in", "/a/b", "/zz")[0] == "1\n"
     assert json.loads(qless("--json", "channel", "publish", "/a/b", "3")[0]) == {"delivered": 1}
@@ -237,7 +248,7 @@ def test_state_set_get_del(qless):
     assert qless("state", "set", "j", "b", "[2]", "a", "1")[0] == "2\n"
     assert qless("state", "get", "j", "b")[0] == "[2]\n"
     assert json.loads(qless("--json", "state", "get", "j")[0]) == {"a": 1, "b": [2]}
-    assert qless("state", "get", "j")[0].splitlines() == ["KEY  VALUE", "a        1", "b      [2]"]
+    assert qless("state", "get", "j")[0].splitlines() == ["KEY  VALUE", "a    1", "b    [2]"]
     assert qless("state", "del", "j", "a", "nope")[0] == "1\n"
     _, err = qless("state", "get", "j", "a", code=1)
     assert err == "qless: state get: job j has no state a\n"
