@@ -17,20 +17,14 @@ static const char del_usage[] =
 	"       qless alias del ALIAS...\n"
 	"           remove aliases; prints how many existed\n";
 
+static int set_call(qless_client *client, char **words, int n, int64_t *added)
+{
+	return qless_client_alias_set(client, words[0], (const char *const *)words + 1, (size_t)n - 1, added);
+}
+
 static int alias_set(cli *c, int argc, char **argv)
 {
-	char **pos;
-	int64_t added = 0;
-	int status, n = cli_words(c, argc, argv, NULL, set_usage, "JID ALIAS...", 2, -1, &pos, &status);
-	if (n < 0)
-		return status;
-	if ((status = cli_connect(c)) == 0 &&
-	    qless_client_alias_set(c->client, pos[0], (const char *const *)pos + 1, (size_t)n - 1, &added) != QLESS_OK)
-		status = cli_lib_error(c);
-	if (status == 0)
-		print_count(c, pos[0], "added", added);
-	free(pos);
-	return status;
+	return cli_counted(c, argc, argv, set_usage, "JID ALIAS...", 2, "added", set_call);
 }
 
 static int alias_get(cli *c, int argc, char **argv)
@@ -52,20 +46,14 @@ static int alias_get(cli *c, int argc, char **argv)
 	return status;
 }
 
+static int del_call(qless_client *client, char **words, int n, int64_t *removed)
+{
+	return qless_client_alias_del(client, (const char *const *)words, (size_t)n, removed);
+}
+
 static int alias_del(cli *c, int argc, char **argv)
 {
-	char **pos;
-	int64_t removed = 0;
-	int status, n = cli_words(c, argc, argv, NULL, del_usage, "ALIAS...", 1, -1, &pos, &status);
-	if (n < 0)
-		return status;
-	if ((status = cli_connect(c)) == 0 &&
-	    qless_client_alias_del(c->client, (const char *const *)pos, (size_t)n, &removed) != QLESS_OK)
-		status = cli_lib_error(c);
-	if (status == 0)
-		print_count(c, NULL, "removed", removed);
-	free(pos);
-	return status;
+	return cli_counted(c, argc, argv, del_usage, "ALIAS...", 1, "removed", del_call);
 }
 
 static const cli_sub subs[] = {

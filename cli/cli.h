@@ -82,6 +82,13 @@ int cli_subcommand(cli *c, int argc, char **argv, const cli_sub *subs, size_t ns
 int cli_words(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage, const char *synopsis, int min,
               int max, char ***pos, int *status);
 
+/* One library call on a subcommand's words (at least min of them, none
+ * empty), which gives a count: printed by print_count, with the jid when
+ * the synopsis starts with JID. */
+typedef int (*cli_count_fn)(qless_client *client, char **words, int n, int64_t *out);
+int cli_counted(cli *c, int argc, char **argv, const char *usage, const char *synopsis, int min, const char *key,
+                cli_count_fn fn);
+
 /* ---- errors (output.c) ---- */
 
 /* "qless: <cmd>: <reason>" on stderr; return EXIT_USAGE / EXIT_RUNTIME. */

@@ -68,20 +68,14 @@ static int state_set(cli *c, int argc, char **argv)
 	return status;
 }
 
+static int del_call(qless_client *client, char **words, int n, int64_t *removed)
+{
+	return qless_state_del(client, words[0], (const char *const *)words + 1, (size_t)n - 1, removed);
+}
+
 static int state_del(cli *c, int argc, char **argv)
 {
-	char **pos;
-	int64_t removed = 0;
-	int status, n = cli_words(c, argc, argv, NULL, del_usage, "JID KEY...", 2, -1, &pos, &status);
-	if (n < 0)
-		return status;
-	if ((status = cli_connect(c)) == 0 &&
-	    qless_state_del(c->client, pos[0], (const char *const *)pos + 1, (size_t)n - 1, &removed) != QLESS_OK)
-		status = cli_lib_error(c);
-	if (status == 0)
-		print_count(c, pos[0], "removed", removed);
-	free(pos);
-	return status;
+	return cli_counted(c, argc, argv, del_usage, "JID KEY...", 2, "removed", del_call);
 }
 
 static const cli_sub subs[] = {

@@ -92,3 +92,19 @@ int cli_words(cli *c, int argc, char **argv, const cli_opt *opts, const char *us
 	}
 	return n;
 }
+
+int cli_counted(cli *c, int argc, char **argv, const char *usage, const char *synopsis, int min, const char *key,
+                cli_count_fn fn)
+{
+	char **pos;
+	int64_t count = 0;
+	int status, n = cli_words(c, argc, argv, NULL, usage, synopsis, min, -1, &pos, &status);
+	if (n < 0)
+		return status;
+	if ((status = cli_connect(c)) == 0 && fn(c->client, pos, n, &count) != QLESS_OK)
+		status = cli_lib_error(c);
+	if (status == 0)
+		print_count(c, strncmp(synopsis, "JID ", 4) == 0 ? pos[0] : NULL, key, count);
+	free(pos);
+	return status;
+}
