@@ -38,6 +38,7 @@ int main(int argc, char **argv)
 		SUITE("schedule", schedule_tests),
 		SUITE("recur_cron", recur_cron_tests),
 		SUITE("schedule_entries", schedule_entry_tests),
+		SUITE("cron_agree", cron_agree_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)
