@@ -1,37 +1,13 @@
 """Job trees at the command line: put's tree options, qless tree (drawing and
 --json), job suspend/run/terminate/delete, alias, port, channel, state,
-klass and watch ch:<channel> (jobtrees.md §10).
-
-A test whose protocol command is not in this checkout's lua/ yet is
-skipped, naming the command (the parts of the issue land separately)."""
-import glob
+klass and watch ch:<channel> (jobtrees.md §10)."""
 import json
-import os
-import re
 import subprocess
 import time
 
 import pytest
 
 from conftest import CLI
-
-LUA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lua")
-
-
-def _commands():
-    names = set()
-    for path in glob.glob(os.path.join(LUA, "*.lua")):
-        with open(path) as f:
-            names.update(re.findall(r"^C\['([a-z.]+)'\]", f.read(), re.M))
-    return names
-
-
-COMMANDS = _commands()
-
-
-def needs(*commands):
-    missing = [c for c in commands if c not in COMMANDS]
-    return pytest.mark.skipif(bool(missing), reason="protocol lacks " + ", ".join(missing))
 
 
 def tree_put(qless, jid, *args, klass="K", queue="q"):
@@ -59,7 +35,6 @@ def test_put_by_alone_makes_a_plain_job(qless, r):
     assert "tree" not in r.hgetall("ql:j:plain")
 
 
-@needs("port.write")
 def test_put_ports_are_defined(qless, r):
     tree_put(qless, "p", "--inports", '{"in":{},"limit":{"default":10}}', "--outports", '{"out":{}}')
     assert set(r.hgetall("ql:inports:p")) == {"in", "limit"}
@@ -96,7 +71,6 @@ def test_tree_json_is_the_tree_get_objects_parents_first(qless):
     assert {"sizes", "inports", "runs", "started", "created_by"} <= set(objs[0])
 
 
-@needs("port.write", "port.connect")
 def test_tree_draws_the_pipeline_with_ports_and_channels(qless):
     """The three jobs of jobtrees.md §11, drawn line by line."""
     tree_put(qless, "P", "--inports", '{"result":{}}', "--alias", "nightly", klass="Pipeline")
@@ -147,7 +121,6 @@ def test_job_suspend_by_another_worker_is_refused(qless, r):
     assert r.hget("ql:j:j", "state") == "running"
 
 
-@needs("job.terminate", "job.delete")
 def test_terminate_recursive_then_delete(qless, r):
     tree_put(qless, "R", "--tree")
     tree_put(qless, "X", "--parent", "R", "--name", "x")
@@ -162,7 +135,6 @@ def test_terminate_recursive_then_delete(qless, r):
     assert not r.exists("ql:j:R") and not r.exists("ql:j:X")
 
 
-@needs("job.delete")
 def test_delete_of_a_live_tree_is_refused(qless, r):
     tree_put(qless, "R", "--tree")
     _, err = qless("job", "delete", "R", code=1)
@@ -189,7 +161,6 @@ def test_alias_set_get_del(qless, r):
 
 # ---- ports and channels ----
 
-@needs("port.write", "port.read", "port.peek", "port.size")
 def test_port_write_read_peek_size(qless):
     tree_put(qless, "j", "--inports", '{"in":{}}')
     first = '{"a": 1, "b": ["x,]", 2]}'   # printed as stored: its spaces, a comma and ] in a string
@@ -202,7 +173,6 @@ def test_port_write_read_peek_size(qless):
     assert json.loads(qless("--json", "port", "size", "j", "in", "in")[0]) == {"jid": "j", "size": 0}
 
 
-@needs("port.write")
 def test_port_write_with_a_bad_value_writes_nothing(qless, snapshot):
     tree_put(qless, "j", "--inports", '{"in":{}}')
     before = snapshot()
@@ -213,7 +183,6 @@ def test_port_write_with_a_bad_value_writes_nothing(qless, snapshot):
     assert snapshot() == before
 
 
-@needs("port.connect", "port.disconnect", "channel.publish", "channel.subscribers")
 def test_connect_publish_subscribers_disconnect(qless, r):
     tree_put(qless, "s1", "--inports", '{"in":{}}')
     tree_put(qless, "s2", "--inports", '{"in":{}}')
@@ -242,7 +211,6 @@ def test_connect_publish_subscribers_disconnect(qless, r):
 
 # ---- state ----
 
-@needs("state.get", "state.set", "state.del")
 def test_state_set_get_del(qless):
     tree_put(qless, "j", "--tree")
     assert qless("state", "set", "j", "b", "[2]", "a", "1")[0] == "2\n"
@@ -256,7 +224,6 @@ def test_state_set_get_del(qless):
 
 # ---- klass registry ----
 
-@needs("worker.register", "worker.config", "worker.unregister")
 def test_klass_register_list_unregister(qless):
     config = '{"inports":{"in":{}}}'
     assert qless("klass", "register", "q", "K", config)[0] == "registered K\n"
