@@ -117,3 +117,51 @@ def test_unknown_job(ql, r):
     msg = ql.err("settle", 2, "worker", '["queue"]', 1, "complete", "nope", "queue", "{}")
     assert "does not exist" in msg
     assert dump(r) == before
+
+
+# ---- tree jobs (jobtrees.md §9): suspend and terminated ----------------------
+
+def hold_tree(ql, rerun=False):
+    """Tree job j0 and plain jobs j1, j2 waiting; j0 popped by `worker` at 1
+    (and woken by job.run while it runs when rerun)."""
+    ql.put("j0", now=0, priority=3, tree=1)
+    for i in (1, 2):
+        ql.put("j%d" % i, now=0, priority=3 - i)
+    assert jids(ql.pop(now=1)) == ["j0"]
+    if rerun:
+        assert ql("job.run", 1, "j0") == "running"
+
+
+@pytest.mark.parametrize("rerun", [False, True])
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_settle_suspend_equals_job_suspend_then_pop(ql, r, events, count, rerun):
+    hold_tree(ql, rerun)
+    with events() as ev_old:
+        result_old = ql("job.suspend", 2, "j0", "worker")
+        settled_old = r.hmget("ql:j:j0", "state", "queue", "worker", "expires", "remaining", "failure")
+        popped_old = ql.pop(now=2, count=count) if count else {}
+    state_old = dump(r)
+
+    r.flushall()
+    hold_tree(ql, rerun)
+    with events() as ev_new:
+        reply = ql("settle", 2, "worker", '["queue"]', count, "suspend", "j0", "queue", "{}")
+    assert reply[0] == result_old == ("waiting" if rerun else "suspended")
+    assert reply[1] == settled_old
+    assert json.loads(reply[2]) == popped_old
+    assert dump(r) == state_old
+    assert list(ev_new) == list(ev_old)
+
+
+def test_settle_suspend_refusals_write_nothing(ql, r):
+    hold_tree(ql)
+    ql.put("plain", now=0, queue="other")
+    ql.pop(now=1, queue="other")
+    before = dump(r)
+    assert "is not a tree job" in ql.err("settle", 2, "worker", '["queue"]', 1, "suspend", "plain", "other", "{}")
+    assert "another worker" in ql.err("settle", 2, "thief", '["queue"]', 1, "suspend", "j0", "queue", "{}")
+    assert "suspend takes <jid> <queue> <data>" in ql.err(
+        "settle", 2, "worker", '["queue"]', 1, "suspend", "j0", "queue", "{}", "extra")
+    assert 'Arg "how" must be complete, fail, retry, suspend or terminated: bogus' in ql.err(
+        "settle", 2, "worker", '["queue"]', 1, "bogus", "j0", "queue", "{}")
+    assert dump(r) == before
