@@ -61,6 +61,7 @@ local function utf8_error(command, args, i)
     ['job.run'] = {'jid', 'delay'}, ['alias.set'] = {'jid', 'alias', rep = true},
     ['alias.get'] = {'alias'}, ['alias.del'] = {'alias', rep = true},
     ['job.adopt'] = {'jid', 'name', 'jid'}, ['job.disown'] = {'jid', 'name'},
+    ['job.terminate'] = {'jid', 'mode'}, ['job.terminated'] = {'jid', 'worker'},
   })[command] or {}
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}

@@ -12,6 +12,10 @@
 local Q = {}
 local C = {}
 
+-- Written to ql:features beside each feature a database comes to hold
+-- (cron templates, tree jobs), so a client can tell which script wrote it.
+local SCRIPT_VERSION = '0.1.0'
+
 -- An empty list for values read but never written (absent options, tags,
 -- dependencies): saves a table per command on the hot paths. Never modify.
 Q.none = {}

@@ -3,7 +3,8 @@
 -- Checks that `jid` exists, is running and is held by `worker`; returns the
 -- job's state/worker/queue fields. `texts` holds the command-specific wording
 -- of the state/worker errors; `texts.no_owner` also rejects a job whose
--- worker field is empty (heartbeat). `extra` lists more fields to read
+-- worker field is empty (heartbeat); `texts.terminating` also accepts a
+-- terminating tree job during its shutdown run (jobtrees.md §3.3). `extra` lists more fields to read
 -- (returned from f[4] on). Also returns the job's key.
 Q.must_be_running = function(cmd, jid, worker, texts, extra)
   local key = Q.jkey(jid)
@@ -11,7 +12,7 @@ Q.must_be_running = function(cmd, jid, worker, texts, extra)
   local state, owner = f[1], f[2]
   if not state then
     Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
-  elseif state ~= 'running' then
+  elseif state ~= 'running' and not (texts.terminating and state == 'terminating') then
     Q.raise(cmd .. '(): Job ' .. jid .. texts.state .. state)
   elseif owner ~= worker or (texts.no_owner and owner == '') then
     Q.raise(cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
@@ -20,9 +21,14 @@ Q.must_be_running = function(cmd, jid, worker, texts, extra)
 end
 
 -- Deletes a completed job's hash and history and unindexes its tags.
+-- A tree job is never purged (jobtrees.md §3.3): input may wake it later,
+-- so only its ql:completed entry goes (the caller removes those).
 Q.forget_job = function(jid)
-  Q.unindex_tags(jid)
-  redis.call('del', Q.jkey(jid), Q.hkey(jid))
+  local key = Q.jkey(jid)
+  local f = redis.call('hmget', key, 'tags', 'tree')
+  if f[2] then return end
+  Q.unindex_tag_list(jid, Q.decode_or(f[1], Q.none))
+  redis.call('del', key, Q.hkey(jid))
 end
 
 -- PURGE-COMPLETED: by age (jobs-history), then by count (jobs-history-count).
@@ -145,7 +151,7 @@ Q.complete_texts = {
   state = ' is not currently running: ',
   worker = ' has been handed out to another worker: ',
 }
-Q.complete_fields = {'time', 'retries', 'history', 'tree'}
+Q.complete_fields = {'time', 'retries', 'history', 'tree', 'rerun'}
 
 C.complete = function(now, args)
   local c = Q.complete_args(args)
@@ -170,17 +176,26 @@ C.complete = function(now, args)
   redis.call('zrem', Q.wkey(worker), jid)
   Q.track_event(jid, 'completed')
 
+  local tree = f[7]
+  if tree and f[8] and (c == nil or c.next == nil) then
+    -- Input arrived during the run: it runs again where it is (§3.3).
+    redis.call('hdel', key, 'rerun')
+    c = {jid = jid, worker = worker, queue = queue, data = data, next = queue, delay = 0, depends = Q.none}
+  end
   if c ~= nil and c.next ~= nil then
     redis.call('hset', key, 'data', data, 'time', Q.timestr(now))
-    return Q.advance(now, c, key)
+    local state = Q.advance(now, c, key)
+    -- A delayed advance sits in -scheduled with its state `waiting`.
+    if tree then Q.tree.status(jid, now, 'running', state == 'depends' and state or 'waiting') end
+    return state
   end
 
   Q.log_event(Q.msg_completed(jid, queue))
   local retries = tonumber(f[5]) or 0
   redis.call('hset', key, 'data', data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
-    'failure', '{}', 'queue', f[7] and queue or '', 'expires', '0', 'remaining', Q.int_arg(retries))
+    'failure', '{}', 'queue', tree and queue or '', 'expires', '0', 'remaining', Q.int_arg(retries))
   -- A tree job keeps its queue: input may wake it there later (§2.2).
-  if f[7] then Q.tree.status(jid, now, 'running', 'complete') end
+  if tree then Q.tree.status(jid, now, 'running', 'complete') end
   redis.call('zadd', 'ql:completed', Q.score(now), jid)
   Q.purge_completed(now)
   Q.release_dependents(jid, now, not has_dependents)

@@ -15,6 +15,9 @@ Q.config_defaults = {
   hidden = {
     ['max-job-history'] = 100,
     ['max-worker-age'] = 86400,
+    -- jobtrees.md §8.
+    ['max-runs-per-minute'] = 600,
+    ['tree-log'] = 1,
   },
 }
 

@@ -17,7 +17,7 @@ C.fail = function(now, args)
   local f = Q.must_be_running(cmd, jid, worker, {
     state = ' not currently running: ',
     worker = ' running with another worker: ',
-  })
+  }, {'tree'})
   local queue = f[3] or ''
   local key = Q.jkey(jid)
 
@@ -33,6 +33,10 @@ C.fail = function(now, args)
     'failure', cjson.encode({group = group, message = message,
       when = math.floor(now), worker = worker}))
   Q.add_failure(jid, group, now, queue)
+  if f[4] then
+    Q.tree.status(jid, now, 'running', 'failed')
+    Q.tree.error(jid, now, group .. ': ' .. message)
+  end
   return jid
 end
 
@@ -46,7 +50,8 @@ C.retry = function(now, args)
   local f = Q.must_be_running(cmd, jid, worker, {
     state = ' is not currently running: ',
     worker = ' has been given to another worker: ',
-  })
+  }, {'tree'})
+  local tree = f[4]
   local key = Q.jkey(jid)
   local job_queue = f[3] or ''
 
@@ -71,6 +76,7 @@ C.retry = function(now, args)
       'failure', cjson.encode(failure))
     Q.track_event(jid, 'failed')
     Q.add_failure(jid, g, now, queue)
+    if tree then Q.tree.status(jid, now, 'running', 'failed') end
     return remaining
   end
 
@@ -85,6 +91,7 @@ C.retry = function(now, args)
   if failure then
     redis.call('hset', key, 'failure', cjson.encode(failure))
   end
+  if tree then Q.tree.status(jid, now, 'running', delay > 0 and 'scheduled' or 'waiting') end
   return remaining
 end
 
@@ -116,10 +123,11 @@ C.unfail = function(now, args)
   for _, jid in ipairs(jids) do
     local key = Q.jkey(jid)
     Q.history(jid, now, 'put', {q = queue})
-    local f = redis.call('hmget', key, 'retries', 'priority')
+    local f = redis.call('hmget', key, 'retries', 'priority', 'tree')
     redis.call('hset', key, 'state', 'waiting', 'worker', '', 'expires', 0,
       'queue', queue, 'remaining', tonumber(f[1]) or 5)
     Q.work_add(queue, jid, tonumber(f[2]) or 0, now)
+    if f[3] then Q.tree.status(jid, now, 'failed', 'waiting') end
   end
   redis.call('ltrim', list, 0, -count - 1)
   if redis.call('llen', list) == 0 then

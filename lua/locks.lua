@@ -11,6 +11,7 @@ C.heartbeat = function(now, args)
     state = ' not currently running: ',
     worker = ' given out to another worker: ',
     no_owner = true,
+    terminating = true,
   })
   local queue = f[3] or ''
   local key = Q.jkey(jid)
@@ -31,12 +32,14 @@ C.timeout = function(now, args)
   Q.jids('Timeout', args, 1)
   -- Every job is checked before the first is timed out.
   -- (A jid given twice is no longer running the second time.)
+  -- A terminating tree job counts as running while a worker holds it.
   local fields, seen = {}, {}
   for i, jid in ipairs(args) do
-    local f = redis.call('hmget', Q.jkey(jid), 'state', 'queue', 'worker')
+    local f = redis.call('hmget', Q.jkey(jid), 'state', 'queue', 'worker', 'tree')
+    local held = f[1] == 'running' or (f[1] == 'terminating' and (f[3] or '') ~= '')
     if not f[1] then
       Q.raise('Timeout(): Job ' .. jid .. ' does not exist')
-    elseif f[1] ~= 'running' or seen[jid] then
+    elseif not held or seen[jid] then
       Q.raise('Timeout(): Job ' .. jid .. ' not running')
     end
     fields[i], seen[jid] = f, true
@@ -48,8 +51,15 @@ C.timeout = function(now, args)
     Q.history(jid, now, 'timed-out')
     redis.call('zrem', Q.qkey(queue, 'locks'), jid)
     redis.call('zadd', Q.qkey(queue, 'work'), '+inf', jid)
-    redis.call('hset', key, 'state', 'stalled', 'expires', 0)
+    if f[1] == 'terminating' then
+      -- It stays terminating, and the old worker no longer holds it (K6).
+      redis.call('hset', key, 'expires', 0, 'worker', '')
+      redis.call('zrem', Q.wkey(worker), jid)
+    else
+      redis.call('hset', key, 'state', 'stalled', 'expires', 0)
+    end
     Q.lock_lost(jid, worker)
+    if f[4] and f[1] == 'running' then Q.tree.status(jid, now, 'running', 'stalled') end
   end
   return nil
 end
@@ -65,12 +75,18 @@ Q.lock_notice = function(queue, jid, worker, now, grace)
 end
 
 -- Lock expired after its notice: consume a retry. Returns true if the job
--- may be handed out again, false if it failed for lack of retries.
-Q.lock_handout = function(queue, jid, worker, now)
+-- may be handed out again, false if it failed for lack of retries (a
+-- terminating tree job is then terminated instead: its shutdown keeps
+-- failing). `tree` and `state` are the job's fields.
+Q.lock_handout = function(queue, jid, worker, now, tree, state)
   local key = Q.jkey(jid)
   redis.call('hdel', key, 'grace')
   local remaining = redis.call('hincrby', key, 'remaining', -1)
   if remaining >= 0 then return true end
+  if tree and state == 'terminating' then
+    Q.tree.force_terminated(jid, now, queue, worker, 'shutdown exhausted its retries')
+    return false
+  end
 
   Q.unqueue(queue, jid, {'work', 'locks', 'scheduled'})
   local job_queue = redis.call('hget', key, 'queue') or ''
@@ -86,6 +102,7 @@ Q.lock_handout = function(queue, jid, worker, now)
   local stats = Q.statkey('stats', now, queue)
   redis.call('hincrby', stats, 'failures', 1)
   redis.call('hincrby', stats, 'failed', 1)
+  if tree then Q.tree.status(jid, now, state, 'failed') end
   return false
 end
 
@@ -97,7 +114,7 @@ Q.reap_locks = function(queue, now, n)
   local grace = Q.config_number('grace-period', 10)
   local expired = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, n)
   for _, jid in ipairs(expired) do
-    local f = redis.call('hmget', Q.jkey(jid), 'worker', 'grace')
+    local f = redis.call('hmget', Q.jkey(jid), 'worker', 'grace', 'tree', 'state')
     local worker = f[1] or ''
     redis.call('zrem', Q.wkey(worker), jid)
     local notice = f[2] ~= '1'
@@ -106,7 +123,7 @@ Q.reap_locks = function(queue, now, n)
     if notice then
       Q.lock_notice(queue, jid, worker, now, grace)
     end
-    if handout and Q.lock_handout(queue, jid, worker, now) then
+    if handout and Q.lock_handout(queue, jid, worker, now, f[3], f[4]) then
       out[#out + 1] = jid
     end
   end

@@ -88,6 +88,12 @@ Q.any_deps = function(jids)
   return false
 end
 
+-- What pop reads of a job before handing it out: the first twelve of
+-- Q.view_fields, then `tree`.
+local pop_fields = {}
+for i = 1, 12 do pop_fields[i] = Q.view_fields[i] end
+pop_fields[13] = 'tree'
+
 -- Q.hand_out of each of the (distinct) jids, then the reply, with four calls
 -- per job (HMGET, RPUSH, HSET, LRANGE): what only differs by jid is written
 -- once for all (the wait stats, the worker's and the queue's lock sets,
@@ -103,22 +109,39 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   -- jobs: ECHO of the number returns exactly what HSET would store for it.
   local expires_text = expires
   if n > 1 then expires_text = redis.call('echo', expires) end
-  local fields = Q.view_fields
   local rows, waits = {}, {}
   local popped = nil
+  -- Tree jobs (the `tree` field, read in the same HMGET) may be held back
+  -- by the runaway guard (K11: not replaced), so jids is compacted in
+  -- place to the ones handed out; `moved` holds their status events, sent
+  -- after P§9's.
+  local m, moved = 0, nil
   for i = 1, n do
     local jid = jids[i]
     local key = Q.jkey(jid)
     -- The first twelve fields; the hand-out writes the other three.
-    local f = redis.call('hmget', key, unpack(fields, 1, 12))
-    popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[11], popped)
-    waits[i] = now - (Q.time_number(f[12]) or now)
-    redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', 'running')
-    -- As an HMGET of Q.view_fields would read it now (a legacy history
-    -- field is gone after the migration; expires is passed on as JSON).
-    f[11], f[13], f[14] = false, 'running', worker
-    rows[i] = f
+    local f = redis.call('hmget', key, unpack(pop_fields))
+    local state, from = 'running', nil
+    if f[13] then state, from = Q.tree.pop_one(jid, key, now) end
+    if state then
+      m = m + 1
+      jids[m] = jid
+      popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[11], popped)
+      waits[m] = now - (Q.time_number(f[12]) or now)
+      redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', state)
+      -- As an HMGET of Q.view_fields would read it now (a legacy history
+      -- field is gone after the migration; expires is passed on as JSON).
+      f[11], f[13], f[14] = false, state, worker
+      rows[m] = f
+      if from then
+        moved = moved or {}
+        moved[#moved + 1] = {jid, from}
+      end
+    end
   end
+  for i = m + 1, n do jids[i] = nil end
+  n = m
+  if n == 0 then return '{}' end
   Q.stat_batch(queue, 'wait', now, waits)
   local sorted = {}
   for i = 1, n do sorted[i] = jids[i] end
@@ -128,6 +151,9 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
     Q.track_event(jids[i], 'popped')
   end
   Q.zrem_all(Q.qkey(queue, 'work'), jids)
+  if moved then
+    for _, j in ipairs(moved) do Q.tree.status(j[1], now, j[2], 'running') end
+  end
 
   local memo = Q.view_memo()
   local deps = Q.any_deps(jids)
@@ -197,6 +223,14 @@ C.peek = function(now, args)
 end
 
 -- jobs <state> listings (§5.19).
+
+-- A listing of one of the queue's sets by time.
+local function by_rank(kind)
+  return function(queue, now, offset, count)
+    return redis.call('zrange', Q.qkey(queue, kind), offset, offset + count - 1)
+  end
+end
+
 Q.jobs_by_state = {
   running = function(queue, now, offset, count)
     return redis.call('zrangebyscore', Q.qkey(queue, 'locks'), now, '+inf', 'LIMIT', offset, count)
@@ -209,9 +243,11 @@ Q.jobs_by_state = {
     Q.promote_scheduled(queue, now, redis.call('zcard', key))
     return redis.call('zrange', key, offset, offset + count - 1)
   end,
-  depends = function(queue, now, offset, count)
-    return redis.call('zrange', Q.qkey(queue, 'depends'), offset, offset + count - 1)
-  end,
+  depends = by_rank('depends'),
+  -- Tree jobs at rest or ending (jobtrees.md §3.1).
+  suspended = by_rank('suspended'),
+  terminating = by_rank('terminating'),
+  terminated = by_rank('terminated'),
   -- Interval templates, then cron templates (schedules.md S1).
   recurring = function(queue, now, offset, count)
     local jids = redis.call('zrangebyscore', Q.qkey(queue, 'recur'), 0, '+inf', 'LIMIT', offset, count)

@@ -1,9 +1,6 @@
 -- Cron templates (schedules.md §3): their checks, spawning, and recur.next
 -- for templates of either type. Interval templates stay in recurring.lua.
 
--- Recorded so libqless can tell a database holds cron templates (S1).
-local SCRIPT_VERSION = '0.1.0'
-
 -- A cron template's backlog: an integer 0-1000, as the §3.2 walk costs one
 -- PREV per unit (and S7 asks for an integer).
 Q.cron.backlog = function(cmd, value)
@@ -19,7 +16,7 @@ Q.cron.backlog = function(cmd, value)
 end
 
 -- Stores a template's expression and marks the database as holding cron
--- templates.
+-- templates, so libqless can tell (S1).
 Q.cron.mark = function(rkey, E)
   redis.call('hset', rkey, 'cron', E.norm)
   redis.call('hset', 'ql:features', 'cron', SCRIPT_VERSION)

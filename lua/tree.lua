@@ -43,24 +43,42 @@ T.log = function(message, always)
   end
 end
 
+-- `error` events are published whatever `tree-log` says.
+T.error = function(jid, now, text)
+  T.log('{"event":"error","time":' .. cjson.encode(now) .. ',"job":' .. Q.jstr(jid) ..
+    ',"error":' .. Q.jstr(text) .. '}', true)
+end
+
 T.status = function(jid, now, from, to)
   if class(from) == class(to) then return end
   T.log('{"event":"status","time":' .. cjson.encode(now) .. ',"job":' .. Q.jstr(jid) ..
     ',"from":' .. Q.jstr(from) .. ',"to":' .. Q.jstr(to) .. '}')
 end
 
--- §4 LEAVE for the states a tree job can leave by job.run or a wake
--- (suspended, complete, failed, terminated). Running and queued jobs are
--- left by put's own steps.
+-- §4 LEAVE. A job at rest (suspended, complete, failed, terminated) sits
+-- in one set of its own, so only those are cleared; any other state may sit
+-- in several of the queue's sets (a terminating job in -work or -locks too).
+local rest_sets = {'suspended', 'terminated'}
+local all_sets = {'work', 'scheduled', 'depends', 'locks', 'suspended', 'terminating', 'terminated'}
+local at_rest = {suspended = true, complete = true, failed = true, terminated = true}
+local held = {running = true, terminating = true}
+
 T.leave = function(jid, f)
   local queue = f.queue or ''
   if queue ~= '' then
-    Q.unqueue(queue, jid, {'suspended', 'terminated'})
+    Q.unqueue(queue, jid, at_rest[f.state] and rest_sets or all_sets)
   end
   if f.state == 'complete' then
     redis.call('zrem', 'ql:completed', jid)
   elseif f.state == 'failed' then
     Q.unfail_one(jid, f.failure, queue)
+  end
+  -- K6: the worker's list loses the jid whatever the state; only a holder
+  -- is told, as a put moving a running job tells it.
+  local worker = f.worker or ''
+  if worker ~= '' then
+    redis.call('zrem', Q.wkey(worker), jid)
+    if held[f.state] then Q.lock_lost(jid, worker) end
   end
 end
 
@@ -136,6 +154,9 @@ T.put = function(now, p, old_state, old_queue)
   end
   if not p.was_tree then
     redis.call('hset', key, 'tree', '1', 'created_by', p.by or p.worker or '', 'runs', '0')
+    -- K2: an older script would blank, purge or cancel tree jobs. Every
+    -- tree job was made by a put, so marking at creation is enough.
+    redis.call('hset', 'ql:features', 'tree', SCRIPT_VERSION)
   elseif old_state == 'terminated' then
     T.restart(key)
   end

@@ -42,7 +42,8 @@ WORKERS = ["w0", "w1"]
 GROUPS = ["g0", "g1"]
 TAGS = ["t0", "t1", "t2"]
 ALIASES = ["al0", "al1", "al/2"]
-STATES = ["running", "stalled", "scheduled", "depends", "recurring"]
+STATES = ["running", "stalled", "scheduled", "depends", "recurring", "suspended", "terminating",
+          "terminated"]
 # Valid cron expressions: sparse and dense, both forms, a macro, names, one
 # that has fired its last time by the fuzzer's clock.
 CRONS = ["0 * * * *", "*/5 * * * *", "* * * * * */2 30", "@hourly", "0 0 1,15 * MON", "*/2 * * * 5L",
@@ -278,6 +279,9 @@ SCHEMA = {
     "job.suspend": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
     "job.run": lambda g: [("jid", _pick(g, JIDS))] + ([("delay", g.choice(["0", "5"]))]
                                                       if g.random() < 0.5 else []),
+    "job.terminate": lambda g: [("jid", _pick(g, JIDS))] + ([("word", "recursive")]
+                                                            if g.random() < 0.5 else []),
+    "job.terminated": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
 }
 
 # Valid traffic leans on the commands that change state.
