@@ -165,3 +165,43 @@ def test_settle_suspend_refusals_write_nothing(ql, r):
     assert 'Arg "how" must be complete, fail, retry, suspend or terminated: bogus' in ql.err(
         "settle", 2, "worker", '["queue"]', 1, "bogus", "j0", "queue", "{}")
     assert dump(r) == before
+
+
+def hold_terminating(ql):
+    """Tree job j0 started, terminated and handed out for its shutdown run
+    at 3; plain jobs j1, j2 waiting."""
+    hold_tree(ql)
+    assert ql("job.started", 1, "j0", "worker") == 1
+    assert ql("job.terminate", 2, "j0") == 1
+    popped = ql.pop(now=3)
+    assert jids(popped) == ["j0"] and popped[0]["state"] == "terminating"
+
+
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_settle_terminated_equals_job_terminated_then_pop(ql, r, events, count):
+    hold_terminating(ql)
+    with events() as ev_old:
+        result_old = ql("job.terminated", 4, "j0", "worker")
+        settled_old = r.hmget("ql:j:j0", "state", "queue", "worker", "expires", "remaining", "failure")
+        popped_old = ql.pop(now=4, count=count) if count else {}
+    state_old = dump(r)
+
+    r.flushall()
+    hold_terminating(ql)
+    with events() as ev_new:
+        reply = ql("settle", 4, "worker", '["queue"]', count, "terminated", "j0", "queue", "{}")
+    assert reply[0] == result_old == "terminated"
+    assert reply[1] == settled_old
+    assert json.loads(reply[2]) == popped_old
+    assert dump(r) == state_old
+    assert list(ev_new) == list(ev_old)
+
+
+def test_settle_terminated_refusals_write_nothing(ql, r):
+    hold_tree(ql)
+    before = dump(r)
+    assert "is not terminating: running" in ql.err(
+        "settle", 2, "worker", '["queue"]', 1, "terminated", "j0", "queue", "{}")
+    assert "terminated takes <jid> <queue> <data>" in ql.err(
+        "settle", 2, "worker", '["queue"]', 1, "terminated", "j0", "queue", "{}", "x")
+    assert dump(r) == before
