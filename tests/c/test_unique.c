@@ -365,7 +365,7 @@ static void test_options_v1(void)
 	ro->priority = 3;
 	TH_OK(qless_queue_recur(q, NULL, "K", "{}", 60, (qless_recur_options *)ro));
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:r:r1"), 1);
-	TH_RC(qless_put_options_init((qless_put_options *)po, 3), QLESS_EINVAL);
+	TH_RC(qless_put_options_init((qless_put_options *)po, QLESS_PUT_OPTIONS_VERSION + 1), QLESS_EINVAL);
 	po->version = 0;
 	TH_RC(qless_queue_put(q, NULL, "K", "{}", (qless_put_options *)po), QLESS_EINVAL);
 	free(po);
