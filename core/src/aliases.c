@@ -10,12 +10,9 @@ int qless_client_alias_set(qless_client *client, const char *jid, const char *co
 
 	if (out_added != NULL)
 		*out_added = 0;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK ||
-	    (rc = qless__check_list(F, "aliases", aliases, n)) != QLESS_OK)
+	if ((rc = qless__check_list(F, "aliases", aliases, n)) != QLESS_OK ||
+	    (rc = qless__first_arg(F, client, "jid", jid, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, jid);
 	qless__args_addv(&a, aliases, n);
 	return qless__call_int(client, F, "alias.set", &a, out_added);
 }
@@ -28,11 +25,8 @@ int qless_client_alias_get(qless_client *client, const char *alias, char **out_j
 
 	QLESS_CHECK_NULL(F, out_jid);
 	*out_jid = NULL;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "alias", alias)) != QLESS_OK)
+	if ((rc = qless__first_arg(F, client, "alias", alias, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, alias);
 	return qless__call_str(client, F, "alias.get", &a, out_jid, NULL, NULL);
 }
 

@@ -11,13 +11,10 @@ int qless_channel_publish(qless_client *client, const char *channel, const char 
 
 	if (out_delivered != NULL)
 		*out_delivered = 0;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "channel", channel)) != QLESS_OK ||
-	    (rc = qless__check_json_arg(F, "json", json)) != QLESS_OK ||
-	    (from_jid != NULL && (rc = qless__check_text(F, "from_jid", from_jid)) != QLESS_OK))
+	if ((rc = qless__check_json_arg(F, "json", json)) != QLESS_OK ||
+	    (from_jid != NULL && (rc = qless__check_text(F, "from_jid", from_jid)) != QLESS_OK) ||
+	    (rc = qless__first_arg(F, client, "channel", channel, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, channel);
 	qless__args_add(&a, json);
 	if (from_jid != NULL)
 		qless__args_add(&a, from_jid);
@@ -33,12 +30,8 @@ int qless_channel_subscribers(qless_client *client, const char *channel, char **
 
 	QLESS_CHECK_NULL(F, out_json);
 	*out_json = NULL;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "channel", channel)) != QLESS_OK)
-		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, channel);
-	if ((rc = qless__call_json(client, F, "channel.subscribers", &a, &j)) != QLESS_OK ||
+	if ((rc = qless__first_arg(F, client, "channel", channel, &a)) != QLESS_OK ||
+	    (rc = qless__call_json(client, F, "channel.subscribers", &a, &j)) != QLESS_OK ||
 	    (rc = qless__json_list(F, &j, "subscribers")) != QLESS_OK)
 		return rc;
 	*out_json = json_dumps(j, JSON_COMPACT);

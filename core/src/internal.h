@@ -345,6 +345,9 @@ int qless__client_clone(const qless_client *src, qless_client **out);
 /* ---- job trees (tree_args.c) ---- */
 /* QLESS_OK when s is non-NULL, non-empty UTF-8, else QLESS_EINVAL naming func and arg. */
 int qless__check_text(const char *func, const char *arg, const char *s);
+/* Checks client and the name value (as qless__check_text), then starts a
+ * with it: the calls whose first argument is a jid, alias or channel. */
+int qless__first_arg(const char *func, qless_client *client, const char *arg, const char *value, qless_args *a);
 /* JSON text (not NULL); an object for the second. */
 int qless__check_json_arg(const char *func, const char *arg, const char *json);
 int qless__check_json_object(const char *func, const char *arg, const char *json);

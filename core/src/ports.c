@@ -4,20 +4,18 @@
 
 #include "internal.h"
 
-/* The arguments every port call starts with: jid, dir and, when port
- * is not NULL, the port. */
-static int port_head(const char *F, qless_client *client, const char *jid, qless_port_dir dir, const char *port,
-                     qless_args *a)
+/* The arguments every port call starts with: jid, dir and, for the calls
+ * on one port (one_port set), the port. */
+static int port_head(const char *F, qless_client *client, const char *jid, qless_port_dir dir, int one_port,
+                     const char *port, qless_args *a)
 {
 	int rc;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK || (rc = qless__check_dir(F, dir)) != QLESS_OK ||
-	    (port != NULL && (rc = qless__check_text(F, "port", port)) != QLESS_OK))
+	if ((rc = qless__check_dir(F, dir)) != QLESS_OK ||
+	    (one_port && (rc = qless__check_text(F, "port", port)) != QLESS_OK) ||
+	    (rc = qless__first_arg(F, client, "jid", jid, a)) != QLESS_OK)
 		return rc;
-	qless__args_init(a);
-	qless__args_add(a, jid);
 	qless__args_add(a, qless__dir_name(dir));
-	if (port != NULL)
+	if (one_port)
 		qless__args_add(a, port);
 	return QLESS_OK;
 }
@@ -29,7 +27,7 @@ int qless_port_define(qless_client *client, const char *jid, qless_port_dir dir,
 	int rc;
 
 	if ((rc = qless__check_json_object(F, "ports_json", ports_json)) != QLESS_OK ||
-	    (rc = port_head(F, client, jid, dir, NULL, &a)) != QLESS_OK)
+	    (rc = port_head(F, client, jid, dir, 0, NULL, &a)) != QLESS_OK)
 		return rc;
 	qless__args_add(&a, ports_json);
 	return qless__call_void(client, F, "port.define", &a);
@@ -45,7 +43,7 @@ int qless_port_remove(qless_client *client, const char *jid, qless_port_dir dir,
 	if (out_removed != NULL)
 		*out_removed = 0;
 	if ((rc = qless__check_list(F, "ports", ports, n)) != QLESS_OK ||
-	    (rc = port_head(F, client, jid, dir, NULL, &a)) != QLESS_OK)
+	    (rc = port_head(F, client, jid, dir, 0, NULL, &a)) != QLESS_OK)
 		return rc;
 	qless__args_addv(&a, ports, n);
 	return qless__call_int(client, F, "port.remove", &a, out_removed);
@@ -69,7 +67,7 @@ int qless_port_write(qless_client *client, const char *jid, qless_port_dir dir, 
 		if ((rc = qless__check_json_arg(F, arg, values[i])) != QLESS_OK)
 			return rc;
 	}
-	if ((rc = port_head(F, client, jid, dir, port, &a)) != QLESS_OK)
+	if ((rc = port_head(F, client, jid, dir, 1, port, &a)) != QLESS_OK)
 		return rc;
 	qless__args_addv(&a, values, n);
 	return qless__call_void(client, F, "port.write", &a);
@@ -85,7 +83,7 @@ static int read_peek(const char *F, const char *cmd, qless_client *client, const
 	*out_json = NULL;
 	if (count < 1 || count > 1000)
 		return qless__err(QLESS_EINVAL, "%s: count must be between 1 and 1000, not %lld", F, (long long)count);
-	if ((rc = port_head(F, client, jid, dir, port, &a)) != QLESS_OK)
+	if ((rc = port_head(F, client, jid, dir, 1, port, &a)) != QLESS_OK)
 		return rc;
 	qless__args_int(&a, count);
 	if ((rc = qless__call_str(client, F, cmd, &a, out_json, NULL, NULL)) == QLESS_OK && *out_json == NULL)
@@ -113,7 +111,7 @@ int qless_port_size(qless_client *client, const char *jid, qless_port_dir dir, c
 
 	QLESS_CHECK_NULL(F, out);
 	*out = 0;
-	if ((rc = port_head(F, client, jid, dir, port, &a)) != QLESS_OK)
+	if ((rc = port_head(F, client, jid, dir, 1, port, &a)) != QLESS_OK)
 		return rc;
 	return qless__call_int(client, F, "port.size", &a, out);
 }
@@ -127,7 +125,7 @@ static int links(const char *F, const char *cmd, qless_client *client, const cha
 	if (out != NULL)
 		*out = 0;
 	if ((rc = qless__check_list(F, "channels", channels, n)) != QLESS_OK ||
-	    (rc = port_head(F, client, jid, dir, port, &a)) != QLESS_OK)
+	    (rc = port_head(F, client, jid, dir, 1, port, &a)) != QLESS_OK)
 		return rc;
 	qless__args_addv(&a, channels, n);
 	return qless__call_int(client, F, cmd, &a, out);

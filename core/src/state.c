@@ -9,12 +9,9 @@ int qless_state_get(qless_client *client, const char *jid, const char *key, char
 
 	QLESS_CHECK_NULL(F, out_json);
 	*out_json = NULL;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK ||
-	    (key != NULL && (rc = qless__check_text(F, "key", key)) != QLESS_OK))
+	if ((key != NULL && (rc = qless__check_text(F, "key", key)) != QLESS_OK) ||
+	    (rc = qless__first_arg(F, client, "jid", jid, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, jid);
 	if (key != NULL)
 		qless__args_add(&a, key);
 	return qless__call_str(client, F, "state.get", &a, out_json, NULL, NULL);
@@ -26,12 +23,9 @@ int qless_state_set(qless_client *client, const char *jid, const char *key, cons
 	qless_args a;
 	int rc;
 
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK || (rc = qless__check_text(F, "key", key)) != QLESS_OK ||
-	    (rc = qless__check_json_arg(F, "json", json)) != QLESS_OK)
+	if ((rc = qless__check_text(F, "key", key)) != QLESS_OK || (rc = qless__check_json_arg(F, "json", json)) != QLESS_OK ||
+	    (rc = qless__first_arg(F, client, "jid", jid, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, jid);
 	qless__args_add(&a, key);
 	qless__args_add(&a, json);
 	return qless__call_void(client, F, "state.set", &a);
@@ -45,11 +39,9 @@ int qless_state_del(qless_client *client, const char *jid, const char *const *ke
 
 	if (out_removed != NULL)
 		*out_removed = 0;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK || (rc = qless__check_list(F, "keys", keys, n)) != QLESS_OK)
+	if ((rc = qless__check_list(F, "keys", keys, n)) != QLESS_OK ||
+	    (rc = qless__first_arg(F, client, "jid", jid, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, jid);
 	qless__args_addv(&a, keys, n);
 	return qless__call_int(client, F, "state.del", &a, out_removed);
 }

@@ -27,11 +27,8 @@ int qless_client_tree_get(qless_client *client, const char *jid, char **out_json
 
 	QLESS_CHECK_NULL(F, out_json);
 	*out_json = NULL;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK)
+	if ((rc = qless__first_arg(F, client, "jid", jid, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, jid);
 	return qless__call_str(client, F, "tree.get", &a, out_json, "job", jid);
 }
 
@@ -41,13 +38,10 @@ int qless_client_job_adopt(qless_client *client, const char *parent, const char 
 	qless_args a;
 	int rc;
 
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "parent", parent)) != QLESS_OK ||
-	    (rc = qless__check_text(F, "name", name)) != QLESS_OK ||
-	    (rc = qless__check_text(F, "child", child)) != QLESS_OK)
+	if ((rc = qless__check_text(F, "name", name)) != QLESS_OK ||
+	    (rc = qless__check_text(F, "child", child)) != QLESS_OK ||
+	    (rc = qless__first_arg(F, client, "parent", parent, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, parent);
 	qless__args_add(&a, name);
 	qless__args_add(&a, child);
 	return qless__call_void(client, F, "job.adopt", &a);
@@ -61,12 +55,9 @@ int qless_client_job_disown(qless_client *client, const char *parent, const char
 
 	if (out_child != NULL)
 		*out_child = NULL;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "parent", parent)) != QLESS_OK ||
-	    (rc = qless__check_text(F, "name", name)) != QLESS_OK)
+	if ((rc = qless__check_text(F, "name", name)) != QLESS_OK ||
+	    (rc = qless__first_arg(F, client, "parent", parent, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, parent);
 	qless__args_add(&a, name);
 	return call_text(client, F, "job.disown", &a, out_child);
 }
@@ -79,12 +70,9 @@ int qless_client_job_run(qless_client *client, const char *jid, double delay, ch
 
 	if (out_state != NULL)
 		*out_state = NULL;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK ||
-	    (rc = qless__check_finite(F, "delay", delay)) != QLESS_OK)
+	if ((rc = qless__check_finite(F, "delay", delay)) != QLESS_OK ||
+	    (rc = qless__first_arg(F, client, "jid", jid, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, jid);
 	qless__args_num(&a, delay);
 	return call_text(client, F, "job.run", &a, out_state);
 }
@@ -97,11 +85,8 @@ int qless_client_job_terminate(qless_client *client, const char *jid, int recurs
 
 	if (out_changed != NULL)
 		*out_changed = 0;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK)
+	if ((rc = qless__first_arg(F, client, "jid", jid, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, jid);
 	if (recursive)
 		qless__args_add(&a, "recursive");
 	return qless__call_int(client, F, "job.terminate", &a, out_changed);
@@ -115,10 +100,7 @@ int qless_client_job_delete(qless_client *client, const char *jid, int64_t *out_
 
 	if (out_deleted != NULL)
 		*out_deleted = 0;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__check_text(F, "jid", jid)) != QLESS_OK)
+	if ((rc = qless__first_arg(F, client, "jid", jid, &a)) != QLESS_OK)
 		return rc;
-	qless__args_init(&a);
-	qless__args_add(&a, jid);
 	return qless__call_int(client, F, "job.delete", &a, out_deleted);
 }

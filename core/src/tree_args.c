@@ -16,6 +16,17 @@ int qless__check_text(const char *func, const char *arg, const char *s)
 	return QLESS_OK;
 }
 
+int qless__first_arg(const char *func, qless_client *client, const char *arg, const char *value, qless_args *a)
+{
+	int rc;
+	QLESS_CHECK_NULL(func, client);
+	if ((rc = qless__check_text(func, arg, value)) != QLESS_OK)
+		return rc;
+	qless__args_init(a);
+	qless__args_add(a, value);
+	return QLESS_OK;
+}
+
 int qless__check_json_arg(const char *func, const char *arg, const char *json)
 {
 	if (json == NULL)

@@ -82,6 +82,26 @@ void th_refused_unsent(int rc, long long before, const char *func, const char *a
 	CU_ASSERT(th_eq_); \
 } while (0)
 
+/* qless_put_options as versions 1 and 2 declared them: what a program
+ * built against an older header passes. */
+struct put_options_v1 {
+	unsigned int version;
+	const char *jid;
+	double delay;
+	int has_priority;
+	double priority;
+	int retries;
+	const char *const *tags;
+	size_t ntags;
+	const char *const *depends;
+	size_t ndepends;
+};
+struct put_options_v2 {
+	struct put_options_v1 v1;
+	int unique;
+	const char *unique_key;
+};
+
 /* Suite tables of each file, registered by main.c. */
 extern CU_TestInfo client_tests[];
 extern CU_TestInfo queue_tests[];
@@ -105,6 +125,8 @@ extern CU_TestInfo cron_tests[];
 extern CU_TestInfo schedule_tests[];
 extern CU_TestInfo recur_cron_tests[];
 extern CU_TestInfo schedule_entry_tests[];
+extern CU_TestInfo tree_tests[];
+extern CU_TestInfo tree_arg_tests[];
 
 /* Tests that ended with library handles still alive (see th_teardown). */
 extern int th_handle_leaks;

@@ -317,19 +317,7 @@ static void test_unique_put(void)
 }
 
 /* The option structs as version 1 declared them: what a program built
- * against the older header passes. */
-struct put_options_v1 {
-	unsigned int version;
-	const char *jid;
-	double delay;
-	int has_priority;
-	double priority;
-	int retries;
-	const char *const *tags;
-	size_t ntags;
-	const char *const *depends;
-	size_t ndepends;
-};
+ * against the older header passes (put_options_v1: helper.h). */
 struct recur_options_v1 {
 	unsigned int version;
 	const char *jid;
