@@ -6,6 +6,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "helper.h"
 
+#include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,6 +39,7 @@ typedef struct job_count {
 } job_count;
 
 typedef struct tree_ctx {
+	pthread_mutex_t mu;   /* pool threads share the counts */
 	job_count jobs[MAXJOBS];
 	int n;
 	int startup_crash;    /* startups left that "crash" (lose the lock) */
@@ -58,10 +61,20 @@ static job_count *count_of(tree_ctx *t, const char *jid)
 	return j;
 }
 
+/* One more at offset `field` of jid's entry (under the lock). */
+static job_count *bump(tree_ctx *t, const char *jid, size_t field)
+{
+	pthread_mutex_lock(&t->mu);
+	job_count *j = count_of(t, jid);
+	(*(int *)((char *)j + field))++;
+	pthread_mutex_unlock(&t->mu);
+	return j;
+}
+
 static void startup(void *ctx, qless_job *job, qless_result *r)
 {
 	tree_ctx *t = ctx;
-	count_of(t, qless_job_jid(job))->startups++;
+	bump(t, qless_job_jid(job), offsetof(job_count, startups));
 	if (t->startup_crash > 0) {
 		/* As if the process died mid-startup: the lock goes, job.started
 		 * was never sent. */
@@ -73,8 +86,7 @@ static void startup(void *ctx, qless_job *job, qless_result *r)
 static void perform(void *ctx, qless_job *job, qless_result *r)
 {
 	tree_ctx *t = ctx;
-	job_count *j = count_of(t, qless_job_jid(job));
-	j->performs++;
+	job_count *j = bump(t, qless_job_jid(job), offsetof(job_count, performs));
 	if (t->wake_self) {
 		call_expect(t->c, "job.run", qless_job_jid(job), "running");
 	}
@@ -92,7 +104,7 @@ static void perform(void *ctx, qless_job *job, qless_result *r)
 static void shutdown(void *ctx, qless_job *job, qless_result *r)
 {
 	tree_ctx *t = ctx;
-	count_of(t, qless_job_jid(job))->shutdowns++;
+	bump(t, qless_job_jid(job), offsetof(job_count, shutdowns));
 	if (t->shutdown_fail)
 		TH_OK(qless_result_fail(r, "ShutdownError", "disk gone"));
 }
@@ -100,6 +112,7 @@ static void shutdown(void *ctx, qless_job *job, qless_result *r)
 typedef struct rig {
 	qless_client *c;
 	qless_worker *w;
+	char *jid;         /* rig_tree's job, freed by rig_close */
 	tree_ctx t;
 	qless_worker_run_options o;
 } rig;
@@ -112,8 +125,10 @@ static void rig_open(rig *r)
 	const qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
 	r->c = th_client("tw");
 	r->w = NULL;
+	r->jid = NULL;
 	TH_OK(qless_worker_new(&r->w, r->c, qs, 1, NULL));
 	memset(&r->t, 0, sizeof r->t);
+	pthread_mutex_init(&r->t.mu, NULL);
 	r->t.c = r->c;
 	r->o = init;
 	r->o.perform = perform;
@@ -129,6 +144,8 @@ static void rig_open(rig *r)
 
 static void rig_close(rig *r)
 {
+	pthread_mutex_destroy(&r->t.mu);
+	qless_free(r->jid);
 	qless_worker_free(r->w);
 	qless_client_free(r->c);
 }
@@ -155,6 +172,14 @@ static char *put_tree(qless_client *c, const char *klass)
 	argv[2] = jid;
 	TH_OK(qless_client_call(c, &out, "put", argv, 8));
 	return out;
+}
+
+/* A rig with one waiting tree job of class Tree: its counts. */
+static job_count *rig_tree(rig *r)
+{
+	rig_open(r);
+	r->jid = put_tree(r->c, "Tree");
+	return count_of(&r->t, r->jid);
 }
 
 static char *state_of(qless_client *c, const char *jid)
@@ -185,10 +210,9 @@ static int started(qless_client *c, const char *jid)
 static void test_startup_once(void)
 {
 	rig r;
-	rig_open(&r);
-	char *jid = put_tree(r.c, "Tree");
+	job_count *j = rig_tree(&r);
+	const char *jid = j->jid;
 	run_jobs(&r, 1);
-	job_count *j = count_of(&r.t, jid);
 	CU_ASSERT_EQUAL(j->startups, 1);
 	CU_ASSERT_EQUAL(j->performs, 1);
 	CU_ASSERT(started(r.c, jid));
@@ -197,7 +221,6 @@ static void test_startup_once(void)
 	run_jobs(&r, 1);
 	CU_ASSERT_EQUAL(j->startups, 1); /* started: not again */
 	CU_ASSERT_EQUAL(j->performs, 2);
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -206,22 +229,20 @@ static void test_startup_once(void)
 static void test_startup_after_crash(void)
 {
 	rig r;
-	rig_open(&r);
-	char *jid = put_tree(r.c, "Tree");
+	job_count *j = rig_tree(&r);
+	const char *jid = j->jid;
 	qless_client *dead = th_client("dead");
 	qless_job *held = th_pop1(dead, "t");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(held);
 	TH_OK(qless_client_config_set(r.c, "grace-period", "0"));
 	th_clock_at(r.c, qless_client_now(r.c) + 3600);
 	run_jobs(&r, 1);
-	job_count *j = count_of(&r.t, jid);
 	CU_ASSERT_EQUAL(j->startups, 1);
 	CU_ASSERT_EQUAL(j->performs, 1);
 	CU_ASSERT(started(r.c, jid));
 	TH_STATE(r.c, jid, "complete");
 	qless_job_free(held);
 	qless_client_free(dead);
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -230,25 +251,22 @@ static void test_startup_after_crash(void)
 static void test_startup_cut_short(void)
 {
 	rig r;
-	rig_open(&r);
-	char *jid = put_tree(r.c, "Tree");
+	job_count *j = rig_tree(&r);
+	const char *jid = j->jid;
 	r.t.startup_crash = 1;
 	run_jobs(&r, 2);
-	job_count *j = count_of(&r.t, jid);
 	CU_ASSERT_EQUAL(j->startups, 2);
 	CU_ASSERT_EQUAL(j->performs, 1);
 	CU_ASSERT(started(r.c, jid));
 	TH_STATE(r.c, jid, "complete");
-	qless_free(jid);
 	rig_close(&r);
 }
 
 static void test_suspend_and_wake(void)
 {
 	rig r;
-	rig_open(&r);
-	char *jid = put_tree(r.c, "Tree");
-	job_count *j = count_of(&r.t, jid);
+	job_count *j = rig_tree(&r);
+	const char *jid = j->jid;
 	j->suspend = 1;
 	run_jobs(&r, 1);
 	TH_STATE(r.c, jid, "suspended");
@@ -259,7 +277,6 @@ static void test_suspend_and_wake(void)
 	CU_ASSERT_EQUAL(j->performs, 2);
 	CU_ASSERT_EQUAL(j->startups, 1);
 	TH_STATE(r.c, jid, "complete");
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -268,15 +285,13 @@ static void test_suspend_and_wake(void)
 static void test_suspend_with_input_runs_again(void)
 {
 	rig r;
-	rig_open(&r);
-	char *jid = put_tree(r.c, "Tree");
-	job_count *j = count_of(&r.t, jid);
+	job_count *j = rig_tree(&r);
+	const char *jid = j->jid;
 	j->suspend = 1;
 	r.t.wake_self = 1;
 	run_jobs(&r, 2);
 	CU_ASSERT_EQUAL(j->performs, 2);
 	TH_STATE(r.c, jid, "waiting"); /* the second run was woken again */
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -329,16 +344,15 @@ static void terminate_started(rig *r, const char *jid)
 static void test_shutdown_once(void)
 {
 	rig r;
-	rig_open(&r);
-	char *jid = put_tree(r.c, "Tree"), *h[4];
+	job_count *j = rig_tree(&r);
+	const char *jid = j->jid;
+	char *h[4];
 	terminate_started(&r, jid);
-	job_count *j = count_of(&r.t, jid);
 	CU_ASSERT_EQUAL(j->shutdowns, 1);
 	CU_ASSERT_EQUAL(j->performs, 1);
 	CU_ASSERT_EQUAL(j->startups, 1);
 	TH_STATE(r.c, jid, "terminated");
 	CU_ASSERT_EQUAL(history_of(r.c, jid, "shutdown-error", h), 0);
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -346,8 +360,8 @@ static void test_shutdown_once(void)
 static void test_shutdown_failure_still_terminates(void)
 {
 	rig r;
-	rig_open(&r);
-	char *jid = put_tree(r.c, "Tree"), *h[4];
+	const char *jid = rig_tree(&r)->jid;
+	char *h[4];
 	r.t.shutdown_fail = 1;
 	terminate_started(&r, jid);
 	CU_ASSERT_EQUAL(count_of(&r.t, jid)->shutdowns, 1);
@@ -357,7 +371,6 @@ static void test_shutdown_failure_still_terminates(void)
 	TH_STREQ(json_string_value(json_object_get(e, "error")), "ShutdownError: disk gone");
 	json_decref(e);
 	free(h[0]);
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -366,14 +379,12 @@ static void test_shutdown_failure_still_terminates(void)
 static void test_terminating_without_hook(void)
 {
 	rig r;
-	rig_open(&r);
-	char *jid = put_tree(r.c, "Tree");
+	const char *jid = rig_tree(&r)->jid;
 	r.o.shutdown = NULL;
 	terminate_started(&r, jid);
 	CU_ASSERT_EQUAL(count_of(&r.t, jid)->shutdowns, 0);
 	CU_ASSERT_EQUAL(count_of(&r.t, jid)->performs, 1);
 	TH_STATE(r.c, jid, "terminated");
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -382,9 +393,9 @@ static void test_terminating_without_hook(void)
 static void test_terminating_of_refused_class(void)
 {
 	rig r;
-	rig_open(&r);
 	static const char *const only_other[] = { "Other" };
-	char *jid = put_tree(r.c, "Tree"), *h[4];
+	const char *jid = rig_tree(&r)->jid;
+	char *h[4];
 	run_jobs(&r, 1);
 	call_expect(r.c, "job.terminate", jid, "1");
 	r.o.allow = only_other;
@@ -395,7 +406,6 @@ static void test_terminating_of_refused_class(void)
 	CU_ASSERT_EQUAL_FATAL(history_of(r.c, jid, "shutdown-error", h), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(h[0], "allow-list"));
 	free(h[0]);
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -579,12 +589,52 @@ static void test_options_checked(void)
 	rig_close(&r);
 }
 
+/* The registry is written before any job runs; a config the server
+ * refuses (a port name it forbids) stops the run before it pops. */
+static void test_register_refused_runs_nothing(void)
+{
+	rig r;
+	static const char *const klasses[] = { "Tree" };
+	static const char *const configs[] = { "{\"inports\": {\"a-b\": {}}}" };
+	const char *jid = rig_tree(&r)->jid;
+	r.o.tree_klasses = klasses;
+	r.o.tree_configs = configs;
+	r.o.max_jobs = 1;
+	r.o.log = quiet;
+	CU_ASSERT_NOT_EQUAL(qless_worker_run(r.w, &r.o), QLESS_OK);
+	CU_ASSERT_EQUAL(count_of(&r.t, jid)->performs, 0);
+	TH_STATE(r.c, jid, "waiting");
+	rig_close(&r);
+}
+
+/* Tree jobs on a thread pool whose threads have names of their own: each
+ * started once, under the name of the thread that holds it. */
+static void test_thread_pool(void)
+{
+	rig r;
+	rig_open(&r);
+	char *jids[8];
+	for (int i = 0; i < 8; i++)
+		jids[i] = put_tree(r.c, "Tree");
+	r.o.pool = QLESS_POOL_THREADS;
+	r.o.size = 3;
+	r.o.thread_names = 1;
+	run_jobs(&r, 8);
+	for (int i = 0; i < 8; i++) {
+		CU_ASSERT_EQUAL(count_of(&r.t, jids[i])->startups, 1);
+		CU_ASSERT_EQUAL(count_of(&r.t, jids[i])->performs, 1);
+		TH_STATE(r.c, jids[i], "complete");
+		qless_free(jids[i]);
+	}
+	rig_close(&r);
+}
+
 /* A version 3 struct still runs (its jobs as plain ones). */
 static void test_v3_options(void)
 {
 	rig r;
 	rig_open(&r);
-	char *jid = th_put(r.c, "t", "Plain", NULL, NULL);
+	char *jid = r.jid = th_put(r.c, "t", "Plain", NULL, NULL);
 	qless_worker_run_options v3 = r.o;
 	v3.version = 3;
 	v3.ntree = 99;         /* past a version 3 struct: never read */
@@ -593,7 +643,6 @@ static void test_v3_options(void)
 	v3.log = quiet;
 	TH_OK(qless_worker_run(r.w, &v3));
 	TH_STATE(r.c, jid, "complete");
-	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -611,6 +660,8 @@ CU_TestInfo engine_tree_tests[] = {
 	{ "round_trips", test_round_trips },
 	{ "seeded_walk", test_seeded_walk },
 	{ "options_checked", test_options_checked },
+	{ "register_refused_runs_nothing", test_register_refused_runs_nothing },
+	{ "thread_pool", test_thread_pool },
 	{ "v3_options", test_v3_options },
 	CU_TEST_INFO_NULL,
 };

@@ -36,25 +36,34 @@ SETTLES = [
 ]
 
 
-@pytest.mark.parametrize("settle,old", SETTLES, ids=lambda v: v[0] if isinstance(v, list) else v[0])
-@pytest.mark.parametrize("count", [0, 1, 2])
-def test_settle_equals_old_command_then_pop(ql, r, events, settle, old, count):
-    hold_first(ql)
+def settle_matches(ql, r, events, hold, now, count, old, settle):
+    """From the state hold() makes, once the old command (name, args) then a
+    pop of `count`, once settle with the arguments after `count`: the keys,
+    events, settled fields and popped jobs must be the same. Returns both
+    results (settle's first)."""
+    hold()
     with events() as ev_old:
-        result_old = ql(old[0], 2, *old[1])
+        result_old = ql(old[0], now, *old[1])
         settled_old = r.hmget("ql:j:j0", "state", "queue", "worker", "expires", "remaining", "failure")
-        popped_old = ql.pop(now=2, count=count) if count else {}
+        popped_old = ql.pop(now=now, count=count) if count else {}
     state_old = dump(r)
 
     r.flushall()
-    hold_first(ql)
+    hold()
     with events() as ev_new:
-        reply = ql("settle", 2, "worker", '["queue"]', count, *settle)
-    assert reply[0] == result_old
+        reply = ql("settle", now, "worker", '["queue"]', count, *settle)
     assert json.loads(reply[2]) == popped_old
     assert dump(r) == state_old
     assert list(ev_new) == list(ev_old)
     assert reply[1] == settled_old
+    return reply[0], result_old
+
+
+@pytest.mark.parametrize("settle,old", SETTLES, ids=lambda v: v[0] if isinstance(v, list) else v[0])
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_settle_equals_old_command_then_pop(ql, r, events, settle, old, count):
+    result, result_old = settle_matches(ql, r, events, lambda: hold_first(ql), 2, count, old, settle)
+    assert result == result_old
 
 
 def test_settle_exhausted_retry_reports_failed(ql, r):
@@ -135,22 +144,9 @@ def hold_tree(ql, rerun=False):
 @pytest.mark.parametrize("rerun", [False, True])
 @pytest.mark.parametrize("count", [0, 1, 2])
 def test_settle_suspend_equals_job_suspend_then_pop(ql, r, events, count, rerun):
-    hold_tree(ql, rerun)
-    with events() as ev_old:
-        result_old = ql("job.suspend", 2, "j0", "worker")
-        settled_old = r.hmget("ql:j:j0", "state", "queue", "worker", "expires", "remaining", "failure")
-        popped_old = ql.pop(now=2, count=count) if count else {}
-    state_old = dump(r)
-
-    r.flushall()
-    hold_tree(ql, rerun)
-    with events() as ev_new:
-        reply = ql("settle", 2, "worker", '["queue"]', count, "suspend", "j0", "queue", "{}")
-    assert reply[0] == result_old == ("waiting" if rerun else "suspended")
-    assert reply[1] == settled_old
-    assert json.loads(reply[2]) == popped_old
-    assert dump(r) == state_old
-    assert list(ev_new) == list(ev_old)
+    result, result_old = settle_matches(ql, r, events, lambda: hold_tree(ql, rerun), 2, count,
+                                        ("job.suspend", ["j0", "worker"]), ["suspend", "j0", "queue", "{}"])
+    assert result == result_old == ("waiting" if rerun else "suspended")
 
 
 def test_settle_suspend_refusals_write_nothing(ql, r):
@@ -179,22 +175,9 @@ def hold_terminating(ql):
 
 @pytest.mark.parametrize("count", [0, 1, 2])
 def test_settle_terminated_equals_job_terminated_then_pop(ql, r, events, count):
-    hold_terminating(ql)
-    with events() as ev_old:
-        result_old = ql("job.terminated", 4, "j0", "worker")
-        settled_old = r.hmget("ql:j:j0", "state", "queue", "worker", "expires", "remaining", "failure")
-        popped_old = ql.pop(now=4, count=count) if count else {}
-    state_old = dump(r)
-
-    r.flushall()
-    hold_terminating(ql)
-    with events() as ev_new:
-        reply = ql("settle", 4, "worker", '["queue"]', count, "terminated", "j0", "queue", "{}")
-    assert reply[0] == result_old == "terminated"
-    assert reply[1] == settled_old
-    assert json.loads(reply[2]) == popped_old
-    assert dump(r) == state_old
-    assert list(ev_new) == list(ev_old)
+    result, result_old = settle_matches(ql, r, events, lambda: hold_terminating(ql), 4, count,
+                                        ("job.terminated", ["j0", "worker"]), ["terminated", "j0", "queue", "{}"])
+    assert result == result_old == "terminated"
 
 
 def test_settle_terminated_refusals_write_nothing(ql, r):
