@@ -62,12 +62,16 @@ local function utf8_error(command, args, i)
     ['alias.get'] = {'alias'}, ['alias.del'] = {'alias', rep = true},
     ['job.adopt'] = {'jid', 'name', 'jid'}, ['job.disown'] = {'jid', 'name'},
     ['job.terminate'] = {'jid', 'mode'}, ['job.terminated'] = {'jid', 'worker'},
+    ['state.get'] = {'jid', 'key'}, ['state.set'] = {'jid', opts = 2, pair = {'key', 'value'}},
+    ['state.del'] = {'jid', 'key', rep = true}, ['job.delete'] = {'jid'},
   })[command] or {}
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}
   end
   local fixed, name = names.opts or #names + 1, nil
-  if i >= fixed then
+  if i >= fixed and names.pair then
+    name = names.pair[(i - fixed) % 2 + 1]
+  elseif i >= fixed then
     name = (i - fixed) % 2 == 0 and 'option' or args[i - 1]
   else
     name = names[i] or (names.rep and names[#names]) or tostring(i)

@@ -61,7 +61,7 @@ const char *qless__cron_weekday_name(int64_t w)
 static int invalid(const char *func, const char *fmt, ...) QLESS_PRINTF(2, 3);
 static int invalid(const char *func, const char *fmt, ...)
 {
-	char reason[512];
+	char reason[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof reason, fmt, ap);
@@ -146,23 +146,45 @@ static int item_shape(qless_cron_field field, const char *s, size_t n, qless_cro
 	return p == end;
 }
 
-/* The values of a well-shaped item, left to right (§2.6). */
-static int item_values(const char *func, qless_cron_field field, const qless_cron_item *it)
+/* A number of item text s as the script's messages show it: the digits as
+ * written after `sep` (0: at the start), without leading zeros and of any
+ * length, since values read beyond CRON_VALUE_CAP are capped; v for a name. */
+static const char *shown(const char *s, size_t n, char sep, int64_t v, char *buf, size_t size)
+{
+	const char *p = s, *end = s + n, *d;
+	if (sep && (p = memchr(s, sep, n)) != NULL)
+		p++;
+	for (d = p; p && d < end && *d >= '0' && *d <= '9'; d++)
+		;
+	if (p == NULL || d == p) {
+		snprintf(buf, size, "%lld", (long long)v);
+		return buf;
+	}
+	while (p + 1 < d && *p == '0')
+		p++;
+	snprintf(buf, size, "%.*s", (int)(d - p), p);
+	return buf;
+}
+
+/* The values of a well-shaped item (text s, n bytes), left to right (§2.6). */
+static int item_values(const char *func, qless_cron_field field, const qless_cron_item *it, const char *s, size_t n)
 {
 	const field_def *f = &FIELDS[field];
+	char num[CRON_MAX_BYTES + 1];
 	if (it->kind == QLESS_CRON_STAR || it->kind == QLESS_CRON_LAST) {
 		/* no values */
 	} else if (it->a < f->min || it->a > f->max) {
-		return invalid(func, "%s field: value %lld out of range %lld-%lld", f->name,
-		               (long long)it->a, (long long)f->min, (long long)f->max);
+		return invalid(func, "%s field: value %s out of range %lld-%lld", f->name,
+		               shown(s, n, 0, it->a, num, sizeof num), (long long)f->min, (long long)f->max);
 	} else if (it->has_range && (it->b < f->min || it->b > f->max)) {
-		return invalid(func, "%s field: value %lld out of range %lld-%lld", f->name,
-		               (long long)it->b, (long long)f->min, (long long)f->max);
+		return invalid(func, "%s field: value %s out of range %lld-%lld", f->name,
+		               shown(s, n, '-', it->b, num, sizeof num), (long long)f->min, (long long)f->max);
 	} else if (it->has_range && it->a > it->b) {
 		return invalid(func, "%s field: range %lld-%lld is reversed", f->name, (long long)it->a, (long long)it->b);
 	}
 	if (it->kind == QLESS_CRON_NTH && (it->step < 1 || it->step > 5))
-		return invalid(func, "day-of-week field: occurrence %lld out of range 1-5", (long long)it->step);
+		return invalid(func, "day-of-week field: occurrence %s out of range 1-5",
+		               shown(s, n, '#', it->step, num, sizeof num));
 	if (it->kind != QLESS_CRON_NTH && it->has_step && it->step < 1)
 		return invalid(func, "%s field: step must be at least 1", f->name);
 	return QLESS_OK;
@@ -193,7 +215,7 @@ static int check_field(const char *func, qless_cron_field field, const char *tex
 		int rc;
 		if (!item_shape(field, p, (size_t)(stop - p), &it))
 			return invalid(func, "%s field: bad token \"%.*s\"", FIELDS[field].name, (int)(stop - p), p);
-		if ((rc = item_values(func, field, &it)) != QLESS_OK)
+		if ((rc = item_values(func, field, &it, p, (size_t)(stop - p))) != QLESS_OK)
 			return rc;
 		if (comma == NULL)
 			return QLESS_OK;

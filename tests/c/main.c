@@ -41,6 +41,7 @@ int main(int argc, char **argv)
 		SUITE("schedule_entries", schedule_entry_tests),
 		SUITE("tree", tree_tests),
 		SUITE("tree_args", tree_arg_tests),
+		SUITE("cron_agree", cron_agree_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)

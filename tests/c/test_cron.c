@@ -31,6 +31,10 @@ static const cron_case CASES[] = {
 	{ "3000 * * * * * *", "year field: value 3000 out of range 1970-2999" },
 	{ "0 0 * 13 *", "month field: value 13 out of range 1-12" },
 	{ "0 0 * 0 *", "month field: value 0 out of range 1-12" },
+	/* Digits as written, however many (the script shows them so). */
+	{ "0 0 * 0099999999999999999999 *", "month field: value 99999999999999999999 out of range 1-12" },
+	{ "0 0 * 1-12345678901234567 *", "month field: value 12345678901234567 out of range 1-12" },
+	{ "0 0 * * 1#00000000000000000007", "day-of-week field: occurrence 7 out of range 1-5" },
 	{ "0 0 32 * *", "day-of-month field: value 32 out of range 1-31" },
 	{ "0 0 0 * *", "day-of-month field: value 0 out of range 1-31" },
 	{ "0 0 * * 8", "day-of-week field: value 8 out of range 0-7" },

@@ -44,6 +44,7 @@ TAGS = ["t0", "t1", "t2"]
 ALIASES = ["al0", "al1", "al/2"]
 STATES = ["running", "stalled", "scheduled", "depends", "recurring", "suspended", "terminating",
           "terminated"]
+STATE_KEYS = ["s0", "s/1", "s 2"]
 # Valid cron expressions: sparse and dense, both forms, a macro, names, one
 # that has fired its last time by the fuzzer's clock.
 CRONS = ["0 * * * *", "*/5 * * * *", "* * * * * */2 30", "@hourly", "0 0 1,15 * MON", "*/2 * * * 5L",
@@ -282,6 +283,11 @@ SCHEMA = {
     "job.terminate": lambda g: [("jid", _pick(g, JIDS))] + ([("word", "recursive")]
                                                             if g.random() < 0.5 else []),
     "job.terminated": lambda g: [("jid", _pick(g, JIDS)), ("worker", _pick(g, WORKERS))],
+    "state.get": lambda g: [("jid", _pick(g, JIDS))] + g.choice([[], [("text", _pick(g, STATE_KEYS))]]),
+    "state.set": lambda g: [("jid", _pick(g, JIDS))]
+    + [p for k in g.sample(STATE_KEYS, g.randrange(1, 3)) for p in (("text", k), ("data", _data(g)))],
+    "state.del": lambda g: [("jid", _pick(g, JIDS))] + _some("text", STATE_KEYS)(g),
+    "job.delete": lambda g: [("jid", _pick(g, JIDS))],
 }
 
 # Valid traffic leans on the commands that change state.
@@ -481,6 +487,7 @@ class Fuzzer:
         jobs = [k[5:] for k in self.raw.keys("ql:j:*") if self.raw.type(k) == b"hash"]
         if jobs:
             checks.append(("multiget", jobs))
+        checks += [("state.get", [j]) for j in jobs if self.raw.hexists(b"ql:j:" + j, "tree")]
         for q in self.raw.zrange("ql:queues", 0, -1):
             checks.append(("peek", [q, 100]))
         for command, args in checks:
