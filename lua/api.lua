@@ -64,11 +64,20 @@ local function utf8_error(command, args, i)
     ['job.terminate'] = {'jid', 'mode'}, ['job.terminated'] = {'jid', 'worker'},
     ['state.get'] = {'jid', 'key'}, ['state.set'] = {'jid', opts = 2, pair = {'key', 'value'}},
     ['state.del'] = {'jid', 'key', rep = true}, ['job.delete'] = {'jid'},
+    ['port.define'] = {'jid', 'dir', 'ports'}, ['port.remove'] = {'jid', 'dir', 'port', rep = true},
+    ['port.write'] = {'jid', 'dir', 'port', 'value', rep = true},
+    ['port.read'] = {'jid', 'dir', 'port', 'count'}, ['port.peek'] = {'jid', 'dir', 'port', 'count'},
+    ['port.size'] = {'jid', 'dir', 'port'}, ['port.connect'] = {'jid', 'dir', 'port', 'channel', rep = true},
+    ['port.disconnect'] = {'jid', 'dir', 'port', 'channel', rep = true},
+    ['channel.publish'] = {'channel', 'value', 'jid'}, ['channel.subscribers'] = {'channel'},
+    ['worker.register'] = {'queue', 'klass', 'config'}, ['worker.config'] = {'queue', 'klass'},
+    ['worker.unregister'] = {'queue', 'klass', rep = true},
   })[command] or {}
   if command == 'recur' and args[5] == 'cron' then
     names = {'queue', 'jid', 'klass', 'data', 'type', 'cron', opts = 7}
   end
-  local fixed, name = names.opts or #names + 1, nil
+  -- A repeating last name never turns into option names.
+  local fixed, name = names.opts or (names.rep and math.huge) or #names + 1, nil
   if i >= fixed and names.pair then
     name = names.pair[(i - fixed) % 2 + 1]
   elseif i >= fixed then

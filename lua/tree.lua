@@ -114,8 +114,8 @@ T.restart = function(key)
   redis.call('hset', key, 'runs', '0', 'rate_count', '0')
 end
 
--- put/requeue options of §5.2 handled so far: `tree`, `by`, `parent`, `name`
--- and `aliases`. Returns
+-- put/requeue options of §5.2: `tree`, `by`, `inports`, `outports`,
+-- `parent`, `name` and `aliases`. Returns
 -- whether the put makes (or keeps) a tree job, checked before any write.
 T.put_args = function(cmd, opts, p)
   if opts.tree ~= nil and opts.tree ~= '1' then
@@ -123,6 +123,7 @@ T.put_args = function(cmd, opts, p)
   end
   p.tree = opts.tree ~= nil
   p.by = opts.by
+  T.put_ports_args(cmd, opts, p)
   T.put_parent(cmd, opts, p)
   if opts.aliases ~= nil then
     p.aliases = Q.aliases.parse(cmd, opts.aliases)
@@ -160,6 +161,7 @@ T.put = function(now, p, old_state, old_queue)
   elseif old_state == 'terminated' then
     T.restart(key)
   end
+  T.put_ports(p, not p.was_tree)
   if p.parent then T.attach(p.parent, p.name, p.jid) end
   if p.aliases then Q.aliases.add(p.jid, p.aliases) end
   redis.call('hdel', key, 'rerun')

@@ -18,13 +18,13 @@ C['tree.get'] = function(now, args)
     'started', 'runs', 'rerun')
   local aliases = redis.call('smembers', 'ql:aliases:' .. jid)
   table.sort(aliases, Q.tree.byte_less)
-  return cjson.encode({
+  -- Port options and links are stored texts, spliced in unchanged (K3).
+  local head = cjson.encode({
     jid = jid, klass = f[1], queue = f[2], state = f[3], parent = f[4], name = f[5],
     children = hash_table('ql:children:' .. jid), aliases = aliases, created_by = f[6] or '',
     started = f[7] and tonumber(f[7]) or false, runs = tonumber(f[8]) or 0, rerun = f[9] ~= false,
-    inports = {}, outports = {}, inchannels = {}, outchannels = {},
-    sizes = {['in'] = {}, out = {}},
   })
+  return string.sub(head, 1, -2) .. ',' .. T.port_fields(jid) .. '}'
 end
 
 -- A tree job running for `worker`, checked in the order of complete (P§5.8).

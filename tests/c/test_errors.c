@@ -307,6 +307,12 @@ static void test_tree_conflicts(void)
 	TH_RC(qless_client_call(a, &out, "job.adopt", stepchild, 3), QLESS_ESTATE);
 	const char *alias[] = { "tj", "bad alias" };
 	TH_RC(qless_client_call(a, &out, "alias.set", alias, 2), QLESS_EINVAL);
+	/* K5: a reserved channel is an argument error, not a state conflict. */
+	const char *reserved[] = { "/qless/log", "1" };
+	TH_RC(qless_client_call(a, &out, "channel.publish", reserved, 2), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is reserved"));
+	const char *write[] = { "tj", "in", "nope", "1" };
+	TH_RC(qless_client_call(a, &out, "port.write", write, 4), QLESS_ENOTFOUND);
 	qless_free(plain);
 	qless_client_free(a);
 }

@@ -45,6 +45,9 @@ ALIASES = ["al0", "al1", "al/2"]
 STATES = ["running", "stalled", "scheduled", "depends", "recurring", "suspended", "terminating",
           "terminated"]
 STATE_KEYS = ["s0", "s/1", "s 2"]
+PORTS = ["p0", "p1"]
+CHANNELS = ["/", "/c0", "/c0/c1", "/c1", "/qless/workers"]
+PORT_DEFS = ['{"p0":{}}', '{"*":{"default":0}}', '{}', '{"p1":{"default":[1]},"p0":{}}']
 # Valid cron expressions: sparse and dense, both forms, a macro, names, one
 # that has fired its last time by the fuzzer's clock.
 CRONS = ["0 * * * *", "*/5 * * * *", "* * * * * */2 30", "@hourly", "0 0 1,15 * MON", "*/2 * * * 5L",
@@ -108,6 +111,8 @@ PUT_OPTS = [("priority", "num", lambda g: str(g.choice([0, 1, -3, 2.5]))),
             ("parent", "jid", lambda g: _pick(g, JIDS)),
             ("name", "text", lambda g: _pick(g, ["c0", "c1"])),
             ("aliases", "aliases", lambda g: json.dumps(g.sample(ALIASES, g.randrange(0, 3)))),
+            ("inports", "ports", lambda g: _pick(g, PORT_DEFS)),
+            ("outports", "ports", lambda g: _pick(g, PORT_DEFS)),
             ("unique", "unique", lambda g: g.choice(["1", "report"]))]
 # requeue ignores `unique` (schedules.md §3.7): any value passes.
 REQUEUE_OPTS = PUT_OPTS[:-1] + [("unique", "text", lambda g: g.choice(["1", "report"]))]
@@ -214,6 +219,10 @@ def b_config_set(rng):
     return [("text", key), ("text" if key == "application" else "num", rng.choice(["1", "5", "30", "100"]))]
 
 
+def _port(rng):
+    return [("jid", _pick(rng, JIDS)), ("dir", rng.choice(["in", "out"])), ("port", _pick(rng, PORTS))]
+
+
 def _some(kind, pool, low=1):
     return lambda g: [(kind, v) for v in g.sample(pool, g.randrange(low, 3))]
 
@@ -288,6 +297,21 @@ SCHEMA = {
     + [p for k in g.sample(STATE_KEYS, g.randrange(1, 3)) for p in (("text", k), ("data", _data(g)))],
     "state.del": lambda g: [("jid", _pick(g, JIDS))] + _some("text", STATE_KEYS)(g),
     "job.delete": lambda g: [("jid", _pick(g, JIDS))],
+    "port.define": lambda g: _port(g)[:2] + [("ports", _pick(g, PORT_DEFS))],
+    "port.remove": lambda g: _port(g)[:2] + [("text", p) for p in g.sample(PORTS + ["*"], g.randrange(1, 3))],
+    "port.write": lambda g: _port(g) + [("data", _data(g)) for _ in range(g.randrange(1, 3))],
+    "port.read": lambda g: _port(g) + ([("count", g.choice(["1", "5", "1000"]))] if g.random() < 0.5 else []),
+    "port.peek": lambda g: _port(g) + ([("count", g.choice(["1", "5"]))] if g.random() < 0.5 else []),
+    "port.size": _port,
+    "port.connect": lambda g: _port(g) + [("text", c) for c in g.sample(CHANNELS, g.randrange(1, 3))],
+    "port.disconnect": lambda g: _port(g) + [("channel", c) for c in g.sample(CHANNELS, g.randrange(1, 3))],
+    "channel.publish": lambda g: [("text", _pick(g, CHANNELS)), ("data", _data(g))]
+    + ([("text", _pick(g, JIDS))] if g.random() < 0.3 else []),
+    "channel.subscribers": lambda g: [("channel", _pick(g, CHANNELS))],
+    "worker.register": lambda g: [("queue", _pick(g, QUEUES)), ("text", "K"),
+                                  ("config", '{"inports":%s,"outports":%s}' % (_pick(g, PORT_DEFS), _pick(g, PORT_DEFS)))],
+    "worker.config": lambda g: [("queue", _pick(g, QUEUES))] + ([("text", "K")] if g.random() < 0.5 else []),
+    "worker.unregister": lambda g: [("queue", _pick(g, QUEUES)), ("text", "K")],
 }
 
 # Valid traffic leans on the commands that change state.
@@ -344,6 +368,15 @@ def must_refuse(kind, value):
         return value != "1"
     if kind == "aliases":
         return value in BAD_JSON or not (value.lstrip()[:1] == "[" if isinstance(value, str) else False)
+    if kind == "dir":
+        return value not in ("in", "out")
+    if kind == "port":
+        return not (isinstance(value, str) and re.match(r"^[A-Za-z0-9_]+\Z", value))
+    if kind == "channel":
+        return not (isinstance(value, str) and (value == "/" or re.match(r"^(/[^/\x00-\x20\x7f]+)+\Z", value))
+                    and len(value) <= 500)
+    if kind in ("ports", "config"):
+        return value in BAD_JSON or not (isinstance(value, str) and value.lstrip()[:1] == "{")
     if kind == "alias":
         return isinstance(value, str) and (value == "" or any(c.isspace() or ord(c) < 32 for c in value))
     return False
@@ -488,6 +521,8 @@ class Fuzzer:
         if jobs:
             checks.append(("multiget", jobs))
         checks += [("state.get", [j]) for j in jobs if self.raw.hexists(b"ql:j:" + j, "tree")]
+        checks += [("tree.get", [j]) for j in jobs if self.raw.hexists(b"ql:j:" + j, "tree")]
+        checks += [("worker.config", [q]) for q in QUEUES]
         for q in self.raw.zrange("ql:queues", 0, -1):
             checks.append(("peek", [q, 100]))
         for command, args in checks:
