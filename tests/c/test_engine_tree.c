@@ -30,6 +30,16 @@ static void call_expect(qless_client *c, const char *command, const char *jid, c
 	qless_free(out);
 }
 
+/* Input: one value on port "in" (a suspended job wakes). */
+static void write_in(qless_client *c, const char *jid)
+{
+	const char *argv[] = { jid, "in", "in", "1" };
+	char *out = NULL;
+	TH_OK(qless_client_call(c, &out, "port.write", argv, 4));
+	TH_STREQ(out, "1");
+	qless_free(out);
+}
+
 /* What the hooks saw, per jid, and what they are told to do. */
 typedef struct job_count {
 	char jid[64];
@@ -88,7 +98,7 @@ static void perform(void *ctx, qless_job *job, qless_result *r)
 	tree_ctx *t = ctx;
 	job_count *j = bump(t, qless_job_jid(job), offsetof(job_count, performs));
 	if (t->wake_self) {
-		call_expect(t->c, "job.run", qless_job_jid(job), "running");
+		write_in(t->c, qless_job_jid(job));
 	}
 	if (j->fail) {
 		TH_OK(qless_result_fail(r, "TreeError", "perform broke"));
@@ -163,9 +173,10 @@ static void run_jobs(rig *r, int64_t n)
 	TH_OK(qless_worker_run(r->w, &r->o));
 }
 
+/* A tree job with input port "in", through which tests wake it. */
 static char *put_tree(qless_client *c, const char *klass)
 {
-	const char *argv[] = { "tw", "t", "", klass, "{}", "0", "tree", "1" };
+	const char *argv[] = { "tw", "t", "", klass, "{}", "0", "inports", "{\"in\": {}}" };
 	char jid[40], *out = NULL;
 	static unsigned int n;
 	snprintf(jid, sizeof jid, "tree-%u", ++n);
@@ -271,7 +282,8 @@ static void test_suspend_and_wake(void)
 	run_jobs(&r, 1);
 	TH_STATE(r.c, jid, "suspended");
 	CU_ASSERT_EQUAL(j->performs, 1);
-	call_expect(r.c, "job.run", jid, "waiting"); /* input arrives */
+	write_in(r.c, jid);
+	TH_STATE(r.c, jid, "waiting");
 	j->suspend = 0;
 	run_jobs(&r, 1);
 	CU_ASSERT_EQUAL(j->performs, 2);
@@ -543,7 +555,7 @@ static void test_seeded_walk(void)
 				call_expect(r.c, "job.terminate", m[i].jid, "1");
 				m[i].state = "terminating";
 			} else if (strcmp(m[i].state, "suspended") == 0) {
-				call_expect(r.c, "job.run", m[i].jid, "waiting");
+				write_in(r.c, m[i].jid);
 				m[i].state = "waiting";
 			}
 		}
@@ -586,6 +598,43 @@ static void test_options_checked(void)
 	TH_RC(qless_worker_run(r.w, &r.o), QLESS_EINVAL); /* startup without tree classes */
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "startup"));
 	TH_RC(qless_result_suspend(NULL), QLESS_EINVAL);
+	rig_close(&r);
+}
+
+/* At start the worker registers each configured class's ports on each of
+ * its queues, so a tree job put afterwards gets them. */
+static void test_register_at_start(void)
+{
+	rig r;
+	const char *qs[] = { "t", "u" };
+	static const char *const klasses[] = { "Tree", "Tree*" };
+	static const char *const configs[] = { "{\"inports\": {\"in\": {\"default\": 0}}, \"outports\": {\"out\": {}}}",
+		                               NULL };
+	rig_open(&r);
+	qless_worker_free(r.w);
+	TH_OK(qless_worker_new(&r.w, r.c, qs, 2, NULL));
+	r.o.tree_klasses = klasses;
+	r.o.tree_configs = configs;
+	r.o.ntree = 2;
+	qless_worker_stop(r.w, 0); /* a stop asked before the run: it registers, then returns */
+	TH_OK(qless_worker_run(r.w, &r.o));
+	for (size_t i = 0; i < 2; i++) {
+		const char *argv[] = { qs[i], "Tree" };
+		char *out = NULL;
+		TH_OK(qless_client_call(r.c, &out, "worker.config", argv, 2));
+		TH_STREQ(out, configs[0]);
+		qless_free(out);
+	}
+	const char *put[] = { "tw", "u", "fresh", "Tree", "{}", "0", "tree", "1" };
+	char *jid = NULL, *tree = NULL;
+	TH_OK(qless_client_call(r.c, &jid, "put", put, 8));
+	tree = call(r.c, "tree.get", "fresh", NULL);
+	json_t *j = th_json(tree);
+	CU_ASSERT(json_is_object(json_object_get(json_object_get(j, "outports"), "out")));
+	CU_ASSERT(json_is_integer(json_object_get(json_object_get(json_object_get(j, "inports"), "in"), "default")));
+	json_decref(j);
+	qless_free(tree);
+	qless_free(jid);
 	rig_close(&r);
 }
 
@@ -660,6 +709,7 @@ CU_TestInfo engine_tree_tests[] = {
 	{ "round_trips", test_round_trips },
 	{ "seeded_walk", test_seeded_walk },
 	{ "options_checked", test_options_checked },
+	{ "register_at_start", test_register_at_start },
 	{ "register_refused_runs_nothing", test_register_refused_runs_nothing },
 	{ "thread_pool", test_thread_pool },
 	{ "v3_options", test_v3_options },
