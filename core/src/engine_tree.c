@@ -50,15 +50,18 @@ int qless__tree_check(const char *F, const qless_worker_run_options *o)
 			return qless__err(QLESS_EINVAL, "%s: tree_klasses[%zu] %s", F, i, why);
 		if (o->tree_configs != NULL && (rc = check_config(F, o, i)) != QLESS_OK)
 			return rc;
-		/* Registering ports of a class this worker refuses to run would
-		 * invite jobs nobody here performs. */
-		if (o->nallow > 0 && strchr(klass, '*') == NULL && !qless_allowlist_match(o->allow, o->nallow, klass))
-			return qless__err(QLESS_EINVAL, "%s: tree class '%s' is not in the allow-list", F, klass);
 	}
 	return QLESS_OK;
 }
 
 /* ---- registration (§9.1) ---- */
+
+/* A class the allow-list (e.g. a narrower --allow) keeps from this run is
+ * not registered: its ports would invite jobs nobody here performs. */
+static int allowed(const qless_worker_run_options *o, const char *klass)
+{
+	return o->nallow == 0 || qless_allowlist_match(o->allow, o->nallow, klass);
+}
 
 /* One pass over queues x configured classes; the first error stops it. */
 static int register_all(qless_worker *w)
@@ -71,7 +74,7 @@ static int register_all(qless_worker *w)
 		if ((rc = qless_queue_new(&queue, w->client, w->names[q])) != QLESS_OK)
 			break;
 		for (i = 0; i < o->ntree && rc == QLESS_OK; i++)
-			if (o->tree_configs[i] != NULL)
+			if (o->tree_configs[i] != NULL && allowed(o, o->tree_klasses[i]))
 				rc = qless_queue_register_klass(queue, o->tree_klasses[i], o->tree_configs[i], NULL);
 		qless_queue_free(queue);
 	}
@@ -197,7 +200,7 @@ void qless__tree_shutdown(qless_slot *s, qless_job *job, qless_result *r)
 
 	memset(&h, 0, sizeof h);
 	h.jid = r->jid;
-	if (o->nallow > 0 && !qless_allowlist_match(o->allow, o->nallow, klass)) {
+	if (!allowed(o, klass)) {
 		/* Its code may not be loaded here, and the job still has to end. */
 		record_shutdown_error(s, job, "job class not allowed by this worker's allow-list: no shutdown hook run");
 	} else if (o->shutdown != NULL) {

@@ -575,7 +575,6 @@ static void test_options_checked(void)
 	const char *const exact[] = { "Tree", "Tree*" };
 	const char *const not_object[] = { "[1]", NULL };
 	const char *const on_pattern[] = { NULL, "{}" };
-	const char *const allow[] = { "Plain" };
 
 	r.o.tree_klasses = bad_pattern;
 	TH_RC(qless_worker_run(r.w, &r.o), QLESS_EINVAL);
@@ -589,11 +588,6 @@ static void test_options_checked(void)
 	TH_RC(qless_worker_run(r.w, &r.o), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "pattern 'Tree*'"));
 	r.o.tree_configs = NULL;
-	r.o.allow = allow;
-	r.o.nallow = 1;
-	TH_RC(qless_worker_run(r.w, &r.o), QLESS_EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "'Tree' is not in the allow-list"));
-	r.o.nallow = 0;
 	r.o.ntree = 0;
 	TH_RC(qless_worker_run(r.w, &r.o), QLESS_EINVAL); /* startup without tree classes */
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "startup"));
@@ -607,15 +601,18 @@ static void test_register_at_start(void)
 {
 	rig r;
 	const char *qs[] = { "t", "u" };
-	static const char *const klasses[] = { "Tree", "Tree*" };
+	static const char *const klasses[] = { "Tree", "Tree*", "Refused" };
 	static const char *const configs[] = { "{\"inports\": {\"in\": {\"default\": 0}}, \"outports\": {\"out\": {}}}",
-		                               NULL };
+		                               NULL, "{}" };
+	static const char *const allow[] = { "Tree*" };
 	rig_open(&r);
 	qless_worker_free(r.w);
 	TH_OK(qless_worker_new(&r.w, r.c, qs, 2, NULL));
 	r.o.tree_klasses = klasses;
 	r.o.tree_configs = configs;
-	r.o.ntree = 2;
+	r.o.ntree = 3;
+	r.o.allow = allow; /* Refused is outside it: not registered */
+	r.o.nallow = 1;
 	qless_worker_stop(r.w, 0); /* a stop asked before the run: it registers, then returns */
 	TH_OK(qless_worker_run(r.w, &r.o));
 	for (size_t i = 0; i < 2; i++) {
@@ -623,6 +620,10 @@ static void test_register_at_start(void)
 		char *out = NULL;
 		TH_OK(qless_client_call(r.c, &out, "worker.config", argv, 2));
 		TH_STREQ(out, configs[0]);
+		qless_free(out);
+		argv[1] = "Refused";
+		TH_OK(qless_client_call(r.c, &out, "worker.config", argv, 2));
+		CU_ASSERT_PTR_NULL(out);
 		qless_free(out);
 	}
 	const char *put[] = { "tw", "u", "fresh", "Tree", "{}", "0", "tree", "1" };

@@ -189,8 +189,9 @@ typedef struct qless_worker_run_options {
 	const char *const *tree_configs; /* NULL, or one per tree_klasses entry: the class's
 	                             worker.register config ({"inports": ..., "outports": ...}) or NULL
 	                             for none. Sent for each of the worker's queues as the run starts
-	                             (the registry is kept by Redis, so not again on a reconnect);
-	                             only an exact class name may have one */
+	                             (the registry is kept by Redis, so not again on a reconnect),
+	                             except for classes the allow-list keeps from the run; only an
+	                             exact class name may have one */
 	size_t ntree;
 	qless_perform_fn startup; /* NULL: none. Before the first perform of a tree job's life (until
 	                             job.started); a result other than complete (fail, retry) settles
