@@ -108,20 +108,52 @@ static void drop(qless_slot *s, qless_job *job, qless_result *r, const char *ste
 	r->outcome = QLESS_OUTCOME_DROP;
 }
 
-/* `started` of tree.get's reply: 1 set, 0 not, -1 unreadable. */
-static int started_of(const char *json)
+/* The config of klass in the run's tree_configs (an exact name), or NULL. */
+static const char *config_of(const qless_worker_run_options *o, const char *klass)
 {
-	json_t *j = json_loads(json, 0, NULL), *v = json_object_get(j, "started");
-	int started = v == NULL ? -1 : !json_is_false(v);
-	json_decref(j);
-	return started;
+	size_t i;
+	for (i = 0; o->tree_configs != NULL && i < o->ntree; i++)
+		if (o->tree_configs[i] != NULL && strcmp(o->tree_klasses[i], klass) == 0)
+			return o->tree_configs[i];
+	return NULL;
+}
+
+/*
+ * A job put before its class was registered has none of the class's
+ * ports, which its code expects: its first run defines those it lacks
+ * (ports it has keep their options). Nothing is sent when none are
+ * missing, so only such jobs pay for it.
+ */
+static int define_missing_ports(qless_slot *s, qless_job *job, const json_t *tree)
+{
+	static const char *const dirs[2] = { "inports", "outports" };
+	const char *config = config_of(&s->worker->run, qless_job_klass(job)), *name;
+	json_t *c = config ? json_loads(config, 0, NULL) : NULL, *opts;
+	int d, rc = QLESS_OK;
+	for (d = 0; d < 2 && rc == QLESS_OK; d++) {
+		json_t *have = json_object_get(tree, dirs[d]), *missing = json_object();
+		char *text = NULL;
+		json_object_foreach(json_object_get(c, dirs[d]), name, opts)
+			if (json_object_get(have, name) == NULL)
+				json_object_set(missing, name, opts);
+		if (json_object_size(missing) > 0) {
+			text = json_dumps(missing, JSON_COMPACT);
+			rc = text ? qless_port_define(s->client, qless_job_jid(job), d ? QLESS_PORT_OUT : QLESS_PORT_IN, text)
+			          : qless__err_nomem("qless_worker_run");
+		}
+		free(text);
+		json_decref(missing);
+	}
+	json_decref(c);
+	return rc;
 }
 
 int qless__tree_start(qless_slot *s, qless_job *job, qless_result *r)
 {
 	const qless_worker_run_options *o = &s->worker->run;
 	char *json = NULL;
-	int rc, started;
+	json_t *tree, *started;
+	int rc;
 
 	/* The cost rule: a job of a class not named a tree class costs no call. */
 	if (o->ntree == 0 || !qless_allowlist_match(o->tree_klasses, o->ntree, qless_job_klass(job)))
@@ -135,16 +167,26 @@ int qless__tree_start(qless_slot *s, qless_job *job, qless_result *r)
 		drop(s, job, r, "tree.get");
 		return 0;
 	}
-	started = started_of(json);
+	tree = json_loads(json, 0, NULL);
 	qless_free(json);
-	if (started < 0) {
+	started = json_object_get(tree, "started");
+	if (started == NULL) {
+		json_decref(tree);
 		qless__err(QLESS_EPROTOCOL, "tree.get's reply has no \"started\"");
 		drop(s, job, r, "tree.get");
 		return 0;
 	}
 	r->tree = 1;
-	if (started)
+	if (!json_is_false(started)) {
+		json_decref(tree);
 		return 1;
+	}
+	rc = define_missing_ports(s, job, tree);
+	json_decref(tree);
+	if (rc != QLESS_OK) {
+		drop(s, job, r, "port.define");
+		return 0;
+	}
 	if (o->startup != NULL) {
 		o->startup(o->ctx, job, r);
 		/* Failed, retried, suspended, settled by itself or lock lost: the

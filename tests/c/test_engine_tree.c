@@ -639,6 +639,39 @@ static void test_register_at_start(void)
 	rig_close(&r);
 }
 
+/* A job put before its class was registered gets the class's ports it
+ * lacks at its first run, before the startup hook; its own port options
+ * stay, and a job that has them all costs no call for it. */
+static void test_missing_ports_defined(void)
+{
+	rig r;
+	job_count *j = rig_tree(&r); /* has inport "in" {} from its put */
+	static const char *const klasses[] = { "Tree" };
+	static const char *const configs[] = { "{\"inports\": {\"in\": {\"default\": 5}, \"x\": {\"default\": 1}}, "
+		                               "\"outports\": {\"out\": {}}}" };
+	const char *plain_put[] = { "tw", "t", "bare", "Tree", "{}", "0", "tree", "1" };
+	char *bare = NULL;
+	TH_OK(qless_client_call(r.c, &bare, "put", plain_put, 8));
+	r.o.tree_klasses = klasses;
+	r.o.tree_configs = configs;
+	run_jobs(&r, 2);
+	char *tree = call(r.c, "tree.get", j->jid, NULL);
+	json_t *t = th_json(tree);
+	CU_ASSERT_EQUAL(json_object_size(json_object_get(json_object_get(t, "inports"), "in")), 0); /* kept {} */
+	CU_ASSERT(json_is_object(json_object_get(json_object_get(t, "inports"), "x")));
+	CU_ASSERT(json_is_object(json_object_get(json_object_get(t, "outports"), "out")));
+	json_decref(t);
+	qless_free(tree);
+	/* Registered at start now, so a new job has them all: no port.define. */
+	char *fresh = put_tree(r.c, "Tree");
+	freeReplyObject(redisCommand(th_raw(), "CONFIG RESETSTAT"));
+	run_jobs(&r, 1);
+	CU_ASSERT_EQUAL(script_calls(), 1 + 2 + 2); /* worker.register, 2 settles, tree.get, job.started */
+	qless_free(fresh);
+	qless_free(bare);
+	rig_close(&r);
+}
+
 /* The registry is written before any job runs; a config the server
  * refuses (a port name it forbids) stops the run before it pops. */
 static void test_register_refused_runs_nothing(void)
@@ -711,6 +744,7 @@ CU_TestInfo engine_tree_tests[] = {
 	{ "seeded_walk", test_seeded_walk },
 	{ "options_checked", test_options_checked },
 	{ "register_at_start", test_register_at_start },
+	{ "missing_ports_defined", test_missing_ports_defined },
 	{ "register_refused_runs_nothing", test_register_refused_runs_nothing },
 	{ "thread_pool", test_thread_pool },
 	{ "v3_options", test_v3_options },
