@@ -190,7 +190,8 @@ typedef struct qless_worker_run_options {
 	                             worker.register config ({"inports": ..., "outports": ...}) or NULL
 	                             for none. Sent for each of the worker's queues as the run starts
 	                             (the registry is kept by Redis, so not again on a reconnect),
-	                             except for classes the allow-list keeps from the run; only an
+	                             except for classes the allow-list keeps from the run; a job put
+	                             before that gets the ports it lacks at its first run. Only an
 	                             exact class name may have one */
 	size_t ntree;
 	qless_perform_fn startup; /* NULL: none. Before the first perform of a tree job's life (until
