@@ -313,6 +313,13 @@ QLESS_ATTR(qless_schedule, const char *, name)
 	             const qless_schedule_options *opts);
 	int add(char **out_jid, int *out_inserted, const char *when_text, const char *klass, const char *data,
 	        const qless_schedule_options *opts);
+	/* Time text as at=, in= and every= mean it (the policy is the core's). */
+	int add_at_text(char **out_jid, int *out_inserted, const char *at_text, const char *klass, const char *data,
+	                const qless_schedule_options *opts);
+	int add_in_text(char **out_jid, int *out_inserted, const char *in_text, const char *klass, const char *data,
+	                const qless_schedule_options *opts);
+	int add_every_text(char **out_jid, int *out_inserted, const char *every_text, const char *klass,
+	                   const char *data, const qless_schedule_options *opts);
 	int remove(const char *jid, int *out_removed);
 	/* The pending entries as JSON text. */
 	int list(char **out_json);

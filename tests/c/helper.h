@@ -64,6 +64,9 @@ void th_clock_at(qless_client *c, double t);
  * the server saw no command since before = th_commands() except that INFO. */
 void th_refused_unsent(int rc, long long before, const char *func, const char *arg);
 
+/* The text of row i of schedules.md §5.6 (test_when.c), NULL past the end. */
+const char *th_when_row_text(size_t i);
+
 /* Assertion that shows the library's message when a call fails. */
 #define TH_RC(expr, expected) do { \
 	int th_rc_ = (expr); \
@@ -126,8 +129,10 @@ extern CU_TestInfo cron_agree_tests[];
 extern CU_TestInfo schedule_tests[];
 extern CU_TestInfo recur_cron_tests[];
 extern CU_TestInfo schedule_entry_tests[];
+extern CU_TestInfo schedule_text_tests[];
 extern CU_TestInfo tree_tests[];
 extern CU_TestInfo tree_arg_tests[];
+extern CU_TestInfo tree_port_tests[];
 
 /* Tests that ended with library handles still alive (see th_teardown). */
 extern int th_handle_leaks;

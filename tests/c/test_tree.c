@@ -238,6 +238,63 @@ static void test_features(void)
 	qless_client_free(c);
 }
 
+/* job_terminate (recursive, idempotent), the shutdown run handed out as
+ * terminating and ended by qless_job_terminated, and the refusals of each
+ * mapped to their codes. */
+static void test_terminate(void)
+{
+	qless_client *c = th_client("w");
+	char *out = NULL, *list = NULL;
+	int64_t n = -1;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	put_tree(c);
+	qless_job *job = th_pop1(c, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	const char *jid = qless_job_jid(job);
+	TH_OK(qless_job_started(job));
+	TH_RC(qless_job_terminated(job), QLESS_ESTATE);   /* is not terminating */
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is not terminating"));
+	TH_OK(qless_client_job_terminate(c, "t", 0, &n));
+	CU_ASSERT_EQUAL(n, 1);
+	TH_OK(qless_client_job_terminate(c, "t", 1, &n));   /* only the child changes now */
+	CU_ASSERT_EQUAL(n, 1);
+	TH_OK(qless_client_job_terminate(c, "t", 1, &n));
+	CU_ASSERT_EQUAL(n, 0);
+	TH_RC(qless_client_job_run(c, "t", 0, &out), QLESS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "cannot go from terminating to waiting"));
+	CU_ASSERT_PTR_NULL(out);
+	qless_strlist *terminating = NULL;
+	TH_OK(qless_client_jobs(c, &terminating, "terminating", "q", 0, 25));
+	CU_ASSERT(qless_strlist_size(terminating) == 1 && strcmp(qless_strlist_get(terminating, 0), jid) == 0);
+	qless_strlist_free(terminating);
+	/* The started one holds a shutdown run; its old lock went with the termination. */
+	TH_RC(qless_job_terminated(job), QLESS_ELOCK);
+	qless_job_free(job);
+	job = th_pop1(c, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	TH_STREQ(qless_job_state(job), "terminating");
+	qless_job *theirs = NULL;
+	qless_client *other = th_client("other");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
+	TH_OK(qless_client_get_job(other, &theirs, qless_job_jid(job)));
+	TH_RC(qless_job_terminated(theirs), QLESS_ELOCK);   /* another worker */
+	TH_OK(qless_job_terminated(job));
+	TH_STREQ(qless_job_state(job), "terminated");
+	TH_STREQ(qless_job_worker(job), "");
+	TH_OK(qless_client_tree_get(c, "t", &list));
+	json_t *t = list ? th_json(list) : NULL;
+	TH_STREQ(jstr(t, "state"), "terminated");
+	json_decref(t);
+	qless_free(list);
+	TH_OK(qless_client_job_run(c, "t", 0, &out));   /* a restart */
+	TH_STREQ(out, "waiting");
+	qless_free(out);
+	qless_job_free(theirs);
+	qless_job_free(job);
+	qless_client_free(other);
+	qless_client_free(c);
+}
+
 CU_TestInfo tree_tests[] = {
 	{ "put_v3", test_put_v3 },
 	{ "put_options_v2", test_put_options_v2 },
@@ -246,5 +303,6 @@ CU_TestInfo tree_tests[] = {
 	{ "run_cycle", test_run_cycle },
 	{ "aliases", test_aliases },
 	{ "features", test_features },
+	{ "terminate", test_terminate },
 	CU_TEST_INFO_NULL,
 };
