@@ -379,6 +379,7 @@ static long qless_swig_version_number(void)
 %ignore qless_worker_run_options;
 %ignore qless_result_fail;
 %ignore qless_result_retry;
+%ignore qless_result_suspend;
 %ignore qless_allowlist_check;
 %ignore qless_allowlist_match;
 /* Listening runs job code on pool threads: each language listens through

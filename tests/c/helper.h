@@ -115,6 +115,7 @@ extern CU_TestInfo lifetime_tests[];
 extern CU_TestInfo recur_tests[];
 extern CU_TestInfo worker_tests[];
 extern CU_TestInfo engine_tests[];
+extern CU_TestInfo engine_tree_tests[];
 extern CU_TestInfo event_tests[];
 extern CU_TestInfo conn_tests[];
 extern CU_TestInfo restart_tests[];

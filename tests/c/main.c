@@ -25,6 +25,7 @@ int main(int argc, char **argv)
 		SUITE("recur", recur_tests),
 		SUITE("worker", worker_tests),
 		SUITE("engine", engine_tests),
+		SUITE("engine_tree", engine_tree_tests),
 		SUITE("events", event_tests),
 		SUITE("conn", conn_tests),
 		SUITE("restart", restart_tests),
