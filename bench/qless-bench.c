@@ -1191,23 +1191,26 @@ static void print_table(FILE *out)
 	}
 }
 
-/* The worker program row named like r (with its mode suffix), or NULL. */
-static const wrow *wrow_of(const row *r)
+/* The row `name` of `mode`, as suffix_modes() has named it, or NULL. */
+static const row *row_named(const char *name, const char *mode)
 {
-	for (int i = 0; i < nwrows; i++) {
-		char name[80];
-		snprintf(name, sizeof name, "%s (seq)", wrows[i].name);
-		if (strcmp(name, r->name) == 0)
-			return &wrows[i];
-	}
-	return NULL;
+	char full[80];
+	snprintf(full, sizeof full, "%s (%s)", name, mode);
+	return find(full);
 }
 
 static const row *wrow_row(const wrow *w)
 {
-	char name[80];
-	snprintf(name, sizeof name, "%s (seq)", w->name);
-	return find(name);
+	return row_named(w->name, "seq");
+}
+
+/* The worker program of row r, or NULL. */
+static const wrow *wrow_of(const row *r)
+{
+	for (int i = 0; i < nwrows; i++)
+		if (wrow_row(&wrows[i]) == r)
+			return &wrows[i];
+	return NULL;
 }
 
 /* w's jobs/s (rate) or Redis CPU per job as a ratio to its reference, or -1. */
@@ -1264,32 +1267,19 @@ static void print_workers(FILE *out)
 	}
 }
 
-/* The tree row named like r (with its mode suffix), or NULL. */
+/* The job-tree row of table row r, or NULL. */
 static const trow *trow_of(const row *r)
 {
-	for (int i = 0; i < ntrows; i++) {
-		char name[80];
-		snprintf(name, sizeof name, "%s (pipe)", trows[i].name);
-		if (strcmp(name, r->name) == 0)
+	for (int i = 0; i < ntrows; i++)
+		if (row_named(trows[i].name, "pipe") == r)
 			return &trows[i];
-	}
 	return NULL;
 }
 
-/* Redis CPU per operation of the tree row t, or -1. */
-static double trow_cpu(const trow *t)
+/* Redis CPU per operation of the pipelined row `name`, or -1. */
+static double pipe_cpu(const char *name)
 {
-	char name[80];
-	snprintf(name, sizeof name, "%s (pipe)", t->name);
-	const row *r = find(name);
-	return r && r->jobs > 0 ? r->cpu / (double)r->jobs : -1;
-}
-
-static double tree_trivial_cpu(void)
-{
-	char name[80];
-	snprintf(name, sizeof name, "%s (pipe)", tree_trivial);
-	const row *r = find(name);
+	const row *r = row_named(name, "pipe");
 	return r && r->jobs > 0 ? r->cpu / (double)r->jobs : -1;
 }
 
@@ -1299,7 +1289,7 @@ static double tree_trivial_cpu(void)
  * flat while the cost grows linearly. */
 static void print_trees(FILE *out)
 {
-	double lim = tree_trivial_cpu(), prev_cpu = -1;
+	double lim = pipe_cpu(tree_trivial), prev_cpu = -1;
 	int prev_ports = 0;
 	if (ntrows == 0 || lim <= 0)
 		return;
@@ -1310,7 +1300,7 @@ static void print_trees(FILE *out)
 	for (int i = 0; i < ntrows; i++) {
 		const trow *t = &trows[i];
 		const spread *sp = spread_of(t->name);
-		double cpu = trow_cpu(t);
+		double cpu = pipe_cpu(t->name);
 		char cell[40] = "";
 		if (cpu < 0)
 			continue;
@@ -1420,7 +1410,7 @@ static void write_json(const char *path, int met)
 			const trow *t = trow_of(r);
 			if (t != NULL)
 				fprintf(f, ", \"tree_rounds\": %d, \"cpu_vs_trivial_same_rounds\": %.3f", tree_rounds,
-				        cpu / tree_trivial_cpu());
+				        cpu / pipe_cpu(tree_trivial));
 			if (t != NULL && t->ports > 0)
 				fprintf(f, ", \"ports\": %d, \"redis_cpu_us_per_port\": %.3f", t->ports, cpu * 1e6 / t->ports);
 			if (w != NULL)
