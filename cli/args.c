@@ -48,14 +48,53 @@ int arg_duration(cli *c, const char *what, const char *s, double *out)
 	return 0;
 }
 
+/* The server's JSON decoder refuses deeper values (libqless checks the
+ * same before sending); jansson alone accepts up to 2048 levels, which
+ * also bounds this recursion. */
+#define JSON_MAX_DEPTH 1000
+
+static int json_too_deep(json_t *v, int depth)
+{
+	size_t i;
+	const char *key;
+	json_t *item;
+	if (!json_is_array(v) && !json_is_object(v))
+		return 0;
+	if (depth > JSON_MAX_DEPTH)
+		return 1;
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, item)
+			if (json_too_deep(item, depth + 1))
+				return 1;
+		return 0;
+	}
+	json_object_foreach(v, key, item)
+		if (json_too_deep(item, depth + 1))
+			return 1;
+	return 0;
+}
+
 int arg_json(cli *c, const char *what, const char *s)
 {
 	json_error_t err;
 	json_t *v = json_loads(s, JSON_DECODE_ANY, &err);
 	if (v == NULL)
 		return cli_usage_error(c, "%s is not valid JSON: %s", what, err.text);
+	int deep = json_too_deep(v, 1);
 	json_decref(v);
+	if (deep)
+		return cli_usage_error(c, "%s is nested deeper than %d levels", what, JSON_MAX_DEPTH);
 	return 0;
+}
+
+int arg_json_object(cli *c, const char *what, const char *s)
+{
+	json_t *v = json_loads(s, JSON_DECODE_ANY, NULL);
+	int ok = json_is_object(v);
+	json_decref(v);
+	if (!ok && arg_json(c, what, s) == 0)
+		return cli_usage_error(c, "%s is not a JSON object", what);
+	return ok ? 0 : EXIT_USAGE;
 }
 
 char **split_list(const char *s, size_t *n)
@@ -81,4 +120,27 @@ void free_list(char **list)
 		return;
 	free(list[-1]);
 	free(list - 1);
+}
+
+int arg_channel(cli *c, const char *what, const char *s)
+{
+	size_t len = strlen(s);
+	int ok = len > 0 && len <= 500 && s[0] == '/' && (len == 1 || s[len - 1] != '/');
+	for (size_t i = 1; ok && i < len; i++) {
+		unsigned char b = (unsigned char)s[i];
+		/* A segment is at least one byte: no "//". */
+		ok = b > ' ' && b != 0x7f && !(b == '/' && s[i - 1] == '/');
+	}
+	if (!ok)
+		return cli_usage_error(c, "%s '%.64s' is not a channel (/ or /a/b: segments without spaces, at most 500 bytes)",
+		                       what, s);
+	return 0;
+}
+
+int arg_dir(cli *c, const char *s, qless_port_dir *out)
+{
+	if (strcmp(s, "in") != 0 && strcmp(s, "out") != 0)
+		return cli_usage_error(c, "the direction must be in or out, not '%.64s'", s);
+	*out = strcmp(s, "in") == 0 ? QLESS_PORT_IN : QLESS_PORT_OUT;
+	return 0;
 }

@@ -28,13 +28,15 @@ typedef int (*cli_fn)(cli *c, int argc, char **argv);
 
 /* ---- option parsing (opts.c) ---- */
 
-typedef enum { OPT_FLAG, OPT_STRING } opt_kind;
+/* OPT_LIST is a repeatable option (--alias a --alias b). */
+typedef enum { OPT_FLAG, OPT_STRING, OPT_LIST } opt_kind;
 
 typedef struct cli_opt {
 	const char *name;     /* without the leading "--" */
 	opt_kind kind;
-	const char **value;   /* OPT_STRING: receives the argument */
-	int *flag;            /* OPT_FLAG: set to 1 */
+	const char **value;   /* OPT_STRING: receives the argument; OPT_LIST: an
+	                         array with room for argc arguments, filled in order */
+	int *flag;            /* OPT_FLAG: set to 1; OPT_LIST: the count, incremented */
 } cli_opt;
 
 /*
@@ -55,6 +57,37 @@ int cli_parse_all(cli *c, int argc, char **argv, const cli_opt *opts, const char
 /* A global option (--json, --url X, --url=X, --worker X) at argv[i]:
  * returns the arguments consumed, 0 if not one, -1 if its value is missing. */
 int cli_global_option(cli *c, int argc, char **argv, int i);
+
+/* ---- subcommands (subcommands.c) ---- */
+
+/* A subcommand: argv[0] is its name. */
+typedef struct cli_sub {
+	const char *name;
+	cli_fn fn;
+	const char *cmd;      /* the name in messages ("tree get") */
+	const char *usage;    /* its lines of the group's --help; NULL when an
+	                         earlier row's lines cover it */
+} cli_sub;
+
+/* Runs the subcommand named by the first word after the global options;
+ * --help lists every usage. A word that names none runs fallback with the
+ * word as its first argument, or is a usage error when fallback is NULL. */
+int cli_subcommand(cli *c, int argc, char **argv, const cli_sub *subs, size_t nsubs, const cli_sub *fallback);
+
+/* A subcommand's positionals, after its options: from min to max of them
+ * (max < 0: no limit), none empty; synopsis ("JID DIR PORT VALUE...")
+ * names them in the messages. Returns their number with *pos owned (free)
+ * and *status 0, or -1 with *status to return (a usage error, or 0 after
+ * --help). */
+int cli_words(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage, const char *synopsis, int min,
+              int max, char ***pos, int *status);
+
+/* One library call on a subcommand's words (at least min of them, none
+ * empty), which gives a count: printed by print_count, with the jid when
+ * the synopsis starts with JID. */
+typedef int (*cli_count_fn)(qless_client *client, char **words, int n, int64_t *out);
+int cli_counted(cli *c, int argc, char **argv, const char *usage, const char *synopsis, int min, const char *key,
+                cli_count_fn fn);
 
 /* ---- errors (output.c) ---- */
 
@@ -79,8 +112,14 @@ int arg_number(cli *c, const char *what, const char *s, double *out);
 int arg_words(cli *c, const char *what, char *const *words, int n);
 /* A duration (30s, 5m, 2h, 1d, 1h30m or plain seconds). */
 int arg_duration(cli *c, const char *what, const char *s, double *out);
+/* "in" or "out" as a port direction, else a usage error. */
+int arg_dir(cli *c, const char *s, qless_port_dir *out);
+/* A channel name of job trees: "/" or "/a/b" (jobtrees.md §1). */
+int arg_channel(cli *c, const char *what, const char *s);
 /* JSON text that must parse. */
 int arg_json(cli *c, const char *what, const char *s);
+/* JSON text that must be an object. */
+int arg_json_object(cli *c, const char *what, const char *s);
 /* Splits "a,b,c" (empty items dropped) into a NULL-terminated array of
  * pointers into a copy; *n gets the count. Free with free_list(). */
 char **split_list(const char *s, size_t *n);
@@ -97,6 +136,14 @@ json_t *json_strlist(const qless_strlist *list);
 json_t *json_strlist_counts(const qless_strlist *list);
 /* A joblist as a JSON array of job objects. */
 json_t *json_joblist(const qless_joblist *list);
+/* Prints each value of a JSON array text on a line of its own, verbatim. */
+void print_json_items(const char *array);
+/* A command's count: the number alone, or with --json {"jid": jid, key: n}
+ * ({key: n} when jid is NULL). Returns 0. */
+int print_count(cli *c, const char *jid, const char *key, int64_t n);
+/* A JSON object text as a two-column table: each key and its value as
+ * compact JSON. */
+void print_object_table(const char *object, const char *key_header, const char *value_header);
 /* Prints "-" for an empty or NULL string. */
 const char *or_dash(const char *s);
 
@@ -195,6 +242,17 @@ int cmd_server(cli *c, int argc, char **argv);
 int cmd_when(cli *c, int argc, char **argv);
 int cmd_cron(cli *c, int argc, char **argv);
 int cmd_schedule(cli *c, int argc, char **argv);
+int cmd_tree(cli *c, int argc, char **argv);
+int cmd_job(cli *c, int argc, char **argv);
+int cmd_port(cli *c, int argc, char **argv);
+int cmd_channel(cli *c, int argc, char **argv);
+int cmd_state(cli *c, int argc, char **argv);
+int cmd_alias(cli *c, int argc, char **argv);
+int cmd_klass(cli *c, int argc, char **argv);
+
+/* qless tree get (tree_draw.c), also what `qless tree JID` runs. */
+int tree_get(cli *c, int argc, char **argv);
+extern const char tree_get_usage[];
 
 /* qless schedule's subcommands (argv[0] is the subcommand) and their usage. */
 /* Parses a subcommand that takes one QUEUE: 1 with *queue set, or 0 when

@@ -70,9 +70,41 @@ static const char put_usage[] =
 	"  --unique          put nothing while the job is pending (not complete); without\n"
 	"                    --jid the jid comes from queue, klass and data (or --key)\n"
 	"  --key KEY         with --unique: the job's identity is KEY\n"
+	"  --tree            make it a tree job (implied by the options below but --by)\n"
+	"  --parent P --name N   a child of tree job P, named N among P's children\n"
+	"  --inports JSON    input ports, e.g. {\"in\":{},\"limit\":{\"default\":10}}\n"
+	"  --outports JSON   output ports\n"
+	"  --alias A         a global name of the job (repeatable)\n"
+	"  --by WHO          who created it (default: the worker name)\n"
 	"  --json            {\"jid\"}, with --unique {\"jid\",\"inserted\",\"state\"}\n";
 
 /* The --json reply of a unique put: the job's state as it is now. */
+/* The job-tree options of put (jobtrees.md §5.2), checked before anything
+ * is sent: --parent and --name go together, ports are JSON objects. */
+static int put_tree_options(cli *c, qless_put_options *po, int tree, const char *parent, const char *name,
+                            const char *inports, const char *outports, const char **aliases, int naliases,
+                            const char *by)
+{
+	if ((parent == NULL) != (name == NULL))
+		return cli_usage_error(c, "--parent and --name go together");
+	if ((parent && !*parent) || (name && !*name) || (by && !*by))
+		return cli_usage_error(c, "%s is empty", parent && !*parent ? "--parent" : name && !*name ? "--name" : "--by");
+	for (int i = 0; i < naliases; i++)
+		if (!*aliases[i])
+			return cli_usage_error(c, "--alias is empty");
+	if ((inports && arg_json_object(c, "--inports", inports)) || (outports && arg_json_object(c, "--outports", outports)))
+		return EXIT_USAGE;
+	po->tree = tree;
+	po->parent = parent;
+	po->name = name;
+	po->inports = inports;
+	po->outports = outports;
+	po->aliases = naliases > 0 ? aliases : NULL;
+	po->naliases = (size_t)naliases;
+	po->created_by = by;
+	return 0;
+}
+
 static int print_unique_put(cli *c, const char *jid, int inserted)
 {
 	qless_job *job = NULL;
@@ -83,24 +115,30 @@ static int print_unique_put(cli *c, const char *jid, int inserted)
 	return status;
 }
 
-int cmd_put(cli *c, int argc, char **argv)
+static int put_job(cli *c, int argc, char **argv, const char **aliases)
 {
 	const char *priority = NULL, *tags = NULL, *delay = NULL, *retries = NULL, *depends = NULL, *jid = NULL;
-	const char *key = NULL;
-	int unique = 0, inserted = 0;
+	const char *key = NULL, *parent = NULL, *name = NULL, *inports = NULL, *outports = NULL, *by = NULL;
+	int unique = 0, inserted = 0, tree = 0, naliases = 0;
 	const cli_opt opts[] = {
 		{ "priority", OPT_STRING, &priority, NULL }, { "tags", OPT_STRING, &tags, NULL },
 		{ "delay", OPT_STRING, &delay, NULL }, { "retries", OPT_STRING, &retries, NULL },
 		{ "depends", OPT_STRING, &depends, NULL }, { "jid", OPT_STRING, &jid, NULL },
-		{ "unique", OPT_FLAG, NULL, &unique }, { "key", OPT_STRING, &key, NULL }, { 0 },
+		{ "unique", OPT_FLAG, NULL, &unique }, { "key", OPT_STRING, &key, NULL },
+		{ "tree", OPT_FLAG, NULL, &tree }, { "parent", OPT_STRING, &parent, NULL },
+		{ "name", OPT_STRING, &name, NULL }, { "inports", OPT_STRING, &inports, NULL },
+		{ "outports", OPT_STRING, &outports, NULL }, { "alias", OPT_LIST, aliases, &naliases },
+		{ "by", OPT_STRING, &by, NULL }, { 0 },
 	};
 	char *pos[3];
 	int status, n = cli_parse(c, argc, argv, opts, put_usage, pos, 3, &status);
-	if (n < 0)
-		return status;
-	if (n < 2)
-		return cli_usage_error(c, "needs QUEUE and KLASS (see qless put --help)");
+	if (n >= 0 && n < 2)
+		status = cli_usage_error(c, "needs QUEUE and KLASS (see qless put --help)");
 	qless_put_options po = QLESS_PUT_OPTIONS_INIT;
+	if (n >= 2)
+		status = put_tree_options(c, &po, tree, parent, name, inports, outports, aliases, naliases, by);
+	if (n < 2 || status != 0)
+		return status;
 	const char *data = n > 2 ? pos[2] : "{}";
 	int64_t r;
 	if (arg_json(c, "DATA", data))
@@ -151,6 +189,17 @@ int cmd_put(cli *c, int argc, char **argv)
 	qless_queue_free(q);
 	free_list(tag_list);
 	free_list(dep_list);
+	return status;
+}
+
+int cmd_put(cli *c, int argc, char **argv)
+{
+	/* Room for every argument as an --alias value. */
+	const char **aliases = calloc((size_t)argc, sizeof *aliases);
+	if (aliases == NULL)
+		abort();
+	int status = put_job(c, argc, argv, aliases);
+	free(aliases);
 	return status;
 }
 

@@ -39,6 +39,13 @@ static const struct command {
 	{ "when", cmd_when, "read English time text: a time, an interval or a cron expression" },
 	{ "cron", cmd_cron, "check a cron expression and describe it, or list its next fire times" },
 	{ "schedule", cmd_schedule, "schedules: add, list and remove entries; listen (run each job with a shell command)" },
+	{ "tree", cmd_tree, "draw a job tree; terminate, delete or run a tree job" },
+	{ "job", cmd_job, "a tree job: suspend, run, terminate, delete" },
+	{ "port", cmd_port, "a tree job's ports: read, peek, write, size, connect, disconnect" },
+	{ "channel", cmd_channel, "job-tree channels: publish, subscribers" },
+	{ "state", cmd_state, "a tree job's state: get, set, del" },
+	{ "alias", cmd_alias, "global names of tree jobs: set, get, del" },
+	{ "klass", cmd_klass, "a queue's registered job classes (their ports): register, list, unregister" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -55,14 +55,18 @@ int cli_parse(cli *c, int argc, char **argv, const cli_opt *opts, const char *us
 					return -1;
 				}
 				*o->flag = 1;
-			} else if (eq != NULL) {
-				*o->value = eq + 1;
-			} else if (i + 1 < argc) {
-				*o->value = argv[++i];
-			} else {
+				continue;
+			}
+			const char *val = eq != NULL ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+			if (val == NULL) {
 				*status = cli_usage_error(c, "--%s needs a value", o->name);
 				return -1;
 			}
+			/* A list has room for argc values, so it cannot overflow. */
+			if (o->kind == OPT_LIST)
+				o->value[(*o->flag)++] = val;
+			else
+				*o->value = val;
 			continue;
 		}
 		if (npos >= maxpos) {

@@ -121,3 +121,72 @@ const char *or_dash(const char *s)
 {
 	return s == NULL || *s == '\0' ? "-" : s;
 }
+
+void print_json_items(const char *array)
+{
+	const char *p = array;
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	if (*p != '[') {
+		puts(array);
+		return;
+	}
+	p++;
+	/* Split at the commas outside strings and nested values, so each
+	 * value prints as the server stored it. */
+	const char *start = p;
+	int depth = 0, in_string = 0;
+	for (; *p != '\0'; p++) {
+		if (in_string) {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == '"')
+				in_string = 0;
+			continue;
+		}
+		if (*p == '"') {
+			in_string = 1;
+		} else if (*p == '[' || *p == '{') {
+			depth++;
+		} else if ((*p == ',' || *p == ']') && depth == 0) {
+			const char *s = start, *e = p;
+			while (s < e && (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r'))
+				s++;
+			while (e > s && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\t' || e[-1] == '\r'))
+				e--;
+			if (e > s)
+				printf("%.*s\n", (int)(e - s), s);
+			if (*p == ']')
+				return;
+			start = p + 1;
+		} else if (*p == ']' || *p == '}') {
+			depth--;
+		}
+	}
+}
+
+int print_count(cli *c, const char *jid, const char *key, int64_t n)
+{
+	if (c->json && jid != NULL)
+		json_print(json_pack("{s:s,s:I}", "jid", jid, key, (json_int_t)n));
+	else if (c->json)
+		json_print(json_pack("{s:I}", key, (json_int_t)n));
+	else
+		printf("%lld\n", (long long)n);
+	return 0;
+}
+
+void print_object_table(const char *object, const char *key_header, const char *value_header)
+{
+	const char *const headers[] = { key_header, value_header, NULL };
+	json_t *all = json_parse(object), *value;
+	const char *key;
+	table *t = table_new(headers);
+	json_object_foreach(all, key, value) {
+		char *text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+		table_row(t, key, text != NULL ? text : "?");
+		free(text);
+	}
+	table_print(t);
+	json_decref(all);
+}

@@ -13,8 +13,10 @@ static const char watch_usage[] =
 	"usage: qless watch [CHANNEL...] [--count N]\n"
 	"Prints events as they happen (time, channel, message) until interrupted, or\n"
 	"after N messages. Channels (default: log): log, put, popped, completed,\n"
-	"failed, stalled, canceled, track, untrack, w:<worker>. The job channels carry\n"
-	"only tracked jobs. --json: one JSON object a line.\n";
+	"failed, stalled, canceled, track, untrack, w:<worker>, and ch:<channel> for a\n"
+	"job-tree channel and the channels below it (ch:/qless/log: tree events such\n"
+	"as status changes). The job channels carry only tracked jobs. --json: one\n"
+	"JSON object a line.\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -37,6 +39,9 @@ int cmd_watch(cli *c, int argc, char **argv)
 		n = -1;
 	if (n > 0 && (status = arg_words(c, "CHANNEL", pos, n)) != 0)
 		n = -1;
+	for (int i = 0; n > 0 && i < n; i++)
+		if (strncmp(pos[i], "ch:", 3) == 0 && (status = arg_channel(c, "CHANNEL", pos[i] + 3)) != 0)
+			n = -1;
 	if (n < 0) {
 		free(pos);
 		return status;

@@ -9,10 +9,11 @@
 --     count   jobs to pop, 0..1000 (0: settle only)
 --     how     complete [<complete's options>] | fail <group> <message>
 --             | retry <delay> [<group> <message>]
+--             | suspend | terminated (tree jobs: job.suspend, job.terminated)
 --             absent: pop only
 -- Reply: { result, fields, jobs }
---   result  complete's new state, fail's jid or retry's remaining count;
---           false without <how>
+--   result  complete's, suspend's or terminated's new state, fail's jid or
+--           retry's remaining count; false without <how>
 --   fields  the settled job's state, queue, worker, expires, remaining and
 --           failure as stored after the settle (false for a field not there,
 --           e.g. a completed job purged at once); false without <how>
@@ -22,6 +23,7 @@
 
 local SETTLE_MAX_COUNT = 1000
 local SETTLE_FIELDS = {'state', 'queue', 'worker', 'expires', 'remaining', 'failure'}
+local tree_hows = {suspend = 'job.suspend', terminated = 'job.terminated'}
 
 -- A string argument that must be present and not empty.
 local function settle_text(name, value)
@@ -90,7 +92,20 @@ local function settle_call(args, worker)
     if group ~= nil then settle_text('group', group) end
     return C.retry, {jid, queue, worker, args[8], group, message}
   end
-  Q.raise('Settle(): Arg "how" must be complete, fail or retry: ' .. tostring(how))
+  -- A tree job's worker ends its run (jobtrees.md §9) in the same call as
+  -- it reserves the next, as for the other outcomes.
+  local tree_how = tree_hows[how]
+  if tree_how then
+    if n > 7 then
+      Q.raise('Settle(): ' .. how .. ' takes <jid> <queue> <data>')
+    end
+    -- A script built without one of them refuses cleanly.
+    if not C[tree_how] then
+      Q.raise('Settle(): Arg "how" ' .. how .. ' needs ' .. tree_how .. ', which this script lacks')
+    end
+    return C[tree_how], {jid, worker}
+  end
+  Q.raise('Settle(): Arg "how" must be complete, fail, retry, suspend or terminated: ' .. tostring(how))
 end
 
 -- Pops from the first of `queues` that hands out a job.

@@ -86,6 +86,74 @@ QLESS_ATTR(qless_client, double, now)
 	int config_all(char **out);
 	int config_set(const char *key, const char *value);
 	int config_unset(const char *key);
+
+	/* Job trees (qless/tree.h); the port, channel and state calls take the
+	 * client first in C, so they are methods here with the C prefix kept
+	 * as the method's (client.port_write(jid, dir, port, values)). */
+	int features(char **out_json);
+	int tree_get(const char *jid, char **out_json);
+	int job_adopt(const char *parent, const char *name, const char *child);
+	int job_disown(const char *parent, const char *name, char **out_child);
+	int job_run(const char *jid, double delay, char **out_state);
+	int job_terminate(const char *jid, int recursive, int64_t *out_changed);
+	int job_delete(const char *jid, int64_t *out_deleted);
+	int alias_set(const char *jid, QLESS_STRV(aliases, n), int64_t *out_added);
+	int alias_get(const char *alias, char **out_jid);
+	int alias_del(QLESS_STRV(aliases, n), int64_t *out_removed);
+	int port_define(const char *jid, qless_port_dir dir, const char *ports_json)
+	{
+		return qless_port_define($self, jid, dir, ports_json);
+	}
+	int port_remove(const char *jid, qless_port_dir dir, QLESS_STRV(ports, n), int64_t *out_removed)
+	{
+		return qless_port_remove($self, jid, dir, QLESS_STRV, QLESS_STRC, out_removed);
+	}
+	int port_write(const char *jid, qless_port_dir dir, const char *port, QLESS_STRV(values, n))
+	{
+		return qless_port_write($self, jid, dir, port, QLESS_STRV, QLESS_STRC);
+	}
+	int port_read(const char *jid, qless_port_dir dir, const char *port, int64_t count, char **out_json)
+	{
+		return qless_port_read($self, jid, dir, port, count, out_json);
+	}
+	int port_peek(const char *jid, qless_port_dir dir, const char *port, int64_t count, char **out_json)
+	{
+		return qless_port_peek($self, jid, dir, port, count, out_json);
+	}
+	int port_size(const char *jid, qless_port_dir dir, const char *port, int64_t *out)
+	{
+		return qless_port_size($self, jid, dir, port, out);
+	}
+	int port_connect(const char *jid, qless_port_dir dir, const char *port, QLESS_STRV(channels, n),
+	                 int64_t *out_added)
+	{
+		return qless_port_connect($self, jid, dir, port, QLESS_STRV, QLESS_STRC, out_added);
+	}
+	int port_disconnect(const char *jid, qless_port_dir dir, const char *port, QLESS_STRV(channels, n),
+	                    int64_t *out_removed)
+	{
+		return qless_port_disconnect($self, jid, dir, port, QLESS_STRV, QLESS_STRC, out_removed);
+	}
+	int channel_publish(const char *channel, const char *json, const char *from_jid, int64_t *out_delivered)
+	{
+		return qless_channel_publish($self, channel, json, from_jid, out_delivered);
+	}
+	int channel_subscribers(const char *channel, char **out_json)
+	{
+		return qless_channel_subscribers($self, channel, out_json);
+	}
+	int state_get(const char *jid, const char *key, char **out_json)
+	{
+		return qless_state_get($self, jid, key, out_json);
+	}
+	int state_set(const char *jid, const char *key, const char *json)
+	{
+		return qless_state_set($self, jid, key, json);
+	}
+	int state_del(const char *jid, QLESS_STRV(keys, n), int64_t *out_removed)
+	{
+		return qless_state_del($self, jid, QLESS_STRV, QLESS_STRC, out_removed);
+	}
 }
 
 /* ---- queue ---- */
@@ -109,6 +177,10 @@ QLESS_ATTR(qless_queue, const char *, name)
 	int unfail(const char *group, int64_t count, int64_t *out_moved);
 	int set_heartbeat(int64_t seconds);
 	int set_max_concurrency(int64_t max);
+	/* The worker registry of job trees (qless/tree.h). */
+	int register_klass(const char *klass, const char *config_json, int *out_new);
+	int klass_config(const char *klass, char **out_json);
+	int unregister_klass(const char *klass, int *out_removed);
 }
 
 /* ---- job ---- */
@@ -161,6 +233,10 @@ QLESS_ATTR(qless_job, size_t, history_count)
 	int depends_remove(QLESS_STRV(jids, njids));
 	int depends_clear();
 	int heartbeater(qless_heartbeater **out, double interval) { return qless_heartbeater_new(out, $self, interval); }
+	/* Tree jobs held by this client's worker (qless/tree.h). */
+	int started();
+	int suspend(int *out_requeued);
+	int terminated();
 }
 
 /* ---- recurring job ---- */
@@ -237,6 +313,13 @@ QLESS_ATTR(qless_schedule, const char *, name)
 	             const qless_schedule_options *opts);
 	int add(char **out_jid, int *out_inserted, const char *when_text, const char *klass, const char *data,
 	        const qless_schedule_options *opts);
+	/* Time text as at=, in= and every= mean it (the policy is the core's). */
+	int add_at_text(char **out_jid, int *out_inserted, const char *at_text, const char *klass, const char *data,
+	                const qless_schedule_options *opts);
+	int add_in_text(char **out_jid, int *out_inserted, const char *in_text, const char *klass, const char *data,
+	                const qless_schedule_options *opts);
+	int add_every_text(char **out_jid, int *out_inserted, const char *every_text, const char *klass,
+	                   const char *data, const qless_schedule_options *opts);
 	int remove(const char *jid, int *out_removed);
 	/* The pending entries as JSON text. */
 	int list(char **out_json);

@@ -122,6 +122,13 @@ static const struct qless_swig_field qless_swig_put_fields[] = {
 	{ "depends", QLESS_SWIG_STRV, offsetof(qless_put_options, depends), offsetof(qless_put_options, ndepends) },
 	{ "unique", QLESS_SWIG_INT, offsetof(qless_put_options, unique), 0 },
 	{ "unique_key", QLESS_SWIG_STR, offsetof(qless_put_options, unique_key), 0 },
+	{ "tree", QLESS_SWIG_INT, offsetof(qless_put_options, tree), 0 },
+	{ "parent", QLESS_SWIG_STR, offsetof(qless_put_options, parent), 0 },
+	{ "name", QLESS_SWIG_STR, offsetof(qless_put_options, name), 0 },
+	{ "inports", QLESS_SWIG_STR, offsetof(qless_put_options, inports), 0 },
+	{ "outports", QLESS_SWIG_STR, offsetof(qless_put_options, outports), 0 },
+	{ "aliases", QLESS_SWIG_STRV, offsetof(qless_put_options, aliases), offsetof(qless_put_options, naliases) },
+	{ "created_by", QLESS_SWIG_STR, offsetof(qless_put_options, created_by), 0 },
 };
 static const qless_recur_options qless_swig_recur_defaults = QLESS_RECUR_OPTIONS_INIT;
 static const struct qless_swig_field qless_swig_recur_fields[] = {
@@ -372,6 +379,7 @@ static long qless_swig_version_number(void)
 %ignore qless_worker_run_options;
 %ignore qless_result_fail;
 %ignore qless_result_retry;
+%ignore qless_result_suspend;
 %ignore qless_allowlist_check;
 %ignore qless_allowlist_match;
 /* Listening runs job code on pool threads: each language listens through
@@ -477,5 +485,6 @@ QLESS_HANDLE(qless_swig_times, TimeList, qless_swig_times_free)
 %include "qless/server.h"
 %include "qless/when.h"
 %include "qless/schedule.h"
+%include "qless/tree.h"
 
 %include "objects.i"

@@ -97,9 +97,13 @@ final class Schedule extends \QlessSchedule
         }
         $args = [$klass, $data === null ? null : encode($data, __METHOD__), $this->cOptions($o)];
         $found = match ($given[0]) {
-            'at' => $this->add_at($this->at($o['at']), ...$args),
-            'in' => $this->add_in($this->in($o['in']), ...$args),
-            'every' => $this->every($o['every'], $args),
+            // Text goes to the extension, which reads it as each option means it.
+            'at' => is_string($o['at']) ? $this->add_at_text($o['at'], ...$args)
+                : $this->add_at(epoch($o['at'], 'Qless\Schedule::add(): option at'), ...$args),
+            'in' => is_string($o['in']) ? $this->add_in_text($o['in'], ...$args)
+                : $this->add_in(seconds($o['in'], 'Qless\Schedule::add(): option in'), ...$args),
+            'every' => is_string($o['every']) ? $this->add_every_text($o['every'], ...$args)
+                : $this->add_every(seconds($o['every'], 'Qless\Schedule::add(): option every'), 0, ...$args),
             'cron' => $this->add_cron($this->text($o['cron'], 'cron'), ...$args),
         };
         return $o['report'] ? $found : $found[0];
@@ -202,41 +206,6 @@ final class Schedule extends \QlessSchedule
             throw new \TypeError("Qless\\Schedule::add(): option $option must be a string, " . get_debug_type($value) . ' given');
         }
         return $value;
-    }
-
-    // Text is read here rather than by the extension's add_text, so that
-    // each option keeps its meaning: 'at' never makes a template, 'every'
-    // never a one-off.
-    private function at(mixed $at): float
-    {
-        if (!is_string($at)) {
-            return epoch($at, 'Qless\Schedule::add(): option at');
-        }
-        $found = when($at, $this->client()->now_get());
-        if ($found->kind !== 'at') {
-            throw new InvalidArgument("Qless\\Schedule::add(): option at: '$at' is not a one-off time (it is "
-                . "$found->kind); use the option every or cron", \QLESS_EINVAL);
-        }
-        return $found->at;
-    }
-
-    private function in(mixed $in): float
-    {
-        if (!is_string($in)) {
-            return seconds($in, 'Qless\Schedule::add(): option in');
-        }
-        $now = $this->client()->now_get();
-        return when(preg_match('/^\s*in\s/i', $in) ? $in : "in $in", $now)->at - $now;
-    }
-
-    private function every(mixed $every, array $args): array
-    {
-        if (!is_string($every)) {
-            return $this->add_every(seconds($every, 'Qless\Schedule::add(): option every'), 0, ...$args);
-        }
-        $found = when(preg_match('/^\s*every\s/i', $every) ? $every : "every $every", $this->client()->now_get());
-        return $found->kind === 'cron' ? $this->add_cron($found->cron, ...$args)
-            : $this->add_every($found->interval, $found->at, ...$args);
     }
 }
 

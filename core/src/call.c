@@ -358,6 +358,8 @@ static int ensure_unguarded(qless_client *c)
 		return qless_error_last_code();
 	}
 	rc = load_protocol(c, "qless");
+	if (rc == QLESS_OK && c->ctx != NULL)
+		rc = qless__features_read(c, "qless");
 	c->handshake = 0;
 	if (rc == QLESS_OK && c->ctx != NULL)
 		rc = qless__conn_bound(c->ctx, c->command_timeout_ms, "command");
@@ -562,6 +564,24 @@ int qless__call_int(qless_client *c, const char *func, const char *cmd, qless_ar
 	freeReplyObject(r);
 	if (rc == QLESS_OK && out != NULL)
 		*out = v;
+	return rc;
+}
+
+int qless__call_str(qless_client *c, const char *func, const char *cmd, qless_args *a, char **out,
+                    const char *what, const char *id)
+{
+	redisReply *r;
+	int rc = qless__call(c, func, cmd, a, &r);
+	*out = NULL;
+	if (rc != QLESS_OK)
+		return rc;
+	if (r->type == REDIS_REPLY_NIL)
+		rc = what == NULL ? QLESS_OK : qless__err(QLESS_ENOTFOUND, "%s: %s %s does not exist", func, what, id);
+	else if (r->type != REDIS_REPLY_STRING && r->type != REDIS_REPLY_STATUS)
+		rc = qless__err(QLESS_EPROTOCOL, "%s: expected a text reply", func);
+	else if ((*out = qless__strndup(r->str, r->len)) == NULL)
+		rc = qless__err_nomem(func);
+	freeReplyObject(r);
 	return rc;
 }
 

@@ -23,6 +23,7 @@ static void client_destroy(qless_client *c)
 		redisFree(c->ctx);
 	qless__url_free(&c->url);
 	free(c->worker_name);
+	free(c->features);
 	free(c);
 }
 

@@ -87,8 +87,12 @@ int qless_client_jobs(qless_client *client, qless_strlist **out, const char *sta
 	QLESS_CHECK_NULL(F, client);
 	QLESS_CHECK_STR(F, state);
 	if (strcmp(state, "complete") != 0) {
-		if (strcmp(state, "running") != 0 && strcmp(state, "stalled") != 0 && strcmp(state, "scheduled") != 0 &&
-		    strcmp(state, "depends") != 0 && strcmp(state, "recurring") != 0)
+		static const char *const queued[] = { "running", "stalled", "scheduled", "depends", "recurring",
+			                              "suspended", "terminating", "terminated" };
+		size_t i = 0;
+		while (i < sizeof queued / sizeof *queued && strcmp(state, queued[i]) != 0)
+			i++;
+		if (i == sizeof queued / sizeof *queued)
 			return qless__err(QLESS_EINVAL, "%s: unknown state \"%s\"", F, state);
 		QLESS_CHECK_STR(F, queue);
 	}

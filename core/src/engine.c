@@ -16,18 +16,9 @@
 
 #include "engine.h"
 
-typedef enum qless_outcome { QLESS_OUTCOME_COMPLETE, QLESS_OUTCOME_FAIL, QLESS_OUTCOME_RETRY } qless_outcome;
-
-struct qless_result {
-	qless_outcome outcome;
-	char *group, *message;
-	double delay;
-	int oom;
-};
-
 /* ---- results ---- */
 
-static int result_set(qless_result *r, qless_outcome outcome, const char *group, const char *message, double delay)
+int qless__result_set(qless_result *r, qless_outcome outcome, const char *group, const char *message, double delay)
 {
 	free(r->group);
 	free(r->message);
@@ -46,7 +37,7 @@ int qless_result_fail(qless_result *result, const char *group, const char *messa
 	QLESS_CHECK_NULL(F, result);
 	if ((rc = qless__check_failure(F, group, message, 0)) != QLESS_OK)
 		return rc;
-	return result_set(result, QLESS_OUTCOME_FAIL, group, message, 0);
+	return qless__result_set(result, QLESS_OUTCOME_FAIL, group, message, 0);
 }
 
 int qless_result_retry(qless_result *result, const char *group, const char *message, double delay)
@@ -58,7 +49,17 @@ int qless_result_retry(qless_result *result, const char *group, const char *mess
 		return rc;
 	if (!qless__finite(delay) || delay > 1e9)
 		return qless__err(QLESS_EINVAL, "%s: delay must be a finite number (< 0: the backoff policy)", F);
-	return result_set(result, QLESS_OUTCOME_RETRY, group, message, delay);
+	return qless__result_set(result, QLESS_OUTCOME_RETRY, group, message, delay);
+}
+
+int qless_result_suspend(qless_result *result)
+{
+	static const char F[] = "qless_result_suspend";
+	QLESS_CHECK_NULL(F, result);
+	if (!result->tree)
+		return qless__err(QLESS_ESTATE, "%s: job %s is not run as a tree job (a plain job, or its class "
+		                  "is not in the worker's tree_klasses)", F, result->jid ? result->jid : "?");
+	return qless__result_set(result, QLESS_OUTCOME_SUSPEND, NULL, NULL, 0);
 }
 
 /* ---- time, waits, log ---- */
@@ -129,9 +130,7 @@ void qless__log(qless_worker *w, const char *fmt, ...)
 	}
 }
 
-/* Retries `rc == QLESS_EIO` operations with a doubling backoff: returns the
- * next wait, logging the first failure of a series. */
-static double io_backoff(qless_worker *w, double wait, const char *what)
+double qless__io_backoff(qless_worker *w, double wait, const char *what)
 {
 	if (wait == 0)
 		qless__log(w, "%s: %s; retrying until Redis is back", what, qless_error_last_message());
@@ -140,9 +139,7 @@ static double io_backoff(qless_worker *w, double wait, const char *what)
 	return wait > w->run.reconnect_max ? w->run.reconnect_max : wait;
 }
 
-/* Whether an outage that began at *since (0: it begins now) has outlasted
- * run.give_up: then the whole run is stopped, to return QLESS_EIO. */
-static int outage_over(qless_worker *w, double *since)
+int qless__outage_over(qless_worker *w, double *since)
 {
 	double now = qless__mono();
 	if (*since == 0)
@@ -175,9 +172,9 @@ qless_client *qless__connect_retry(qless_worker *w, const qless_client *like, co
 				qless__log(w, "connected again");
 			return c;
 		}
-		if (rc != QLESS_EIO || qless__stopping(w) || outage_over(w, &since))
+		if (rc != QLESS_EIO || qless__stopping(w) || qless__outage_over(w, &since))
 			return NULL;
-		wait = io_backoff(w, wait, "connect");
+		wait = qless__io_backoff(w, wait, "connect");
 	}
 }
 
@@ -205,7 +202,7 @@ static void unclaim(qless_worker *w)
 static void settle_args(qless_slot *s, qless_args *a, const char *order, int count, qless_job *job,
                         const qless_result *r, double *delay)
 {
-	static const char *const how[] = { "complete", "fail", "retry" };
+	static const char *const how[] = { "complete", "fail", "retry", "suspend", "terminated" };
 	qless__settle_args(a, s->client->worker_name, order, count);
 	if (job == NULL)
 		return;
@@ -220,6 +217,13 @@ static void log_settled(qless_slot *s, qless_job *job, const qless_result *r, do
 	const char *jid = qless_job_jid(job), *klass = qless_job_klass(job);
 	if (r->outcome == QLESS_OUTCOME_COMPLETE)
 		qless__log(w, "%s %s complete in %.3fs", jid, klass, took);
+	else if (r->outcome == QLESS_OUTCOME_SUSPEND && strcmp(qless_job_state(job), "suspended") == 0)
+		qless__log(w, "%s %s suspended in %.3fs", jid, klass, took);
+	else if (r->outcome == QLESS_OUTCOME_SUSPEND)
+		qless__log(w, "%s %s %s in %.3fs, not suspended: input arrived while it ran", jid, klass,
+		           qless_job_state(job), took);
+	else if (r->outcome == QLESS_OUTCOME_TERMINATED)
+		qless__log(w, "%s %s terminated (shutdown run %.3fs)", jid, klass, took);
 	else if (r->outcome == QLESS_OUTCOME_FAIL)
 		qless__log(w, "%s %s failed %s in %.3fs", jid, klass, r->group, took);
 	else if (strcmp(qless_job_state(job), "failed") == 0)
@@ -241,10 +245,21 @@ static int settled_before(qless_job *job, const qless_result *r)
 	int same_group = group != NULL && r->group != NULL && strcmp(group, r->group) == 0;
 	if (r->outcome == QLESS_OUTCOME_COMPLETE)
 		return rc == QLESS_ENOTFOUND || strcmp(state, "complete") == 0;
+	if (r->outcome == QLESS_OUTCOME_SUSPEND)
+		return strcmp(state, "suspended") == 0 || strcmp(state, "waiting") == 0;
+	if (r->outcome == QLESS_OUTCOME_TERMINATED)
+		return strcmp(state, "terminated") == 0;
 	if (r->outcome == QLESS_OUTCOME_FAIL)
 		return strcmp(state, "failed") == 0 && same_group;
 	return same_group && (strcmp(state, "waiting") == 0 || strcmp(state, "scheduled") == 0 ||
 	                      strcmp(state, "failed") == 0);
+}
+
+/* complete, job.suspend and job.terminated reply with the job's new state. */
+static int result_is_state(const qless_result *r)
+{
+	return r->outcome == QLESS_OUTCOME_COMPLETE || r->outcome == QLESS_OUTCOME_SUSPEND ||
+	       r->outcome == QLESS_OUTCOME_TERMINATED;
 }
 
 /*
@@ -271,8 +286,7 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 			return qless__err_nomem("qless_worker_run");
 		}
 		settle_args(s, &a, order, count, job, r, &delay);
-		rc = qless__settle(s->client, "qless_worker_run", &a, job, job && r->outcome == QLESS_OUTCOME_COMPLETE,
-		                   NULL, &l);
+		rc = qless__settle(s->client, "qless_worker_run", &a, job, job && result_is_state(r), NULL, &l);
 		free(order); /* the arguments borrowed it until the call */
 		if (rc == QLESS_OK) {
 			if (wait > 0)
@@ -289,7 +303,7 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 			return QLESS_OK;
 		}
 		if (rc == QLESS_EIO) {
-			if (outage_over(w, &since)) {
+			if (qless__outage_over(w, &since)) {
 				if (count > 0)
 					unclaim(w);
 				if (job != NULL)
@@ -297,7 +311,7 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 					           qless_job_klass(job));
 				return QLESS_EIO;
 			}
-			wait = io_backoff(w, wait, job ? "settle" : "reserve");
+			wait = qless__io_backoff(w, wait, job ? "settle" : "reserve");
 			if (job == NULL && qless__stopping(w) && count > 0) {
 				unclaim(w);
 				return QLESS_OK;
@@ -333,7 +347,7 @@ static void refuse_class(qless_result *r, const char *klass)
 	char *message = malloc(len);
 	if (message != NULL)
 		snprintf(message, len, FMT, klass, klass);
-	result_set(r, QLESS_OUTCOME_FAIL, "qless.ClassNotAllowed",
+	qless__result_set(r, QLESS_OUTCOME_FAIL, "qless.ClassNotAllowed",
 	           message ? message : "job class not allowed by this worker's allow-list", 0);
 	free(message);
 }
@@ -343,17 +357,21 @@ static int perform(qless_slot *s, qless_job *job, qless_result *r, double *took)
 	const qless_worker_run_options *o = &s->worker->run;
 	double t0 = qless__mono();
 	memset(r, 0, sizeof *r);
+	r->jid = qless_job_jid(job);
 	qless__slot_begin(s, job);
-	if (o->nallow > 0 && !qless_allowlist_match(o->allow, o->nallow, qless_job_klass(job)))
+	/* Only tree jobs are handed out terminating (jobtrees.md §3.3). */
+	if (strcmp(qless_job_state(job), "terminating") == 0)
+		qless__tree_shutdown(s, job, r);
+	else if (o->nallow > 0 && !qless_allowlist_match(o->allow, o->nallow, qless_job_klass(job)))
 		refuse_class(r, qless_job_klass(job));
-	else
+	else if (qless__tree_start(s, job, r))
 		o->perform(o->ctx, job, r);
 	qless__slot_end(s);
 	*took = qless__mono() - t0;
 	__atomic_add_fetch(&s->worker->done, 1, __ATOMIC_RELAXED);
 	if (r->oom) {
 		qless__log(s->worker, "%s: out of memory recording the result: failing it", qless_job_jid(job));
-		result_set(r, QLESS_OUTCOME_FAIL, "qless.OutOfMemory", "out of memory recording the job's result", 0);
+		qless__result_set(r, QLESS_OUTCOME_FAIL, "qless.OutOfMemory", "out of memory recording the job's result", 0);
 		return r->oom ? QLESS_ENOMEM : QLESS_OK;
 	}
 	return QLESS_OK;
@@ -371,6 +389,7 @@ int qless__slot_loop(qless_slot *s)
 	qless_worker *w = s->worker;
 	qless_job *job = NULL, *next = NULL;
 	qless_result r;
+	const char *held;
 	double took = 0;
 	int settle = 0, rc;
 
@@ -391,12 +410,17 @@ int qless__slot_loop(qless_slot *s)
 			qless__wait(w, w->run.interval);
 			continue;
 		}
+		/* The state it was handed out in: a job whose code settled it
+		 * itself has another one after perform. */
+		held = strcmp(qless_job_state(job), "terminating") == 0 ? "terminating" : "running";
 		if ((rc = perform(s, job, &r, &took)) != QLESS_OK)
 			break;
+		if (r.outcome == QLESS_OUTCOME_DROP)
+			continue; /* logged where it arose; reserve alone next */
 		if (qless_job_lock_lost(job))
 			qless__log(w, "%s %s dropped: its lock was lost while it ran", qless_job_jid(job),
 			           qless_job_klass(job));
-		else if (strcmp(qless_job_state(job), "running") != 0)
+		else if (strcmp(qless_job_state(job), held) != 0)
 			qless__log(w, "%s %s %s by the job itself in %.3fs", qless_job_jid(job), qless_job_klass(job),
 			           qless_job_state(job), took);
 		else
@@ -483,6 +507,7 @@ static int run_options_copy(const char *F, const qless_worker_run_options *src, 
 	static const qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
 	static const size_t size_of[] = { 0, offsetof(qless_worker_run_options, allow),
 		                          offsetof(qless_worker_run_options, thread_names),
+		                          offsetof(qless_worker_run_options, tree_klasses),
 		                          sizeof(qless_worker_run_options) };
 	if (src->version < 1 || src->version > QLESS_WORKER_RUN_OPTIONS_VERSION)
 		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, src->version);
@@ -519,7 +544,7 @@ static int check_run(const char *F, const qless_worker_run_options *o)
 	if (o->resolves_classes && o->nallow == 0)
 		return qless__err(QLESS_EINVAL, "%s: perform finds job code by class name (resolves_classes): "
 		                  "give the job classes it may run in allow/nallow (\"*\" for every class)", F);
-	return QLESS_OK;
+	return qless__tree_check(F, o);
 }
 
 /* The serial worker, on the caller's thread and connection. */
@@ -561,7 +586,10 @@ int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
 	qless__log(worker, "working on %zu queue(s), %s pool of %d", worker->n,
 	           o.pool == QLESS_POOL_SERIAL ? "serial" : o.pool == QLESS_POOL_THREADS ? "thread" : "process",
 	           o.size);
-	if (o.pool == QLESS_POOL_THREADS)
+	/* Before any job: a tree job created meanwhile gets its class's ports. */
+	if ((rc = qless__tree_register(worker)) != QLESS_OK)
+		qless__log(worker, "worker.register: %s", qless_error_last_message());
+	else if (o.pool == QLESS_POOL_THREADS)
 		rc = qless__pool_threads(worker);
 	else if (o.pool == QLESS_POOL_PROCESSES)
 		rc = qless__pool_processes(worker);

@@ -170,6 +170,8 @@ struct qless_client {
 	/* Set while ensure connects and loads the protocol: errors then name
 	 * the connect timeout, which bounds those steps. */
 	int handshake;
+	/* ql:features as read at the last connect: JSON object text, owned. */
+	char *features;
 };
 void qless__client_ref(qless_client *c);
 void qless__client_unref(qless_client *c);
@@ -198,6 +200,9 @@ int qless__conn_stale(const redisContext *ctx);
  * Inside the SIGPIPE guard: a server that closes the connection while the
  * protocol is being loaded is QLESS_EIO, not a dead process. */
 int qless__ensure(qless_client *c);
+/* Reads ql:features into c->features on a new connection (features.c);
+ * QLESS_ESTATE when the database holds a feature this library lacks. */
+int qless__features_read(qless_client *c, const char *func);
 /* Non-zero when QLESS_EVALSHA asks clients to stay on EVALSHA. */
 int qless__evalsha_env(void);
 /* Writes t as "%.6f" into buf (at least 48 bytes). */
@@ -234,6 +239,11 @@ int qless__call_json_found(qless_client *c, const char *func, const char *cmd, q
                            const char *what, const char *id);
 int qless__call_int(qless_client *c, const char *func, const char *cmd, qless_args *a, int64_t *out);
 int qless__call_void(qless_client *c, const char *func, const char *cmd, qless_args *a);
+/* call + a text reply (string or status) copied into *out (owned). A nil
+ * reply: *out NULL with QLESS_OK when what is NULL, else QLESS_ENOTFOUND
+ * ("<what> <id> does not exist"). */
+int qless__call_str(qless_client *c, const char *func, const char *cmd, qless_args *a, char **out,
+                    const char *what, const char *id);
 /* Helpers checking a reply's shape (EPROTOCOL otherwise). */
 int qless__reply_json(redisReply *r, const char *func, json_t **out);
 int qless__reply_int(redisReply *r, const char *func, int64_t *out);
@@ -262,6 +272,13 @@ int qless__options_init(const char *func, void *opts, unsigned int version, cons
  * struct (v1_size bytes) is copied only that far, the rest comes from init. */
 int qless__options_read(const char *func, const void *opts, void *o, const void *init, size_t v1_size,
                         size_t size, unsigned int current);
+
+/* The same for structs with more than two versions: sizes[v - 1] is the
+ * size of version v, for v = 1..current. */
+int qless__options_init_sizes(const char *func, void *opts, unsigned int version, const void *init,
+                              const size_t *sizes, unsigned int current);
+int qless__options_read_sizes(const char *func, const void *opts, void *o, const void *init, const size_t *sizes,
+                              unsigned int current);
 
 /* The jid a put or recur sends: *jid = given (the caller's jid) if not NULL,
  * else buf holding the unique jid (unique set; the key form when key is not
@@ -324,6 +341,26 @@ qless_client *qless__queue_client(const qless_queue *queue);
 qless_client *qless__job_client(const qless_job *job);
 /* A new connected client with src's settings (for another thread). */
 int qless__client_clone(const qless_client *src, qless_client **out);
+
+/* ---- job trees (tree_args.c) ---- */
+/* QLESS_OK when s is non-NULL, non-empty UTF-8, else QLESS_EINVAL naming func and arg. */
+int qless__check_text(const char *func, const char *arg, const char *s);
+/* Checks client and the name value (as qless__check_text), then starts a
+ * with it: the calls whose first argument is a jid, alias or channel. */
+int qless__first_arg(const char *func, qless_client *client, const char *arg, const char *value, qless_args *a);
+/* JSON text (not NULL); an object for the second. */
+int qless__check_json_arg(const char *func, const char *arg, const char *json);
+int qless__check_json_object(const char *func, const char *arg, const char *json);
+int qless__check_dir(const char *func, qless_port_dir dir);
+/* "in" or "out" (static). */
+const char *qless__dir_name(qless_port_dir dir);
+/* At least one string, each non-empty UTF-8. */
+int qless__check_list(const char *func, const char *arg, const char *const *strs, size_t n);
+/* The version-3 fields of put options: checked, then added to a put's arguments. */
+int qless__check_tree_put(const char *func, const qless_put_options *o);
+void qless__tree_put_args(qless_args *a, const qless_put_options *o);
+/* The job's state after a call that ended its run: worker "", expires 0. */
+int qless__job_released(qless_job *job, const char *state, const char *func);
 
 /* ---- live handle count (util.c) ---- */
 void qless__handle_add(int delta);

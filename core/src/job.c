@@ -214,6 +214,16 @@ static int set_num(qless_job *job, const char *key, double value)
 	return set_field(job, key, jnumber(value));
 }
 
+int qless__job_released(qless_job *job, const char *state, const char *F)
+{
+	int rc = set_str(job, "state", state);
+	if (rc == QLESS_OK)
+		rc = set_str(job, "worker", "");
+	if (rc == QLESS_OK)
+		rc = set_num(job, "expires", 0);
+	return done(job, rc, F);
+}
+
 qless_client *qless__job_client(const qless_job *job)
 {
 	return job->client;

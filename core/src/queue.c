@@ -53,11 +53,16 @@ const char *qless_queue_name(const qless_queue *queue)
 	return queue ? queue->name : NULL;
 }
 
+/* Sizes of qless_put_options versions 1, 2 and 3. */
+static const size_t put_sizes[QLESS_PUT_OPTIONS_VERSION] = {
+	offsetof(qless_put_options, unique), offsetof(qless_put_options, tree), sizeof(qless_put_options)
+};
+
 int qless_put_options_init(qless_put_options *opts, unsigned int version)
 {
 	static const qless_put_options init = QLESS_PUT_OPTIONS_INIT;
-	return qless__options_init("qless_put_options_init", opts, version, &init,
-	                           offsetof(qless_put_options, unique), sizeof init, QLESS_PUT_OPTIONS_VERSION);
+	return qless__options_init_sizes("qless_put_options_init", opts, version, &init, put_sizes,
+	                                 QLESS_PUT_OPTIONS_VERSION);
 }
 
 int qless__reply_report(const char *F, redisReply *r, char **out_jid, int *out_inserted)
@@ -100,6 +105,7 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 	    (o->has_priority && (rc = qless__check_finite(F, "priority", o->priority)) != QLESS_OK) ||
 	    (o->tags != NULL && (rc = qless__check_strv(F, "tags", o->tags, o->ntags, 1)) != QLESS_OK) ||
 	    (rc = qless__check_strv(F, "depends", o->depends, o->ndepends, 1)) != QLESS_OK ||
+	    (rc = qless__check_tree_put(F, o)) != QLESS_OK ||
 	    (rc = qless__entry_jid(F, jidbuf, &jid, o->jid, unique != NULL, o->unique_key, queue, klass, data,
 	                          NULL, 0)) != QLESS_OK)
 		return rc;
@@ -130,6 +136,7 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 		qless__args_add(&a, "unique");
 		qless__args_add(&a, unique);
 	}
+	qless__tree_put_args(&a, o);
 	if ((rc = qless__call(c, F, cmd, &a, &r)) != QLESS_OK)
 		return rc;
 	if (unique != NULL && strcmp(unique, "report") == 0)
@@ -147,8 +154,7 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 int qless__put_options(const char *F, const qless_put_options *opts, qless_put_options *o)
 {
 	static const qless_put_options init = QLESS_PUT_OPTIONS_INIT;
-	return qless__options_read(F, opts, o, &init, offsetof(qless_put_options, unique), sizeof *o,
-	                           QLESS_PUT_OPTIONS_VERSION);
+	return qless__options_read_sizes(F, opts, o, &init, put_sizes, QLESS_PUT_OPTIONS_VERSION);
 }
 
 int qless_queue_put(qless_queue *queue, char **out_jid, const char *klass, const char *data,

@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "cron.h"
+#include "when_read.h"
 
 /* schedule.list pages hold at most this many entries (S5). */
 #define LIST_PAGE 1000
@@ -189,11 +190,41 @@ int qless_schedule_add_cron(qless_schedule *s, char **out_jid, int *out_inserted
 	return rc != QLESS_OK ? rc : add_cron(F, s, out_jid, out_inserted, expr, klass, data, &o);
 }
 
-int qless_schedule_add(qless_schedule *s, char **out_jid, int *out_inserted, const char *when_text,
-                       const char *klass, const char *data, const qless_schedule_options *opts)
+/* What a text may mean for the function reading it. */
+typedef enum { TEXT_ANY, TEXT_ONE_OFF, TEXT_RECURRING } text_rule;
+
+static const char *const KIND_NAMES[] = { "", "a one-off time", "an interval", "a cron schedule" };
+
+/* text read at now with lead (NULL: none) before it unless it starts with
+ * it, into *w; errors name F and arg, with the column in text as given. */
+static int read_text(const char *F, const char *arg, const char *text, const char *lead, text_rule rule, double now,
+                     qless_when *w)
 {
-	static const char F[] = "qless_schedule_add";
 	static const char PARSE[] = "qless_when_parse: ";
+	int rc = qless__when_parse_led(text, lead, now, w);
+
+	if (rc != QLESS_OK) {
+		/* Say which call and argument the parser's message is about. */
+		char why[512];
+		const char *m = qless_error_last_message();
+		snprintf(why, sizeof why, "%s", strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
+		return qless__err(rc, "%s: %s: %s", F, arg, why);
+	}
+	if (rule == TEXT_ONE_OFF && w->kind != QLESS_WHEN_AT)
+		return qless__err(QLESS_EINVAL, "%s: %s \"%.64s\" is %s, not a one-off time; use "
+		                  "qless_schedule_add_every_text or qless_schedule_add_cron", F, arg, text,
+		                  KIND_NAMES[w->kind]);
+	if (rule == TEXT_RECURRING && w->kind == QLESS_WHEN_AT)
+		return qless__err(QLESS_EINVAL, "%s: %s \"%.64s\" is a one-off time, not a recurrence", F, arg, text);
+	return QLESS_OK;
+}
+
+/* The one implementation of the text adds: what the text means decides
+ * add_at, add_every or add_cron, all from the one pinned now. */
+static int add_text(const char *F, const char *arg, const char *lead, text_rule rule, qless_schedule *s,
+                    char **out_jid, int *out_inserted, const char *text, const char *klass, const char *data,
+                    const qless_schedule_options *opts)
+{
 	qless_when w = QLESS_WHEN_INIT;
 	qless_schedule_options o;
 	double now;
@@ -201,23 +232,46 @@ int qless_schedule_add(qless_schedule *s, char **out_jid, int *out_inserted, con
 
 	if (rc != QLESS_OK)
 		return rc;
-	QLESS_CHECK_NULL(F, when_text);
+	if (text == NULL)
+		return qless__err_null(F, arg);
 	now = qless__pin_now(client_of(s));
-	if ((rc = qless_when_parse(when_text, now, &w)) != QLESS_OK) {
-		/* Say which call and argument the parser's message is about. */
-		char why[512];
-		const char *m = qless_error_last_message();
-		snprintf(why, sizeof why, "%s", strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
-		rc = qless__err(rc, "%s: when_text: %s", F, why);
-	} else if (w.kind == QLESS_WHEN_AT) {
+	rc = read_text(F, arg, text, lead, rule, now, &w);
+	if (rc == QLESS_OK && w.kind == QLESS_WHEN_AT)
 		rc = add_at(F, s, out_jid, out_inserted, w.at, now, klass, data, &o);
-	} else if (w.kind == QLESS_WHEN_INTERVAL) {
+	else if (rc == QLESS_OK && w.kind == QLESS_WHEN_INTERVAL)
 		rc = add_every(F, s, out_jid, out_inserted, w.interval, w.at, now, klass, data, &o);
-	} else {
+	else if (rc == QLESS_OK)
 		rc = add_cron(F, s, out_jid, out_inserted, w.cron, klass, data, &o);
-	}
 	qless__unpin_now(client_of(s));
 	return rc;
+}
+
+int qless_schedule_add(qless_schedule *s, char **out_jid, int *out_inserted, const char *when_text,
+                       const char *klass, const char *data, const qless_schedule_options *opts)
+{
+	return add_text("qless_schedule_add", "when_text", NULL, TEXT_ANY, s, out_jid, out_inserted, when_text, klass,
+	                data, opts);
+}
+
+int qless_schedule_add_at_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *at_text,
+                               const char *klass, const char *data, const qless_schedule_options *opts)
+{
+	return add_text("qless_schedule_add_at_text", "at_text", NULL, TEXT_ONE_OFF, s, out_jid, out_inserted, at_text,
+	                klass, data, opts);
+}
+
+int qless_schedule_add_in_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *in_text,
+                               const char *klass, const char *data, const qless_schedule_options *opts)
+{
+	return add_text("qless_schedule_add_in_text", "in_text", "in", TEXT_ONE_OFF, s, out_jid, out_inserted, in_text,
+	                klass, data, opts);
+}
+
+int qless_schedule_add_every_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *every_text,
+                                  const char *klass, const char *data, const qless_schedule_options *opts)
+{
+	return add_text("qless_schedule_add_every_text", "every_text", "every", TEXT_RECURRING, s, out_jid,
+	                out_inserted, every_text, klass, data, opts);
 }
 
 int qless_schedule_remove(qless_schedule *s, const char *jid, int *out_removed)

@@ -15,7 +15,38 @@ static const char *const FUNC = QLESS_WHEN_FUNC;
 /* No sensible time text is longer; bounds the words kept per call. */
 #define WHEN_MAX_BYTES 4096
 
+/* Puts the word lead (e.g. "in") before words unless words[0] is it, so
+ * that every column still counts in the text as given; the lead's own
+ * column is 1. -1 when out of memory. */
+static int lead_with(const char *lead, qless_word **words, size_t *n)
+{
+	qless_word *one = NULL, *all;
+	size_t k = 0;
+
+	if (qless__when_words(lead, &one, &k) != 0)
+		return -1;
+	if (*n > 0 && (*words)[0].kw == one[0].kw) {
+		free(one);
+		return 0;
+	}
+	if ((all = realloc(*words, (*n + 1) * sizeof *all)) == NULL) {
+		free(one);
+		return -1;
+	}
+	memmove(all + 1, all, *n * sizeof *all);
+	all[0] = one[0];
+	free(one);
+	*words = all;
+	*n += 1;
+	return 0;
+}
+
 int qless_when_parse(const char *text, double now, qless_when *out)
+{
+	return qless__when_parse_led(text, NULL, now, out);
+}
+
+int qless__when_parse_led(const char *text, const char *lead, double now, qless_when *out)
 {
 	qless_when r;
 	parser p;
@@ -34,8 +65,10 @@ int qless_when_parse(const char *text, double now, qless_when *out)
 		return qless__err(QLESS_EINVAL, "%s: now is outside years 0000-9999", FUNC);
 	if (strlen(text) > WHEN_MAX_BYTES)
 		return qless__err(QLESS_EINVAL, "%s: text longer than %d bytes", FUNC, WHEN_MAX_BYTES);
-	if (qless__when_words(text, &words, &n) != 0)
+	if (qless__when_words(text, &words, &n) != 0 || (n > 0 && lead != NULL && lead_with(lead, &words, &n) != 0)) {
+		free(words);
 		return qless__err_nomem(FUNC);
+	}
 	memset(&r, 0, sizeof r);
 	p.w = words;
 	p.n = n;

@@ -70,6 +70,11 @@ int qless__when_time(parser *p, int after_at, tod *out);
 /* "month day" or "day [of] month": the day's word in *day_word. */
 int qless__when_month_day(parser *p, int *month, long *day, const qless_word **day_word);
 
+/* qless_when_parse with the word lead (NULL: none) read before text
+ * unless text starts with it; columns count in text. Blank text stays an
+ * error of its own ("empty text"), not one about the lead. */
+int qless__when_parse_led(const char *text, const char *lead, double now, qless_when *out);
+
 /* The two kinds of text, from the current word; QLESS_OK and *r. */
 int qless__when_oneoff(parser *p, qless_when *r);
 int qless__when_every(parser *p, qless_when *r);

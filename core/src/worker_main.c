@@ -283,6 +283,13 @@ int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_
 		o.allow = run->allow;
 		o.nallow = run->nallow;
 	}
+	if (run->version >= 4) {
+		o.tree_klasses = run->tree_klasses;
+		o.tree_configs = run->tree_configs;
+		o.ntree = run->ntree;
+		o.startup = run->startup;
+		o.shutdown = run->shutdown;
+	}
 	o.signals = 1;
 	memset(&p, 0, sizeof p);
 	p.queues = calloc((size_t)argc, sizeof *p.queues);

@@ -64,6 +64,9 @@ void th_clock_at(qless_client *c, double t);
  * the server saw no command since before = th_commands() except that INFO. */
 void th_refused_unsent(int rc, long long before, const char *func, const char *arg);
 
+/* The text of row i of schedules.md §5.6 (test_when.c), NULL past the end. */
+const char *th_when_row_text(size_t i);
+
 /* Assertion that shows the library's message when a call fails. */
 #define TH_RC(expr, expected) do { \
 	int th_rc_ = (expr); \
@@ -82,6 +85,26 @@ void th_refused_unsent(int rc, long long before, const char *func, const char *a
 	CU_ASSERT(th_eq_); \
 } while (0)
 
+/* qless_put_options as versions 1 and 2 declared them: what a program
+ * built against an older header passes. */
+struct put_options_v1 {
+	unsigned int version;
+	const char *jid;
+	double delay;
+	int has_priority;
+	double priority;
+	int retries;
+	const char *const *tags;
+	size_t ntags;
+	const char *const *depends;
+	size_t ndepends;
+};
+struct put_options_v2 {
+	struct put_options_v1 v1;
+	int unique;
+	const char *unique_key;
+};
+
 /* Suite tables of each file, registered by main.c. */
 extern CU_TestInfo client_tests[];
 extern CU_TestInfo queue_tests[];
@@ -92,6 +115,7 @@ extern CU_TestInfo lifetime_tests[];
 extern CU_TestInfo recur_tests[];
 extern CU_TestInfo worker_tests[];
 extern CU_TestInfo engine_tests[];
+extern CU_TestInfo engine_tree_tests[];
 extern CU_TestInfo event_tests[];
 extern CU_TestInfo conn_tests[];
 extern CU_TestInfo restart_tests[];
@@ -105,6 +129,10 @@ extern CU_TestInfo cron_agree_tests[];
 extern CU_TestInfo schedule_tests[];
 extern CU_TestInfo recur_cron_tests[];
 extern CU_TestInfo schedule_entry_tests[];
+extern CU_TestInfo schedule_text_tests[];
+extern CU_TestInfo tree_tests[];
+extern CU_TestInfo tree_arg_tests[];
+extern CU_TestInfo tree_port_tests[];
 
 /* Tests that ended with library handles still alive (see th_teardown). */
 extern int th_handle_leaks;

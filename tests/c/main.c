@@ -25,6 +25,7 @@ int main(int argc, char **argv)
 		SUITE("recur", recur_tests),
 		SUITE("worker", worker_tests),
 		SUITE("engine", engine_tests),
+		SUITE("engine_tree", engine_tree_tests),
 		SUITE("events", event_tests),
 		SUITE("conn", conn_tests),
 		SUITE("restart", restart_tests),
@@ -38,7 +39,11 @@ int main(int argc, char **argv)
 		SUITE("schedule", schedule_tests),
 		SUITE("recur_cron", recur_cron_tests),
 		SUITE("schedule_entries", schedule_entry_tests),
+		SUITE("schedule_text", schedule_text_tests),
 		SUITE("cron_agree", cron_agree_tests),
+		SUITE("tree", tree_tests),
+		SUITE("tree_args", tree_arg_tests),
+		SUITE("tree_ports", tree_port_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)

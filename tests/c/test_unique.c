@@ -317,19 +317,7 @@ static void test_unique_put(void)
 }
 
 /* The option structs as version 1 declared them: what a program built
- * against the older header passes. */
-struct put_options_v1 {
-	unsigned int version;
-	const char *jid;
-	double delay;
-	int has_priority;
-	double priority;
-	int retries;
-	const char *const *tags;
-	size_t ntags;
-	const char *const *depends;
-	size_t ndepends;
-};
+ * against the older header passes (put_options_v1: helper.h). */
 struct recur_options_v1 {
 	unsigned int version;
 	const char *jid;
@@ -365,7 +353,7 @@ static void test_options_v1(void)
 	ro->priority = 3;
 	TH_OK(qless_queue_recur(q, NULL, "K", "{}", 60, (qless_recur_options *)ro));
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:r:r1"), 1);
-	TH_RC(qless_put_options_init((qless_put_options *)po, 3), QLESS_EINVAL);
+	TH_RC(qless_put_options_init((qless_put_options *)po, QLESS_PUT_OPTIONS_VERSION + 1), QLESS_EINVAL);
 	po->version = 0;
 	TH_RC(qless_queue_put(q, NULL, "K", "{}", (qless_put_options *)po), QLESS_EINVAL);
 	free(po);

@@ -114,6 +114,12 @@ static const when_row ROWS[] = {
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
+/* The rows' texts, for the schedule's text adds (test_schedule_text.c). */
+const char *th_when_row_text(size_t i)
+{
+	return i < NROWS ? ROWS[i].text : NULL;
+}
+
 static long long usec(double t)
 {
 	return llround(t * 1e6);

@@ -21,6 +21,7 @@ I64 = 2**63 - 1
 SECRET = "hunter2"
 JID = "fuzzjob"        # running for worker "w" (see _setup)
 RJID = "fuzzrecur"     # a recurring job
+TJID = "fuzztree"      # a tree job with ports in and out (see _setup)
 
 
 def Int(lo, hi, good):
@@ -42,8 +43,11 @@ TIME = ("time", "1772619330")     # --from: epoch seconds or ISO 8601
 AT = ("at", "7pm tomorrow")       # schedule add --at: one time as English text
 IN = ("in", "5m")                 # schedule add --in: a duration or duration text
 EVERY = ("every", "monday 9am")   # schedule add --every: a repeating time
+CHAN = ("chan", "/a/b")           # a job-tree channel
+WATCH_CH = ("wch", "ch:/a")       # watch's form of one
+DIR = ("word", "in")              # a port direction
 # Options without a value: never dropped as "missing" (nothing to drop).
-FLAGS = {"--unique", "--no-unique", "--now"}
+FLAGS = {"--unique", "--no-unique", "--now", "--tree", "--recursive"}
 
 
 def Word(good, *others):
@@ -110,6 +114,27 @@ TEMPLATES = {
     "schedule remove": ["schedule", "remove", Text("q"), Text("sjid"), Text("sjid2")],
     "schedule listen": ["schedule", "listen", Text("q"), "--exec", Text("true"), "--pool", Int(1, 128, "2"),
                         "--max-jobs", Int(0, I64, "1")],
+    "put tree": ["put", Text("q"), Text("K"), JSON, "--parent", Text(TJID), "--name", Text("kid"),
+                 "--inports", JSON, "--outports", JSON, "--alias", Text("al"), "--alias", Text("al2"),
+                 "--by", Text("me"), "--tree"],
+    "tree get": ["tree", "get", Text(TJID)],
+    "tree terminate": ["tree", "terminate", Text(TJID), "--recursive"],
+    "tree run": ["tree", "run", Text(TJID), "--delay", DUR],
+    "job": ["--worker", Text("w"), "job", Word("suspend", "run", "terminate", "delete"), Text(TJID)],
+    "port read": ["port", Word("read", "peek"), Text(TJID), DIR, Text("in"), "--count", Int(1, 1000, "2")],
+    "port write": ["port", "write", Text(TJID), DIR, Text("in"), JSON, JSON],
+    "port size": ["port", "size", Text(TJID), DIR, Text("in")],
+    "port connect": ["port", Word("connect", "disconnect"), Text(TJID), DIR, Text("in"), CHAN, CHAN],
+    "channel publish": ["channel", "publish", CHAN, JSON, "--from", Text(TJID)],
+    "channel subscribers": ["channel", "subscribers", CHAN],
+    "state get": ["state", "get", Text(TJID), Text("k")],
+    "state set": ["state", "set", Text(TJID), Text("k"), JSON, Text("k2"), JSON],
+    "state del": ["state", "del", Text(TJID), Text("k")],
+    "alias set": ["alias", "set", Text(TJID), Text("al"), Text("al2")],
+    "alias": ["alias", Word("get", "del"), Text("al")],
+    "klass register": ["klass", "register", Text("q"), Text("K"), JSON],
+    "klass": ["klass", Word("list", "unregister"), Text("q"), Text("K")],
+    "watch ch": ["watch", WATCH_CH, "--count", Int(1, I64, "1")],
 }
 
 BAD_INT = ["", " ", "abc", "1.5", "1e3", "0x10", "nan", "inf", "-inf", "1 2", "+-1",
@@ -128,6 +153,8 @@ BAD_TIME = ["", "yesterday", "2024-13-01", "2024-02-30", "nan", "inf", "1e999", 
 BAD_AT = ["", "tomorow", "every day", "every", b"\xff", "3pm on febtember 3"]
 BAD_IN = ["", "abc", "-5s", "5x", "soon", "nan", "1h30", "in 5m", b"\xff"]
 BAD_EVERY = ["", "tomorrow", "7pm", "tomorow", "2 fortnights", b"\xff"]
+BAD_CHAN = ["", "a", "/a/", "//", "/a//b", "/a b", "/a\tb", "/" + "x" * 500, b"/\xff"]
+BAD_WATCH_CH = ["ch:", "ch:a", "ch:/a/", "ch://", "ch:/a b", b"ch:/\xff"]
 BAD_URLS = ["redis://:%s@localhost:notaport" % SECRET, "redis://user:%s@localhost:99999" % SECRET,
             "redis://:%s@[::1" % SECRET, "http://:%s@localhost" % SECRET, "redis://:%s@localhost/abc" % SECRET,
             "redis://:%s@localhost/-1" % SECRET, "unix://", "redis://", "", "bogus",
@@ -149,7 +176,7 @@ def bad_values(slot):
         return [v for v in BAD_INT + [str(lo - 1), str(hi + 1)] if not _within(v, lo, hi)]
     return {"num": BAD_NUM, "dur": BAD_DUR, "json": BAD_JSON, "text": BAD_TEXT, "list": BAD_BYTES,
             "any": BAD_BYTES, "date": BAD_DATE, "word": BAD_WORD, "cron": BAD_CRON, "time": BAD_TIME,
-            "at": BAD_AT, "in": BAD_IN, "every": BAD_EVERY}[kind]
+            "at": BAD_AT, "in": BAD_IN, "every": BAD_EVERY, "chan": BAD_CHAN, "wch": BAD_WATCH_CH}[kind]
 
 
 def fill(template, spoil=None, bad=None):
@@ -201,6 +228,7 @@ def _setup(qless):
     qless("--worker", "w", "pop", "q")
     qless("put", "q", "K", "--jid", "other")
     qless("recur", "add", "q", "K", "--interval", "1h", "--jid", RJID)
+    qless("put", "q", "K", "--jid", TJID, "--tree")
 
 
 def _run(base_env, url, argv, bad_url):

@@ -5,7 +5,8 @@ import pytest
 
 COMMANDS = ["put", "get", "peek", "pop", "complete", "fail", "retry", "cancel", "priority", "tag",
             "track", "depends", "queues", "jobs", "failed", "unfail", "stats", "workers", "config",
-            "recur", "pause", "unpause", "watch", "server", "when", "cron", "schedule"]
+            "recur", "pause", "unpause", "watch", "server", "when", "cron", "schedule", "tree", "job",
+            "port", "channel", "state", "alias", "klass"]
 
 
 def test_top_level_help_lists_every_command(raw):

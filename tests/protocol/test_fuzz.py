@@ -200,7 +200,7 @@ def b_recur_update(rng):
 def b_settle(rng):
     args = [("worker", _pick(rng, WORKERS)), ("list", json.dumps(rng.sample(QUEUES, rng.randrange(1, 3)))),
             ("count", rng.choice(["0", "1", "2"]))]
-    how = rng.choice([None, "complete", "fail", "retry"])
+    how = rng.choice([None, "complete", "fail", "retry", "suspend", "terminated"])
     if how is None:
         return args
     args += [("word", how), ("jid", _pick(rng, JIDS)), ("queue", _pick(rng, QUEUES)), ("data", _data(rng))]
@@ -411,6 +411,8 @@ def settle_refuses(args):
                 return True
             delay = _number(rest[3])
             return delay is None or not 0 <= delay < float("inf")
+        if how in ("suspend", "terminated"):
+            return len(rest) != 3
         return True
     except (ValueError, UnicodeDecodeError, RecursionError):
         return True

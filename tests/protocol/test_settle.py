@@ -36,25 +36,34 @@ SETTLES = [
 ]
 
 
-@pytest.mark.parametrize("settle,old", SETTLES, ids=lambda v: v[0] if isinstance(v, list) else v[0])
-@pytest.mark.parametrize("count", [0, 1, 2])
-def test_settle_equals_old_command_then_pop(ql, r, events, settle, old, count):
-    hold_first(ql)
+def settle_matches(ql, r, events, hold, now, count, old, settle):
+    """From the state hold() makes, once the old command (name, args) then a
+    pop of `count`, once settle with the arguments after `count`: the keys,
+    events, settled fields and popped jobs must be the same. Returns both
+    results (settle's first)."""
+    hold()
     with events() as ev_old:
-        result_old = ql(old[0], 2, *old[1])
+        result_old = ql(old[0], now, *old[1])
         settled_old = r.hmget("ql:j:j0", "state", "queue", "worker", "expires", "remaining", "failure")
-        popped_old = ql.pop(now=2, count=count) if count else {}
+        popped_old = ql.pop(now=now, count=count) if count else {}
     state_old = dump(r)
 
     r.flushall()
-    hold_first(ql)
+    hold()
     with events() as ev_new:
-        reply = ql("settle", 2, "worker", '["queue"]', count, *settle)
-    assert reply[0] == result_old
+        reply = ql("settle", now, "worker", '["queue"]', count, *settle)
     assert json.loads(reply[2]) == popped_old
     assert dump(r) == state_old
     assert list(ev_new) == list(ev_old)
     assert reply[1] == settled_old
+    return reply[0], result_old
+
+
+@pytest.mark.parametrize("settle,old", SETTLES, ids=lambda v: v[0] if isinstance(v, list) else v[0])
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_settle_equals_old_command_then_pop(ql, r, events, settle, old, count):
+    result, result_old = settle_matches(ql, r, events, lambda: hold_first(ql), 2, count, old, settle)
+    assert result == result_old
 
 
 def test_settle_exhausted_retry_reports_failed(ql, r):
@@ -116,4 +125,66 @@ def test_unknown_job(ql, r):
     before = dump(r)
     msg = ql.err("settle", 2, "worker", '["queue"]', 1, "complete", "nope", "queue", "{}")
     assert "does not exist" in msg
+    assert dump(r) == before
+
+
+# ---- tree jobs (jobtrees.md §9): suspend and terminated ----------------------
+
+def hold_tree(ql, rerun=False):
+    """Tree job j0 and plain jobs j1, j2 waiting; j0 popped by `worker` at 1
+    (and woken by job.run while it runs when rerun)."""
+    ql.put("j0", now=0, priority=3, tree=1)
+    for i in (1, 2):
+        ql.put("j%d" % i, now=0, priority=3 - i)
+    assert jids(ql.pop(now=1)) == ["j0"]
+    if rerun:
+        assert ql("job.run", 1, "j0") == "running"
+
+
+@pytest.mark.parametrize("rerun", [False, True])
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_settle_suspend_equals_job_suspend_then_pop(ql, r, events, count, rerun):
+    result, result_old = settle_matches(ql, r, events, lambda: hold_tree(ql, rerun), 2, count,
+                                        ("job.suspend", ["j0", "worker"]), ["suspend", "j0", "queue", "{}"])
+    assert result == result_old == ("waiting" if rerun else "suspended")
+
+
+def test_settle_suspend_refusals_write_nothing(ql, r):
+    hold_tree(ql)
+    ql.put("plain", now=0, queue="other")
+    ql.pop(now=1, queue="other")
+    before = dump(r)
+    assert "is not a tree job" in ql.err("settle", 2, "worker", '["queue"]', 1, "suspend", "plain", "other", "{}")
+    assert "another worker" in ql.err("settle", 2, "thief", '["queue"]', 1, "suspend", "j0", "queue", "{}")
+    assert "suspend takes <jid> <queue> <data>" in ql.err(
+        "settle", 2, "worker", '["queue"]', 1, "suspend", "j0", "queue", "{}", "extra")
+    assert 'Arg "how" must be complete, fail, retry, suspend or terminated: bogus' in ql.err(
+        "settle", 2, "worker", '["queue"]', 1, "bogus", "j0", "queue", "{}")
+    assert dump(r) == before
+
+
+def hold_terminating(ql):
+    """Tree job j0 started, terminated and handed out for its shutdown run
+    at 3; plain jobs j1, j2 waiting."""
+    hold_tree(ql)
+    assert ql("job.started", 1, "j0", "worker") == 1
+    assert ql("job.terminate", 2, "j0") == 1
+    popped = ql.pop(now=3)
+    assert jids(popped) == ["j0"] and popped[0]["state"] == "terminating"
+
+
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_settle_terminated_equals_job_terminated_then_pop(ql, r, events, count):
+    result, result_old = settle_matches(ql, r, events, lambda: hold_terminating(ql), 4, count,
+                                        ("job.terminated", ["j0", "worker"]), ["terminated", "j0", "queue", "{}"])
+    assert result == result_old == "terminated"
+
+
+def test_settle_terminated_refusals_write_nothing(ql, r):
+    hold_tree(ql)
+    before = dump(r)
+    assert "is not terminating: running" in ql.err(
+        "settle", 2, "worker", '["queue"]', 1, "terminated", "j0", "queue", "{}")
+    assert "terminated takes <jid> <queue> <data>" in ql.err(
+        "settle", 2, "worker", '["queue"]', 1, "terminated", "j0", "queue", "{}", "x")
     assert dump(r) == before

@@ -199,9 +199,8 @@ def test_generated_links_mirror_subscriptions(ql, r):
             assert members == linked, (step, op, c)
 
 
-def test_spec_pipeline_example_up_to_the_result(ql, r):
-    """The ports and channels half of the §11 example (the rest needs
-    job.terminate and job.delete), reply by reply."""
+def test_exm_1_spec_pipeline_example(ql, r):
+    """EXM-1: the §11 example, command by command, with exactly its replies."""
     assert ql("worker.register", 100, "pipes", "Pipeline", '{"inports":{"result":{}}}') == 1
     assert ql("worker.register", 100, "pipes", "Producer", '{"outports":{"out":{}}}') == 1
     assert ql("worker.register", 100, "pipes", "Consumer", '{"inports":{"in":{}}}') == 1
@@ -217,7 +216,9 @@ def test_spec_pipeline_example_up_to_the_result(ql, r):
         "created_by": "cli", "started": False, "runs": 0, "rerun": False,
         "inports": {"result": {}}, "outports": {}, "inchannels": {}, "outchannels": {},
         "sizes": {"in": {"result": 0}, "out": {}}}
-    assert [j["jid"] for j in ql.pop(now=101, queue="pipes", worker="w1", count=3)] == ["P", "B", "A"]
+    popped = ql.pop(now=101, queue="pipes", worker="w1", count=3)
+    assert [(j["jid"], j["state"], j["expires"]) for j in popped] == [
+        ("P", "running", 161), ("B", "running", 161), ("A", "running", 161)]
     for j in ("P", "B", "A"):
         assert ql("job.started", 101, j, "w1") == 1
     assert ql("port.read", 102, "B", "in", "in", 5) == "[]"
@@ -234,4 +235,16 @@ def test_spec_pipeline_example_up_to_the_result(ql, r):
     assert ql("complete", 106, "B", "w1", "pipes", "{}") == "complete"
     assert [j["jid"] for j in ql.pop(now=107, queue="pipes", worker="w1", count=3)] == ["P"]
     assert ql("port.read", 107, "P", "in", "result", 1) == "[3]"
-    assert ql("channel.publish", 112, "/demo/items", "5") == 1  # B still subscribes
+    assert ql("state.set", 107, "P", "total", "3") == 1
+    assert ql("complete", 108, "P", "w1", "pipes", "{}") == "complete"
+    assert ql("job.terminate", 109, "P", "recursive") == 3
+    assert ql("jobs", 109, "terminating", "pipes") == ["A", "B", "P"]
+    popped = ql.pop(now=110, queue="pipes", worker="w1", count=3)
+    assert [(j["jid"], j["state"], j["worker"]) for j in popped] == [
+        ("P", "terminating", "w1"), ("B", "terminating", "w1"), ("A", "terminating", "w1")]
+    for j in ("P", "B", "A"):
+        assert ql("job.terminated", 110, j, "w1") == "terminated"
+    assert ql("jobs", 110, "terminated", "pipes") == ["A", "B", "P"]
+    assert ql("job.delete", 111, "P") == 3
+    assert ql("alias.get", 111, "nightly") is None
+    assert ql("channel.publish", 112, "/demo/items", "5") == 0

@@ -8,29 +8,25 @@ from helpers import digest
 Q = "queue"
 
 
-def terminated(r, *jids, now=0):
-    """Brings never-started waiting tree jobs to `terminated` as §4
-    TERMINATED-NOW does. Written directly because job.terminate is being
-    built on another branch (h-life); use it here once main has it."""
+def terminated(ql, *jids, now=0):
+    """Terminates never-started tree jobs: job.terminate takes them to
+    `terminated` at once (§4 TERMINATE)."""
     for jid in jids:
-        queue = r.hget("ql:j:" + jid, "queue")
-        r.zrem("ql:q:%s-work" % queue, jid)
-        r.zadd("ql:q:%s-terminated" % queue, {jid: now})
-        r.hset("ql:j:" + jid, mapping={"state": "terminated", "worker": "", "expires": 0})
+        assert ql("job.terminate", now, jid) == 1
+        assert ql.state(jid) == "terminated"
 
 
-def with_ports(r, jid, channels=("/a", "/a/b")):
-    """Ports, values and subscriptions laid out as §2.1 says (port commands
-    are being built on another branch, h-ports)."""
-    r.hset("ql:inports:" + jid, mapping={"in": "{}", "more": '{"default":0}', "*": "{}"})
-    r.hset("ql:outports:" + jid, mapping={"out": "{}"})
-    r.rpush("ql:in:in:" + jid, "1", '{"a": 2}')
-    r.rpush("ql:in:more:" + jid, "3")
-    r.rpush("ql:out:out:" + jid, "4")
-    r.hset("ql:inchannels:" + jid, "in", json.dumps(list(channels)))
-    r.hset("ql:outchannels:" + jid, "out", '["/z"]')
+def with_ports(ql, r, jid, channels=("/a", "/a/b")):
+    """Ports with values and channel links, made by the port commands."""
+    assert ql("port.define", 0, jid, "in", '{"in":{},"more":{"default":0},"*":{}}') == 3
+    assert ql("port.define", 0, jid, "out", '{"out":{}}') == 1
+    assert ql("port.write", 0, jid, "in", "in", "1", '{"a": 2}') == 2
+    assert ql("port.write", 0, jid, "in", "more", "3") == 1
+    assert ql("port.write", 0, jid, "out", "out", "4") == 1
+    assert ql("port.connect", 0, jid, "in", "in", *channels) == len(channels)
+    assert ql("port.connect", 0, jid, "out", "out", "/z") == 1
     for c in channels:
-        r.sadd("ql:subs:" + c, "in:" + jid)
+        assert r.sismember("ql:subs:" + c, "in:" + jid)
 
 
 def dump(r, key):
@@ -76,9 +72,9 @@ def test_delete_leaves_no_trace(ql, r):
     ql.put("keep2", parent="keepG", name="other", tags=["t1"], aliases=["k2"])
     ql.track("dq7root")
     for j in doomed + ["keep2"]:
-        with_ports(r, j)
+        with_ports(ql, r, j)
         ql("state.set", 0, j, "k", "[1]")
-    terminated(r, *doomed)
+    terminated(ql, *doomed)
     survivors = snapshot(r, "*keep*")
     del survivors["ql:children:keepG"]   # checked below
     assert ql("job.delete", 5, "dq7root") == 3
@@ -105,12 +101,12 @@ def test_not_terminated_descendant_refuses_all(ql, r):
     ql.put("a", parent="p", name="a")
     ql.put("b", parent="p", name="b")
     ql.put("c", parent="b", name="c")
-    terminated(r, "p", "a", "b")
+    terminated(ql, "p", "a", "b")
     before = digest(r)
     assert "Job.delete(): Job c is not terminated: waiting" in ql.err("job.delete", 1, "p")
     assert "Job.delete(): Job c is not terminated: waiting" in ql.err("job.delete", 1, "b")
     assert digest(r) == before
-    terminated(r, "c")
+    terminated(ql, "c")
     ql.put("d", parent="a", name="d")
     ql.pop(now=1)
     assert "Job.delete(): Job d is not terminated: running" in ql.err("job.delete", 2, "p")
@@ -125,7 +121,7 @@ def test_subtree_delete_keeps_the_rest(ql, r):
     ql.put("a1", parent="a", name="x")
     ql.put("b", parent="p", name="b")
     ql.put("b1", parent="b", name="x")
-    terminated(r, "a", "a1", "b", "b1")
+    terminated(ql, "a", "a1", "b", "b1")
     assert ql("job.delete", 1, "a") == 2
     assert ql.get("a") is None and ql.get("a1") is None
     t = json.loads(ql("tree.get", 1, "p"))
@@ -146,7 +142,7 @@ def test_delete_releases_dependents(ql, r):
     ql.put("d1", queue="q2", depends=["c"])
     ql.put("d2", queue="q2", depends=["c", "x"])
     ql.put("d3", queue="q2", depends=["p", "c"])
-    terminated(r, "p", "c")
+    terminated(ql, "p", "c")
     assert ql("job.delete", 3, "p") == 2
     assert ql.state("d1") == "waiting" and ql.state("d3") == "waiting"
     assert sorted(r.zrange("ql:q:q2-work", 0, -1)) == ["d1", "d3"]
@@ -167,7 +163,7 @@ def test_dependencies_inside_the_tree_go_with_it(ql, r):
     r.sadd("ql:j:c-dependencies", "p", "out")
     r.sadd("ql:j:p-dependents", "c")
     r.sadd("ql:j:out-dependents", "c")
-    terminated(r, "p", "c")
+    terminated(ql, "p", "c")
     assert ql("job.delete", 3, "p") == 2
     assert r.exists("ql:j:out-dependents") == 0
     assert ql.state("out") == "waiting"
@@ -199,7 +195,7 @@ def test_deep_chain_deletes_without_recursion(ql, r):
     before = (r.dbsize(), r.zcard("ql:q:q-terminated"), r.hlen("ql:j:c0"), r.hlen("ql:children:c0"))
     assert "Job.delete(): Job c19999 is not terminated: waiting" in ql.err("job.delete", 1, "c0")
     assert (r.dbsize(), r.zcard("ql:q:q-terminated"), r.hlen("ql:j:c0"), r.hlen("ql:children:c0")) == before
-    terminated(r, "c19999")
+    terminated(ql, "c19999")
     assert ql("job.delete", 1, "c0") == 20000
     assert r.dbsize() == 0
 

@@ -1,6 +1,7 @@
 """The object model of swig/objects.i as every language gets it, checked
 through Python's generated classes: each handle's C functions are its
 methods, and the methods behave as the flat functions do."""
+import json
 import os
 import random
 import re
@@ -124,3 +125,35 @@ def test_cron_templates_through_the_model(client):
     assert recur.cron == "@hourly" and c.get_recur(jid).cron == "@hourly"
     recur.set_interval(60)
     assert recur.cron is None and c.get_recur(jid).interval == 60
+
+
+def test_tree_calls_through_the_model(client):
+    """Job trees (qless/tree.h): put option map version 3, the Client,
+    Queue and Job methods, results as values and refusals as classes."""
+    c = client._h
+    queue = c.queue("objects")
+    parent = queue.put("objects.Job", "{}", {"tree": 1, "aliases": ["nightly", "n2"], "created_by": "cli"})
+    child = queue.put("objects.Job", "{}", {"parent": parent, "name": "kid", "jid": "objects-kid"})
+    tree = json.loads(c.tree_get(parent))
+    assert tree["children"] == {"kid": child} and tree["created_by"] == "cli"
+    assert tree["aliases"] == ["n2", "nightly"]
+    assert c.alias_get("nightly") == parent and c.alias_get("none") is None
+    assert c.alias_set(child, ["c1"]) == 1 and c.alias_del(["c1", "none"]) == 1
+    assert c.job_disown(parent, "kid") == child
+    c.job_adopt(parent, "kid", child)
+    with pytest.raises(_core.StateError, match="cycle"):
+        c.job_adopt(child, "up", parent)
+    with pytest.raises(_core.NotFound):
+        c.tree_get("objects-none")
+    popped = queue.pop(2)
+    job = popped.take(0)
+    job.started()
+    assert job.suspend() is False and job.state == "suspended"
+    assert c.job_run(job.jid, 0) == "waiting"
+    assert set(json.loads(c.features())) <= {"cron", "tree"}
+    with pytest.raises(_core.InvalidArgument, match="qless_port_read: count must be between 1 and 1000"):
+        c.port_read(parent, _core.QLESS_PORT_IN, "in", 0)
+    with pytest.raises(_core.InvalidArgument, match="qless_port_write: dir must be"):
+        c.port_write(parent, 7, "in", ["1"])
+    with pytest.raises(_core.InvalidArgument, match="put options: unknown option 'by'"):
+        queue.put("objects.Job", "{}", {"by": "x"})

@@ -88,7 +88,7 @@ class TestSchedule < QlessTest::SpecNowTest
       end
     end
     error = assert_raises(Qless::InvalidArgument) { @sched.add("K", at: "every monday") }
-    assert_match(/at: "every monday" is not a one-off time/, error.message)
+    assert_match(/at_text "every monday" is a cron schedule, not a one-off time; use .*every.* or .*cron/, error.message)
     assert_equal Qless::Core::QLESS_EINVAL, error.code
     assert_match(/hour/, assert_raises(Qless::InvalidArgument) { @sched.add("K", cron: "0 24 * * *") }.message)
     assert_match(/unknown word "fortnightly"/,

@@ -11,6 +11,9 @@
  *   Flaky  asks for a retry: group "ConformanceRetry", message "flaky <jid>",
  *          after the backoff policy's delay
  * and Forbidden, which the allow-list scenario never lets run (below).
+ * Tree is the tree job of test_tree_conformance.py (its docstring says what
+ * startup, perform and shutdown do): the engine registers its ports and
+ * calls the hooks; the class only reads, writes and suspends.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -86,6 +89,92 @@ static void forbidden(qless_job *job, qless_result *result)
 	_exit(3);
 }
 
+/* ---- Tree ---- */
+
+static const char TREE_CONFIG[] = "{\"inports\": {\"in\": {}}, \"outports\": {\"out\": {}}}";
+
+/* Appends `what` to data.log, if the job has one. */
+static void tree_log(qless_job *job, const char *what)
+{
+	json_t *data = json_loads(qless_job_data(job), 0, NULL);
+	const char *log = json_string_value(json_object_get(data, "log"));
+	if (log)
+		log_line(log, what, qless_job_jid(job));
+	json_decref(data);
+}
+
+static void tree_startup(void *ctx, qless_job *job, qless_result *result)
+{
+	(void)ctx;
+	(void)result;
+	if (strcmp(qless_job_klass(job), "Tree") != 0)
+		return;
+	tree_log(job, "startup");
+	json_t *data = json_loads(qless_job_data(job), 0, NULL);
+	const char *crash = json_string_value(json_object_get(data, "crash"));
+	int fd = crash ? open(crash, O_WRONLY | O_CREAT | O_EXCL, 0644) : -1;
+	if (fd >= 0)
+		_exit(3); /* as a crash would: nothing settled, job.started never sent */
+	json_decref(data);
+}
+
+static void tree_shutdown(void *ctx, qless_job *job, qless_result *result)
+{
+	(void)ctx;
+	(void)result;
+	if (strcmp(qless_job_klass(job), "Tree") == 0)
+		tree_log(job, "shutdown");
+}
+
+static void tree_failed(qless_result *result, const char *what)
+{
+	char message[512];
+	snprintf(message, sizeof message, "%s: %s", what, qless_error_last_message());
+	qless_result_fail(result, "qless.Error", message);
+}
+
+/* state "seen" += n. */
+static int add_seen(qless_client *c, const char *jid, size_t n)
+{
+	char *seen = NULL, text[32];
+	int rc = qless_state_get(c, jid, "seen", &seen);
+	if (rc == QLESS_OK) {
+		snprintf(text, sizeof text, "%lld", (seen ? atoll(seen) : 0) + (long long)n);
+		rc = qless_state_set(c, jid, "seen", text);
+	}
+	qless_free(seen);
+	return rc;
+}
+
+/* Up to 10 values of "in": none, suspend; else each doubled to "out" and
+ * their count added to state "seen". */
+static void tree(qless_job *job, qless_result *result)
+{
+	qless_client *c = qless_job_client(job);
+	const char *jid = qless_job_jid(job);
+	char *in = NULL, doubled[10][32];
+	const char *values[10];
+	tree_log(job, "perform");
+	if (qless_port_read(c, jid, QLESS_PORT_IN, "in", 10, &in) != QLESS_OK) {
+		tree_failed(result, "port.read");
+		return;
+	}
+	json_t *read = json_loads(in, 0, NULL);
+	size_t n = json_array_size(read);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(doubled[i], sizeof doubled[i], "%lld", 2 * (long long)json_integer_value(json_array_get(read, i)));
+		values[i] = doubled[i];
+	}
+	if (n == 0)
+		qless_result_suspend(result);
+	else if (qless_port_write(c, jid, QLESS_PORT_OUT, "out", values, n) != QLESS_OK)
+		tree_failed(result, "port.write");
+	else if (add_seen(c, jid, n) != QLESS_OK)
+		tree_failed(result, "state");
+	json_decref(read);
+	qless_free(in);
+}
+
 static const struct {
 	const char *klass;
 	void (*run)(qless_job *job, qless_result *result);
@@ -94,6 +183,7 @@ static const struct {
 	{ "Boom", boom },
 	{ "Flaky", flaky },
 	{ "Forbidden", forbidden },
+	{ "Tree", tree },
 };
 
 static void perform(void *ctx, qless_job *job, qless_result *result)
@@ -112,7 +202,13 @@ static void perform(void *ctx, qless_job *job, qless_result *result)
 
 int main(int argc, char **argv)
 {
+	static const char *const tree_klasses[] = { "Tree" }, *const tree_configs[] = { TREE_CONFIG };
 	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
 	run.perform = perform;
+	run.tree_klasses = tree_klasses;
+	run.tree_configs = tree_configs;
+	run.ntree = 1;
+	run.startup = tree_startup;
+	run.shutdown = tree_shutdown;
 	return qless_worker_main(argc, (const char *const *)argv, &run);
 }

@@ -31,7 +31,7 @@ SRC = os.environ.get("QLESS_SOURCE_DIR") or os.path.dirname(os.path.dirname(
 JOBS = os.path.join(SRC, "tests", "worker", "jobs")
 
 KLASS = {
-    "c": {"Noop": "Noop", "Boom": "Boom", "Flaky": "Flaky"},
+    "c": {"Noop": "Noop", "Boom": "Boom", "Flaky": "Flaky", "Tree": "Tree"},
     "python": {"Noop": "conformance_jobs.Noop", "Boom": "conformance_jobs.Boom",
                "Flaky": "conformance_jobs.Flaky"},
     "ruby": {"Noop": "ConformanceJobs::Noop", "Boom": "ConformanceJobs::Boom",

@@ -21,6 +21,12 @@ end
 function Schedule.meta.__tostring(self) return "qless.Schedule(" .. self.name .. ")" end
 
 local WHENS = { "at", "in", "cron", "every" }
+-- Each time option's core call for text, for a number, and what it takes.
+local TIMES = {
+  at = { "add_at_text", "add_at", "text or epoch seconds" },
+  ["in"] = { "add_in_text", "add_in", "text or seconds" },
+  every = { "add_every_text", "add_every", "text or seconds" },
+}
 -- Keys of add's table that are the layer's, not the core's options.
 local OWN = { at = true, ["in"] = true, cron = true, every = true, unique = true, report = true }
 
@@ -70,19 +76,19 @@ function methods:add(klass, data, opts)
     convert.invalid(string.format("%s: give exactly one of at, in, cron, every (got %s); add_now runs at once",
       where, #given == 0 and "none" or table.concat(given, ", ")))
   end
-  local h, now, body = self._h, self.client:now(), convert.data(data)
-  if opts.at ~= nil then
-    return result(report, when.named(where, h.add_at, h, when.at(opts.at, now, where .. ": at"), klass, body, options))
-  elseif opts["in"] ~= nil then
-    local seconds = when.duration(opts["in"], now, where .. ": in")
-    return result(report, when.named(where, h.add_in, h, seconds, klass, body, options))
-  elseif opts.every ~= nil then
-    local kind, a, b = when.every(opts.every, now, where .. ": every")
-    if kind == "cron" then return result(report, when.named(where, h.add_cron, h, a, klass, body, options)) end
-    return result(report, when.named(where, h.add_every, h, a, b, klass, body, options))
+  local name, h, body = given[1], self._h, convert.data(data)
+  if name == "cron" then
+    check_type(where, "cron", opts.cron, "a string", "string")
+    return result(report, when.named(where, h.add_cron, h, opts.cron, klass, body, options))
   end
-  check_type(where, "cron", opts.cron, "a string", "string")
-  return result(report, when.named(where, h.add_cron, h, opts.cron, klass, body, options))
+  local value, call = opts[name], TIMES[name]
+  -- Text goes to the core, which reads it as each option means it.
+  if type(value) == "string" then
+    return result(report, when.named(where .. ": " .. name, h[call[1]], h, value, klass, body, options))
+  end
+  if type(value) ~= "number" then when.type_error(where .. ": " .. name, call[3], value) end
+  if name == "every" then return result(report, when.named(where, h.add_every, h, value, 0, klass, body, options)) end
+  return result(report, when.named(where, h[call[2]], h, value, klass, body, options))
 end
 
 -- s:add_now(klass, data, opts) -> as add, for a one-off that may run at

@@ -7,31 +7,17 @@ one-off jobs and recurring templates, every add unique by default.
     s.listen(pool=4, allow=["app.jobs.*"])
 """
 import json
-import re
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _core
 from ._util import attr, encode
-from .errors import InvalidArgument, NotFound
-from .times import epoch, seconds, when
+from .errors import NotFound
+from .times import epoch, seconds
 
 if TYPE_CHECKING:
     from .client import Client
 
 _WHENS = ("at", "in_", "cron", "every")
-
-
-def _read(word: str, text: str, now: float) -> Any:
-    """when(text) with `word` ("in", "every") put before it unless it starts
-    with it; an error's column counts in the text as given."""
-    if re.match(r"\s*%s\s" % word, text, re.I):
-        return when(text, now=now)
-    shift = len(word) + 1
-    try:
-        return when(word + " " + text, now=now)
-    except InvalidArgument as e:
-        message = re.sub(r"at column (\d+)", lambda m: "at column %d" % max(1, int(m.group(1)) - shift), str(e))
-        raise InvalidArgument(message, *e.args[1:]) from None
 
 
 class Schedule:
@@ -63,12 +49,16 @@ class Schedule:
                             "add_now runs at once" % (", ".join(given) or "none"))
         args = (klass, None if data is None else encode(data),
                 _options(unique, key, jid, priority, retries, tags, backlog))
+        # Text goes to the core, which reads it as each argument means it.
         if at is not None:
-            found = self._h.add_at(self._at(at), *args)
+            found = (self._h.add_at_text(at, *args) if isinstance(at, str)
+                     else self._h.add_at(epoch(at, "Schedule.add: at"), *args))
         elif in_ is not None:
-            found = self._h.add_in(self._in(in_), *args)
+            found = (self._h.add_in_text(in_, *args) if isinstance(in_, str)
+                     else self._h.add_in(seconds(in_, "Schedule.add: in_"), *args))
         elif every is not None:
-            found = self._every(every, args)
+            found = (self._h.add_every_text(every, *args) if isinstance(every, str)
+                     else self._h.add_every(seconds(every, "Schedule.add: every"), 0, *args))
         else:
             if not isinstance(cron, str):
                 raise TypeError("Schedule.add: cron must be str, not %s" % type(cron).__name__)
@@ -82,32 +72,6 @@ class Schedule:
         found = self._h.add_now(klass, None if data is None else encode(data),
                                 _options(unique, key, jid, priority, retries, tags, None))
         return (found[0], found[1]) if report else found[0]
-
-    # Text is read here rather than by qless_schedule_add, so that each
-    # argument keeps its meaning: at= never makes a template, every= never
-    # a one-off.
-    def _at(self, at: Any) -> float:
-        if not isinstance(at, str):
-            return epoch(at, "Schedule.add: at")
-        found = when(at, now=self.client.now)
-        if found.kind != "at":
-            raise InvalidArgument("Schedule.add: at: %r is not a one-off time (it is %s); use every= or cron="
-                                  % (at, found.kind), _core.QLESS_EINVAL)
-        return found.at
-
-    def _in(self, in_: Any) -> float:
-        if not isinstance(in_, str):
-            return seconds(in_, "Schedule.add: in_")
-        now = self.client.now
-        return _read("in", in_, now).at - now
-
-    def _every(self, every: Any, args: Tuple[Any, ...]) -> List[Any]:
-        if not isinstance(every, str):
-            return self._h.add_every(seconds(every, "Schedule.add: every"), 0, *args)
-        found = _read("every", every, self.client.now)
-        if found.kind == "cron":
-            return self._h.add_cron(found.cron, *args)
-        return self._h.add_every(found.interval, found.at, *args)
 
     def remove(self, jid: str) -> bool:
         """Removes a template or a scheduled job of this schedule; False when

@@ -103,7 +103,8 @@ QLESS_EXTERN(int) qless_client_timeout(qless_client *client, QLESS_STRV(jids, nj
 
 /*
  * Jids by state. state is "complete" (queue ignored, may be NULL) or one of
- * "running", "stalled", "scheduled", "depends", "recurring" (queue required).
+ * "running", "stalled", "scheduled", "depends", "recurring" and the tree-job
+ * states "suspended", "terminating", "terminated" (queue required).
  * count 0 means the protocol default (25). *out owned.
  */
 QLESS_EXTERN(int) qless_client_jobs(qless_client *client, qless_strlist **out, const char *state,

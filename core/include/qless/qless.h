@@ -16,5 +16,6 @@
 #include "when.h"
 #include "server.h"
 #include "schedule.h"
+#include "tree.h"
 
 #endif

@@ -17,12 +17,13 @@ QLESS_EXTERN(void) qless_queue_free(qless_queue *queue);
 /* Borrowed: valid until the queue is freed. */
 QLESS_EXTERN(const char *) qless_queue_name(const qless_queue *queue);
 
-/* Version 2 added unique and unique_key; structs of version 1 (without
- * them) are still accepted. */
-#define QLESS_PUT_OPTIONS_VERSION 2
+/* Version 2 added unique and unique_key, version 3 the tree-job fields
+ * (qless/tree.h); structs of versions 1 and 2 (without them) are still
+ * accepted. */
+#define QLESS_PUT_OPTIONS_VERSION 3
 
 typedef struct qless_put_options {
-	unsigned int version;        /* QLESS_PUT_OPTIONS_VERSION (or 1) */
+	unsigned int version;        /* QLESS_PUT_OPTIONS_VERSION (or 1, 2) */
 	const char *jid;             /* NULL: a new jid (qless_jid_generate); else put (or move) this job */
 	double delay;                /* seconds before the job may run; 0: now */
 	int has_priority;            /* 0: keep an existing job's priority (new job: 0) */
@@ -36,9 +37,20 @@ typedef struct qless_put_options {
 	int unique;                  /* non-zero: a no-op while the job exists and is not complete;
 	                                with jid NULL the jid is qless_unique_jid's one-off form */
 	const char *unique_key;      /* with unique and jid NULL: jid = qless_unique_jid_for_key */
+	/* Version 3 (jobtrees.md §5.2); any of these but created_by makes the
+	 * put create or convert a tree job: */
+	int tree;                    /* non-zero: a tree job even without the fields below */
+	const char *parent;          /* attach as child `name` of this tree job: both or neither */
+	const char *name;
+	const char *inports;         /* JSON objects {port: {} or {"default": v}}; NULL: none */
+	const char *outports;
+	const char *const *aliases;  /* global names of the job; NULL/0: none */
+	size_t naliases;
+	const char *created_by;      /* recorded at creation (the put's "by"); NULL: the worker name */
 } qless_put_options;
 
-#define QLESS_PUT_OPTIONS_INIT { QLESS_PUT_OPTIONS_VERSION, NULL, 0, 0, 0, -1, NULL, 0, NULL, 0, 0, NULL }
+#define QLESS_PUT_OPTIONS_INIT \
+	{ QLESS_PUT_OPTIONS_VERSION, NULL, 0, 0, 0, -1, NULL, 0, NULL, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
 QLESS_EXTERN(int) qless_put_options_init(qless_put_options *opts, unsigned int version);
 

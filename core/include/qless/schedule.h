@@ -82,6 +82,28 @@ QLESS_EXTERN(int) qless_schedule_add_cron(qless_schedule *schedule, char **out_j
 QLESS_EXTERN(int) qless_schedule_add(qless_schedule *schedule, char **out_jid, int *out_inserted,
                                      const char *when_text, const char *klass, const char *data,
                                      const qless_schedule_options *opts);
+/*
+ * The time-text adds of the bindings' add(at=, in=, every=), each argument
+ * keeping its meaning. Text as qless_when_parse reads it at the client's
+ * now; bad text is QLESS_EINVAL before any I/O, naming the function, the
+ * argument and the column in the text as given.
+ */
+/* A one-off time ("7pm tomorrow", "in 5 minutes"), added as add_at; a
+ * recurring text is refused (use add_every_text or add_cron). */
+QLESS_EXTERN(int) qless_schedule_add_at_text(qless_schedule *schedule, char **out_jid, int *out_inserted,
+                                             const char *at_text, const char *klass, const char *data,
+                                             const qless_schedule_options *opts);
+/* A duration ("5 minutes", or "in 5 minutes": "in " is put before the
+ * text unless its first word is "in"), added as add_at the time it ends. */
+QLESS_EXTERN(int) qless_schedule_add_in_text(qless_schedule *schedule, char **out_jid, int *out_inserted,
+                                             const char *in_text, const char *klass, const char *data,
+                                             const qless_schedule_options *opts);
+/* A recurrence ("monday 9am", "every 2 days at 9am": "every " is put
+ * before the text unless its first word is "every"), added as add_cron or
+ * add_every by what it means. */
+QLESS_EXTERN(int) qless_schedule_add_every_text(qless_schedule *schedule, char **out_jid, int *out_inserted,
+                                                const char *every_text, const char *klass, const char *data,
+                                                const qless_schedule_options *opts);
 /* Removes the template or scheduled job jid of this schedule; *out_removed
  * (may be NULL) is 0 when there was none (a job already waiting, running
  * or done is left alone). */

@@ -21,6 +21,12 @@
  *      when the lock was lost (timed out, canceled, handed to another worker).
  * Redis going away is survived: the engine reconnects with a backoff
  * doubling from 0.1 s up to reconnect_max and carries on where it was.
+ *
+ * Tree jobs (jobtrees.md §9) run by the same loop, so no binding repeats
+ * their rules: a job handed out as "terminating" gets its shutdown run; a
+ * running job of a tree class gets its startup once per life, then
+ * perform, then complete, or job.suspend when perform asked for it
+ * (qless_result_suspend). See the version 4 run options below.
  */
 #ifndef QLESS_WORKER_H
 #define QLESS_WORKER_H
@@ -83,6 +89,13 @@ QLESS_EXTERN(int) qless_result_fail(qless_result *result, const char *group, con
  * they become the job's failure (and the failed group once retries are
  * used up). */
 QLESS_EXTERN(int) qless_result_retry(qless_result *result, const char *group, const char *message, double delay);
+/* Suspend the job (a tree job): after perform it waits, holding no lock,
+ * until input or job.run wakes it; input that arrived while it ran makes it
+ * run again at once instead. QLESS_ESTATE, nothing recorded, when the
+ * engine did not run the job as a tree job (its class is not among the run's
+ * tree_klasses, or the job is a plain one), so the job code learns at the
+ * call, not from a refused settle. */
+QLESS_EXTERN(int) qless_result_suspend(qless_result *result);
 
 typedef enum qless_backoff_kind {
 	QLESS_BACKOFF_FIXED = 0,       /* every retry waits `base` */
@@ -132,8 +145,10 @@ typedef enum qless_pool_kind {
 /* Version 2 added allow, nallow and resolves_classes; a version 1 struct
  * (without them) is still accepted and runs every class. Version 3 added
  * thread_names and give_up; older structs run every pool thread under the
- * worker's name and wait for Redis for ever. */
-#define QLESS_WORKER_RUN_OPTIONS_VERSION 3
+ * worker's name and wait for Redis for ever. Version 4 added the tree-job
+ * fields; older structs run every job as a plain one (a terminating tree
+ * job still ends, with no shutdown hook). */
+#define QLESS_WORKER_RUN_OPTIONS_VERSION 4
 
 typedef struct qless_worker_run_options {
 	unsigned int version;     /* QLESS_WORKER_RUN_OPTIONS_VERSION */
@@ -165,11 +180,32 @@ typedef struct qless_worker_run_options {
 	double give_up;           /* seconds Redis may stay unreachable (connecting, reserving or
 	                             settling) before the run stops, as gracefully as it can, and
 	                             returns QLESS_EIO; 0: wait for it for ever. Process pools ignore it */
+	/* version 4: tree jobs (jobtrees.md §9) */
+	const char *const *tree_klasses; /* patterns as for allow (exact, "prefix*", "*") of the classes
+	                             whose jobs may be tree jobs, borrowed for the run. Only their jobs
+	                             cost a tree.get (to learn `started`) when handed out running: a
+	                             worker with none pays no extra round trip per job. A tree job of
+	                             another class runs as a plain job (no startup, no suspend) */
+	const char *const *tree_configs; /* NULL, or one per tree_klasses entry: the class's
+	                             worker.register config ({"inports": ..., "outports": ...}) or NULL
+	                             for none. Sent for each of the worker's queues as the run starts
+	                             (the registry is kept by Redis, so not again on a reconnect),
+	                             except for classes the allow-list keeps from the run; a job put
+	                             before that gets the ports it lacks at its first run. Only an
+	                             exact class name may have one */
+	size_t ntree;
+	qless_perform_fn startup; /* NULL: none. Before the first perform of a tree job's life (until
+	                             job.started); a result other than complete (fail, retry) settles
+	                             the job without job.started, so the next run starts it again */
+	qless_perform_fn shutdown; /* NULL: none. The shutdown run of a terminating tree job that was
+	                             started; a fail or retry result is kept as the history entry
+	                             shutdown-error {"error": "<group>: <message>"} and the job is
+	                             terminated all the same */
 } qless_worker_run_options;
 
 #define QLESS_WORKER_RUN_OPTIONS_INIT \
 	{ QLESS_WORKER_RUN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, QLESS_POOL_SERIAL, 1, 5.0, 0, 0, 5.0, 0, 0, \
-	  NULL, 0, 0, 0, 0 }
+	  NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL, NULL }
 
 /*
  * The allow-list of job classes. A pattern is a class name (exact match),
@@ -219,7 +255,8 @@ QLESS_EXTERN(int) qless_backoff_parse(const char *spec, qless_backoff *out);
  * (argv[0] is the program name), connects, builds the worker and runs it
  * with signals handled; returns the process exit status (0 after a graceful
  * stop, 1 on a failure, 2 on a usage error, explained on stderr). `run`
- * supplies perform, ctx, fork, log, single_threaded and resolves_classes;
+ * supplies perform, ctx, fork, log, single_threaded, resolves_classes and
+ * the tree-job fields (tree_klasses, tree_configs, ntree, startup, shutdown);
  * the rest come from the flags (see `--help`):
  *   --url URL  --queue Q (repeatable)  --order ordered|round-robin|shuffled
  *   --pool serial|threads|processes  --size N  --interval S  --heartbeat S

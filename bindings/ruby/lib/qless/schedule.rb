@@ -99,34 +99,19 @@ module Qless
           backlog: backlog }
       end
 
-      # Text is read here rather than by the core's add(text), so that each
-      # keyword keeps its meaning: at: never makes a template, every: never
-      # a one-off.
+      # Text goes to the core, which reads it as each keyword means it.
       def add_at_value(at, args)
-        return add_at(Times.epoch(at, "Schedule#add: at"), *args) unless at.is_a?(String)
-
-        found = Qless.when(at, now: @client.now)
-        unless found.kind == :at
-          raise Times.invalid("Schedule#add: at: #{at.inspect} is not a one-off time (it is #{found.kind}); " \
-                              "use every: or cron:")
-        end
-        add_at(found.at, *args)
+        at.is_a?(String) ? add_at_text(at, *args) : add_at(Times.epoch(at, "Schedule#add: at"), *args)
       end
 
       def add_in_value(delay, args)
-        return add_in(Times.seconds(delay, "Schedule#add: in"), *args) unless delay.is_a?(String)
-
-        now = @client.now
-        text = delay.lstrip.downcase.start_with?("in ") ? delay : "in #{delay}"
-        add_in(Qless.when(text, now: now).at - now, *args)
+        delay.is_a?(String) ? add_in_text(delay, *args) : add_in(Times.seconds(delay, "Schedule#add: in"), *args)
       end
 
       def add_every_value(every, args)
-        return add_every(Times.seconds(every, "Schedule#add: every"), 0, *args) unless every.is_a?(String)
+        return add_every_text(every, *args) if every.is_a?(String)
 
-        text = every.lstrip.downcase.start_with?("every ") ? every : "every #{every}"
-        found = Qless.when(text, now: @client.now)
-        found.kind == :cron ? add_cron(found.cron, *args) : add_every(found.interval, found.at, *args)
+        add_every(Times.seconds(every, "Schedule#add: every"), 0, *args)
       end
 
       def add_cron_value(cron, args)

@@ -41,14 +41,5 @@ module Qless
 
       raise TypeError, "#{what}: a duration must be a number of seconds or text, not #{value.class}"
     end
-
-    # Qless::InvalidArgument raised from the layer, with the code and name
-    # the extension's own errors carry.
-    def invalid(message)
-      InvalidArgument.new(message).tap do |e|
-        e.instance_variable_set(:@code, Core::QLESS_EINVAL)
-        e.instance_variable_set(:@name, Core.qless_error_name(Core::QLESS_EINVAL))
-      end
-    end
   end
 end
