@@ -50,15 +50,16 @@ end
 -- SORT ... ALPHA sorts in C, by the server's collation (strcoll) when it
 -- replies but by bytes (memcmp) when it STOREs, so large sets are sorted
 -- into a scratch list that the same call reads and deletes. Below SMALL
--- members the three calls cost more than the comparisons.
+-- members the three calls cost more than the comparisons. SORT is in ACL
+-- category @dangerous: a server that refuses it gets the slow sort, not an
+-- error.
 local SMALL, SCRATCH = 4, 'ql:scratch:sort'
 local function sorted_members(key)
   local members = redis.call('smembers', key)
-  if #members < SMALL then
+  if #members < SMALL or type(redis.pcall('sort', key, 'alpha', 'store', SCRATCH)) == 'table' then
     table.sort(members, T.byte_less)
     return members
   end
-  redis.call('sort', key, 'alpha', 'store', SCRATCH)
   members = redis.call('lrange', SCRATCH, 0, -1)
   redis.call('del', SCRATCH)
   return members

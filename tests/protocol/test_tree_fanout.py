@@ -4,6 +4,11 @@ the ports it reaches."""
 import json
 import random
 
+import pytest
+import redis
+
+from helpers import Qless
+
 LOG = "ql:ch:/qless/log"
 
 # Bytes whose order differs between byte-wise and common collations (case,
@@ -127,3 +132,29 @@ def test_redis_calls_grow_linearly_with_fanout(ql, r):
                 growing.add(name)
         assert growing and growing <= PER_PORT_OK, (wake, growing - PER_PORT_OK)
         assert big["sort"] == 2, (wake, big)
+
+
+def test_server_refusing_sort_still_delivers_in_byte_order(ql, r):
+    """SORT is in ACL category @dangerous: for a client that may not run it,
+    a publish sorts large levels itself, in the same order, and fails no
+    call."""
+    subs = [("%s\x00%d" % (rng_jid, i % 3), "in", "/acl") for i, rng_jid in enumerate("zZaA_~b9")]
+    subscribe_all(ql, r, subs)
+    want = [[jid, "in"] for jid in sorted((j for j, _, _ in subs), key=lambda j: ("in:" + j).encode())]
+    r.execute_command("ACL", "SETUSER", "qless-nosort", "on", "nopass", "~*", "&*", "+@all", "-sort")
+    try:
+        user = redis.Redis(unix_socket_path=r.connection_pool.connection_kwargs["path"],
+                           username="qless-nosort", password="any", decode_responses=True)
+        refused = Qless(user, ql.mode, ql.handle)
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            user.execute_command("SORT", "ql:subs:/acl", "ALPHA", "STORE", "ql:scratch:sort")
+        ps = r.pubsub()
+        ps.subscribe(LOG)
+        assert ps.get_message(timeout=5)["type"] == "subscribe"
+        assert refused("channel.publish", 1, "/acl", "1") == len(subs)
+        msg = ps.get_message(timeout=5)
+        ps.close()
+        user.close()
+        assert json.loads(msg["data"])["to"] == want
+    finally:
+        r.execute_command("ACL", "DELUSER", "qless-nosort")
