@@ -165,7 +165,11 @@ M.Tree = Tree
 -- StateError, from the core).
 function M.tree(h, jid)
   check_string("client.trees", "the jid", jid)
-  local text = h:tree_get(jid)
+  local ok, text = pcall(h.tree_get, h, jid)
+  if not ok then
+    if type(text) == "table" and text.code == core.QLESS_ENOTFOUND then return nil end
+    error(text, 0)
+  end
   if text == nil then return nil end
   return Tree.wrap(h, { _record = json.decode(text) })
 end
