@@ -77,8 +77,9 @@ function worker.tree_config(klass, mod)
   return config
 end
 
+-- Whether require(name) has something to load (a pattern may name no module).
 local function found(package_name)
-  return package.searchpath(package_name, package.path) ~= nil or package.searchpath(package_name, package.cpath) ~= nil
+  return package.loaded[package_name] ~= nil or package.searchpath(package_name, package.path) ~= nil or package.searchpath(package_name, package.cpath) ~= nil
 end
 
 -- The tree classes the allow-list patterns name: {klasses = {...}, configs
