@@ -197,6 +197,8 @@ static int qless_lua_release(lua_State *L)
  * parses the flags, connects, handles signals, forks a process pool with
  * fork(2) and settles every job. Lua only supplies perform(job), called
  * with a proxy of the borrowed qless_job (own = 0: the engine frees it).
+ * perform(job, phase) is also the tree hooks' trampoline: phase is
+ * "perform", "startup" or "shutdown" (jobtrees.md §9, run by the engine).
  * perform returns what to do with the job:
  *   nothing, nil or "complete"           complete it (the engine's default)
  *   "fail", group, message               qless_result_fail
@@ -215,7 +217,13 @@ struct qless_lua_perform_call {
 	struct qless_lua_worker *worker;
 	qless_job *job;
 	qless_result *result;
+	const char *phase;
 };
+
+/* The call in progress, so that job:suspend() reaches its result: a
+ * result lives only during its call, and Lua never holds it. One per
+ * process is enough, as one lua_State runs one job at a time. */
+static struct qless_lua_perform_call *qless_lua_current;
 
 /* Message handler for errors that escape perform: the message (through
  * __tostring when the error is a table) plus a traceback. It runs inside
@@ -267,12 +275,17 @@ static int qless_lua_perform_protected(lua_State *L)
 	SWIG_NewPointerObj(L, call->job, SWIGTYPE_p_qless_job, 0);            /* 2 */
 	lua_rawgeti(L, LUA_REGISTRYINDEX, call->worker->perform_ref);        /* 3 */
 	lua_pushvalue(L, 2);
-	if (lua_pcall(L, 1, 4, 1) != LUA_OK) {
+	lua_pushstring(L, call->phase);
+	qless_lua_current = call;
+	rc = lua_pcall(L, 2, 4, 1);
+	qless_lua_current = NULL;
+	if (rc != LUA_OK) {
 		qless_lua_detach(L, 2);
 		message = qless_lua_string_at(L, -1);
 		qless_lua_perform_failed(call->result, "raised", message ? message : "error in the error handler");
 		return 0;
 	}
+	rc = QLESS_OK;
 	qless_lua_detach(L, 2);
 	/* results at 3..6: outcome, group, message, delay */
 	if (lua_isnil(L, 3))
@@ -302,7 +315,7 @@ static int qless_lua_perform_protected(lua_State *L)
 /* The engine's perform callback. No Lua error may unwind through the
  * engine's C frames, so everything runs under lua_pcall; the stack is left
  * as it was found. */
-static void qless_lua_perform(void *ctx, qless_job *job, qless_result *result)
+static void qless_lua_call(void *ctx, qless_job *job, qless_result *result, const char *phase)
 {
 	struct qless_lua_worker *worker = (struct qless_lua_worker *)ctx;
 	struct qless_lua_perform_call call;
@@ -311,6 +324,7 @@ static void qless_lua_perform(void *ctx, qless_job *job, qless_result *result)
 	call.worker = worker;
 	call.job = job;
 	call.result = result;
+	call.phase = phase;
 	if (!lua_checkstack(L, 3)) {
 		qless_lua_perform_failed(result, "could not run", "Lua stack overflow");
 		return;
@@ -325,9 +339,68 @@ static void qless_lua_perform(void *ctx, qless_job *job, qless_result *result)
 	lua_settop(L, top);
 }
 
-/* qless_core.worker_main(args, perform) -> exit status. args follows the
- * convention of Lua's global `arg`: args[0] the program name (optional),
- * args[1..n] the flags, all strings. */
+static void qless_lua_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_lua_call(ctx, job, result, "perform");
+}
+
+static void qless_lua_startup(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_lua_call(ctx, job, result, "startup");
+}
+
+static void qless_lua_shutdown(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_lua_call(ctx, job, result, "shutdown");
+}
+
+/* qless_core.suspend(job): qless_result_suspend for the job being
+ * performed; job must be that job's proxy (a job kept from an earlier
+ * call, or one read by a client, has no result to suspend). */
+static int qless_lua_suspend(lua_State *L)
+{
+	void *job = NULL;
+	if (!SWIG_IsOK(SWIG_ConvertPtr(L, 1, &job, SWIGTYPE_p_qless_job, 0)) || job == NULL ||
+	    qless_lua_current == NULL || job != (void *)qless_lua_current->job ||
+	    strcmp(qless_lua_current->phase, "perform") != 0) {
+		qless_lua_push_error_message(L, QLESS_ESTATE,
+		                             "job:suspend(): only the job a worker is performing can suspend");
+		return lua_error(L);
+	}
+	if (qless_result_suspend(qless_lua_current->result) < 0) {
+		qless_lua_push_error(L, QLESS_ESTATE);
+		return lua_error(L);
+	}
+	return 0;
+}
+
+/* The n strings tree[field] (a list; a hole or false is NULL) into an
+ * array pushed as userdata; each string is also stored in the table at
+ * `keep`, which outlives the run, since the engine keeps the pointers. */
+static const char **qless_lua_strings(lua_State *L, int tree, const char *field, size_t n, int keep)
+{
+	const char **out = (const char **)lua_newuserdatauv(L, (n + 1) * sizeof *out, 0);
+	size_t i;
+	lua_getfield(L, tree, field);
+	if (!lua_isnil(L, -1) && !lua_istable(L, -1))
+		luaL_error(L, "worker_main: tree.%s must be a table", field);
+	for (i = 0; i < n; i++) {
+		int t = lua_istable(L, -1) ? lua_rawgeti(L, -1, (lua_Integer)i + 1) : (lua_pushnil(L), LUA_TNIL);
+		if (t != LUA_TSTRING && t != LUA_TNIL && !(t == LUA_TBOOLEAN && !lua_toboolean(L, -1)))
+			luaL_error(L, "worker_main: tree.%s[%d] is not a string", field, (int)i + 1);
+		out[i] = t == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+		lua_rawseti(L, keep, (lua_Integer)lua_rawlen(L, keep) + 1);
+	}
+	out[n] = NULL;
+	lua_pop(L, 1);
+	return out;
+}
+
+/* qless_core.worker_main(args, perform[, tree]) -> exit status. args
+ * follows the convention of Lua's global `arg`: args[0] the program name
+ * (optional), args[1..n] the flags, all strings. tree: {klasses = {...},
+ * configs = {...}} (configs[i]: JSON text, or false for none) names the
+ * tree classes; perform then also runs their startup and shutdown. */
 static int qless_lua_worker_main(lua_State *L)
 {
 	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
@@ -337,13 +410,15 @@ static int qless_lua_worker_main(lua_State *L)
 	int status;
 	luaL_checktype(L, 1, LUA_TTABLE);
 	luaL_checktype(L, 2, LUA_TFUNCTION);
-	lua_settop(L, 2);
+	if (!lua_isnoneornil(L, 3))
+		luaL_checktype(L, 3, LUA_TTABLE);
+	lua_settop(L, 3);
 	n = (lua_Integer)lua_rawlen(L, 1);
-	/* The strings are copied into a table only this call sees (index 3):
+	/* The strings are copied into a table only this call sees (index 4):
 	 * job code may change the caller's table (it is often the global
 	 * `arg`), and the engine may keep pointers into argv while it runs. */
 	lua_createtable(L, (int)n + 1, 0);
-	argv = (const char **)lua_newuserdatauv(L, ((size_t)n + 2) * sizeof *argv, 0);   /* 4 */
+	argv = (const char **)lua_newuserdatauv(L, ((size_t)n + 2) * sizeof *argv, 0);   /* 5 */
 	if (lua_rawgeti(L, 1, 0) != LUA_TSTRING) {
 		lua_pop(L, 1);
 		lua_pushliteral(L, "qless-worker");
@@ -352,9 +427,21 @@ static int qless_lua_worker_main(lua_State *L)
 		if (i > 0 && lua_rawgeti(L, 1, i) != LUA_TSTRING)
 			return luaL_error(L, "worker_main: args[%d] is not a string", (int)i);
 		argv[i] = lua_tostring(L, -1);
-		lua_rawseti(L, 3, i + 1);
+		lua_rawseti(L, 4, i + 1);
 	}
 	argv[n + 1] = NULL;
+	if (lua_istable(L, 3)) {
+		lua_getfield(L, 3, "klasses");
+		run.ntree = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0;
+		lua_pop(L, 1);
+		run.tree_klasses = qless_lua_strings(L, 3, "klasses", run.ntree, 4);
+		run.tree_configs = qless_lua_strings(L, 3, "configs", run.ntree, 4);
+		for (i = 0; i < (lua_Integer)run.ntree; i++)
+			if (!run.tree_klasses[i])
+				return luaL_error(L, "worker_main: tree.klasses[%d] is not a string", (int)i + 1);
+		run.startup = qless_lua_startup;
+		run.shutdown = qless_lua_shutdown;
+	}
 	lua_pushvalue(L, 2);
 	worker.L = L;
 	worker.perform_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -513,6 +600,7 @@ static int qless_lua_sleep(lua_State *L)
  * run options are C function pointers, and a qless_result exists only
  * during a perform call. */
 %native(worker_main) int qless_lua_worker_main(lua_State *L);
+%native(suspend) int qless_lua_suspend(lua_State *L);
 %native(time) int qless_lua_time(lua_State *L);
 %native(getpid) int qless_lua_getpid(lua_State *L);
 %native(sleep) int qless_lua_sleep(lua_State *L);

@@ -21,4 +21,4 @@ local performs = {
       tostring(ok), tostring(err))
   end,
 }
-os.exit(core.worker_main(arg, assert(performs[mode], "unknown mode")))
+os.exit(core.worker_main(arg, (assert(performs[mode], "unknown mode"))))

@@ -38,7 +38,7 @@ KLASS = {
     "ruby": {"Noop": "ConformanceJobs::Noop", "Boom": "ConformanceJobs::Boom",
              "Flaky": "ConformanceJobs::Flaky"},
     "lua": {"Noop": "conformance_jobs.noop", "Boom": "conformance_jobs.boom",
-            "Flaky": "conformance_jobs.flaky"},
+            "Flaky": "conformance_jobs.flaky", "Tree": "conformance_jobs.tree"},
     "php": {"Noop": "ConformanceJobs\\Noop", "Boom": "ConformanceJobs\\Boom",
             "Flaky": "ConformanceJobs\\Flaky"},
 }

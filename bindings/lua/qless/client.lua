@@ -3,6 +3,7 @@
 --   client.jobs[jid]        -> Job, or nil when there is no such job
 --   client.recurring[jid]   -> Recur, or nil
 --   client.schedules[name]  -> Schedule (no I/O)
+--   client.trees[jid], client.aliases[alias], client.channels[name]: see qless.tree
 --   client.config[key]      -> value text or nil; assign to set, nil to unset;
 --                              pairs(client.config) iterates all options
 local core = require "qless_core"
@@ -13,6 +14,7 @@ local Queue = require "qless.queue"
 local Recur = require "qless.recur"
 local Events = require "qless.events"
 local Schedule = require "qless.schedule"
+local tree = require "qless.tree"
 
 local Client = handle.class("qless.Client", "set_time_offset")
 local methods = Client.methods
@@ -51,6 +53,7 @@ function Client.wrap(h, self)
   self.jobs = lookup(function(jid) return Job.wrap(or_nil(h, "get_job", jid)) end)
   self.recurring = lookup(function(jid) return Recur.wrap(or_nil(h, "get_recur", jid)) end)
   self.schedules = lookup(function(name) return Schedule.new(self, name) end)
+  for name, t in pairs(tree.client_tables(h)) do self[name] = t end
   self.config = setmetatable({}, {
     __index = function(_, key) return h:config_get(key) end,
     __newindex = function(_, key, value)

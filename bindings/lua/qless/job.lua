@@ -107,7 +107,7 @@ end
 -- Puts the job into queue (default: its current queue); opts as for
 -- Queue:put except jid.
 function methods:requeue(queue, opts)
-  self._h:requeue(queue or self.queue, opts)
+  self._h:requeue(queue or self.queue, require("qless.queue").core_options("Job:requeue", opts))
   rawset(self, "_data", nil)
 end
 
@@ -129,5 +129,7 @@ end
 
 -- The whole job as the server describes it, as JSON text.
 function methods:json() return self._h.json end
+
+require("qless.tree").install(Job)
 
 return Job

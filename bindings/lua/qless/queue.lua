@@ -2,7 +2,9 @@
 local core = require "qless_core"
 local convert = require "qless.convert"
 local handle = require "qless.handle"
+local json = require "qless.json"
 local Job = require "qless.job"
+local tree = require "qless.tree"
 
 local Queue = handle.class("qless.Queue", "length pause unpause forget set_heartbeat set_max_concurrency")
 local methods = Queue.methods
@@ -45,9 +47,23 @@ end
 -- or failed, and without jid the jid is derived from queue, klass and data
 -- (or from key). Returns the jid; with report = true also whether it was
 -- inserted.
+local PUT_OWN = { "unique", "key", "report", table.unpack(tree.OWN_PUT_OPTIONS) }
+
+-- The core's put options of the layer's (tree options converted).
+function Queue.core_options(where, opts)
+  local options, mine = split(opts, tree.OWN_PUT_OPTIONS)
+  if options == opts and next(mine) == nil then return opts end
+  tree.put_options(where, options, mine)
+  return options
+end
+
+-- Tree options (jobtrees.md §5.2): tree = true, parent, name, inports and
+-- outports (a list of names, or name -> {} / {default = value}), aliases,
+-- by (created_by).
 function methods:put(klass, data, opts)
-  local options, mine = split(opts, { "unique", "key", "report" })
+  local options, mine = split(opts, PUT_OWN)
   set_unique("Queue:put", options, mine)
+  tree.put_options("Queue:put", options, mine)
   if mine.report then return self._h:put_unique(klass, convert.data(data), options) end
   return self._h:put(klass, convert.data(data), options)
 end
@@ -112,6 +128,26 @@ function methods:recur(klass, data, interval, opts)
   if mine.cron ~= nil then return self._h:recur_cron(klass, convert.data(data), mine.cron, options) end
   return self._h:recur(klass, convert.data(data), interval, options)
 end
+
+-- The worker registry (jobtrees.md §5.18): the ports new tree jobs of
+-- klass get in this queue. config: {inports = ..., outports = ...} (as
+-- put's) or JSON text. Returns true when klass was not registered yet.
+function methods:register(klass, config)
+  if type(config) == "table" then
+    local c = {}
+    for k, v in pairs(config) do c[k] = v end
+    c.inports = c.inports and json.decode(tree.ports_json("Queue:register: inports", c.inports))
+    c.outports = c.outports and json.decode(tree.ports_json("Queue:register: outports", c.outports))
+    config = convert.data(c)
+  end
+  return self._h:register_klass(klass, config) == true
+end
+
+-- klass's registered configuration (a table) or nil; klass nil: {klass = config}.
+function methods:klass_config(klass) return convert.decode(self._h:klass_config(klass)) end
+
+-- Returns true when klass was registered.
+function methods:unregister(klass) return self._h:unregister_klass(klass) == true end
 
 -- The jid a unique put of this entry gets (or a unique recur, with
 -- ident.cron or ident.interval): the SHA-1 of its identity (queue and

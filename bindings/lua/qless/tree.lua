@@ -1,0 +1,275 @@
+-- qless.tree: job trees (../shared/spec/jobtrees.md) in the Lua layer.
+--   client.trees[jid]         -> Tree (its tree.get record), or nil
+--   client.aliases[alias]     -> jid, or nil
+--   client.channels["/a"]     -> Channel: ch:publish(value[, {from = jid}]), ch.subscribers
+--   x.ports["in"][p], x.ports.out[p] (x a Tree or Job) -> Port
+--   x.store[key]              -> per-job state (job.state is already the
+--                                job's state name); x.store() the whole map
+-- Values are Lua data, encoded to JSON and decoded here; the protocol's
+-- rules stay in the server and the core.
+local core = require "qless_core"
+local json = require "qless.json"
+local convert = require "qless.convert"
+local handle = require "qless.handle"
+
+local M = {}
+
+local DIRS = { ["in"] = core.QLESS_PORT_IN, out = core.QLESS_PORT_OUT }
+
+local function lookup(get, meta)
+  meta = meta or {}
+  meta.__index = function(_, key) return get(key) end
+  return setmetatable({}, meta)
+end
+
+-- A value as JSON text; what json cannot encode is InvalidArgument naming where.
+local function encode(where, value)
+  if value == nil then value = json.null end
+  local ok, text = pcall(json.encode, value)
+  if not ok then convert.invalid(where .. ": " .. text) end
+  return text
+end
+
+-- Each value of ... (nil counts, as null) encoded.
+local function encode_all(where, ...)
+  local out = {}
+  for i = 1, select("#", ...) do out[i] = encode(where, (select(i, ...))) end
+  return out
+end
+
+local function check_string(where, what, value)
+  if type(value) ~= "string" then
+    convert.invalid(string.format("%s: %s must be a string, not %s", where, what, type(value)))
+  end
+end
+
+-- Ports as the protocol's JSON object: JSON text as is, a list of names
+-- ({"in", "x"}: each without options) or a table name -> options.
+function M.ports_json(where, ports)
+  if ports == nil or type(ports) == "string" then return ports end
+  if type(ports) ~= "table" then convert.invalid(where .. " must be a table of ports, not " .. type(ports)) end
+  local object = json.object()
+  for k, v in pairs(ports) do
+    if math.type(k) == "integer" then
+      check_string(where, "a port name", v)
+      object[v] = json.object()
+    else
+      object[k] = v
+    end
+  end
+  return encode(where, object)
+end
+
+-- The layer's put options (tree = true, inports/outports as Lua tables,
+-- by) into the core's (tree = 1, JSON text, created_by).
+function M.put_options(where, out, mine)
+  if out == nil or next(mine) == nil then return end
+  if mine.tree ~= nil then
+    if type(mine.tree) ~= "boolean" then
+      convert.invalid(string.format("%s: tree must be a boolean, not %s", where, type(mine.tree)))
+    end
+    out.tree = mine.tree and 1 or nil
+  end
+  out.inports = M.ports_json(where .. ": inports", mine.inports)
+  out.outports = M.ports_json(where .. ": outports", mine.outports)
+  out.created_by = mine.by
+end
+M.OWN_PUT_OPTIONS = { "tree", "inports", "outports", "by" }
+
+---------------------------------------------------------------- ports
+
+local Port = handle.class("qless.Port", "")
+
+local function port_new(h, jid, dir, name)
+  check_string("Port", "the port name", name)
+  return Port.wrap(h, { jid = jid, dir = dir, name = name })
+end
+
+function Port.meta.__tostring(self)
+  return string.format("qless.Port(%s %s %s)", self.jid, self.dir, self.name)
+end
+
+-- Removes and returns up to n (default 1) values, oldest first.
+function Port.methods:read(n)
+  return json.decode(self._h:port_read(self.jid, DIRS[self.dir], self.name, n or 1))
+end
+
+-- As read, leaving the values in the port.
+function Port.methods:peek(n)
+  return json.decode(self._h:port_peek(self.jid, DIRS[self.dir], self.name, n or 1))
+end
+
+function Port.fields.size(self) return self._h:port_size(self.jid, DIRS[self.dir], self.name) end
+
+-- Writes the values in order (at least one; nil is null).
+function Port.methods:write(...)
+  if select("#", ...) == 0 then convert.invalid("Port:write: at least one value is needed") end
+  self._h:port_write(self.jid, DIRS[self.dir], self.name, encode_all("Port:write", ...))
+end
+
+-- Links to channels (several strings or a table); returns the links added.
+function Port.methods:connect(...)
+  return self._h:port_connect(self.jid, DIRS[self.dir], self.name, convert.list(...))
+end
+
+function Port.methods:disconnect(...)
+  return self._h:port_disconnect(self.jid, DIRS[self.dir], self.name, convert.list(...))
+end
+
+-- Defines the port (or redefines it, keeping its data): options {} or
+-- {default = value}.
+function Port.methods:define(options)
+  local ports = json.object()
+  ports[self.name] = options or json.object()
+  self._h:port_define(self.jid, DIRS[self.dir], encode("Port:define", ports))
+end
+
+-- Removes the port with its data; true when it was defined.
+function Port.methods:remove()
+  return self._h:port_remove(self.jid, DIRS[self.dir], { self.name }) == 1
+end
+
+-- {in = lookup, out = lookup} of the Ports of jid on client proxy h.
+function M.ports(h, jid)
+  return {
+    ["in"] = lookup(function(name) return port_new(h, jid, "in", name) end),
+    out = lookup(function(name) return port_new(h, jid, "out", name) end),
+  }
+end
+
+---------------------------------------------------------------- state
+
+-- x.store[key] (nil when unset), x.store[key] = value (nil deletes),
+-- x.store() and pairs(x.store): the whole map.
+function M.store(h, jid)
+  local function all() return json.decode(h:state_get(jid, nil)) end
+  return lookup(function(key)
+    check_string("store", "the key", key)
+    return convert.decode(h:state_get(jid, key))
+  end, {
+    __newindex = function(_, key, value)
+      check_string("store", "the key", key)
+      if value == nil then h:state_del(jid, { key }) else h:state_set(jid, key, encode("store", value)) end
+    end,
+    __call = all,
+    __pairs = function() return next, all(), nil end,
+  })
+end
+
+---------------------------------------------------------------- trees
+
+local Tree = handle.class("qless.Tree", "")
+M.Tree = Tree
+
+-- The Tree of jid, or nil when there is no such job (a plain job is
+-- StateError, from the core).
+function M.tree(h, jid)
+  check_string("client.trees", "the jid", jid)
+  local ok, text = pcall(h.tree_get, h, jid)
+  if not ok then
+    if type(text) == "table" and text.code == core.QLESS_ENOTFOUND then return nil end
+    error(text, 0)
+  end
+  if text == nil then return nil end
+  return Tree.wrap(h, { _record = json.decode(text) })
+end
+
+function Tree.meta.__tostring(self) return string.format("qless.Tree(%s %s %s)", self.jid, self.klass, self.state) end
+
+for _, name in ipairs({ "jid", "klass", "queue", "state", "name", "children", "aliases", "created_by", "runs",
+                        "rerun", "inports", "outports", "inchannels", "outchannels", "sizes" }) do
+  Tree.fields[name] = function(self) return self._record[name] end
+end
+-- false in the record (none) is nil here, as everywhere in the layer.
+function Tree.fields.parent(self) return self._record.parent or nil end
+function Tree.fields.started(self) return self._record.started or nil end
+function Tree.fields.ports(self) return M.ports(self._h, self.jid) end
+function Tree.fields.store(self) return M.store(self._h, self.jid) end
+
+-- Re-reads the record (raises NotFound once the job is gone).
+function Tree.methods:refresh()
+  local text = self._h:tree_get(self.jid)
+  if text == nil then error(core.new_error(core.QLESS_ENOTFOUND, "Tree:refresh: job " .. self.jid .. " is gone"), 0) end
+  rawset(self, "_record", json.decode(text))
+end
+
+-- Wakes or restarts the job after delay seconds (default 0); returns its state.
+function Tree.methods:run(delay) return self._h:job_run(self.jid, delay or 0) end
+-- Returns the number of jobs whose state changed.
+function Tree.methods:terminate(recursive) return self._h:job_terminate(self.jid, recursive and 1 or 0) end
+-- Deletes the terminated job and its descendants; returns how many.
+function Tree.methods:delete() return self._h:job_delete(self.jid) end
+
+local function jid_of(x) return type(x) == "table" and x.jid or x end
+
+-- Makes child (a jid, Tree or Job) this job's child `name`.
+function Tree.methods:adopt(name, child) self._h:job_adopt(self.jid, name, jid_of(child)) end
+-- Detaches the child `name`; returns its jid.
+function Tree.methods:disown(name) return self._h:job_disown(self.jid, name) end
+-- Adds aliases (several strings or a table); returns how many were new.
+function Tree.methods:alias(...) return self._h:alias_set(self.jid, convert.list(...)) end
+-- Removes aliases (of any job); returns how many existed.
+function Tree.methods:unalias(...) return self._h:alias_del(convert.list(...)) end
+
+---------------------------------------------------------------- channels
+
+local Channel = handle.class("qless.Channel", "")
+
+function Channel.meta.__tostring(self) return "qless.Channel(" .. self.name .. ")" end
+
+-- Delivers value to every input port subscribed to the channel or one of
+-- its ancestors; opts.from names the publisher. Returns the ports reached.
+function Channel.methods:publish(value, opts)
+  local from = type(opts) == "table" and opts.from or nil
+  if opts ~= nil and type(opts) ~= "table" then convert.invalid("Channel:publish: opts must be a table") end
+  return self._h:channel_publish(self.name, encode("Channel:publish", value), jid_of(from))
+end
+
+-- The input ports subscribed to exactly this channel: {{jid, port}, ...}.
+function Channel.fields.subscribers(self) return json.decode(self._h:channel_subscribers(self.name)) end
+
+-- The tables a Client gets: trees, aliases, channels.
+function M.client_tables(h)
+  return {
+    trees = lookup(function(jid) return M.tree(h, jid) end),
+    aliases = lookup(function(alias) return h:alias_get(alias) end),
+    channels = lookup(function(name)
+      check_string("client.channels", "the channel", name)
+      return Channel.wrap(h, { name = name })
+    end),
+  }
+end
+
+---------------------------------------------------------------- jobs
+
+-- What a Job offers for trees; in a worker's perform, the job's own
+-- ports, state, children and suspend(). Each goes through job.client.
+function M.install(Job)
+  local fields, methods = Job.fields, Job.methods
+  local function h(job) return job.client._h end
+  function fields.ports(self) return M.ports(h(self), self.jid) end
+  function fields.store(self) return M.store(h(self), self.jid) end
+  function fields.tree(self) return M.tree(h(self), self.jid) end
+  -- {name = jid} of the job's children; the parent's jid or nil.
+  function fields.children(self) return M.tree(h(self), self.jid).children end
+  function fields.parent(self) return M.tree(h(self), self.jid).parent end
+  -- Up to n (default 1) values of input port `port`.
+  function methods:read(port, n) return M.ports(h(self), self.jid)["in"][port]:read(n) end
+  -- Writes the values out of output port `port`.
+  function methods:write(port, ...) M.ports(h(self), self.jid).out[port]:write(...) end
+  -- Puts the child `name` (klass, data, opts as Queue:put; opts.queue:
+  -- its queue, default this job's), created by this job. Returns its jid.
+  function methods:child(name, klass, data, opts)
+    check_string("Job:child", "the name", name)
+    local copy = {}
+    for k, v in pairs(opts or {}) do copy[k] = v end
+    local queue = copy.queue or self.queue
+    copy.queue, copy.parent, copy.name, copy.by = nil, self.jid, name, "job:" .. self.jid
+    return self.client.queues[queue]:put(klass, data, copy)
+  end
+  -- In a worker's perform: end this run suspended (the job sleeps until
+  -- input or a run wakes it) instead of completing the job.
+  function methods:suspend() core.suspend(self._h) end
+end
+
+return M
