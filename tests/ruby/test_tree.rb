@@ -214,11 +214,11 @@ class TestTree < QlessTest::Test
     job = @queue.pop
     assert_equal [1, 2], job.read("in", 5)
     assert_equal 1, job.write("out", "r")
-    child = job.children.put("worker.1", "C", { "n" => 1 }, inports: ["in"])
+    child = job.children.put("worker.1", "C", { "n" => 1 }, inports: ["in"], queue: "kids")
     assert_equal({ "worker.1" => child }, job.children.to_h)
     assert_equal child, job.children["worker.1"]
     kid = @client.trees[child]
-    assert_equal [root, "worker.1", "job:#{root}"], [kid.parent, kid.name, kid.created_by]
+    assert_equal [root, "worker.1", "job:#{root}", "kids"], [kid.parent, kid.name, kid.created_by, kid.queue_name]
     assert_equal({ "in" => {} }, kid.inports)
     e = assert_raises(ArgumentError) { job.children.put("x", "C", {}, by: "me") }
     assert_match(/Children#put: by:/, e.message)
