@@ -26,3 +26,16 @@ class TestScheduleExample < QlessTest::Test
     assert_equal "true\ninterval Example::Ping\ncron Example::Report\nat Example::Mail\n0 9 * * 1\n", out
   end
 end
+
+# bindings/ruby/tree_example.rb likewise (job trees), quoted whole in the README.
+class TestTreeExample < QlessTest::Test
+  def test_tree_example_runs_and_is_the_one_in_the_readme
+    example = File.join(QlessTest::RUBY_DIR, "tree_example.rb")
+    readme = File.read(File.expand_path("../../README.md", QlessTest::RUBY_DIR))
+    assert_includes readme, "```ruby\n#{File.read(example)}```"
+    out, err, status = Open3.capture3({ "QLESS_URL" => QlessTest::URL }, *QlessTest.ruby_command(example))
+    assert status.success?, "example failed: #{err}"
+    assert_equal "1\n[{\"n\"=>5}]\n[\"consumer\"]\n2\n2\n", out
+    assert_nil @client.aliases["nightly"], "the example deletes what it made"
+  end
+end
