@@ -1,17 +1,12 @@
 # frozen_string_literal: true
 
-require "helper"
-require "tmpdir"
-require "fileutils"
+require "worker_test"
 
 # Tree jobs in bin/qless-worker (the conformance scenarios are in
 # tests/worker/test_tree_conformance.py): which classes the worker takes
 # for tree classes, suspend refused at the call for a plain job, children
 # put from perform, a failing shutdown kept in the history.
-class TestWorkerTree < QlessTest::Test
-  include QlessTest::Children
-  WORKER = File.join(QlessTest::RUBY_DIR, "bin", "qless-worker")
-  JOBS = File.join(QlessTest::HERE, "jobs", "jobs.rb")
+class TestWorkerTree < QlessTest::WorkerTest
 
   module Jobs
     class Ported
@@ -35,16 +30,6 @@ class TestWorkerTree < QlessTest::Test
     end
   end
 
-  def setup
-    super
-    @dir = Dir.mktmpdir("qless-worker-tree")
-  end
-
-  def teardown
-    kill_children
-    FileUtils.rm_rf(@dir)
-  end
-
   def test_tree_classes_are_the_loaded_job_classes_with_ports_or_hooks
     found = Qless::TreeClass.loaded.to_h
     assert_equal '{"inports":{"in":{"default":1}},"outports":{"out": {}}}', found["TestWorkerTree::Jobs::Ported"]
@@ -60,19 +45,33 @@ class TestWorkerTree < QlessTest::Test
     assert_match(/inports: ports must be/, e.message)
   end
 
-  def run_worker(max_jobs)
-    log = File.join(@dir, "stderr-#{(@children || []).size}")
-    cmd = QlessTest.ruby_command(WORKER, "--url", QlessTest::URL, "--require", JOBS, "--interval", "0.1",
-                                 "--allow", "TestJobs::*", "--queue", "testing", "--max-jobs", max_jobs.to_s)
-    status = finish(spawn_child(cmd, log))
-    assert_equal 0, status.exitstatus, File.read(log)
-    File.read(log)
+  # The tree options reach C only whole and well-formed.
+  def test_worker_main_refuses_bad_tree_options
+    perform = proc {}
+    main = ->(tree) { Qless::Core.worker_main(["qless-worker"], perform, 0, tree) }
+    e = assert_raises(ArgumentError) { main.call({ klasses: ["A"], configs: ["{}", "{}"] }) }
+    assert_match(/worker_main: tree\[:configs\] must have one entry per class/, e.message)
+    e = assert_raises(TypeError) { main.call({ klasses: ["A", 1] }) }
+    assert_match(/worker_main: tree\[1\] is not a String/, e.message)
+    assert_raises(ArgumentError) { main.call({ klasses: ["A\0B"] }) }
+    e = assert_raises(TypeError) { main.call({ klasses: "A" }) }
+    assert_match(/tree\[:klasses\] must be an Array/, e.message)
+    e = assert_raises(TypeError) { main.call({ shutdown: 5 }) }
+    assert_match(/tree\[:shutdown\] must respond to call/, e.message)
+    assert_raises(TypeError) { main.call([]) }
+  end
+
+  # Runs a worker until it has done max_jobs jobs; its log.
+  def work(max_jobs)
+    status, log = run_worker("--max-jobs", max_jobs.to_s)
+    assert_equal 0, status.exitstatus, log
+    log
   end
 
   def test_suspend_children_and_shutdown
     plain = @queue.put("TestJobs::SuspendPlain", {})
     family = @queue.put("TestJobs::Family", {}, tree: true)
-    log = run_worker(3)
+    log = work(3)
 
     failed = @client.jobs[plain]
     assert_equal ["failed", "Qless::StateError"], [failed.state, failed.failure["group"]], log
@@ -87,7 +86,7 @@ class TestWorkerTree < QlessTest::Test
     assert_equal [1], tree.ports.out["out"].read(5), "the class's outports, registered"
 
     assert_equal 1, tree.terminate
-    log = run_worker(1)
+    log = work(1)
     assert_equal "terminated", tree.refresh.state, log
     entry = @client.jobs[family].history.find { |h| h["what"] == "shutdown-error" }
     assert entry, log
