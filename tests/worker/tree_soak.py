@@ -315,20 +315,9 @@ def in_job_code(log_path):
 
 
 def kill_child(workers, rng, log_path):
-    kids = set()
-    for w in workers:
-        if w.alive():
-            kids |= w.children()
+    """A pool child SIGKILLed: preferably one between a take and its took."""
     busy, reading = in_job_code(log_path)
-    pool = sorted(kids & reading) or sorted(kids & busy) or sorted(kids)
-    if not pool:
-        return None
-    victim = rng.choice(pool)
-    try:
-        os.kill(victim, signal.SIGKILL)
-    except ProcessLookupError:
-        return None
-    return soak.Fault("child" if victim in busy else "idle child", time.time(), {victim})
+    return soak.kill_preferred(workers, rng, [reading, busy], lambda pid: "child" if pid in busy else "idle child")
 
 
 def run(args, rng):
@@ -464,19 +453,8 @@ def main():
     if min(args.workers, args.size, args.trees, args.values, args.lock) < 1 or args.children < 0:
         p.error("--workers, --size, --trees, --values, --lock must be >= 1, --children >= 0")
     args.load_delay = 0   # soak.restart's option
-    if args.seed is None:
-        args.seed = soak.default_seed()
-    soak.env_from_build(os.path.abspath(args.build))
-    try:
-        harness.need("QLESS_CWORKER")
-        harness.need("QLESS_LUA_SCRIPT")
-    except harness.Missing as e:
-        sys.exit("tree_soak: %s" % e)
-
-    def stop(signum, frame):
-        raise SystemExit(128 + signum)
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGHUP, stop)
+    args.lang = "c"       # other languages' workers would need the Sink class
+    soak.prepare(args, "tree_soak")
     print("tree_soak: %d programs x %d processes, %d trees x (1 + %d) sinks + 1 witness, %d values over %g s, "
           "%d child kills, %d program kills, %d redis kills, lock %d s, seed %d (QLESS_SOAK_SEED=%d to repeat)%s"
           % (args.workers, args.size, args.trees, args.children, args.values, args.publish_seconds,
