@@ -14,6 +14,9 @@
  * Tree is the tree job of test_tree_conformance.py (its docstring says what
  * startup, perform and shutdown do): the engine registers its ports and
  * calls the hooks; the class only reads, writes and suspends.
+ * Sink is the consumer of the tree fault test (tree_soak.py): it drains
+ * input port "in" and logs what it took so that the test can account for
+ * every value exactly, crashes included (see sink() below).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -92,6 +95,12 @@ static void forbidden(qless_job *job, qless_result *result)
 /* ---- Tree ---- */
 
 static const char TREE_CONFIG[] = "{\"inports\": {\"in\": {}}, \"outports\": {\"out\": {}}}";
+static const char SINK_CONFIG[] = "{\"inports\": {\"in\": {}}}";
+
+static int is_tree_class(const char *klass)
+{
+	return strcmp(klass, "Tree") == 0 || strcmp(klass, "Sink") == 0;
+}
 
 /* Appends `what` to data.log, if the job has one. */
 static void tree_log(qless_job *job, const char *what)
@@ -107,7 +116,7 @@ static void tree_startup(void *ctx, qless_job *job, qless_result *result)
 {
 	(void)ctx;
 	(void)result;
-	if (strcmp(qless_job_klass(job), "Tree") != 0)
+	if (!is_tree_class(qless_job_klass(job)))
 		return;
 	tree_log(job, "startup");
 	json_t *data = json_loads(qless_job_data(job), 0, NULL);
@@ -122,7 +131,7 @@ static void tree_shutdown(void *ctx, qless_job *job, qless_result *result)
 {
 	(void)ctx;
 	(void)result;
-	if (strcmp(qless_job_klass(job), "Tree") == 0)
+	if (is_tree_class(qless_job_klass(job)))
 		tree_log(job, "shutdown");
 }
 
@@ -175,6 +184,111 @@ static void tree(qless_job *job, qless_result *result)
 	qless_free(in);
 }
 
+/* ---- Sink ---- */
+
+/* "<what> <jid> <time> <pid> <values>" in one write, as log_line. */
+static void sink_log(const char *path, const char *what, const char *jid, const char *values)
+{
+	json_t *parsed = json_loads(values, 0, NULL);
+	char *compact = parsed ? json_dumps(parsed, JSON_COMPACT) : NULL;
+	struct timespec now;
+	char line[1024];
+	clock_gettime(CLOCK_REALTIME, &now);
+	int n = snprintf(line, sizeof line, "%s %s %.6f %ld %s\n", what, jid,
+	                 (double)now.tv_sec + (double)now.tv_nsec / 1e9, (long)getpid(), compact ? compact : "?");
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	if (fd < 0 || n <= 0 || (size_t)n >= sizeof line || write(fd, line, (size_t)n) != n)
+		fprintf(stderr, "qless-cworker: cannot log to %s: %s\n", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(compact);
+	json_decref(parsed);
+}
+
+/* Whether a failed call should be made again: the fault test restarts
+ * Redis under running jobs, and a sink that failed on that would stay
+ * failed (failed jobs are not woken by input), which is not what the test
+ * is about. Waits 0.1 s, for at most 60 s in all. */
+static int sink_again(int rc, int *tries)
+{
+	static const struct timespec pause = { 0, 100000000L };
+	int loading = rc == QLESS_EPROTOCOL && strstr(qless_error_last_message(), "LOADING") != NULL;
+	if ((rc != QLESS_EIO && !loading) || ++*tries > 600)
+		return 0;
+	nanosleep(&pause, NULL);
+	return 1;
+}
+
+/* Reads the n values just peeked. When Redis went away during the read
+ * (killed after the script ran, or before), peeks again: the batch still at
+ * the head means the read did not happen (the values are unique), so it is
+ * made again; anything else means it did: then 1 and *out_json NULL. */
+static int sink_read(qless_client *c, const char *jid, const char *peeked, size_t n, char **out_json)
+{
+	int rc, tries = 0;
+	while ((rc = qless_port_read(c, jid, QLESS_PORT_IN, "in", (int64_t)n, out_json)) != QLESS_OK &&
+	       sink_again(rc, &tries)) {
+		char *head = NULL;
+		while ((rc = qless_port_peek(c, jid, QLESS_PORT_IN, "in", (int64_t)n, &head)) != QLESS_OK &&
+		       sink_again(rc, &tries))
+			;
+		if (rc != QLESS_OK)
+			return rc;
+		int same = strcmp(head, peeked) == 0;
+		qless_free(head);
+		if (!same) {
+			*out_json = NULL;
+			return 1;
+		}
+	}
+	return rc;
+}
+
+/* Drains "in" 8 values at a time, each batch as peek, log "take", read,
+ * log "took": only this job reads its port, so a read removes exactly the
+ * values peeked, and a run killed between the two logs leaves either the
+ * values still at the head of the port (the read did not happen) or gone
+ * (it did), which the test can tell apart. Suspends when "in" is empty. */
+static void sink(qless_job *job, qless_result *result)
+{
+	qless_client *c = qless_job_client(job);
+	const char *jid = qless_job_jid(job);
+	json_t *data = json_loads(qless_job_data(job), 0, NULL);
+	const char *log = json_string_value(json_object_get(data, "log"));
+	tree_log(job, "perform");
+	for (;;) {
+		char *peeked = NULL, *read = NULL;
+		int rc, tries = 0;
+		while ((rc = qless_port_peek(c, jid, QLESS_PORT_IN, "in", 8, &peeked)) != QLESS_OK &&
+		       sink_again(rc, &tries))
+			;
+		if (rc != QLESS_OK) {
+			tree_failed(result, "port.peek");
+			break;
+		}
+		json_t *values = json_loads(peeked, 0, NULL);
+		size_t n = json_array_size(values);
+		json_decref(values);
+		if (n == 0) {
+			qless_free(peeked);
+			qless_result_suspend(result);
+			break;
+		}
+		if (log)
+			sink_log(log, "take", jid, peeked);
+		rc = sink_read(c, jid, peeked, n, &read);
+		if (rc >= 0 && log)
+			sink_log(log, "took", jid, read ? read : peeked);
+		qless_free(peeked);
+		qless_free(read);
+		if (rc < 0) {
+			tree_failed(result, "port.read");
+			break;
+		}
+	}
+	json_decref(data);
+}
+
 static const struct {
 	const char *klass;
 	void (*run)(qless_job *job, qless_result *result);
@@ -184,6 +298,7 @@ static const struct {
 	{ "Flaky", flaky },
 	{ "Forbidden", forbidden },
 	{ "Tree", tree },
+	{ "Sink", sink },
 };
 
 static void perform(void *ctx, qless_job *job, qless_result *result)
@@ -202,12 +317,13 @@ static void perform(void *ctx, qless_job *job, qless_result *result)
 
 int main(int argc, char **argv)
 {
-	static const char *const tree_klasses[] = { "Tree" }, *const tree_configs[] = { TREE_CONFIG };
+	static const char *const tree_klasses[] = { "Tree", "Sink" };
+	static const char *const tree_configs[] = { TREE_CONFIG, SINK_CONFIG };
 	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
 	run.perform = perform;
 	run.tree_klasses = tree_klasses;
 	run.tree_configs = tree_configs;
-	run.ntree = 1;
+	run.ntree = 2;
 	run.startup = tree_startup;
 	run.shutdown = tree_shutdown;
 	return qless_worker_main(argc, (const char *const *)argv, &run);

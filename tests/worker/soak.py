@@ -142,11 +142,18 @@ def open_runs(path):
 def kill_child(workers, rng, log):
     """SIGKILLs a pool child, one running a job if there is one; returns its
     Fault, or None when no worker has a child now."""
+    return kill_preferred(workers, rng, [open_runs(log)], lambda pid: "child")
+
+
+def kill_preferred(workers, rng, prefer, kind):
+    """SIGKILLs a pool child of the live workers, drawn from the first of
+    the pid sets `prefer` that holds one, else from all; returns its Fault
+    (of kind(pid)), or None when no worker has a child now."""
     kids = set()
     for w in workers:
         if w.alive():
             kids |= w.children()
-    pool = sorted(kids & open_runs(log)) or sorted(kids)
+    pool = next((sorted(kids & pids) for pids in prefer if kids & pids), sorted(kids))
     if not pool:
         return None
     victim = rng.choice(pool)
@@ -154,7 +161,7 @@ def kill_child(workers, rng, log):
         os.kill(victim, signal.SIGKILL)
     except ProcessLookupError:
         return None
-    return Fault("child", time.time(), {victim})
+    return Fault(kind(victim), time.time(), {victim})
 
 
 def kill_program(workers, rng, whole):
@@ -524,6 +531,26 @@ def default_seed():
     return random.SystemRandom().randrange(1 << 31)
 
 
+def prepare(args, prog):
+    """What a fault test does before it starts: the seed (args.seed, else
+    default_seed()), the environment from the build tree, args.lang's worker
+    program and the script checked, and SIGTERM/SIGHUP ending the test
+    through its finally clauses (which stop what it started)."""
+    if args.seed is None:
+        args.seed = default_seed()
+    env_from_build(os.path.abspath(args.build))
+    try:
+        launch(args.lang)
+        harness.need("QLESS_LUA_SCRIPT")
+    except harness.Missing as e:
+        sys.exit("%s: %s" % (prog, e))
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -562,20 +589,7 @@ def main():
         p.error("--child-kills, --program-kills, --parent-kills, --redis-kills must be >= 0")
     if args.sleep_max < 0 or args.load_delay < 0 or args.near < 0:
         p.error("--sleep-max, --load-delay and --near must be >= 0")
-    if args.seed is None:
-        args.seed = default_seed()
-    env_from_build(os.path.abspath(args.build))
-    try:
-        launch(args.lang)
-        harness.need("QLESS_LUA_SCRIPT")
-    except harness.Missing as e:
-        sys.exit("soak: %s" % e)
-
-    # A SIGTERM or SIGHUP to the soak ends it through the finally clauses.
-    def stop(signum, frame):
-        raise SystemExit(128 + signum)
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGHUP, stop)
+    prepare(args, "soak")
 
     rng = random.Random(args.seed)
     plan = [(args.retries, "retries=%s" % ",".join(map(str, args.retries)))]
