@@ -231,8 +231,11 @@ struct qless_rb_relay {
 
 struct qless_rb_worker {
 	VALUE perform;            /* callable(job, client) -> nil | [:fail|:retry, group, message] */
+	VALUE startup, shutdown;  /* tree-job hooks, the same kind of callable, or nil */
 	int argc;
 	const char **argv;        /* malloc'ed with the strings: GC compaction cannot move them */
+	const char **tree;        /* ntree class names, then ntree configs (NULL: none); one block, like argv */
+	size_t ntree;
 	qless_worker_run_options run;
 	int status;
 	struct qless_rb_relay relay;
@@ -240,9 +243,11 @@ struct qless_rb_worker {
 
 struct qless_rb_perform_call {
 	struct qless_rb_worker *worker;
+	VALUE fn;                  /* the callable this call runs: perform or a tree hook */
 	qless_job *job;
 	qless_result *result;
 	VALUE job_obj, client_obj; /* proxies over borrowed pointers (no free at GC) */
+	VALUE outcome_obj;         /* the job's @outcome (suspend), over the borrowed result */
 	VALUE error;               /* the exception that escaped the callable */
 	int kind;                  /* QLESS_RB_* */
 	VALUE group, message;      /* NUL-free copies, kept alive by this frame */
@@ -257,6 +262,22 @@ static VALUE qless_rb_cstr(VALUE v)
 	return rb_str_new(RSTRING_PTR(v), (long)strnlen(RSTRING_PTR(v), (size_t)RSTRING_LEN(v)));
 }
 
+static VALUE qless_rb_outcome_class;   /* Qless::Core::Outcome */
+
+/* Outcome#suspend: qless_result_suspend on the result of the call that
+ * lent it, so job code learns at once when its job cannot be suspended. */
+static VALUE qless_rb_outcome_suspend(VALUE self)
+{
+	qless_result *result = DATA_PTR(self);
+	int rc;
+	if (!result)
+		qless_rb_raise_message(QLESS_ESTATE, "Job#suspend: the worker's run of this job is over; "
+		                       "call suspend during perform");
+	if ((rc = qless_result_suspend(result)) != QLESS_OK)
+		qless_rb_raise(rc);
+	return Qnil;
+}
+
 static VALUE qless_rb_perform_body(VALUE arg)
 {
 	struct qless_rb_perform_call *c = (struct qless_rb_perform_call *)arg;
@@ -264,7 +285,9 @@ static VALUE qless_rb_perform_body(VALUE arg)
 
 	c->job_obj = SWIG_NewPointerObj(SWIG_as_voidptr(c->job), SWIGTYPE_p_qless_job, 0);
 	c->client_obj = SWIG_NewPointerObj(SWIG_as_voidptr(qless_job_client(c->job)), SWIGTYPE_p_qless_client, 0);
-	r = rb_funcall(c->worker->perform, rb_intern("call"), 2, c->job_obj, c->client_obj);
+	c->outcome_obj = rb_data_object_wrap(qless_rb_outcome_class, c->result, NULL, NULL);
+	rb_ivar_set(c->job_obj, rb_intern("@outcome"), c->outcome_obj);
+	r = rb_funcall(c->fn, rb_intern("call"), 2, c->job_obj, c->client_obj);
 	if (NIL_P(r))
 		return Qnil;
 	if (!RB_TYPE_P(r, T_ARRAY) || RARRAY_LEN(r) != 3)
@@ -324,6 +347,8 @@ static void *qless_rb_perform_gvl(void *arg)
 		DATA_PTR(c->job_obj) = NULL;
 	if (RB_TYPE_P(c->client_obj, T_DATA))
 		DATA_PTR(c->client_obj) = NULL;
+	if (RB_TYPE_P(c->outcome_obj, T_DATA))
+		DATA_PTR(c->outcome_obj) = NULL;
 	if (state) {
 		c->kind = QLESS_RB_FAIL;
 		c->group = c->message = Qnil;
@@ -357,14 +382,15 @@ static void *qless_rb_perform_gvl(void *arg)
 	return NULL;
 }
 
-static void qless_rb_perform(void *ctx, qless_job *job, qless_result *result)
+static void qless_rb_call(struct qless_rb_worker *w, VALUE fn, qless_job *job, qless_result *result)
 {
 	struct qless_rb_perform_call c;
 	memset(&c, 0, sizeof c);
-	c.worker = ctx;
+	c.worker = w;
+	c.fn = fn;
 	c.job = job;
 	c.result = result;
-	c.job_obj = c.client_obj = c.error = c.group = c.message = Qnil;
+	c.job_obj = c.client_obj = c.outcome_obj = c.error = c.group = c.message = Qnil;
 	if (ruby_native_thread_p()) {
 		rb_thread_call_with_gvl(qless_rb_perform_gvl, &c);
 		return;
@@ -378,6 +404,21 @@ static void qless_rb_perform(void *ctx, qless_job *job, qless_result *result)
 	while (!c.done)
 		pthread_cond_wait(&c.worker->relay.cv, &c.worker->relay.mu);
 	pthread_mutex_unlock(&c.worker->relay.mu);
+}
+
+static void qless_rb_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_rb_call(ctx, ((struct qless_rb_worker *)ctx)->perform, job, result);
+}
+
+static void qless_rb_startup(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_rb_call(ctx, ((struct qless_rb_worker *)ctx)->startup, job, result);
+}
+
+static void qless_rb_shutdown(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_rb_call(ctx, ((struct qless_rb_worker *)ctx)->shutdown, job, result);
 }
 
 /* Waits (without the GVL) until a call is queued or the relay closed. */
@@ -463,6 +504,8 @@ static void *qless_rb_worker_main_nogvl(void *arg)
 	/* Freed here: the return to Ruby may raise (pending interrupts). */
 	free(w->argv);
 	w->argv = NULL;
+	free(w->tree);
+	w->tree = NULL;
 	return NULL;
 }
 
@@ -506,30 +549,93 @@ static int qless_rb_relay_close(struct qless_rb_relay *r)
 	return first;
 }
 
-/* Qless::Core.worker_main(argv, perform, threads = 0) -> exit status (Integer).
- * argv: [program name, flags...] (Strings). perform.call(job, client) gets
- * the job and its client as Core proxies valid during the call only, and
- * returns nil (complete) or [:fail | :retry, group, message]. threads > 0
- * starts that many Ruby threads to run the calls of a thread pool (argv's
- * --pool threads --size threads); with 0 the engine refuses thread pools. */
+/* Bytes the strings of ary (a snapshot: the caller's Array may change)
+ * take with their NULs; raises naming what[i] for an item that is no
+ * String (nil is taken for NULL where allow_nil) or holds a NUL. */
+static size_t qless_rb_strv_size(VALUE ary, const char *what, int allow_nil)
+{
+	size_t size = 0;
+	long i;
+	for (i = 0; i < RARRAY_LEN(ary); i++) {
+		VALUE s = rb_ary_entry(ary, i);
+		if (allow_nil && NIL_P(s))
+			continue;
+		if (!RB_TYPE_P(s, T_STRING))
+			rb_raise(rb_eTypeError, "worker_main: %s[%ld] is not a String%s", what, i, allow_nil ? " or nil" : "");
+		StringValueCStr(s);   /* raises on an embedded NUL */
+		size += (size_t)RSTRING_LEN(s) + 1;
+	}
+	return size;
+}
+
+/* Copies the strings of ary into p, pointing v[i] at each (NULL for nil);
+ * returns the end of what it wrote. */
+static char *qless_rb_strv_copy(VALUE ary, const char **v, char *p)
+{
+	long i;
+	for (i = 0; i < RARRAY_LEN(ary); i++) {
+		VALUE s = RARRAY_AREF(ary, i);
+		if (NIL_P(s)) {
+			v[i] = NULL;
+			continue;
+		}
+		memcpy(p, RSTRING_PTR(s), (size_t)RSTRING_LEN(s));
+		p[RSTRING_LEN(s)] = '\0';
+		v[i] = p;
+		p += RSTRING_LEN(s) + 1;
+	}
+	return p;
+}
+
+/* An Array option of worker_main's tree Hash, duplicated; nil: empty. */
+static VALUE qless_rb_tree_list(VALUE tree, const char *key)
+{
+	VALUE v = rb_hash_aref(tree, ID2SYM(rb_intern(key)));
+	if (NIL_P(v))
+		return rb_ary_new();
+	if (NIL_P(v = rb_check_array_type(v)))
+		rb_raise(rb_eTypeError, "worker_main: tree[:%s] must be an Array", key);
+	return rb_ary_dup(v);
+}
+
+static VALUE qless_rb_tree_hook(VALUE tree, const char *key)
+{
+	VALUE v = rb_hash_aref(tree, ID2SYM(rb_intern(key)));
+	if (!NIL_P(v) && !rb_respond_to(v, rb_intern("call")))
+		rb_raise(rb_eTypeError, "worker_main: tree[:%s] must respond to call", key);
+	return v;
+}
+
+/* Qless::Core.worker_main(argv, perform, threads = 0, tree = nil) -> exit
+ * status (Integer). argv: [program name, flags...] (Strings).
+ * perform.call(job, client) gets the job and its client as Core proxies
+ * valid during the call only, and returns nil (complete) or [:fail |
+ * :retry, group, message]; the job's @outcome (a Core::Outcome, valid as
+ * long) suspends a tree job. threads > 0 starts that many Ruby threads to
+ * run the calls of a thread pool (argv's --pool threads --size threads);
+ * with 0 the engine refuses thread pools. tree: the run's tree-job options
+ * (worker.h, version 4): {klasses: [class names], configs: [JSON text or
+ * nil, one per class], startup:, shutdown: (callables like perform, or
+ * nil)}. */
 static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 {
 	qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
 	struct qless_rb_worker w;
-	VALUE argv, perform;
-	size_t size;
-	long i, n, threads = 0;
+	VALUE argv, perform, tree = Qnil, klasses, configs, startup = Qnil, shutdown = Qnil;
+	size_t size, tree_size;
+	long n, ntree, i, threads = 0;
 	int state = 0;
-	char *p;
 
 	(void)self;
-	rb_check_arity(nargs, 2, 3);
+	rb_check_arity(nargs, 2, 4);
 	argv = args[0];
 	perform = args[1];
-	if (nargs == 3) {
+	if (nargs >= 3) {
 		if (!RB_INTEGER_TYPE_P(args[2]) || (threads = NUM2LONG(args[2])) < 0 || threads > 128)
 			rb_raise(rb_eArgError, "worker_main: threads must be an Integer from 0 to 128");
 	}
+	if (nargs == 4 && !NIL_P(tree = args[3]))
+		Check_Type(tree, T_HASH);
 	argv = rb_check_array_type(argv);
 	if (NIL_P(argv) || RARRAY_LEN(argv) < 1 || RARRAY_LEN(argv) > 100000)
 		rb_raise(rb_eArgError, "worker_main: argv must be an Array of Strings, the program name first");
@@ -537,14 +643,18 @@ static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 		rb_raise(rb_eTypeError, "worker_main: perform must respond to call");
 	argv = rb_ary_dup(argv);
 	n = RARRAY_LEN(argv);
-	size = (size_t)(n + 1) * sizeof(char *);
-	for (i = 0; i < n; i++) {
-		VALUE s = rb_ary_entry(argv, i);
-		if (!RB_TYPE_P(s, T_STRING))
-			rb_raise(rb_eTypeError, "worker_main: argv[%ld] is not a String", i);
-		StringValueCStr(s);   /* raises on an embedded NUL */
-		size += (size_t)RSTRING_LEN(s) + 1;
+	size = (size_t)(n + 1) * sizeof(char *) + qless_rb_strv_size(argv, "argv", 0);
+	klasses = NIL_P(tree) ? rb_ary_new() : qless_rb_tree_list(tree, "klasses");
+	configs = NIL_P(tree) ? rb_ary_new() : qless_rb_tree_list(tree, "configs");
+	if (!NIL_P(tree)) {
+		startup = qless_rb_tree_hook(tree, "startup");
+		shutdown = qless_rb_tree_hook(tree, "shutdown");
 	}
+	ntree = RARRAY_LEN(klasses);
+	if (ntree > 100000 || (RARRAY_LEN(configs) != 0 && RARRAY_LEN(configs) != ntree))
+		rb_raise(rb_eArgError, "worker_main: tree[:configs] must have one entry per class of tree[:klasses]");
+	rb_ary_concat(klasses, configs);   /* one block: the names, then the configs */
+	tree_size = (size_t)(ntree * 2 + 1) * sizeof(char *) + qless_rb_strv_size(klasses, "tree", 1);
 	memset(&w, 0, sizeof w);
 	pthread_mutex_init(&w.relay.mu, NULL);
 	pthread_cond_init(&w.relay.cv, NULL);
@@ -554,25 +664,32 @@ static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 	/* From here on nothing raises until the relay is closed: its runners
 	 * point into this frame, and the one C block cannot leak. */
 	w.argv = state ? NULL : malloc(size);
-	if (!w.argv) {
+	w.tree = state || !w.argv ? NULL : malloc(tree_size);
+	if (!w.argv || !w.tree) {
 		int closing = qless_rb_relay_close(&w.relay);
+		free(w.argv);
 		if (state || (state = closing) != 0)
 			rb_jump_tag(state);
 		rb_raise(rb_eNoMemError, "worker_main: out of memory");
 	}
-	p = (char *)(w.argv + n + 1);
-	for (i = 0; i < n; i++) {
-		VALUE s = RARRAY_AREF(argv, i);
-		memcpy(p, RSTRING_PTR(s), (size_t)RSTRING_LEN(s));
-		p[RSTRING_LEN(s)] = '\0';
-		w.argv[i] = p;
-		p += RSTRING_LEN(s) + 1;
-	}
+	qless_rb_strv_copy(argv, w.argv, (char *)(w.argv + n + 1));
 	w.argv[n] = NULL;
 	w.argc = (int)n;
+	qless_rb_strv_copy(klasses, w.tree, (char *)(w.tree + ntree * 2 + 1));
+	if (RARRAY_LEN(configs) == 0)
+		for (i = 0; i < ntree; i++)
+			w.tree[ntree + i] = NULL;
+	w.ntree = (size_t)ntree;
 	w.perform = perform;
+	w.startup = startup;
+	w.shutdown = shutdown;
 	w.run = init;
 	w.run.perform = qless_rb_perform;
+	w.run.tree_klasses = w.tree;
+	w.run.tree_configs = w.tree + ntree;
+	w.run.ntree = w.ntree;
+	w.run.startup = NIL_P(startup) ? NULL : qless_rb_startup;
+	w.run.shutdown = NIL_P(shutdown) ? NULL : qless_rb_shutdown;
 	w.run.fork = qless_rb_fork;
 	w.run.ctx = &w;
 	w.run.single_threaded = threads == 0;
@@ -583,6 +700,10 @@ static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 	state = qless_rb_relay_close(&w.relay);
 	RB_GC_GUARD(perform);
 	RB_GC_GUARD(argv);
+	RB_GC_GUARD(klasses);
+	RB_GC_GUARD(configs);
+	RB_GC_GUARD(startup);
+	RB_GC_GUARD(shutdown);
 	RB_GC_GUARD(w.relay.runners);
 	if (state)
 		rb_jump_tag(state);
@@ -621,6 +742,11 @@ static void *qless_rb_next_nogvl(void *p)
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "release", qless_rb_release, 1);
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "released?", qless_rb_released, 1);
 	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, -1);
+	/* Lent to job code as job's @outcome during one engine call only. */
+	qless_rb_outcome_class = rb_define_class_under(rb_define_module_under(mQless, "Core"), "Outcome", rb_cObject);
+	rb_undef_alloc_func(qless_rb_outcome_class);
+	rb_gc_register_mark_object(qless_rb_outcome_class);
+	rb_define_method(qless_rb_outcome_class, "suspend", qless_rb_outcome_suspend, 0);
 }
 %}
 

@@ -35,7 +35,7 @@ KLASS = {
     "python": {"Noop": "conformance_jobs.Noop", "Boom": "conformance_jobs.Boom",
                "Flaky": "conformance_jobs.Flaky"},
     "ruby": {"Noop": "ConformanceJobs::Noop", "Boom": "ConformanceJobs::Boom",
-             "Flaky": "ConformanceJobs::Flaky"},
+             "Flaky": "ConformanceJobs::Flaky", "Tree": "ConformanceJobs::Tree"},
     "lua": {"Noop": "conformance_jobs.noop", "Boom": "conformance_jobs.boom",
             "Flaky": "conformance_jobs.flaky", "Tree": "conformance_jobs.tree"},
     "php": {"Noop": "ConformanceJobs\\Noop", "Boom": "ConformanceJobs\\Boom",

@@ -11,9 +11,10 @@
 # plus the flat functions. Qless::Client, Queue, Job, RecurringJob and
 # Events ARE those classes, reopened in lib/qless/ for what SWIG cannot
 # express (JSON data, keyword arguments, the client back-reference,
-# iterators; Schedule). Errors are Qless::Error and its subclasses (defined by the
-# extension): InvalidArgument, NotFound, LockLost, StateError,
-# ProtocolError, ConnectionError, OutOfMemory; each has #code and #name.
+# iterators; Schedule; job trees: Tree, Ports, JobStore, Channel). Errors
+# are Qless::Error and its subclasses (defined by the extension):
+# InvalidArgument, NotFound, LockLost, StateError, ProtocolError,
+# ConnectionError, OutOfMemory; each has #code and #name.
 require "json"
 require "qless/core"
 
@@ -31,7 +32,13 @@ module Qless
 end
 
 require "qless/convert"
+require "qless/ports"
+require "qless/job_store"
+require "qless/tree"
+require "qless/channels"
+require "qless/tree_class"
 require "qless/job"
+require "qless/job_tree"
 require "qless/recurring_job"
 require "qless/times"
 require "qless/schedule"

@@ -25,6 +25,10 @@ module Qless
       def workers = @workers ||= ClientWorkers.new(self)
       def recurring = @recurring ||= ClientRecurring.new(self)
       def schedules = @schedules ||= ClientSchedules.new(self)
+      # Job trees: client.trees[jid], client.aliases[alias], client.channels["/a"].
+      def trees = @trees ||= ClientTrees.new(self)
+      def aliases = @aliases ||= ClientAliases.new(self)
+      def channels = @channels ||= ClientChannels.new(self)
 
       # The next n (1-1000) fire times of a cron expression from now, epoch
       # seconds, as the server computes them.

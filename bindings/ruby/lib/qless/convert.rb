@@ -50,5 +50,39 @@ module Qless
 
     # Seconds (Numeric, or nil: the library's default) to milliseconds.
     def ms(seconds) = seconds && (seconds * 1000).round
+
+    # A port or state value as JSON text: any Ruby data (a String is a
+    # string, unlike job data). what names the argument in the error.
+    def value(data, what)
+      JSON.generate(data)
+    rescue JSON::GeneratorError, SystemStackError => e
+      raise ArgumentError, "#{what} cannot be sent as JSON: #{e.message}"
+    end
+
+    # A stored JSON text (a port value, a state entry) as Ruby data.
+    def load(text) = text && JSON.parse(text)
+
+    # Ports for put (inports:, outports:), PortSet#define and a job class's
+    # declaration: a Hash of name => options (nil: {}), names (an Array),
+    # or a String of JSON taken as it is (as job data is).
+    def ports(spec, what)
+      case spec
+      when String then spec
+      when Hash then value(spec.to_h { |name, opts| [name.to_s, opts || {}] }, what)
+      when Array then value(spec.to_h { |name| [name.to_s, {}] }, what)
+      else raise TypeError, "#{what}: ports must be a Hash of name => options or an Array of names, " \
+                            "not #{spec.class}"
+      end
+    end
+
+    # The jid of a job or tree, or the argument itself as a String.
+    def jid(job) = job.respond_to?(:jid) ? job.jid : job.to_s
+
+    # A count argument: an Integer (the core checks its range).
+    def count(value, what)
+      return value if value.is_a?(Integer)
+
+      raise TypeError, "#{what}: count must be an Integer, not #{value.inspect}"
+    end
   end
 end

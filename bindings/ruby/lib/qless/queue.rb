@@ -31,10 +31,20 @@ module Qless
       # jid is waiting, scheduled, running or failed; without jid: the jid
       # is derived from queue, klass and data (or from key). report: true
       # returns [jid, inserted] instead of the jid.
+      #
+      # Job trees: tree: true, or any of parent: (a jid, Job or Tree) with
+      # name:, inports:/outports: (Hash of port => options, names, or JSON
+      # text), aliases: makes (or converts) a tree job; by: is its
+      # created_by.
       def put(klass, data = {}, priority: nil, tags: nil, delay: 0, retries: nil, depends: nil, jid: nil,
-              unique: false, key: nil, report: false)
+              unique: false, key: nil, report: false, tree: false, parent: nil, name: nil, inports: nil,
+              outports: nil, aliases: nil, by: nil)
         opts = { jid:, delay:, priority:, retries:, tags:, depends:,
-                 unique: unique || key || report ? 1 : nil, unique_key: key }
+                 unique: unique || key || report ? 1 : nil, unique_key: key,
+                 tree: tree ? 1 : nil, parent: parent && Convert.jid(parent), name: name&.to_s,
+                 inports: inports && Convert.ports(inports, "Queue#put: inports"),
+                 outports: outports && Convert.ports(outports, "Queue#put: outports"),
+                 aliases: aliases && Convert.strv([aliases]), created_by: by&.to_s }
         return put_unique(klass.to_s, Convert.dump(data), opts) if report
 
         super(klass.to_s, Convert.dump(data), opts)
@@ -84,6 +94,31 @@ module Qless
 
         super(klass.to_s, Convert.dump(data), interval.to_f, opts)
       end
+
+      # The worker registry of job trees: registers klass (a name, or a job
+      # class whose inports/outports give the config when config is nil)
+      # with config (a Hash or JSON text; its inports/outports are copied
+      # into new tree jobs of klass here). Returns true when it is new.
+      def register_klass(klass, config = nil)
+        if config.nil?
+          config = TreeClass.config(klass) if klass.is_a?(Module)
+          raise ArgumentError, "Queue#register_klass: #{klass} declares no ports: give a config" if config.nil?
+        end
+        super(TreeClass.name_of(klass), config.is_a?(String) ? config : Convert.value(config, "Queue#register_klass: config"))
+      end
+
+      # The registered config of klass (a Hash, nil when none), or without
+      # klass { klass => config } of every registered class.
+      def klass_config(klass = nil)
+        text = super(klass && TreeClass.name_of(klass))
+        return Convert.load(text) if klass
+
+        config = Convert.load(text)
+        config.is_a?(Hash) ? config : {}
+      end
+
+      # Removes klass from the registry; true when it was there.
+      def unregister_klass(klass) = super(TreeClass.name_of(klass))
 
       def ==(other) = other.is_a?(Queue) && other.name == name
       def inspect = Convert.inspect(self, "Queue") { name }

@@ -19,11 +19,21 @@ module Qless
   # Job code may settle the job itself (job.complete("next-queue"), ...);
   # the engine then leaves it alone. job.lock_lost? turns true when the
   # engine finds the lock gone; job.client is the engine's connection.
+  #
+  # Tree jobs (jobtrees.md §9): the tree classes (TreeClass) loaded when
+  # the worker starts, by --require or before main, are its tree classes:
+  # the engine registers their ports on the worker's queues (those the
+  # allow-list admits), runs Klass.startup(job) once before a job's first
+  # perform, Klass.shutdown(job) when it is terminated, and suspends a job
+  # whose perform called job.suspend. A class looked up only later (e.g.
+  # by autoload) runs as a plain job class.
   module Worker
     # Ruby's own flags, taken out of argv before the rest goes to the engine.
     USAGE = <<~TEXT
       Ruby's flags (the other flags are the engine's, listed below):
-        --require FILE, -r FILE   load job classes from FILE first (repeatable)
+        --require FILE, -r FILE   load job classes from FILE first (repeatable);
+                                  the tree classes among them (.inports, .outports,
+                                  .startup or .shutdown beside .perform) run tree jobs
       The allow-list (--allow 'MyApp::Jobs::*', or QLESS_WORKER_ALLOW) is required.
     TEXT
 
@@ -41,23 +51,41 @@ module Qless
       # at-exit flushing: keep nothing in Ruby's buffers.
       $stdout.sync = true
       $stderr.sync = true
-      Core.worker_main([program, *rest], method(:perform), threads)
+      Core.worker_main([program, *rest], method(:perform), threads, tree_options)
     end
 
-    # The engine's perform callback: job and client are the engine's,
-    # borrowed for this call (their proxies go dead after it). Returns nil
-    # (complete) or [:fail | :retry, group, message].
-    def perform(job, client)
+    # The engine's tree-job options: the loaded tree classes and the hooks.
+    def tree_options
+      classes = TreeClass.loaded
+      { klasses: classes.map(&:first), configs: classes.map(&:last),
+        startup: classes.empty? ? nil : method(:startup_hook), shutdown: method(:shutdown_hook) }
+    end
+
+    # The engine's callbacks: job and client are the engine's, borrowed for
+    # this call (their proxies go dead after it). Each returns nil
+    # (complete) or [:fail | :retry, group, message]. The hooks are named
+    # so that this module is no tree class itself.
+    def perform(job, client) = call(job, client, :perform)
+    def startup_hook(job, client) = call(job, client, :startup)
+    def shutdown_hook(job, client) = call(job, client, :shutdown)
+
+    # Runs Klass.perform, or the hook when the class has it.
+    def call(job, client, hook)
       Job.new(client, job)
       begin
-        job_class(job.klass_name).perform(job)
+        klass = job_class(job.klass_name)
+        case hook
+        when :perform then klass.perform(job)
+        when :startup then klass.startup(job) if klass.respond_to?(:startup)
+        when :shutdown then klass.shutdown(job) if klass.respond_to?(:shutdown)
+        end
       ensure
         # Data changed in Ruby goes out with the engine's settle.
         job.sync_data unless job.finished?
       end
       nil
     rescue Exception => e # rubocop:disable Lint/RescueException -- anything the job raises is its outcome
-      outcome(e, caller(2)) # 2: past the "rescue in perform" frame
+      outcome(e, caller(2)) # 2: past "rescue in call" and call; the callback's frame and those under it
     end
 
     # The class named "A::B::C", looked up one constant at a time and
@@ -77,8 +105,9 @@ module Qless
     end
 
     # [:fail | :retry, group, message] for an exception from job code;
-    # `below` (the frames under #perform) and #perform's own frame are cut
-    # from the backtrace: they are the worker's, the same for every job.
+    # `below` (the callback's frame and those under it) and #call's own
+    # frame are cut from the backtrace: they are the worker's, the same
+    # for every job.
     def outcome(error, below = [])
       # An anonymous class has no name: the nearest named ancestor class.
       group = error.class.ancestors.grep(Class).find(&:name).name

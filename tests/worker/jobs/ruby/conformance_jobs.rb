@@ -51,4 +51,37 @@ module ConformanceJobs
       raise ConformanceRetry, "flaky #{job.jid}"
     end
   end
+
+  # The tree job of tests/worker/test_tree_conformance.py (its docstring
+  # says what each hook does); the worker registers its ports.
+  class Tree
+    def self.inports = { "in" => {} }
+    def self.outports = { "out" => {} }
+
+    def self.startup(job)
+      ConformanceJobs.record(job.data["log"], "startup", job)
+      crash = job.data["crash"]
+      return unless crash
+
+      begin
+        File.open(crash, File::WRONLY | File::CREAT | File::EXCL) { nil }
+      rescue Errno::EEXIST
+        return
+      end
+      exit!(3)
+    end
+
+    def self.perform(job)
+      ConformanceJobs.record(job.data["log"], "perform", job)
+      values = job.read("in", 10)
+      return job.suspend if values.empty?
+
+      job.write("out", *values.map { |v| v * 2 })
+      job.store["seen"] = (job.store["seen"] || 0) + values.size
+    end
+
+    def self.shutdown(job)
+      ConformanceJobs.record(job.data["log"], "shutdown", job)
+    end
+  end
 end
