@@ -6,7 +6,7 @@ the consumer, which finds no input and suspends; put the producer, whose
 values wake the consumer, whose total wakes the parent; draw the tree;
 terminate it recursively (each job's shutdown hook runs in its worker) and
 delete it. The job classes record in their state which language ran each
-hook (demo/jobs/demo_trees.rb, demo/jobs/demo_consumer.lua).
+hook (demo/jobs/demo_trees.rb, demo/jobs/demo_trees/*.lua).
 """
 import json
 import subprocess
@@ -29,7 +29,7 @@ class Role:
 # In put order; the parent first, the producer last (see the module doc).
 ROLES = (
     Role("pipeline", "pipeline", "ruby", "Demo::Pipeline"),
-    Role("consumer", "pipeline-consumer", "lua", "demo_consumer", {"channel": CHANNEL}),
+    Role("consumer", "pipeline-consumer", "lua", "demo_trees.consumer", {"channel": CHANNEL}),
     Role("producer", "pipeline-producer", "ruby", "Demo::Producer",
          {"channel": CHANNEL, "values": VALUES}),
 )
