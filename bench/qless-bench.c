@@ -38,7 +38,7 @@
 #include <qless/qless.h>
 
 #define BATCH 50
-#define MAX_ROWS 64
+#define MAX_ROWS 96
 #define MAX_DRIVERS 8
 
 typedef struct row {
@@ -223,9 +223,10 @@ static void raw_loop(const char *name, int pipelined, long n, int argc, const ch
 		}
 	} else {
 		for (long i = 0; i < n; i += BATCH) {
-			for (int k = 0; k < BATCH; k++)
+			int batch = n - i < BATCH ? (int)(n - i) : BATCH;
+			for (int k = 0; k < batch; k++)
 				redisAppendCommandArgv(adm, argc, argv, NULL);
-			for (int k = 0; k < BATCH; k++) {
+			for (int k = 0; k < batch; k++) {
 				void *r = NULL;
 				if (redisGetReply(adm, &r) != REDIS_OK || r == NULL ||
 				    ((redisReply *)r)->type == REDIS_REPLY_ERROR)
@@ -276,7 +277,7 @@ typedef struct spread {
 	double lo, hi;
 	int n;
 } spread;
-static spread spreads[48];
+static spread spreads[64];
 static int nspreads;
 
 static void round_begin(void)
@@ -1009,6 +1010,161 @@ static void bench_purge(qless_client *c, long keep, long n)
 	freeReplyObject(r);
 }
 
+/* ---- job trees: port.write, channel.publish fan-out, suspend/wake ----
+ * Pipelined FCALLs (batches of 50), each row in every round next to the
+ * trivial EVALSHA of the same rounds, in the opposite order every other
+ * round. The fan-out subscribers are waiting tree jobs (a publish appends to
+ * each input port); waking is the cycle row's business. */
+#define TREE_QUEUE "bench-tree"
+#define WAKE_JID "bench-wake"
+#define MAX_FANOUTS 4
+
+typedef struct trow {
+	char name[64];
+	int ports; /* fan-out rows: ports per publish; else 0 */
+} trow;
+static trow trows[2 + MAX_FANOUTS];
+static int ntrows, tree_rounds;
+static const char *const tree_trivial = "EVALSHA return 1, tree rounds";
+
+static void fcall_append(int argc, const char **argv)
+{
+	const char *full[16];
+	full[0] = "FCALL";
+	full[1] = "qless";
+	full[2] = "0";
+	for (int i = 0; i < argc && i < 13; i++)
+		full[3 + i] = argv[i];
+	redisAppendCommandArgv(adm, argc + 3, full, NULL);
+}
+
+/* Reads n pipelined replies; dies on an error or, when `want` is given, on
+ * a string reply other than it. */
+static void replies(long n, const char *what, const char *want)
+{
+	for (long k = 0; k < n; k++) {
+		void *v = NULL;
+		if (redisGetReply(adm, &v) != REDIS_OK || v == NULL)
+			die("%s: no reply", what);
+		redisReply *r = v;
+		if (r->type == REDIS_REPLY_ERROR || (want && (r->type != REDIS_REPLY_STRING || strcmp(r->str, want) != 0)))
+			die("%s: %s", what, r->type == REDIS_REPLY_ERROR || r->type == REDIS_REPLY_STRING ? r->str : "?");
+		freeReplyObject(r);
+	}
+}
+
+/* n tree jobs named <prefix><i> with input port `in` linked to channel (or
+ * none: NULL), waiting in the bench queue. */
+static void tree_jobs(const char *prefix, int n, const char *channel, const char *now)
+{
+	for (int i = 0; i < n; i++) {
+		char jid[64];
+		snprintf(jid, sizeof jid, "%s%d", prefix, i);
+		const char *put[] = { "put", now, "bench", TREE_QUEUE, jid, "Bench", "{}", "0", "tree", "1",
+		                      "inports", "{\"in\":{}}" };
+		const char *link[] = { "port.connect", now, jid, "in", "in", channel };
+		fcall_append(12, put);
+		if (channel)
+			fcall_append(6, link);
+		if (i % BATCH == BATCH - 1 || i == n - 1)
+			replies((i % BATCH + 1) * (channel ? 2 : 1), "tree setup", NULL);
+	}
+}
+
+static void tree_fanout_name(char *buf, size_t size, int ports)
+{
+	snprintf(buf, size, "channel.publish to %d port%s", ports, ports == 1 ? "" : "s");
+}
+
+/* pop -> job.suspend -> port.write that wakes it, `cycles` times in
+ * batches; `now` moves 0.2 s a cycle (300 runs a minute: under the runaway
+ * guard's 600). */
+static double wake_now;
+
+static void wake_cycles(long cycles)
+{
+	start();
+	for (long i = 0; i < cycles; i += BATCH / 3) {
+		long k = cycles - i < BATCH / 3 ? cycles - i : BATCH / 3;
+		for (long j = 0; j < k; j++) {
+			char now[40];
+			snprintf(now, sizeof now, "%.1f", wake_now += 0.2);
+			const char *pop[] = { "pop", now, "bench-wake", "bench", "1" };
+			const char *suspend[] = { "job.suspend", now, WAKE_JID, "bench" };
+			const char *write[] = { "port.write", now, WAKE_JID, "in", "in", "1" };
+			fcall_append(5, pop);
+			fcall_append(4, suspend);
+			fcall_append(6, write);
+		}
+		for (long j = 0; j < k; j++) {
+			replies(1, "wake pop", NULL);
+			replies(1, "job.suspend", "suspended");
+			replies(1, "port.write", NULL);
+		}
+	}
+	stop("suspend -> input -> wake cycle", "pipe", cycles);
+}
+
+static void bench_trees(long nwrite, long deliveries, long ncycles, int rounds)
+{
+	static const int fanouts[MAX_FANOUTS] = { 1, 10, 100, 1000 };
+	int nfan = quick ? 3 : 4;
+	char now[40], name[64];
+	snprintf(now, sizeof now, "%.1f", wall());
+	wake_now = wall();
+	flush_data();
+	tree_jobs("bench-w", 1, NULL, now);
+	for (int f = 0; f < nfan; f++) {
+		char prefix[32], channel[32];
+		snprintf(prefix, sizeof prefix, "bench-f%d-", fanouts[f]);
+		snprintf(channel, sizeof channel, "/bench/fan%d", fanouts[f]);
+		tree_jobs(prefix, fanouts[f], channel, now);
+	}
+	const char *wake_put[] = { "put", now, "bench", "bench-wake", WAKE_JID, "Bench", "{}", "0", "tree", "1",
+	                           "inports", "{\"in\":{}}" };
+	fcall_append(12, wake_put);
+	replies(1, "wake setup", NULL);
+
+	ntrows = 0;
+	snprintf(trows[ntrows++].name, sizeof trows[0].name, "port.write, 1 value to a waiting job");
+	for (int f = 0; f < nfan; f++) {
+		tree_fanout_name(trows[ntrows].name, sizeof trows[0].name, fanouts[f]);
+		trows[ntrows++].ports = fanouts[f];
+	}
+	snprintf(trows[ntrows++].name, sizeof trows[0].name, "suspend -> input -> wake cycle");
+	tree_rounds = rounds;
+
+	const char *eval[] = { "EVALSHA", trivial_sha, "0" };
+	const char *write[] = { "FCALL", "qless", "0", "port.write", now, "bench-w0", "in", "in", "1" };
+	int steps = 3 + nfan;
+	quiet = 1;
+	for (int r = 0; r < rounds; r++) {
+		round_begin();
+		for (int s = 0; s < steps; s++) {
+			int step = r % 2 == 0 ? s : steps - 1 - s;
+			if (step == 0)
+				raw_loop(tree_trivial, 1, per_round(nwrite * 2, rounds), 3, eval);
+			else if (step == 1)
+				raw_loop(trows[0].name, 1, per_round(nwrite, rounds), 9, write);
+			else if (step == 2)
+				wake_cycles(ncycles / rounds);
+			else {
+				char channel[32];
+				int ports = fanouts[step - 3];
+				long n = deliveries / rounds / ports;
+				snprintf(channel, sizeof channel, "/bench/fan%d", ports);
+				const char *pub[] = { "FCALL", "qless", "0", "channel.publish", now, channel, "1" };
+				tree_fanout_name(name, sizeof name, ports);
+				raw_loop(name, 1, n < 1 ? 1 : n, 7, pub);
+			}
+		}
+		for (int i = 0; i < ntrows; i++)
+			round_ratio(trows[i].name, trows[i].name, "pipe", tree_trivial, "pipe", 0);
+	}
+	quiet = 0;
+	flush_data();
+}
+
 /* ---- output ---- */
 
 static const row *limit_for(const row *r)
@@ -1035,23 +1191,26 @@ static void print_table(FILE *out)
 	}
 }
 
-/* The worker program row named like r (with its mode suffix), or NULL. */
-static const wrow *wrow_of(const row *r)
+/* The row `name` of `mode`, as suffix_modes() has named it, or NULL. */
+static const row *row_named(const char *name, const char *mode)
 {
-	for (int i = 0; i < nwrows; i++) {
-		char name[80];
-		snprintf(name, sizeof name, "%s (seq)", wrows[i].name);
-		if (strcmp(name, r->name) == 0)
-			return &wrows[i];
-	}
-	return NULL;
+	char full[80];
+	snprintf(full, sizeof full, "%s (%s)", name, mode);
+	return find(full);
 }
 
 static const row *wrow_row(const wrow *w)
 {
-	char name[80];
-	snprintf(name, sizeof name, "%s (seq)", w->name);
-	return find(name);
+	return row_named(w->name, "seq");
+}
+
+/* The worker program of row r, or NULL. */
+static const wrow *wrow_of(const row *r)
+{
+	for (int i = 0; i < nwrows; i++)
+		if (wrow_row(&wrows[i]) == r)
+			return &wrows[i];
+	return NULL;
 }
 
 /* w's jobs/s (rate) or Redis CPU per job as a ratio to its reference, or -1. */
@@ -1105,6 +1264,57 @@ static void print_workers(FILE *out)
 		fprintf(out, " %9.2f %6.3f", r->cpu / (double)r->jobs * 1e6, wrow_ratio(w, 0));
 		print_spread_cell(out, what);
 		fprintf(out, " %9.3f\n", w->nzero ? w->zero_secs / w->nzero : -1);
+	}
+}
+
+/* The job-tree row of table row r, or NULL. */
+static const trow *trow_of(const row *r)
+{
+	for (int i = 0; i < ntrows; i++)
+		if (row_named(trows[i].name, "pipe") == r)
+			return &trows[i];
+	return NULL;
+}
+
+/* Redis CPU per operation of the pipelined row `name`, or -1. */
+static double pipe_cpu(const char *name)
+{
+	const row *r = row_named(name, "pipe");
+	return r && r->jobs > 0 ? r->cpu / (double)r->jobs : -1;
+}
+
+/* The job-tree rows again, as ratios to the trivial EVALSHA of their own
+ * rounds, with the fan-out cost per delivered port: overall, and marginal
+ * (the extra CPU over the next smaller fan-out, per extra port), which stays
+ * flat while the cost grows linearly. */
+static void print_trees(FILE *out)
+{
+	double lim = pipe_cpu(tree_trivial), prev_cpu = -1;
+	int prev_ports = 0;
+	if (ntrows == 0 || lim <= 0)
+		return;
+	fprintf(out, "\njob trees: %d rounds, pipelined; x trivial = Redis CPU / the trivial EVALSHA of the same "
+	        "rounds (%.2f us); fan-out subscribers are waiting jobs\n", tree_rounds, lim * 1e6);
+	fprintf(out, "%-38s %8s %9s %-15s %5s %8s %9s\n", "row", "us/op", "x trivial", "  per round", "ports",
+	        "us/port", "marginal");
+	for (int i = 0; i < ntrows; i++) {
+		const trow *t = &trows[i];
+		const spread *sp = spread_of(t->name);
+		double cpu = pipe_cpu(t->name);
+		char cell[40] = "";
+		if (cpu < 0)
+			continue;
+		if (sp != NULL)
+			snprintf(cell, sizeof cell, "%.1f..%.1f", sp->lo, sp->hi);
+		fprintf(out, "%-38s %8.2f %9.1f %-15s", t->name, cpu * 1e6, cpu / lim, cell);
+		if (t->ports > 0) {
+			fprintf(out, " %5d %8.2f", t->ports, cpu / t->ports * 1e6);
+			if (prev_ports > 0)
+				fprintf(out, " %9.2f", (cpu - prev_cpu) / (t->ports - prev_ports) * 1e6);
+			prev_cpu = cpu;
+			prev_ports = t->ports;
+		}
+		fprintf(out, "\n");
 	}
 }
 
@@ -1197,6 +1407,12 @@ static void write_json(const char *path, int met)
 			        r->name, r->mode, r->jobs, r->secs, rate, r->cpu, cpu * 1e6,
 			        rate / ((double)l->jobs / l->secs), cpu / (l->cpu / (double)l->jobs));
 			const wrow *w = wrow_of(r);
+			const trow *t = trow_of(r);
+			if (t != NULL)
+				fprintf(f, ", \"tree_rounds\": %d, \"cpu_vs_trivial_same_rounds\": %.3f", tree_rounds,
+				        cpu / pipe_cpu(tree_trivial));
+			if (t != NULL && t->ports > 0)
+				fprintf(f, ", \"ports\": %d, \"redis_cpu_us_per_port\": %.3f", t->ports, cpu * 1e6 / t->ports);
 			if (w != NULL)
 				fprintf(f, ", \"jobs_per_run\": %ld, \"rate_vs_c_worker\": %.4f, \"cpu_vs_c_worker\": %.4f, "
 				        "\"zero_job_run_s\": %.4f",
@@ -1354,11 +1570,17 @@ int main(int argc, char **argv)
 	bench_worker_programs(c, nwp, wp_rounds);
 	bench_scaling(levels, nlevels, nscale);
 	bench_purge(c, quick ? 5000 : 50000, nbatch / 2);
+	{
+		double began = mono();
+		bench_trees(quick ? 20000 : 200000, quick ? 10000 : 100000, quick ? 2000 : 20000, quick ? 4 : 10);
+		fprintf(stderr, "  (job trees: %.1f s in all)\n", mono() - began);
+	}
 	flush_data();
 
 	suffix_modes();
 	print_table(stdout);
 	print_workers(stdout);
+	print_trees(stdout);
 	int met = print_targets(stdout, drivers, ndrivers);
 	if (json)
 		write_json(json, met);

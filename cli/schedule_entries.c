@@ -34,29 +34,17 @@ typedef struct entry {
 	int now;                    /* --now */
 } entry;
 
-/* "every " + text unless text already says it. */
-static char *every_text(const char *text)
+/* text read for flag as the library reads it (qless_when_read): "in " or
+ * "every " go before text unless it starts with them, and --at and --in
+ * refuse recurring text, --every one-off text; columns count in text. */
+static int read_when(cli *c, const char *flag, const char *text, qless_when_read_as as, double now, entry *e)
 {
-	size_t n = strlen(text) + 7;
-	char *s = malloc(n);
-	if (s == NULL)
-		abort();
-	snprintf(s, n, "%s%s", strncmp(text, "every", 5) == 0 ? "" : "every ", text);
-	return s;
-}
-
-static int read_when(cli *c, const char *flag, const char *text, double now, entry *e)
-{
-	static const char PARSE[] = "qless_when_parse: ";
-	if (qless_when_parse(text, now, &e->when) != QLESS_OK) {
+	static const char READ[] = "qless_when_read: ";
+	if (qless_when_read(text, as, now, &e->when) != QLESS_OK) {
 		const char *m = qless_error_last_message();
-		/* Columns count in the text as read: with "in " or "every " before it. */
-		return cli_usage_error(c, "%s: %s", flag, strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
+		return cli_usage_error(c, "%s: %s%s", flag, strncmp(m, READ, sizeof READ - 1) == 0 ? m + sizeof READ - 1 : m,
+		                       as == QLESS_WHEN_READ_EVERY ? "" : e->when.kind > QLESS_WHEN_AT ? "; use --every or --cron" : "");
 	}
-	if (strcmp(flag, "--every") == 0 && e->when.kind == QLESS_WHEN_AT)
-		return cli_usage_error(c, "--every needs a repeating time, not '%.64s'", text);
-	if (strcmp(flag, "--every") != 0 && e->when.kind != QLESS_WHEN_AT)
-		return cli_usage_error(c, "%s needs one time; use --every or --cron to repeat", flag);
 	e->kind = e->when.kind == QLESS_WHEN_AT ? "at" : e->when.kind == QLESS_WHEN_CRON ? "cron" : "interval";
 	return 0;
 }
@@ -67,7 +55,6 @@ static int read_entry(cli *c, const char *at, const char *in, const char *cron, 
 {
 	double now = cli_now(), seconds;
 	int given = (at != NULL) + (in != NULL) + (cron != NULL) + (every != NULL) + (now_flag != 0), status;
-	char *text;
 
 	if (given != 1)
 		return cli_usage_error(c, given ? "takes one of --at, --in, --cron, --every, --now"
@@ -77,7 +64,7 @@ static int read_entry(cli *c, const char *at, const char *in, const char *cron, 
 	e->kind = "at";
 	e->now = now_flag;
 	if (at != NULL) {
-		if ((status = read_when(c, "--at", at, now, e)) != 0)
+		if ((status = read_when(c, "--at", at, QLESS_WHEN_READ_AT, now, e)) != 0)
 			return status;
 		if (e->when.at < now)
 			fprintf(stderr, "qless: schedule add: warning: --at '%.64s' is past: it runs now\n", at);
@@ -87,15 +74,8 @@ static int read_entry(cli *c, const char *at, const char *in, const char *cron, 
 		e->when.at = now + seconds;
 		return 0;
 	}
-	if (in != NULL) {
-		text = malloc(strlen(in) + 4);
-		if (text == NULL)
-			abort();
-		sprintf(text, "in %s", in);
-		status = read_when(c, "--in", text, now, e);
-		free(text);
-		return status;
-	}
+	if (in != NULL)
+		return read_when(c, "--in", in, QLESS_WHEN_READ_IN, now, e);
 	if (cron != NULL) {
 		e->kind = "cron";
 		e->when.kind = QLESS_WHEN_CRON;
@@ -109,10 +89,7 @@ static int read_entry(cli *c, const char *at, const char *in, const char *cron, 
 			e->when.at = 0;
 			return 0;
 		}
-		text = every_text(every);
-		status = read_when(c, "--every", text, now, e);
-		free(text);
-		return status;
+		return read_when(c, "--every", every, QLESS_WHEN_READ_EVERY, now, e);
 	}
 	return 0;
 }

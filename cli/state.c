@@ -17,7 +17,7 @@ static const char set_usage[] =
 	"           set keys to JSON values; prints how many were set\n";
 static const char del_usage[] =
 	"       qless state del JID KEY...\n"
-	"           remove keys; prints how many were set\n";
+	"           remove keys; prints how many were removed\n";
 
 static int state_get(cli *c, int argc, char **argv)
 {

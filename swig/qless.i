@@ -318,6 +318,8 @@ static int qless_swig_error_index(int code)
   const qless_client_options *, const qless_worker_options *, const qless_schedule_options *
 };
 %ignore qless_schedule_options_init;
+/* Bindings read time text through Schedule.add_at_text and friends. */
+%ignore qless_when_read;
 %ignore qless_complete_options_init;
 %ignore qless_recur_options_init;
 %ignore qless_worker_options_init;

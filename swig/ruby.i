@@ -281,13 +281,18 @@ static VALUE qless_rb_outcome_suspend(VALUE self)
 static VALUE qless_rb_perform_body(VALUE arg)
 {
 	struct qless_rb_perform_call *c = (struct qless_rb_perform_call *)arg;
-	VALUE r, kind;
+	VALUE r, kind, job, client, outcome;
 
-	c->job_obj = SWIG_NewPointerObj(SWIG_as_voidptr(c->job), SWIGTYPE_p_qless_job, 0);
-	c->client_obj = SWIG_NewPointerObj(SWIG_as_voidptr(qless_job_client(c->job)), SWIGTYPE_p_qless_client, 0);
-	c->outcome_obj = rb_data_object_wrap(qless_rb_outcome_class, c->result, NULL, NULL);
-	rb_ivar_set(c->job_obj, rb_intern("@outcome"), c->outcome_obj);
-	r = rb_funcall(c->fn, rb_intern("call"), 2, c->job_obj, c->client_obj);
+	/* Locals guarded below: a relayed call's struct is on a pool thread's
+	 * stack, which Ruby's GC does not scan, while these allocate. */
+	c->job_obj = job = SWIG_NewPointerObj(SWIG_as_voidptr(c->job), SWIGTYPE_p_qless_job, 0);
+	c->client_obj = client = SWIG_NewPointerObj(SWIG_as_voidptr(qless_job_client(c->job)), SWIGTYPE_p_qless_client, 0);
+	c->outcome_obj = outcome = rb_data_object_wrap(qless_rb_outcome_class, c->result, NULL, NULL);
+	rb_ivar_set(job, rb_intern("@outcome"), outcome);
+	r = rb_funcall(c->fn, rb_intern("call"), 2, job, client);
+	RB_GC_GUARD(job);
+	RB_GC_GUARD(client);
+	RB_GC_GUARD(outcome);
 	if (NIL_P(r))
 		return Qnil;
 	if (!RB_TYPE_P(r, T_ARRAY) || RARRAY_LEN(r) != 3)

@@ -114,6 +114,12 @@ static int listen_run_options(const char *F, const qless_listen_options *opts, q
 	/* §6.5: a connection error that persists for 3 x interval ends it. */
 	run->give_up = run->interval < 28800 ? 3 * run->interval : 86400;
 	run->log = listen_log;
+	/* K15: a tree job popped by a listener runs by jobtrees.md §9 (startup
+	 * recorded, termination ended), whatever its class; schedules are slow
+	 * enough that the tree.get this costs per job does not matter. */
+	static const char *const every_class[] = { "*" };
+	run->tree_klasses = every_class;
+	run->ntree = 1;
 	return QLESS_OK;
 }
 

@@ -190,38 +190,9 @@ int qless_schedule_add_cron(qless_schedule *s, char **out_jid, int *out_inserted
 	return rc != QLESS_OK ? rc : add_cron(F, s, out_jid, out_inserted, expr, klass, data, &o);
 }
 
-/* What a text may mean for the function reading it. */
-typedef enum { TEXT_ANY, TEXT_ONE_OFF, TEXT_RECURRING } text_rule;
-
-static const char *const KIND_NAMES[] = { "", "a one-off time", "an interval", "a cron schedule" };
-
-/* text read at now with lead (NULL: none) before it unless it starts with
- * it, into *w; errors name F and arg, with the column in text as given. */
-static int read_text(const char *F, const char *arg, const char *text, const char *lead, text_rule rule, double now,
-                     qless_when *w)
-{
-	static const char PARSE[] = "qless_when_parse: ";
-	int rc = qless__when_parse_led(text, lead, now, w);
-
-	if (rc != QLESS_OK) {
-		/* Say which call and argument the parser's message is about. */
-		char why[512];
-		const char *m = qless_error_last_message();
-		snprintf(why, sizeof why, "%s", strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
-		return qless__err(rc, "%s: %s: %s", F, arg, why);
-	}
-	if (rule == TEXT_ONE_OFF && w->kind != QLESS_WHEN_AT)
-		return qless__err(QLESS_EINVAL, "%s: %s \"%.64s\" is %s, not a one-off time; use "
-		                  "qless_schedule_add_every_text or qless_schedule_add_cron", F, arg, text,
-		                  KIND_NAMES[w->kind]);
-	if (rule == TEXT_RECURRING && w->kind == QLESS_WHEN_AT)
-		return qless__err(QLESS_EINVAL, "%s: %s \"%.64s\" is a one-off time, not a recurrence", F, arg, text);
-	return QLESS_OK;
-}
-
 /* The one implementation of the text adds: what the text means decides
  * add_at, add_every or add_cron, all from the one pinned now. */
-static int add_text(const char *F, const char *arg, const char *lead, text_rule rule, qless_schedule *s,
+static int add_text(const char *F, const char *arg, qless_when_read_as as, qless_schedule *s,
                     char **out_jid, int *out_inserted, const char *text, const char *klass, const char *data,
                     const qless_schedule_options *opts)
 {
@@ -235,7 +206,7 @@ static int add_text(const char *F, const char *arg, const char *lead, text_rule 
 	if (text == NULL)
 		return qless__err_null(F, arg);
 	now = qless__pin_now(client_of(s));
-	rc = read_text(F, arg, text, lead, rule, now, &w);
+	rc = qless__when_read(F, arg, "use qless_schedule_add_every_text or qless_schedule_add_cron", text, as, now, &w);
 	if (rc == QLESS_OK && w.kind == QLESS_WHEN_AT)
 		rc = add_at(F, s, out_jid, out_inserted, w.at, now, klass, data, &o);
 	else if (rc == QLESS_OK && w.kind == QLESS_WHEN_INTERVAL)
@@ -249,28 +220,28 @@ static int add_text(const char *F, const char *arg, const char *lead, text_rule 
 int qless_schedule_add(qless_schedule *s, char **out_jid, int *out_inserted, const char *when_text,
                        const char *klass, const char *data, const qless_schedule_options *opts)
 {
-	return add_text("qless_schedule_add", "when_text", NULL, TEXT_ANY, s, out_jid, out_inserted, when_text, klass,
+	return add_text("qless_schedule_add", "when_text", QLESS_WHEN_READ_ANY, s, out_jid, out_inserted, when_text, klass,
 	                data, opts);
 }
 
 int qless_schedule_add_at_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *at_text,
                                const char *klass, const char *data, const qless_schedule_options *opts)
 {
-	return add_text("qless_schedule_add_at_text", "at_text", NULL, TEXT_ONE_OFF, s, out_jid, out_inserted, at_text,
+	return add_text("qless_schedule_add_at_text", "at_text", QLESS_WHEN_READ_AT, s, out_jid, out_inserted, at_text,
 	                klass, data, opts);
 }
 
 int qless_schedule_add_in_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *in_text,
                                const char *klass, const char *data, const qless_schedule_options *opts)
 {
-	return add_text("qless_schedule_add_in_text", "in_text", "in", TEXT_ONE_OFF, s, out_jid, out_inserted, in_text,
+	return add_text("qless_schedule_add_in_text", "in_text", QLESS_WHEN_READ_IN, s, out_jid, out_inserted, in_text,
 	                klass, data, opts);
 }
 
 int qless_schedule_add_every_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *every_text,
                                   const char *klass, const char *data, const qless_schedule_options *opts)
 {
-	return add_text("qless_schedule_add_every_text", "every_text", "every", TEXT_RECURRING, s, out_jid,
+	return add_text("qless_schedule_add_every_text", "every_text", QLESS_WHEN_READ_EVERY, s, out_jid,
 	                out_inserted, every_text, klass, data, opts);
 }
 

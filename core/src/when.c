@@ -91,3 +91,37 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	memcpy(out->cron, r.cron, sizeof out->cron);
 	return QLESS_OK;
 }
+
+static const char *const KIND_NAMES[] = { "", "a one-off time", "an interval", "a cron schedule" };
+
+int qless__when_read(const char *func, const char *arg, const char *hint, const char *text, qless_when_read_as as,
+                     double now, qless_when *out)
+{
+	static const char PARSE[] = "qless_when_parse: ";
+	const char *lead = as == QLESS_WHEN_READ_IN ? "in" : as == QLESS_WHEN_READ_EVERY ? "every" : NULL;
+	char where[128], subject[128];
+	int rc;
+
+	snprintf(where, sizeof where, "%s: %s%s", func, arg ? arg : "", arg ? ": " : "");
+	snprintf(subject, sizeof subject, "%s: %s%s", func, arg ? arg : "", arg ? " " : "");
+	if (as < QLESS_WHEN_READ_ANY || as > QLESS_WHEN_READ_EVERY)
+		return qless__err(QLESS_EINVAL, "%sas must be a qless_when_read_as, not %d", where, (int)as);
+	if ((rc = qless__when_parse_led(text, lead, now, out)) != QLESS_OK) {
+		/* Say which call and argument the parser's message is about. */
+		char why[512];
+		const char *m = qless_error_last_message();
+		snprintf(why, sizeof why, "%s", strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
+		return qless__err(rc, "%s%s", where, why);
+	}
+	if ((as == QLESS_WHEN_READ_AT || as == QLESS_WHEN_READ_IN) && out->kind != QLESS_WHEN_AT)
+		return qless__err(QLESS_EINVAL, "%s\"%.64s\" is %s, not a one-off time%s%s", subject, text,
+		                  KIND_NAMES[out->kind], hint ? "; " : "", hint ? hint : "");
+	if (as == QLESS_WHEN_READ_EVERY && out->kind == QLESS_WHEN_AT)
+		return qless__err(QLESS_EINVAL, "%s\"%.64s\" is a one-off time, not a recurrence", subject, text);
+	return QLESS_OK;
+}
+
+int qless_when_read(const char *text, qless_when_read_as as, double now, qless_when *out)
+{
+	return qless__when_read("qless_when_read", NULL, NULL, text, as, now, out);
+}

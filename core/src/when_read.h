@@ -74,6 +74,11 @@ int qless__when_month_day(parser *p, int *month, long *day, const qless_word **d
  * unless text starts with it; columns count in text. Blank text stays an
  * error of its own ("empty text"), not one about the lead. */
 int qless__when_parse_led(const char *text, const char *lead, double now, qless_when *out);
+/* qless_when_read with errors "<func>: <arg>: <why>" (arg NULL: "<func>:
+ * <why>") and, for recurring text read as AT, `hint` (NULL: none) after
+ * the refusal. */
+int qless__when_read(const char *func, const char *arg, const char *hint, const char *text, qless_when_read_as as,
+                     double now, qless_when *out);
 
 /* The two kinds of text, from the current word; QLESS_OK and *r. */
 int qless__when_oneoff(parser *p, qless_when *r);

@@ -377,7 +377,59 @@ static void test_defaults_and_nesting(void)
 	qless_client_free(c);
 }
 
+static int perform_count(qless_job *job, void *userdata)
+{
+	(void)job;
+	(*(int *)userdata)++;
+	return 0;
+}
+
+/* K15: a listener runs a tree job by jobtrees.md §9: job.started is
+ * recorded before perform, and a terminating one is ended (no perform). */
+static void test_listen_runs_tree_jobs(void)
+{
+	qless_client *c = th_client("trees");
+	qless_schedule *s = NULL;
+	qless_queue *q = NULL;
+	qless_put_options po = QLESS_PUT_OPTIONS_INIT;
+	qless_listen_options o = QLESS_LISTEN_OPTIONS_INIT;
+	char *text = NULL;
+	int calls = 0;
+	int64_t changed = 0;
+	TH_OK(qless_schedule_new(&s, c, "treesched"));
+	TH_OK(qless_queue_new(&q, c, "treesched"));
+	po.jid = "tj";
+	po.tree = 1;
+	TH_OK(qless_queue_put(q, NULL, "K", NULL, &po));
+	o.interval = 0.01;
+	o.max_jobs = 1;
+	TH_OK(qless_schedule_listen(s, perform_count, &calls, &o));
+	CU_ASSERT_EQUAL(calls, 1);
+	TH_OK(qless_client_tree_get(c, "tj", &text));
+	json_t *tree = text ? th_json(text) : NULL;
+	CU_ASSERT(tree != NULL && json_is_number(json_object_get(tree, "started")));
+	json_decref(tree);
+	qless_free(text);
+	TH_OK(qless_client_job_terminate(c, "tj", 0, &changed));
+	CU_ASSERT_EQUAL(changed, 1);
+	qless_job *t = th_get(c, "tj");
+	/* Only a started job waits for a shutdown run; else listen would wait. */
+	int terminating = t && strcmp(qless_job_state(t), "terminating") == 0;
+	CU_ASSERT(terminating);
+	qless_job_free(t);
+	if (terminating)
+		TH_OK(qless_schedule_listen(s, perform_count, &calls, &o));
+	CU_ASSERT_EQUAL(calls, 1);
+	qless_job *j = th_get(c, "tj");
+	TH_STREQ(j ? qless_job_state(j) : NULL, "terminated");
+	qless_job_free(j);
+	qless_queue_free(q);
+	qless_schedule_free(s);
+	qless_client_free(c);
+}
+
 CU_TestInfo schedule_tests[] = {
+	{ "listen runs tree jobs (K15)", test_listen_runs_tree_jobs },
 	{ "listen_pool", test_listen_pool },
 	{ "listen_results", test_listen_results },
 	{ "stop_from_signal", test_stop_from_signal },

@@ -509,7 +509,38 @@ static void test_random_texts(void)
 	}
 }
 
+/* qless_when_read: the word put in front or not, refusals by meaning with
+ * *out holding it, columns in the text as given. */
+static void test_read_as(void)
+{
+	const double now = 1772619330; /* 2026-03-04T10:15:30Z, a Wednesday */
+	qless_when a = QLESS_WHEN_INIT, b = QLESS_WHEN_INIT;
+	TH_OK(qless_when_read("monday 9am", QLESS_WHEN_READ_EVERY, now, &a));
+	TH_OK(qless_when_read("  EVERY Monday\t9AM", QLESS_WHEN_READ_EVERY, now, &b));
+	CU_ASSERT_EQUAL(a.kind, QLESS_WHEN_CRON);
+	TH_STREQ(a.cron, b.cron);
+	TH_OK(qless_when_read("5 minutes", QLESS_WHEN_READ_IN, now, &a));
+	TH_OK(qless_when_read("In 5 minutes", QLESS_WHEN_READ_IN, now, &b));
+	CU_ASSERT(a.kind == QLESS_WHEN_AT && a.at == now + 300 && b.at == a.at);
+	TH_OK(qless_when_read("7pm tomorrow", QLESS_WHEN_READ_AT, now, &a));
+	TH_OK(qless_when_read("7pm tomorrow", QLESS_WHEN_READ_ANY, now, &b));
+	CU_ASSERT(a.kind == QLESS_WHEN_AT && a.at == b.at);
+	TH_RC(qless_when_read("every monday 9am", QLESS_WHEN_READ_AT, now, &a), QLESS_EINVAL);
+	TH_STREQ(qless_error_last_message(),
+	         "qless_when_read: \"every monday 9am\" is a cron schedule, not a one-off time");
+	CU_ASSERT_EQUAL(a.kind, QLESS_WHEN_CRON);
+	TH_RC(qless_when_read("7pm tomorrow", QLESS_WHEN_READ_EVERY, now, &a), QLESS_EINVAL);
+	/* "every" goes in front, so one-off text does not even read. */
+	TH_STREQ(qless_error_last_message(), "qless_when_read: unexpected \"7pm\" at column 1");
+	TH_RC(qless_when_read("5 blorps", QLESS_WHEN_READ_IN, now, &a), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "at column 3"));
+	TH_RC(qless_when_read("5 minutes", (qless_when_read_as)7, now, &a), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "qless_when_read: as must be"));
+	TH_RC(qless_when_read(NULL, QLESS_WHEN_READ_AT, now, &a), QLESS_EINVAL);
+}
+
 CU_TestInfo when_tests[] = {
+	{ "read as at/in/every", test_read_as },
 	{ "table (WHN-3)", test_table },
 	{ "case and blanks (WHN-4)", test_spelling },
 	{ "cron results check (WHN-5)", test_cron_results_check },

@@ -151,7 +151,7 @@ BAD_CRON = ["", " ", "0 24 * * *", "* * * *", "@reboot", "1,,2 * * * *", "*/0 * 
             "0 0 * * FRI-MON", "0 0 31 2 *"]
 BAD_TIME = ["", "yesterday", "2024-13-01", "2024-02-30", "nan", "inf", "1e999", "-", "abc"]
 BAD_AT = ["", "tomorow", "every day", "every", b"\xff", "3pm on febtember 3"]
-BAD_IN = ["", "abc", "-5s", "5x", "soon", "nan", "1h30", "in 5m", b"\xff"]
+BAD_IN = ["", "abc", "-5s", "5x", "soon", "nan", "1h30", "in in 5m", "every 2 days", b"\xff"]
 BAD_EVERY = ["", "tomorrow", "7pm", "tomorow", "2 fortnights", b"\xff"]
 BAD_CHAN = ["", "a", "/a/", "//", "/a//b", "/a b", "/a\tb", "/" + "x" * 500, b"/\xff"]
 BAD_WATCH_CH = ["ch:", "ch:a", "ch:/a/", "ch://", "ch:/a b", b"ch:/\xff"]

@@ -60,6 +60,9 @@ def test_schedule_add_kinds_list_and_remove(qless, r, raw, url):
     assert r.hget("ql:r:" + got["jid"], "cron") == "0 9 * * 1" and r.hget("ql:r:" + got["jid"], "backlog") == "2"
     assert r.zscore("ql:q:q-cron", got["jid"]) == got["next"]
     ev = got["jid"]
+    # "Every" in any case is the word itself, not a second one
+    again = json.loads(qless("--json", "schedule", "add", "q", "Ev", "--every", "Every Monday 9AM", "--backlog", "2")[0])
+    assert again["jid"] == ev and again["inserted"] is False
     iv = qless("schedule", "add", "q", "Iv", "--every", "15m")[0].strip()
     assert float(r.hget("ql:r:" + iv, "interval")) == 900
     cr = qless("schedule", "add", "q", "Cr", "--cron", "@daily", "--jid", "daily")[0].strip()
@@ -142,3 +145,25 @@ def test_put_unique(qless, r):
     assert keyed["state"] == "scheduled" and keyed["inserted"]
     assert r.zcard("ql:q:q-work") == 1 and r.zcard("ql:q:q-scheduled") == 1
     assert "--key needs --unique" in qless("put", "q", "K", "--key", "k", code=2)[1]
+
+
+def test_schedule_add_text_refused_by_meaning(raw, url, r):
+    """--at and --in take one time, --every a repeating one, read as the
+    library reads them (qless_when_read); columns count in the text given."""
+    cases = [
+        (["--at", "every monday"], '--at: "every monday" is a cron schedule, not a one-off time; use --every or --cron'),
+        (["--at", "every 2 days"], '--at: "every 2 days" is an interval, not a one-off time; use --every or --cron'),
+        (["--every", "7pm tomorrow"], '--every: unexpected "7pm" at column 1'),
+        (["--in", "5 blorps"], None),
+    ]
+    for flags, message in cases:
+        p = raw("--url", url, "schedule", "add", "q", "K", *flags)
+        assert p.returncode == 2 and p.stdout == "", (flags, p)
+        line = p.stderr.strip()
+        assert line.count("\n") == 0, line
+        if message:
+            assert line.endswith(message), (flags, line)
+        else:
+            assert "--in: " in line and "at column 3" in line, line
+    assert r.dbsize() == 0
+

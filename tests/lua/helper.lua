@@ -44,6 +44,23 @@ function H.client(opts)
   return qless.Client(H.url, opts)
 end
 
+-- A flushed database: a new client and its queue named queue.
+function H.fresh(queue)
+  H.flush()
+  local client = H.client()
+  return client, client.queues[queue]
+end
+
+-- Checks that bindings/lua/<name> is quoted verbatim in the README, runs
+-- it against the fixture and returns its output.
+function H.readme_example(name)
+  local dir = H.worker_script:match("^(.*)/[^/]+$")
+  local example = H.read(dir .. "/" .. name)
+  local readme = H.read(dir .. "/../../README.md")
+  assert(readme:find("```lua\n" .. example .. "```", 1, true), "README does not quote " .. name)
+  return H.run_lua(dir .. "/" .. name)
+end
+
 function H.tmpname()
   local name = os.tmpname()
   os.remove(name)

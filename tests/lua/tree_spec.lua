@@ -12,11 +12,7 @@ end
 
 describe("job trees", function()
   local client, queue
-  before_each(function()
-    H.flush()
-    client = H.client()
-    queue = client.queues.trees
-  end)
+  before_each(function() client, queue = H.fresh("trees") end)
 
   it("puts tree jobs with the tree options and reads them back as native values", function()
     local jid = queue:put("k.Tree", { n = 1 }, { tree = true, inports = { "a" },
@@ -207,5 +203,13 @@ describe("job trees", function()
     -- Only the worker engine's perform has a run to suspend.
     raises("StateError", job.suspend, job)
     raises("InvalidArgument", job.child, job, nil, "k")
+  end)
+end)
+
+describe("the README's job-tree example", function()
+  before_each(H.flush)
+
+  it("runs, and is quoted verbatim in the README", function()
+    assert.equal("true\ttrue\n1\t3\t3\n3\n2\tterminated\n2\tnil\n", H.readme_example("tree_example.lua"))
   end)
 end)

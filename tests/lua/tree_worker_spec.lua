@@ -28,11 +28,7 @@ end)
 
 describe("qless-worker with a tree class", function()
   local client, queue, w
-  before_each(function()
-    H.flush()
-    client = H.client()
-    queue = client.queues.work
-  end)
+  before_each(function() client, queue = H.fresh("work") end)
   after_each(function() if w then w.cleanup() end end)
 
   it("registers its ports, starts, suspends, wakes on input and shuts down", function()

@@ -15,14 +15,24 @@ class TestExample < QlessTest::Test
   end
 end
 
-# bindings/ruby/schedule_example.rb likewise, and the README quotes it whole.
-class TestScheduleExample < QlessTest::Test
-  def test_schedule_example_runs_and_is_the_one_in_the_readme
-    example = File.join(QlessTest::RUBY_DIR, "schedule_example.rb")
+# The other example files, each quoted whole in the README: run that exact file.
+class TestReadmeExamples < QlessTest::Test
+  def run_quoted_example(name)
+    example = File.join(QlessTest::RUBY_DIR, name)
     readme = File.read(File.expand_path("../../README.md", QlessTest::RUBY_DIR))
     assert_includes readme, "```ruby\n#{File.read(example)}```"
     out, err, status = Open3.capture3({ "QLESS_URL" => QlessTest::URL }, *QlessTest.ruby_command(example))
     assert status.success?, "example failed: #{err}"
+    out
+  end
+
+  def test_schedule_example
+    out = run_quoted_example("schedule_example.rb")
     assert_equal "true\ninterval Example::Ping\ncron Example::Report\nat Example::Mail\n0 9 * * 1\n", out
+  end
+
+  def test_tree_example
+    assert_equal "1\n[{\"n\"=>5}]\n[\"consumer\"]\n2\n2\n", run_quoted_example("tree_example.rb")
+    assert_nil @client.aliases["nightly"], "the example deletes what it made"
   end
 end

@@ -1,44 +1,12 @@
 # frozen_string_literal: true
 
 require "helper"
-require "tmpdir"
-require "fileutils"
+require "worker_test"
 require "open3"
 
 # bin/qless-worker (Qless::Worker over the core's worker engine) end to end:
 # real worker processes against the test server, job classes in jobs/jobs.rb.
-class TestWorker < QlessTest::Test
-  include QlessTest::Children
-  WORKER = File.join(QlessTest::RUBY_DIR, "bin", "qless-worker")
-  JOBS = File.join(QlessTest::HERE, "jobs", "jobs.rb")
-
-  def setup
-    super
-    @dir = Dir.mktmpdir("qless-worker")
-  end
-
-  def teardown
-    kill_children
-    FileUtils.rm_rf(@dir)
-  end
-
-  def path(name) = File.join(@dir, name)
-
-  # Starts the worker; returns [pid, path of its stderr log].
-  def start_worker(*args, queues: ["testing"], env: {})
-    log = path("stderr-#{(@children || []).size}")
-    cmd = QlessTest.ruby_command(WORKER, "--url", QlessTest::URL, "--require", JOBS, "--interval", "0.1",
-                                 "--allow", "TestJobs::*",
-                                 *queues.flat_map { |q| ["--queue", q] }, *args)
-    [spawn_child(cmd, log, env: env), log]
-  end
-
-  def run_worker(*args, **kw)
-    pid, log = start_worker(*args, **kw)
-    status = finish(pid)
-    [status, File.read(log)]
-  end
-
+class TestWorker < QlessTest::WorkerTest
   def test_success_exception_and_retry
     ok = @queue.put("TestJobs::Succeed", { "n" => 1 }, priority: 30)
     bad = @queue.put("TestJobs::Raise", {}, priority: 20)

@@ -14,6 +14,7 @@ the build tree):
   QLESS_LUA_CPATH_DIR                       the built qless_core.so
   QLESS_PHP, QLESS_PHP_EXT                  php and the built qless.so
 """
+import contextlib
 import json
 import os
 import shutil
@@ -315,6 +316,27 @@ def max_concurrency(entries):
         running += 1 if kind else -1
         top = max(top, running)
     return top
+
+
+@contextlib.contextmanager
+def harness_on(lang, socket, tmp, heartbeat):
+    """A Harness on the private redis-server at unix socket `socket`, flushed,
+    with `heartbeat` seconds of lock and no grace period, so a job whose
+    worker vanished is handed out again within seconds; its workers and
+    servers are stopped by pid afterwards."""
+    conn = redis.Redis(unix_socket_path=socket, decode_responses=True)
+    conn.flushall()
+    harness = Harness(lang, conn, "unix://" + socket, tmp)
+    harness.ql.config("heartbeat", heartbeat)
+    harness.ql.config("grace-period", 0)
+    try:
+        yield harness
+    finally:
+        for worker in harness.workers:
+            worker.teardown()
+        for server in harness.servers:
+            server.teardown()
+        conn.close()
 
 
 class Harness:

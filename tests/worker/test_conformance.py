@@ -29,7 +29,7 @@ import time
 import pytest
 import redis
 
-from harness import (LANGS, POLL, SINGLE_THREADED, SRC, Harness, Missing, Ql, launch, need, overlaps,
+from harness import (LANGS, POLL, SINGLE_THREADED, SRC, Missing, Ql, harness_on, launch, need, overlaps,
                      max_concurrency, popped_by, proc_stat, read_log, whats)
 
 # Tolerance of time measurements (s): the harness samples the database every
@@ -68,21 +68,9 @@ def fixture_socket():
 @pytest.fixture
 def h(lang, fixture_socket, tmp_path):
     needs_of(lang)
-    conn = redis.Redis(unix_socket_path=fixture_socket, decode_responses=True)
-    conn.flushall()
-    harness = Harness(lang, conn, "unix://" + fixture_socket, tmp_path)
-    # Short locks and no grace period, so that a job whose worker vanished
-    # is handed out again within seconds (each test sets what it needs more).
-    harness.ql.config("heartbeat", 5)
-    harness.ql.config("grace-period", 0)
-    yield harness
-    for worker in harness.workers:
-        worker.teardown()
-    for server in harness.servers:
-        server.teardown()
-    conn.close()
-
-
+    # Each test sets what it needs more than 5 s locks.
+    with harness_on(lang, fixture_socket, tmp_path, heartbeat=5) as harness:
+        yield harness
 
 
 # --- scenarios -----------------------------------------------------------------

@@ -24,9 +24,8 @@ import json
 import os
 
 import pytest
-import redis
 
-from harness import KLASS, Harness, Missing, launch, need, read_log
+from harness import KLASS, Missing, harness_on, launch, need, read_log
 
 TREE = "tree"
 
@@ -48,16 +47,9 @@ def h(lang, tmp_path):
             socket = f.read().strip()
     except Missing as e:
         pytest.fail(str(e), pytrace=False)
-    conn = redis.Redis(unix_socket_path=socket, decode_responses=True)
-    conn.flushall()
-    harness = Harness(lang, conn, "unix://" + socket, tmp_path)
     # A crashed worker's job is handed out again within seconds.
-    harness.ql.config("heartbeat", 2)
-    harness.ql.config("grace-period", 0)
-    yield harness
-    for worker in harness.workers:
-        worker.teardown()
-    conn.close()
+    with harness_on(lang, socket, tmp_path, heartbeat=2) as harness:
+        yield harness
 
 
 def put_tree(h, data):

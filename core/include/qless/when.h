@@ -39,6 +39,22 @@ typedef struct qless_when {
  * unchanged. */
 QLESS_EXTERN(int) qless_when_parse(const char *text, double now, qless_when *out);
 
+/* What a text given for one purpose may mean. */
+typedef enum qless_when_read_as {
+	QLESS_WHEN_READ_ANY = 0,    /* whatever it says (qless_when_parse) */
+	QLESS_WHEN_READ_AT = 1,     /* one time: "7pm tomorrow"; recurring text is refused */
+	QLESS_WHEN_READ_IN = 2,     /* a duration from now: "5 minutes" or "in 5 minutes" */
+	QLESS_WHEN_READ_EVERY = 3   /* a recurrence: "monday 9am" or "every monday 9am" */
+} qless_when_read_as;
+
+/* qless_when_parse for text given as `as` says: IN and EVERY put "in " or
+ * "every " before the text unless its first word (in any case) is that
+ * word; AT refuses recurring text, EVERY one-off text. Error columns count
+ * in the text as given; a text refused for its meaning leaves *out holding
+ * that meaning. Schedules (qless_schedule_add_*_text) and the
+ * command line read their --at/--in/--every text this way. */
+QLESS_EXTERN(int) qless_when_read(const char *text, qless_when_read_as as, double now, qless_when *out);
+
 /* Checks the syntax of a cron expression (5 fields, 7 fields or a macro).
  * *out_normalised (may be NULL) owned: the expression with spaces collapsed,
  * names upper-cased and macros lower-cased. Whether it ever fires is for the

@@ -11,6 +11,26 @@ module TestJobs
     end
   end
 
+  # Suspends a job the worker does not run as a tree job: StateError at the call.
+  class SuspendPlain
+    def self.perform(job) = job.suspend
+  end
+
+  # A tree class (test_worker_tree.rb): its first run puts the child "kid"
+  # (a TestJobs::Succeed); each run writes its run count to "out" and
+  # suspends; its shutdown fails.
+  class Family
+    def self.outports = %w[out]
+
+    def self.perform(job)
+      job.children.put("kid", "TestJobs::Succeed") unless job.children["kid"]
+      job.write("out", job.tree.runs)
+      job.suspend
+    end
+
+    def self.shutdown(_job) = raise(ArgumentError, "cannot shut down")
+  end
+
   # Raises, so the worker fails the job with group "TestJobs::Boom".
   class Boom < StandardError; end
 

@@ -19,10 +19,7 @@ module Qless
     end
 
     # [jid, port] pairs of the input ports subscribed to exactly this channel.
-    def subscribers
-      list = JSON.parse(@client.channel_subscribers(@name))
-      list.is_a?(Array) ? list : []
-    end
+    def subscribers = JSON.parse(@client.channel_subscribers(@name))
 
     def inspect = "#<Qless::Channel #{@name}>"
   end

@@ -94,22 +94,14 @@ module Qless
 
     private
 
-    MAPS = %w[children inports outports inchannels outchannels].freeze
-    private_constant :MAPS
-
-    # tree.get's false for "none" is nil here; and as the server's JSON
-    # encoder sends {} for an empty list and may send [] for an empty map
-    # (jobtrees.md K3), a list stays a list and a map a map.
-    def native(f)
-      f = f.transform_values { |v| v == false ? nil : v }
-      f["rerun"] = !f["rerun"].nil?
-      MAPS.each { |k| f[k] = map(f[k]) }
-      f["aliases"] = f["aliases"].is_a?(Array) ? f["aliases"] : []
-      f["sizes"] = { "in" => map(map(f["sizes"])["in"]), "out" => map(map(f["sizes"])["out"]) }
-      f
+    # tree.get's false for "none" is nil here; an empty list of aliases
+    # comes as {} from the server's JSON encoder (jobtrees.md K3).
+    def native(fields)
+      fields = fields.transform_values { |v| v == false ? nil : v }
+      fields["rerun"] = !fields["rerun"].nil?
+      fields["aliases"] = [] unless fields["aliases"].is_a?(Array)
+      fields
     end
-
-    def map(value) = value.is_a?(Hash) ? value : {}
   end
 
   # client.trees: tree jobs by jid.

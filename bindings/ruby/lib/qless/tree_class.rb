@@ -24,7 +24,7 @@ module Qless
       parts = %i[inports outports].filter_map do |dir|
         next unless mod.respond_to?(dir)
 
-        "#{JSON.generate(dir.to_s)}:#{Convert.ports(mod.public_send(dir), "#{name_of(mod)}.#{dir}")}"
+        "#{JSON.generate(dir.to_s)}:#{Convert.ports(mod.public_send(dir), "#{mod}.#{dir}")}"
       end
       parts.empty? ? nil : "{#{parts.join(",")}}"
     end
