@@ -125,13 +125,15 @@ class Demo:
                                                           proc.stdout, proc.stderr))
         return proc.stdout
 
-    def start_worker(self, lang, name, queue):
+    def start_worker(self, lang, name, queue, allow=None, jobs="demo_jobs"):
         argv = {"python": [sys.executable, "-P", "-m", "qless.worker"],
                 "ruby": self.ruby() + [os.path.join(ROOT, "bindings", "ruby", "bin", "qless-worker"),
-                                       "--require", os.path.join(JOBS, "demo_jobs.rb")],
+                                       "--require", os.path.join(JOBS, jobs + ".rb")],
                 "lua": ["lua5.4", os.path.join(ROOT, "bindings", "lua", "qless-worker")]}[lang]
-        # Each worker may run its language's demo job class and nothing else.
-        argv += ["--queue", queue, "--name", name, "--interval", "0.2", "--allow", KLASS[lang]]
+        # Each worker may run its language's demo job class (or the classes
+        # given) and nothing else.
+        argv += ["--queue", queue, "--name", name, "--interval", "0.2"]
+        argv += [arg for klass in allow or [KLASS[lang]] for arg in ("--allow", klass)]
         with open(os.path.join(self.logs, name + ".log"), "w") as log:
             # Own session: Ctrl-C reaches only the demo, which stops them in order.
             self.workers[name] = subprocess.Popen(argv, env=self.lang_env(lang), stdout=log,
@@ -335,6 +337,7 @@ class Demo:
                                                          (t(r, "popped", "demo-rescuer") or [0])[0], t(r, "done")[-1]))
 
         self.schedule.summary(check)
+        self.trees.summary(check)
 
         print("\nPer-queue statistics (qless stats: seconds waiting before a pop, and running until complete)")
         for name in ["demo-" + lang for lang in LANGS] + ["demo-rescue"]:
@@ -360,6 +363,7 @@ def main(argv):
     sys.path.insert(0, os.path.join(ROOT, "demo"))   # -P left the script's directory out
     import qless
     import schedule
+    import trees
     demo = Demo(build, os.path.abspath(argv[2] if len(argv) == 3 else os.path.join(build, "demo-server")))
     # SIGTERM ends the demo like Ctrl-C does, so the cleanup below runs.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
@@ -386,14 +390,18 @@ def main(argv):
         demo.schedule.add()
 
         print("\n4. Workers: python -> demo-python, ruby -> demo-ruby, lua -> demo-lua, "
-              "python demo-victim -> demo-rescue (logs in %s)" % demo.logs)
+              "python demo-victim -> demo-rescue, %s (logs in %s)" % (trees.WORKERS, demo.logs))
         for lang in LANGS:
             demo.start_worker(lang, lang + "-worker", "demo-" + lang)
         demo.start_worker("python", "demo-victim", "demo-rescue")
+        demo.trees = trees.TreeDemo(demo, DemoError)
+        demo.trees.workers()
         demo.schedule.listen()
         for lang in LANGS:
             demo.client.queues["demo-" + lang].unpause()
         demo.watch(specs)
+        print("\n5. " + demo.trees.title())
+        demo.trees.run()
         demo.stop_workers()
 
         problems = demo.summary()

@@ -2,7 +2,10 @@
 # Runs the demo non-interactively; passes if it exits 0 and its summary has
 # the lines that show each part of the mission happened (the schedule's: each
 # entry listed with its English description, the duplicate add turned away,
-# the due entries run by the listener pool and the others still pending).
+# the due entries run by the listener pool and the others still pending; the
+# job tree's: drawn complete, each hook in its language's worker, the
+# consumer and the parent suspended then woken by input, the total, the
+# tree drawn terminated, then deleted).
 #   run.sh PYTHON DEMO_PY BUILD_DIR STATE_DIR
 set -uo pipefail
 out="$("$1" -P "$2" "$3" "$4" 2>&1)"
@@ -31,6 +34,19 @@ for line in \
   '^  pending: +demo\.Invoice +[0-9a-f]{40}  at, next run ' \
   '^  pending: +demo\.Digest +[0-9a-f]{40}  cron, next run ' \
   '^  listener: +qless schedule listen, pool 2, stopped by itself after --max-jobs 2 \(exit 0\)$' \
+  '^Job tree pipeline \[nightly\]: children producer and consumer joined by channel /demo/items' \
+  '^    pipeline Demo::Pipeline complete \[nightly\]  in: result=0$' \
+  '^    \|-- consumer: pipeline-consumer demo_trees\.consumer complete  in: in=0<-/demo/items$' \
+  '^    `-- producer: pipeline-producer Demo::Producer complete  out: out=0->/demo/items$' \
+  '^  pipeline  ruby   startup in ruby, perform in ruby, shutdown in ruby; history: put popped suspended put popped done terminating popped terminated$' \
+  '^  consumer  lua    startup in lua, perform in lua, shutdown in lua; history: put popped suspended put popped done terminating popped terminated$' \
+  '^  producer  ruby   startup in ruby, perform in ruby, shutdown in ruby; history: put popped done terminating popped terminated$' \
+  '^  values: producer wrote \[1, 2, 3\] on /demo/items; consumer received 3, total 6, woke pipeline with it; pipeline stored total 6$' \
+  '^  qless tree terminate pipeline --recursive: 3 jobs' \
+  '^    pipeline Demo::Pipeline terminated \[nightly\]' \
+  '^    \|-- consumer: pipeline-consumer demo_trees\.consumer terminated ' \
+  '^    `-- producer: pipeline-producer Demo::Producer terminated ' \
+  '^  qless tree delete pipeline: 3 jobs deleted; jobs left 0, alias nightly gone$' \
   '^All [0-9]+ jobs reached their expected state'; do
   grep -Eq -- "$line" <<<"$out" || { echo "demo test: no line matching: $line" >&2; exit 1; }
 done
