@@ -1,6 +1,9 @@
 """Job trees through the Python layer: each API once, values round-tripped
 as native data, errors mapped to the binding's classes."""
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -98,3 +101,12 @@ def test_registry(client):
     assert queue.klass_config("T") == {"inports": {"in": {}}, "outports": {"out": {}}}
     assert queue.klass_config("U") is None and "T" in queue.klass_config()
     assert queue.unregister_klass("T") is True and queue.unregister_klass("T") is False
+
+
+def test_tree_example_file_runs(url, r):
+    # The README quotes bindings/python/tree_example.py; run that exact file.
+    example = os.path.join(os.path.dirname(os.environ["QLESS_PY_EXAMPLE"]), "tree_example.py")
+    out = subprocess.run([sys.executable, "-P", example], env=dict(os.environ, QLESS_URL=url),
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "1\n['sink', 'source'] [{'n': 1}]\n"
