@@ -14,6 +14,7 @@ from .job import Job
 from .queue import Queue, counts_of
 from .recurring import RecurringJob
 from .schedule import Schedules
+from .tree import Aliases, Channels, Trees
 
 
 def _ms(seconds: Optional[float]) -> int:
@@ -50,6 +51,9 @@ class Client:
         self.workers = Workers(self)
         self.recurring = Recurring(self)
         self.schedules = Schedules(self)
+        self.trees = Trees(self)
+        self.aliases = Aliases(self)
+        self.channels = Channels(self)
 
     def __repr__(self) -> str:
         return "<qless.Client %s>" % self.worker_name

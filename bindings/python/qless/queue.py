@@ -1,11 +1,13 @@
 """Queue: a named queue of a client (the extension's Queue, qless_queue).
 Making one does no I/O."""
+import json
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Union, overload
 
 from . import _core
 from ._util import attr, encode, joblist, strlist
+from .tree import _ports_json
 
 if TYPE_CHECKING:
     from .client import Client
@@ -62,7 +64,9 @@ class Queue:
             tags: Optional[Iterable[str]] = None, delay: float = 0,
             retries: Optional[int] = None, depends: Optional[Iterable[str]] = None,
             jid: Optional[str] = None, unique: bool = False, key: Optional[str] = None,
-            report: bool = False) -> Any:
+            report: bool = False, tree: bool = False, parent: Optional[str] = None,
+            name: Optional[str] = None, inports: Any = None, outports: Any = None,
+            aliases: Optional[Iterable[str]] = None, by: Optional[str] = None) -> Any:
         """Puts a job; data is a JSON-able value or a str of JSON text.
         Options left None keep an existing job's values (new job: defaults).
 
@@ -72,7 +76,9 @@ class Queue:
         returns (jid, inserted) instead of the jid."""
         unique = unique or key is not None or report
         opts = dict(jid=jid, delay=delay, priority=priority, retries=retries, tags=tags, depends=depends,
-                    unique=1 if unique else None, unique_key=key)
+                    unique=1 if unique else None, unique_key=key,
+                    tree=1 if tree else None, parent=parent, name=name, inports=_ports_json(inports),
+                    outports=_ports_json(outports), aliases=aliases, created_by=by)
         encoded = None if data is None else encode(data)
         if report:
             jid, inserted = self._h.put_unique(klass, encoded, opts)
@@ -194,3 +200,18 @@ class Queue:
 
     def recurring(self, offset: int = 0, count: int = 25) -> List[str]:
         return self._jobs("recurring", offset, count)
+
+    # ---- the worker registry of job trees: ports a class's new tree jobs get ----
+    def register_klass(self, klass: str, inports: Any = None, outports: Any = None) -> bool:
+        """Returns True when klass was not registered on this queue yet."""
+        config = {k: json.loads(v) for k, v in (("inports", _ports_json(inports)),
+                                                 ("outports", _ports_json(outports))) if v is not None}
+        return self._h.register_klass(klass, encode(config))
+
+    def klass_config(self, klass: Optional[str] = None) -> Any:
+        """klass's configuration (None when unregistered); without klass, all of them."""
+        text = self._h.klass_config(klass)
+        return None if text is None else json.loads(text)
+
+    def unregister_klass(self, klass: str) -> bool:
+        return self._h.unregister_klass(klass)

@@ -1,0 +1,215 @@
+"""Job trees (jobtrees.md): the Python skin over qless/tree.h. Values in
+and out of ports, channels and state are native data, JSON on the wire;
+every rule (names, states, transitions) is the server's."""
+import json
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, MutableMapping, Optional
+
+from . import _core
+from ._util import encode
+from .errors import NotFound
+
+if TYPE_CHECKING:
+    from .client import Client
+
+
+def _ports_json(ports: Any) -> Optional[str]:
+    """inports/outports as put and port.define take them: a dict
+    {port: {} or {"default": v}}, or a list of names (no defaults)."""
+    if ports is None:
+        return None
+    if isinstance(ports, str):
+        return ports
+    if isinstance(ports, dict):
+        return encode(ports)
+    return encode({name: {} for name in ports})
+
+
+class Port:
+    """One input or output port of a job; no I/O until a method is called."""
+    __slots__ = ("client", "jid", "dir", "name")
+
+    def __init__(self, client: "Client", jid: str, dir: int, name: str) -> None:
+        self.client, self.jid, self.dir, self.name = client, jid, dir, name
+
+    def __repr__(self) -> str:
+        return "<qless.Port %s %s %s>" % (self.jid, "in" if self.dir == _core.QLESS_PORT_IN else "out", self.name)
+
+    def read(self, n: int = 1) -> List[Any]:
+        """Removes and returns up to n values, oldest first."""
+        return json.loads(self.client._h.port_read(self.jid, self.dir, self.name, n))
+
+    def peek(self, n: int = 1) -> List[Any]:
+        return json.loads(self.client._h.port_peek(self.jid, self.dir, self.name, n))
+
+    @property
+    def size(self) -> int:
+        return self.client._h.port_size(self.jid, self.dir, self.name)
+
+    def write(self, *values: Any) -> None:
+        self.client._h.port_write(self.jid, self.dir, self.name, [encode_value(v) for v in values])
+
+    def connect(self, *channels: str) -> int:
+        """Links the port to the channels; returns the links that were new."""
+        return self.client._h.port_connect(self.jid, self.dir, self.name, list(channels))
+
+    def disconnect(self, *channels: str) -> int:
+        return self.client._h.port_disconnect(self.jid, self.dir, self.name, list(channels))
+
+
+def encode_value(value: Any) -> str:
+    # Unlike job data, a str here is a value (a JSON string), never JSON text.
+    return json.dumps(value, separators=(",", ":"))
+
+
+class PortSide:
+    """x.ports.in_ / x.ports.out: port[name] -> Port; define and remove."""
+
+    def __init__(self, client: "Client", jid: str, dir: int) -> None:
+        self.client, self.jid, self.dir = client, jid, dir
+
+    def __getitem__(self, name: str) -> Port:
+        return Port(self.client, self.jid, self.dir, name)
+
+    def define(self, ports: Any) -> None:
+        """ports: {name: {} or {"default": value}}, or a list of names."""
+        self.client._h.port_define(self.jid, self.dir, _ports_json(ports))
+
+    def remove(self, *names: str) -> int:
+        return self.client._h.port_remove(self.jid, self.dir, list(names))
+
+
+class Ports:
+    """The ports of a job: .in_ (also reachable as getattr(x, "in")) and .out."""
+
+    def __init__(self, client: "Client", jid: str) -> None:
+        self.in_ = PortSide(client, jid, _core.QLESS_PORT_IN)
+        self.out = PortSide(client, jid, _core.QLESS_PORT_OUT)
+        setattr(self, "in", self.in_)
+
+
+class State(MutableMapping[str, Any]):
+    """A job's private state: state[key] get/set/del, dict(state) the whole map."""
+
+    def __init__(self, client: "Client", jid: str) -> None:
+        self.client, self.jid = client, jid
+
+    def __getitem__(self, key: str) -> Any:
+        text = self.client._h.state_get(self.jid, key)
+        if text is None:
+            raise KeyError(key)
+        return json.loads(text)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.client._h.state_set(self.jid, key, encode_value(value))
+
+    def __delitem__(self, key: str) -> None:
+        if self.client._h.state_del(self.jid, [key]) == 0:
+            raise KeyError(key)
+
+    def all(self) -> Dict[str, Any]:
+        return json.loads(self.client._h.state_get(self.jid, None))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.all())
+
+    def __len__(self) -> int:
+        return len(self.all())
+
+
+_FIELDS = ("jid", "klass", "queue", "state", "parent", "name", "children", "aliases", "created_by",
+           "started", "runs", "rerun", "inports", "outports", "inchannels", "outchannels", "sizes")
+
+
+class Tree:
+    """A snapshot of a tree job's record (tree.get) with the operations on it."""
+
+    def __init__(self, client: "Client", record: Dict[str, Any]) -> None:
+        self.client = client
+        self.record = record
+        for key in _FIELDS:
+            setattr(self, key, record.get(key))
+        self.ports = Ports(client, self.jid)
+        self.state_map = State(client, self.jid)
+
+    def __repr__(self) -> str:
+        return "<qless.Tree %s %s %s>" % (self.klass, self.jid, self.state)
+
+    def refresh(self) -> "Tree":
+        self.__init__(self.client, json.loads(self.client._h.tree_get(self.jid)))  # type: ignore[misc]
+        return self
+
+    def run(self, delay: float = 0) -> str:
+        """Wakes (or restarts) the job; returns the state it is in."""
+        return self.client._h.job_run(self.jid, delay)
+
+    def terminate(self, recursive: bool = False) -> int:
+        return self.client._h.job_terminate(self.jid, 1 if recursive else 0)
+
+    def delete(self) -> int:
+        return self.client._h.job_delete(self.jid)
+
+    def adopt(self, name: str, child: str) -> None:
+        self.client._h.job_adopt(self.jid, name, child)
+
+    def disown(self, name: str) -> str:
+        """Detaches child `name`; returns its jid."""
+        return self.client._h.job_disown(self.jid, name)
+
+    def add_aliases(self, *aliases: str) -> int:
+        return self.client._h.alias_set(self.jid, list(aliases))
+
+    def remove_aliases(self, *aliases: str) -> int:
+        return self.client._h.alias_del(list(aliases))
+
+
+class Trees:
+    """client.trees[jid] -> Tree, or None when there is no such job."""
+
+    def __init__(self, client: "Client") -> None:
+        self.client = client
+
+    def __getitem__(self, jid: str) -> Optional[Tree]:
+        try:
+            return Tree(self.client, json.loads(self.client._h.tree_get(jid)))
+        except NotFound:
+            return None
+
+
+class Aliases:
+    """client.aliases[alias] -> jid, or None when the alias names no job."""
+
+    def __init__(self, client: "Client") -> None:
+        self.client = client
+
+    def __getitem__(self, alias: str) -> Optional[str]:
+        return self.client._h.alias_get(alias)
+
+
+class Channel:
+    __slots__ = ("client", "name")
+
+    def __init__(self, client: "Client", name: str) -> None:
+        self.client, self.name = client, name
+
+    def publish(self, value: Any, from_: Optional[str] = None, **kw: Any) -> int:
+        """Delivers value to every input port subscribed to the channel or an
+        ancestor; returns the ports reached. from= names the publishing jid."""
+        sender = kw.pop("from", from_)
+        if kw:
+            raise TypeError("publish() got unexpected arguments: %s" % ", ".join(kw))
+        return self.client._h.channel_publish(self.name, encode_value(value), sender)
+
+    @property
+    def subscribers(self) -> List[List[str]]:
+        """[jid, port] pairs subscribed to exactly this channel, sorted."""
+        return json.loads(self.client._h.channel_subscribers(self.name))
+
+
+class Channels:
+    """client.channels["/a/b"] -> Channel (no I/O)."""
+
+    def __init__(self, client: "Client") -> None:
+        self.client = client
+
+    def __getitem__(self, name: str) -> Channel:
+        return Channel(self.client, name)
