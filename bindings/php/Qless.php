@@ -18,6 +18,7 @@ if (!extension_loaded('qless')) {
 
 require_once __DIR__ . '/Schedule.php';
 require_once __DIR__ . '/Tree.php';
+require_once __DIR__ . '/Ports.php';
 
 /** @internal Job data is a JSON object; an empty PHP array means {}. */
 function encode(mixed $data, string $method): string
@@ -51,6 +52,13 @@ function checkFlags(array $options, array $flags, string $method): void
     }
 }
 
+/** @internal Ports {port: {} or {"default": v}} as JSON: PHP's [] is a list, so an empty spec (or map) is made an object. */
+function portSpecs(array $ports): string
+{
+    return $ports === [] ? '{}' : json_encode(array_map(fn ($spec) => $spec === [] ? new \stdClass() : $spec, $ports),
+                                              JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
+}
+
 /** @internal A put's inports/outports ({port: {} or {"default": v}}) as the JSON the C options take. */
 function treePorts(array $options, string $method): array
 {
@@ -60,9 +68,7 @@ function treePorts(array $options, string $method): array
             if (!is_array($options[$dir])) {
                 throw new \TypeError("$method(): option $dir must be an array of port => spec, " . get_debug_type($options[$dir]) . ' given');
             }
-            $out[$dir] = $options[$dir] === [] ? '{}'
-                : json_encode(array_map(fn ($spec) => $spec === [] ? new \stdClass() : $spec, $options[$dir]),
-                              JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
+            $out[$dir] = portSpecs($options[$dir]);
         }
     }
     return $out;
@@ -100,6 +106,7 @@ final class Client extends \QlessClient
             'schedules' => new Schedules($this),
             'trees' => new Trees($this),
             'aliases' => new Aliases($this),
+            'channels' => new Channels($this),
             default => parent::__get($name),
         };
     }

@@ -71,6 +71,11 @@ final class Tree
 
     public function __get(string $name): mixed
     {
+        // tree.get has a field "state" (the job's state), so the per-job
+        // state map is ->store here.
+        if ($name === 'ports' || $name === 'store') {
+            return $name === 'ports' ? new Ports($this->client, $this->jid) : new State($this->client, $this->jid);
+        }
         if (!array_key_exists($name, $this->data)) {
             throw new \Error("Qless\\Tree: no field $name");
         }
