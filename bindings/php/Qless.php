@@ -197,6 +197,28 @@ final class Queue extends \QlessQueue
         return $report ? parent::put_unique($klass, $data, $o) : parent::put($klass, $data, $o);
     }
 
+    /** worker.register: new tree jobs of $klass on this queue get these
+     *  ports (['inports' => [port => spec], 'outports' => ...]); true when $klass was new. */
+    public function registerKlass(string $klass, array $config): bool
+    {
+        $fields = [];
+        foreach (treePorts($config, __METHOD__) as $dir => $ports) {
+            $fields[] = "\"$dir\":$ports";
+        }
+        return $this->register_klass($klass, '{' . implode(',', $fields) . '}');
+    }
+
+    /** The registered configuration of $klass (null: none), or with no
+     *  $klass every class's, by name. */
+    public function klassConfig(?string $klass = null): ?array
+    {
+        $json = $this->klass_config($klass);
+        return $json === null ? null : decode($json);
+    }
+
+    /** true when $klass was registered. */
+    public function unregisterKlass(string $klass): bool { return $this->unregister_klass($klass); }
+
     /** The next job (null when none is waiting), or with a $count a list of up to $count jobs. */
     public function pop($count = null): Job|array|null
     {

@@ -80,4 +80,17 @@ final class PortsTest extends QlessTestCase
         $this->expectException(Qless\Exception::class);
         $this->client->channels['no-slash']->publish(1);
     }
+
+    public function testKlassRegistryGivesNewTreeJobsTheirPorts(): void
+    {
+        $q = $this->client->queue('q');
+        $this->assertTrue($q->registerKlass('Pipe', ['inports' => ['in' => []], 'outports' => ['out' => ['default' => 0]]]));
+        $this->assertFalse($q->registerKlass('Pipe', ['inports' => ['in' => []], 'outports' => ['out' => ['default' => 0]]]));
+        $this->assertSame(['in'], array_keys($q->klassConfig('Pipe')['inports']));
+        $this->assertSame(['Pipe'], array_keys($q->klassConfig()));
+        $this->assertSame(['in'], array_keys($this->tree()->inports));
+        $this->assertTrue($q->unregisterKlass('Pipe'));
+        $this->assertNull($q->klassConfig('Pipe'));
+        $this->assertFalse($q->unregisterKlass('Pipe'));
+    }
 }
