@@ -17,6 +17,8 @@ if (!extension_loaded('qless')) {
 }
 
 require_once __DIR__ . '/Schedule.php';
+require_once __DIR__ . '/Tree.php';
+require_once __DIR__ . '/Ports.php';
 
 /** @internal Job data is a JSON object; an empty PHP array means {}. */
 function encode(mixed $data, string $method): string
@@ -50,6 +52,28 @@ function checkFlags(array $options, array $flags, string $method): void
     }
 }
 
+/** @internal Ports {port: {} or {"default": v}} as JSON: PHP's [] is a list, so an empty spec (or map) is made an object. */
+function portSpecs(array $ports): string
+{
+    return $ports === [] ? '{}' : json_encode(array_map(fn ($spec) => $spec === [] ? new \stdClass() : $spec, $ports),
+                                              JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
+}
+
+/** @internal A put's inports/outports ({port: {} or {"default": v}}) as the JSON the C options take. */
+function treePorts(array $options, string $method): array
+{
+    $out = [];
+    foreach (['inports', 'outports'] as $dir) {
+        if (isset($options[$dir])) {
+            if (!is_array($options[$dir])) {
+                throw new \TypeError("$method(): option $dir must be an array of port => spec, " . get_debug_type($options[$dir]) . ' given');
+            }
+            $out[$dir] = portSpecs($options[$dir]);
+        }
+    }
+    return $out;
+}
+
 /** @internal A typed qless_queue_counts as an array; the getters, not
  *  $c->waiting: SWIG 4.1's __get leaks its method name on every read. */
 function counts(\QlessQueueCounts $c): array
@@ -74,10 +98,17 @@ final class Client extends \QlessClient
         $this->url = $url;
     }
 
-    /** $client->schedules[$name], as Client::schedule($name). */
+    /** $client->schedules[$name], as Client::schedule($name); $client->trees[$jid]
+     *  and $client->aliases[$alias] (Tree.php). */
     public function __get($name)
     {
-        return $name === 'schedules' ? new Schedules($this) : parent::__get($name);
+        return match ($name) {
+            'schedules' => new Schedules($this),
+            'trees' => new Trees($this),
+            'aliases' => new Aliases($this),
+            'channels' => new Channels($this),
+            default => parent::__get($name),
+        };
     }
 
     /** The schedule (Schedule.php) of that name; no I/O. */
@@ -151,17 +182,42 @@ final class Queue extends \QlessQueue
     /** Options: jid, delay, priority, retries, tags, depends, unique (bool: the
      *  jid is the C library's unique jid of the job, or of key, and an
      *  identical pending job is not put again), key, report (with unique:
-     *  [jid, inserted] instead of the jid). Returns the jid. */
+     *  [jid, inserted] instead of the jid); job trees: tree (bool), parent and
+     *  name, inports/outports (port => [] or ['default' => v]), aliases, by.
+     *  Returns the jid. */
     public function put($klass, $data = [], ?array $options = null): string|array
     {
         $o = $options ?? [];
-        checkFlags($o, ['unique', 'report'], __METHOD__);
+        checkFlags($o, ['unique', 'report', 'tree'], __METHOD__);
         $report = $o['report'] ?? false;
-        $o = ['unique' => isset($o['unique']) ? (int)$o['unique'] : null, 'unique_key' => $o['key'] ?? null]
-            + array_diff_key($o, ['key' => 0, 'report' => 0]);
+        $o = ['unique' => isset($o['unique']) ? (int)$o['unique'] : null, 'unique_key' => $o['key'] ?? null,
+              'tree' => isset($o['tree']) ? (int)$o['tree'] : null, 'created_by' => $o['by'] ?? null]
+            + treePorts($o, __METHOD__) + array_diff_key($o, ['key' => 0, 'report' => 0, 'by' => 0]);
         $data = encode($data, __METHOD__);
         return $report ? parent::put_unique($klass, $data, $o) : parent::put($klass, $data, $o);
     }
+
+    /** worker.register: new tree jobs of $klass on this queue get these
+     *  ports (['inports' => [port => spec], 'outports' => ...]); true when $klass was new. */
+    public function registerKlass(string $klass, array $config): bool
+    {
+        $fields = [];
+        foreach (treePorts($config, __METHOD__) as $dir => $ports) {
+            $fields[] = "\"$dir\":$ports";
+        }
+        return $this->register_klass($klass, '{' . implode(',', $fields) . '}');
+    }
+
+    /** The registered configuration of $klass (null: none), or with no
+     *  $klass every class's, by name. */
+    public function klassConfig(?string $klass = null): ?array
+    {
+        $json = $this->klass_config($klass);
+        return $json === null ? null : decode($json);
+    }
+
+    /** true when $klass was registered. */
+    public function unregisterKlass(string $klass): bool { return $this->unregister_klass($klass); }
 
     /** The next job (null when none is waiting), or with a $count a list of up to $count jobs. */
     public function pop($count = null): Job|array|null
