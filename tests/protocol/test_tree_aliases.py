@@ -17,6 +17,7 @@ def test_put_aliases_make_a_tree_job_and_sorted_bytewise(ql):
 
 
 def test_alias_set_counts_new_and_refuses_taken(ql, r):
+    # ALS-1
     ql.put("x", tree=1)
     ql.put("y", tree=1)
     assert ql("alias.set", 0, "x", "one", "two") == 2
@@ -51,6 +52,7 @@ def test_alias_argument_errors_write_nothing(ql, r):
 
 
 def test_alias_del(ql):
+    # ALS-1
     ql.put(aliases=["a", "b"])
     assert ql("alias.del", 0, "a", "nope", "b") == 2
     assert tree(ql)["aliases"] == {}

@@ -25,6 +25,7 @@ def suspended(ql, jid="jid"):
 
 
 def test_put_tree_creates_tree_job(ql, events):
+    # TRE-1
     with events() as got:
         ql.put(tree=1, by="parent-worker")
     assert status("jid", 0, "new", "waiting") in got
@@ -39,6 +40,7 @@ def test_put_tree_creates_tree_job(ql, events):
 
 
 def test_created_by_defaults_to_worker_and_by_alone_is_plain(ql):
+    # TRE-1 (created_by) and TRE-5
     ql.put("a", tree=1, worker="w1")
     assert tree(ql, "a")["created_by"] == "w1"
     ql.put("b", by="x")  # K13
@@ -78,8 +80,10 @@ def test_started_needs_the_holder(ql):
 
 
 def test_suspend_and_wake_by_run(ql, r, events):
+    # TRN-3, and TRN-5 from suspended
     ql.put(tree=1)
     ql.pop(now=1)
+    assert ql.stats(5)["run"]["count"] == 0
     assert "has been handed out to another worker: worker" in ql.err("job.suspend", 2, "jid", "w2")
     with events() as got:
         assert ql("job.suspend", 5, "jid", "worker") == "suspended"
@@ -89,6 +93,11 @@ def test_suspend_and_wake_by_run(ql, r, events):
     assert job["history"][-1] == {"what": "suspended", "when": 5}
     assert r.zscore("ql:q:queue-suspended", "jid") == 5
     assert r.zcard("ql:q:queue-locks") == 0 and r.zcard("ql:w:worker:jobs") == 0
+    run = ql.stats(5)["run"]  # the run ended at the suspend: 4 s since the pop at 1
+    assert (run["count"], run["mean"]) == (1, 4)
+    ql.put("idle", queue="idle", tree=1)
+    assert "Job.suspend(): Job idle is not currently running: waiting" in \
+        ql.err("job.suspend", 5, "idle", "worker")
     assert "is not currently running: suspended" in ql.err("job.suspend", 6, "jid", "worker")
     with events() as got:
         assert ql("job.run", 7, "jid") == "waiting"
@@ -110,6 +119,7 @@ def test_run_while_running_sets_rerun_and_suspend_requeues(ql, events):
 
 
 def test_run_queued_is_no_change_and_delay_schedules(ql, r):
+    # TRN-5 (waiting, and a delay)
     ql.put(tree=1, delay=0)
     before = digest(r)
     assert ql("job.run", 1, "jid") == "waiting"
@@ -213,6 +223,7 @@ def test_generated_walk_keeps_state_sets_consistent(ql, r):
 
 
 def test_cancel_refuses_tree_jobs_and_cancels_nothing(ql, r):
+    # TRE-8
     ql.put("plain")
     ql.put("t", tree=1)
     before = digest(r)

@@ -14,6 +14,7 @@ def put_err(ql, jid, *opts):
 
 
 def test_put_child_links_both_ways(ql):
+    # HIE-1
     ql.put("p", tree=1)
     ql.put("c", parent="p", name="kid.1")
     assert tree(ql, "p")["children"] == {"kid.1": "c"}
@@ -24,6 +25,7 @@ def test_put_child_links_both_ways(ql):
 
 
 def test_put_parent_form_and_precondition_errors_write_nothing(ql, r):
+    # TRE-3 (parent, name), HIE-2 (a taken name)
     ql.put("p", tree=1)
     ql.put("plain")
     ql.put("c", parent="p", name="a")
@@ -50,6 +52,7 @@ def test_put_parent_form_and_precondition_errors_write_nothing(ql, r):
 
 
 def test_adopt_and_disown(ql, r):
+    # HIE-2, HIE-3
     for j in ("p", "c", "d", "e"):
         ql.put(j, tree=1)
     assert ql("job.adopt", 0, "p", "n", "c") == 1

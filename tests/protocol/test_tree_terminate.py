@@ -261,3 +261,19 @@ def test_leave_of_stalled_job_clears_the_worker_list(ql, r, events):
     assert r.zcard("ql:w:worker:jobs") == 0
     assert log_only(got) == [status("jid", 3, "stalled", "terminating")]
     assert homes(r) == {"work", "terminating"}
+
+
+def test_leave_of_failed_uncounts_its_failure_day(ql):
+    # K14: the failure is taken off the day it happened, in the job's queue,
+    # however many days later the job leaves the failed state.
+    day = 86400
+    running(ql, started=True)
+    ql.fail("jid", 2)
+    ql.put("other", queue="elsewhere", tree=1)
+    ql.pop(queue="elsewhere", now=3 * day)
+    ql.fail("other", 3 * day)
+    assert ql.stats(0)["failed"] == 1
+    assert ql("job.terminate", 3 * day + 5, "jid") == 1
+    assert ql.stats(0)["failed"] == 0
+    assert ql.stats(0, queue="elsewhere", date=3 * day)["failed"] == 1
+    assert ql.stats(0, date=3 * day)["failed"] == 0
