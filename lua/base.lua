@@ -1,16 +1,19 @@
 -- Shared namespace and small helpers used by every other module.
 --
--- Redis 7 makes the global table read-only, so nothing here is global: all
--- helpers live in the local table Q and all command handlers in the local
--- table C (filled by the other modules, dispatched from api.lua). Keeping
--- them in two tables also keeps the main chunk far below Lua 5.1's limits of
--- 200 locals and 60 upvalues per function.
+-- Redis 7 makes the global table read-only, so nothing here is global: the
+-- helpers several modules use live in the local table Q, a module's own
+-- helpers in one local table of that module, and all command handlers in the
+-- local table C (filled by the other modules, dispatched from api.lua).
+-- Tables rather than local functions keep the main chunk far below Lua 5.1's
+-- limits of 200 locals and 60 upvalues per function, and keep each closure's
+-- upvalues few (EVALSHA rebuilds every closure on each call).
 --
 -- Only functions and constant tables are defined at load time; no Redis call
 -- happens until a command runs (FUNCTION LOAD forbids it, and EVALSHA re-runs
 -- this chunk on every call, so it must stay cheap).
 local Q = {}
 local C = {}
+local Base = {bin = nil, day = nil, int_texts = nil}
 
 -- Written to ql:features beside each feature a database comes to hold
 -- (cron templates, tree jobs), so a client can tell which script wrote it.
@@ -216,7 +219,7 @@ end
 -- Numbers, time and JSON text ---------------------------------------------------
 
 -- The UTC day containing t; floored modulo so bin(-5) = -86400.
-Q.bin = function(t)
+Base.bin = function(t)
   return t - (t % 86400)
 end
 
@@ -228,8 +231,8 @@ end
 Q.cache = {}
 
 -- Day numbers in key names are written as plain integers ("0", "86400").
-Q.day = function(t)
-  local b = Q.bin(t)
+Base.day = function(t)
+  local b = Base.bin(t)
   local cache = Q.cache
   if b ~= cache.day_bin or b == 0 then
     cache.day_bin, cache.day_text = b, string.format('%d', b)
@@ -316,7 +319,7 @@ end
 Q.wkey = function(worker) return 'ql:w:' .. worker .. ':jobs' end
 -- The last key made is remembered: a batch updates the same day and queue.
 Q.statkey = function(kind, t, queue)
-  local day, c = Q.day(t), Q.cache
+  local day, c = Base.day(t), Q.cache
   if kind ~= c.sk_kind or day ~= c.sk_day or queue ~= c.sk_queue then
     c.sk_kind, c.sk_day, c.sk_queue = kind, day, queue
     c.sk_key = 'ql:s:' .. kind .. ':' .. day .. ':' .. queue
@@ -378,13 +381,13 @@ end
 -- Saves Redis a floating-point print per argument. The texts of 1..255
 -- (retries, priorities, small counters) are memoised; a bigger memo would
 -- only add to what Lua's collector walks on every cycle.
-Q.int_texts = {}
+Base.int_texts = {}
 Q.int_arg = function(v)
-  local text = Q.int_texts[v]
+  local text = Base.int_texts[v]
   if text then return text end
   if v == math.floor(v) and v < 1e7 and v > -1e7 and v ~= 0 then
     text = string.format('%d', v)
-    if v > 0 and v < 256 then Q.int_texts[v] = text end
+    if v > 0 and v < 256 then Base.int_texts[v] = text end
     return text
   elseif v == 0 and 1 / v > 0 then
     return '0'

@@ -6,6 +6,16 @@
 -- worker field is empty (heartbeat); `texts.terminating` also accepts a
 -- terminating tree job during its shutdown run (jobtrees.md §3.3). `extra` lists more fields to read
 -- (returned from f[4] on). Also returns the job's key.
+-- This module's own helpers; Q holds only what other modules use.
+local Done = {
+  forget_job = nil,
+  purge_completed = nil,
+  release_dependents = nil,
+  args = nil,
+  advance = nil,
+  fields = nil,
+}
+
 Q.must_be_running = function(cmd, jid, worker, texts, extra)
   local key = Q.jkey(jid)
   local f = redis.call('hmget', key, 'state', 'worker', 'queue', unpack(extra or Q.none))
@@ -23,7 +33,7 @@ end
 -- Deletes a completed job's hash and history and unindexes its tags.
 -- A tree job is never purged (jobtrees.md §3.3): input may wake it later,
 -- so only its ql:completed entry goes (the caller removes those).
-Q.forget_job = function(jid)
+Done.forget_job = function(jid)
   local key = Q.jkey(jid)
   local f = redis.call('hmget', key, 'tags', 'tree')
   if f[2] then return end
@@ -32,13 +42,13 @@ Q.forget_job = function(jid)
 end
 
 -- PURGE-COMPLETED: by age (jobs-history), then by count (jobs-history-count).
-Q.purge_completed = function(now)
+Done.purge_completed = function(now)
   local age = Q.config_number('jobs-history', 604800)
   local count = math.floor(Q.config_number('jobs-history-count', 50000))
   local old = redis.call('zrangebyscore', 'ql:completed', '0', Q.score(now - age))
   if #old > 0 then
     for _, jid in ipairs(old) do
-      Q.forget_job(jid)
+      Done.forget_job(jid)
     end
     redis.call('zremrangebyscore', 'ql:completed', 0, now - age)
   end
@@ -49,7 +59,7 @@ Q.purge_completed = function(now)
   local extra = redis.call('zrange', 'ql:completed', '0', cache.keep_rank)
   if #extra > 0 then
     for _, jid in ipairs(extra) do
-      Q.forget_job(jid)
+      Done.forget_job(jid)
     end
     redis.call('zremrangebyrank', 'ql:completed', 0, -1 - count)
   end
@@ -58,7 +68,7 @@ end
 -- Releases the jobs waiting for `jid`: those with no dependency left become
 -- scheduled (if a delay was pending) or waiting.
 -- `known_empty`: the caller saw that the set does not exist.
-Q.release_dependents = function(jid, now, known_empty)
+Done.release_dependents = function(jid, now, known_empty)
   if known_empty then return end
   local key = Q.jkey(jid) .. '-dependents'
   local dependents = redis.call('smembers', key)
@@ -87,7 +97,7 @@ end
 
 -- Parses complete's options; a trailing name without a value is ignored.
 -- Returns nil when no option is given (a plain completion).
-Q.complete_args = function(args)
+Done.args = function(args)
   local cmd = 'Complete'
   Q.jid(cmd, 'jid', args[1])
   Q.need(cmd, 'worker', args[2])
@@ -118,7 +128,7 @@ Q.complete_args = function(args)
 end
 
 -- Moves a completed job on to the `next` queue; returns the reply.
-Q.advance = function(now, c, key)
+Done.advance = function(now, c, key)
   local jid, nextq = c.jid, c.next
   Q.log_event(Q.msg_advanced(jid, nextq, c.queue))
   Q.history(jid, now, 'put', nil, false, Q.history_text(now, 'put', 'q', nextq))
@@ -151,12 +161,12 @@ Q.complete_texts = {
   state = ' is not currently running: ',
   worker = ' has been handed out to another worker: ',
 }
-Q.complete_fields = {'time', 'retries', 'history', 'tree', 'rerun'}
+Done.fields = {'time', 'retries', 'history', 'tree', 'rerun'}
 
 C.complete = function(now, args)
-  local c = Q.complete_args(args)
+  local c = Done.args(args)
   local jid, worker, queue, data = args[1], args[2], args[3], args[4]
-  local f, key = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Q.complete_fields)
+  local f, key = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Done.fields)
   if f[3] ~= queue then
     Q.raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
   end
@@ -184,7 +194,7 @@ C.complete = function(now, args)
   end
   if c ~= nil and c.next ~= nil then
     redis.call('hset', key, 'data', data, 'time', Q.timestr(now))
-    local state = Q.advance(now, c, key)
+    local state = Done.advance(now, c, key)
     -- A delayed advance sits in -scheduled with its state `waiting`.
     if tree then Q.tree.status(jid, now, 'running', state == 'depends' and state or 'waiting') end
     return state
@@ -197,7 +207,7 @@ C.complete = function(now, args)
   -- A tree job keeps its queue: input may wake it there later (§2.2).
   if tree then Q.tree.status(jid, now, 'running', 'complete') end
   redis.call('zadd', 'ql:completed', Q.score(now), jid)
-  Q.purge_completed(now)
-  Q.release_dependents(jid, now, not has_dependents)
+  Done.purge_completed(now)
+  Done.release_dependents(jid, now, not has_dependents)
   return 'complete'
 end

@@ -2,7 +2,10 @@
 
 -- Built-in defaults. `config.get` without a key lists the `listed` ones;
 -- the `hidden` ones are only used internally and by `config.get <key>`.
-Q.config_defaults = {
+-- This module's own helpers; Q holds only what other modules use.
+local Cfg = {defaults = nil, default = nil}
+
+Cfg.defaults = {
   listed = {
     ['application'] = 'qless',
     ['heartbeat'] = 60,
@@ -38,8 +41,8 @@ Q.config_stored = function()
 end
 
 -- The built-in default of an option, listed or hidden; nil if none.
-Q.config_default = function(key)
-  local d = Q.config_defaults
+Cfg.default = function(key)
+  local d = Cfg.defaults
   local value = d.listed[key]
   if value == nil then value = d.hidden[key] end
   return value
@@ -49,7 +52,7 @@ end
 Q.config = function(key)
   local stored = Q.config_stored()[key]
   if stored then return stored end
-  return Q.config_default(key)
+  return Cfg.default(key)
 end
 
 -- A numeric option: stored value parsed as a number, else `default`.
@@ -70,10 +73,10 @@ C['config.get'] = function(now, args)
     -- One option: a single HGET (no need for the whole hash).
     local stored = redis.call('hget', 'ql:config', key)
     if stored then return stored end
-    return Q.config_default(key)
+    return Cfg.default(key)
   end
   local all = {}
-  for k, v in pairs(Q.config_defaults.listed) do all[k] = v end
+  for k, v in pairs(Cfg.defaults.listed) do all[k] = v end
   local stored = redis.call('hgetall', 'ql:config')
   for i = 1, #stored, 2 do
     all[stored[i]] = stored[i + 1]
@@ -97,7 +100,7 @@ C['config.set'] = function(now, args)
   -- <queue>-heartbeat, <queue>-max-concurrency): text that is no number
   -- falls back to the default where it is read, but a non-finite or huge
   -- number would make every pop or complete fail.
-  local numeric = type(Q.config_default(key)) == 'number' or string.find(key, '%-heartbeat$') or
+  local numeric = type(Cfg.default(key)) == 'number' or string.find(key, '%-heartbeat$') or
     string.find(key, '%-max%-concurrency$')
   if numeric and tonumber(value) ~= nil then
     local n = Q.number('Config.set', 'value', value)

@@ -2,6 +2,9 @@
 -- not keep key order, so each message is assembled by hand in the exact key
 -- order of §9.2; every string value goes through cjson for identical escaping.
 
+-- This module's own helpers; Q holds only what other modules use.
+local Ev = {msg_lock_lost = nil}
+
 Q.publish = function(channel, message)
   redis.call('publish', channel, message)
 end
@@ -15,7 +18,7 @@ Q.msg_put = function(jid, queue)
   return '{"jid":' .. Q.jstr(jid) .. ',"event":"put","queue":' .. Q.jqueue(queue) .. '}'
 end
 
-Q.msg_lock_lost = function(jid, worker)
+Ev.msg_lock_lost = function(jid, worker)
   return '{"jid":' .. Q.jstr(jid) .. ',"event":"lock_lost","worker":' .. Q.jstr(worker) .. '}'
 end
 
@@ -50,7 +53,7 @@ end
 
 -- lock_lost goes to the worker's own channel first, then to ql:log.
 Q.lock_lost = function(jid, worker)
-  local message = Q.msg_lock_lost(jid, worker)
+  local message = Ev.msg_lock_lost(jid, worker)
   redis.call('publish', 'ql:w:' .. worker, message)
   redis.call('publish', 'ql:log', message)
 end

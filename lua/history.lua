@@ -2,6 +2,9 @@
 -- [floor(when), what, extras?], oldest first.
 
 -- The last key made is kept: pop appends to and then reads each job's list.
+-- This module's own helpers; Q holds only what other modules use.
+local Hist = {migrate = nil, entry = nil, item_json = nil}
+
 Q.hkey = function(jid)
   local c = Q.cache
   if jid ~= c.hkey_jid then
@@ -12,7 +15,7 @@ end
 
 -- §3.4: jobs written by old qless keep their history as a JSON array in the
 -- hash field `history`; convert it to list entries before any read/append.
-Q.history_migrate = function(jid)
+Hist.migrate = function(jid)
   local key = Q.jkey(jid)
   local legacy = redis.call('hget', key, 'history')
   if not legacy then return end
@@ -44,7 +47,7 @@ end
 -- The usual entries are written by hand: cjson writes an integer below 1e14
 -- as its digits (%.14g) and an object of one key in its only order, so only
 -- other times (and -0) and other extras go through cjson.encode.
-Q.history_entry = function(t, what, extras)
+Hist.entry = function(t, what, extras)
   local when = math.floor(t)
   if when < 1e14 and when > -1e14 and when ~= 0 then
     local head = '[' .. string.format('%d', when) .. ',' .. cjson.encode(what)
@@ -63,7 +66,7 @@ Q.history_entry = function(t, what, extras)
 end
 
 -- The entry text for `what` with no extras (k == nil) or the one string
--- extra {[k] = v}, as Q.history_entry writes it, without building the extras
+-- extra {[k] = v}, as Hist.entry writes it, without building the extras
 -- table. The last text made is cached (Q outlives the call): the commands of
 -- one pipelined batch share their second, queue and entry kind. Only the
 -- hand-written forms are cached (a zero time, where 0 and -0 print apart,
@@ -71,7 +74,7 @@ end
 Q.history_text = function(t, what, k, v)
   local when = math.floor(t)
   if when >= 1e14 or when <= -1e14 or when == 0 then
-    return Q.history_entry(t, what, k ~= nil and {[k] = v} or nil)
+    return Hist.entry(t, what, k ~= nil and {[k] = v} or nil)
   end
   local c = Q.cache
   if when ~= c.entry_when or what ~= c.entry_what or k ~= c.entry_k or v ~= c.entry_v then
@@ -102,10 +105,10 @@ end
 -- with at most 2, no value of the limit changes anything (n = 1 acts on a
 -- list of 2 or more before the push; n >= 3 trims above n).
 Q.history = function(jid, t, what, extras, plain, text)
-  if not plain then Q.history_migrate(jid) end
+  if not plain then Hist.migrate(jid) end
   local key = Q.hkey(jid)
   if Q.memo_config == nil then
-    if text == nil then text = Q.history_entry(t, what, extras) end
+    if text == nil then text = Hist.entry(t, what, extras) end
     local len = redis.call('rpush', key, text)
     if len <= 2 then return text end
     local n = math.floor(Q.config_number('max-job-history', 100))
@@ -132,7 +135,7 @@ Q.history = function(jid, t, what, extras, plain, text)
       redis.call('lpush', key, first)
     end
   end
-  if text == nil then text = Q.history_entry(t, what, extras) end
+  if text == nil then text = Hist.entry(t, what, extras) end
   local len = redis.call('rpush', key, text)
   if n >= 3 and len > n then
     local first = redis.call('lindex', key, 0)
@@ -145,7 +148,7 @@ end
 -- Rendered history: list of objects, extras plus `when` and `what`.
 -- `plain` as for Q.history.
 Q.history_render = function(jid, plain)
-  if not plain then Q.history_migrate(jid) end
+  if not plain then Hist.migrate(jid) end
   local out = {}
   for i, text in ipairs(redis.call('lrange', Q.hkey(jid), 0, -1)) do
     local ok, e = pcall(cjson.decode, text)
@@ -162,7 +165,7 @@ end
 -- The JSON text of one rendered entry (one element of the list that
 -- Q.history_render builds, encoded alone: cjson writes a nested value the
 -- same way wherever it sits), or false for an entry it skips.
-Q.history_item_json = function(text)
+Hist.item_json = function(text)
   local ok, e = pcall(cjson.decode, text)
   if ok and type(e) == 'table' then
     local item = type(e[3]) == 'table' and e[3] or {}
@@ -179,7 +182,7 @@ end
 -- pop mostly share identical entries (same `put` and `popped` second), so
 -- each distinct entry is decoded and encoded once per command.
 Q.history_parts = function(buf, k, jid, plain, memo)
-  if not plain then Q.history_migrate(jid) end
+  if not plain then Hist.migrate(jid) end
   local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
   local first = k + 1
   buf[first] = '['
@@ -188,7 +191,7 @@ Q.history_parts = function(buf, k, jid, plain, memo)
     local text = entries[i]
     local item = memo[text]
     if item == nil then
-      item = Q.history_item_json(text)
+      item = Hist.item_json(text)
       memo[text] = item
     end
     if item then

@@ -2,6 +2,18 @@
 -- priority, log.
 
 -- Decodes JSON text stored by this protocol, or returns `fallback`.
+-- This module's own helpers; Q holds only what other modules use.
+local View = {
+  job_fields = nil,
+  memo_str = nil,
+  memo_num = nil,
+  memo_decoded = nil,
+  set_json = nil,
+  view_json = nil,
+  job_fields_of = nil,
+  job_json = nil,
+}
+
 Q.decode_or = function(text, fallback)
   if not text or text == '' then return fallback end
   local ok, value = pcall(cjson.decode, text)
@@ -9,7 +21,7 @@ Q.decode_or = function(text, fallback)
   return fallback
 end
 
-Q.job_fields = {
+View.job_fields = {
   'jid', 'klass', 'state', 'queue', 'worker', 'priority', 'expires',
   'retries', 'remaining', 'data', 'tags', 'failure', 'spawned_from_jid',
   'history',
@@ -18,9 +30,9 @@ Q.job_fields = {
 -- The job as a Lua table with exactly the 17 keys of §3.1, or nil.
 Q.job_view = function(jid)
   local key = Q.jkey(jid)
-  local f = redis.call('hmget', key, unpack(Q.job_fields))
+  local f = redis.call('hmget', key, unpack(View.job_fields))
   local any = false
-  for i = 1, #Q.job_fields do
+  for i = 1, #View.job_fields do
     if f[i] then any = true break end
   end
   if not any and redis.call('exists', key) == 0 then
@@ -69,7 +81,7 @@ Q.view_memo = function()
 end
 
 -- cjson string literal of s, memoised.
-Q.memo_str = function(memo, s)
+View.memo_str = function(memo, s)
   local m = memo.s
   local v = m[s]
   if v == nil then
@@ -80,7 +92,7 @@ Q.memo_str = function(memo, s)
 end
 
 -- JSON of tonumber(text) or 0 (priority, expires, retries), memoised.
-Q.memo_num = function(memo, text)
+View.memo_num = function(memo, text)
   local m = memo.n
   local key = text or ''
   local v = m[key]
@@ -92,7 +104,7 @@ Q.memo_num = function(memo, text)
 end
 
 -- JSON of the decoded tags/failure text ({} when absent or invalid), memoised.
-Q.memo_decoded = function(memo, text)
+View.memo_decoded = function(memo, text)
   local m = memo.j
   local key = text or ''
   local v = m[key]
@@ -104,7 +116,7 @@ Q.memo_decoded = function(memo, text)
 end
 
 -- JSON of the -dependents/-dependencies set of jid ({} when empty).
-Q.set_json = function(key)
+View.set_json = function(key)
   local members = redis.call('smembers', key)
   if #members == 0 then return '{}' end
   return cjson.encode(members)
@@ -129,40 +141,40 @@ Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
   -- 14 worker, 15 expires (Q.view_fields).
   if p.run1 == nil or p[2] ~= f[2] or p[13] ~= f[13] or p[3] ~= f[3] or p[14] ~= f[14]
       or p[4] ~= f[4] or p[15] ~= exp or p[5] ~= f[5] or p[6] ~= f[6] or p.tracked ~= tracked then
-    p.run1 = ',"klass":' .. Q.memo_str(memo, f[2] or '') ..
-      ',"state":' .. Q.memo_str(memo, f[13] or '') ..
-      ',"queue":' .. Q.memo_str(memo, f[3] or '') ..
-      ',"worker":' .. Q.memo_str(memo, f[14] or '') ..
+    p.run1 = ',"klass":' .. View.memo_str(memo, f[2] or '') ..
+      ',"state":' .. View.memo_str(memo, f[13] or '') ..
+      ',"queue":' .. View.memo_str(memo, f[3] or '') ..
+      ',"worker":' .. View.memo_str(memo, f[14] or '') ..
       ',"tracked":' .. (tracked and 'true' or 'false') ..
-      ',"priority":' .. Q.memo_num(memo, f[4]) ..
-      ',"expires":' .. (expires or Q.memo_num(memo, f[15])) ..
-      ',"retries":' .. Q.memo_num(memo, f[5]) ..
+      ',"priority":' .. View.memo_num(memo, f[4]) ..
+      ',"expires":' .. (expires or View.memo_num(memo, f[15])) ..
+      ',"retries":' .. View.memo_num(memo, f[5]) ..
       ',"remaining":' .. cjson.encode(math.floor(tonumber(f[6]) or 0)) ..
       ',"data":'
     p[2], p[13], p[3], p[14], p[4], p[15], p[5], p[6], p.tracked = f[2], f[13], f[3], f[14], f[4], exp, f[5], f[6], tracked
   end
   if p.run2 == nil or p[8] ~= f[8] then
-    p.run2 = ',"tags":' .. Q.memo_decoded(memo, f[8]) .. ',"history":'
+    p.run2 = ',"tags":' .. View.memo_decoded(memo, f[8]) .. ',"history":'
     p[8] = f[8]
   end
   if p.run3 == nil or p[9] ~= f[9] or p[10] ~= f[10] then
-    p.run3 = ',"failure":' .. Q.memo_decoded(memo, f[9]) ..
-      ',"spawned_from_jid":' .. (f[10] and Q.memo_str(memo, f[10]) or 'false') ..
+    p.run3 = ',"failure":' .. View.memo_decoded(memo, f[9]) ..
+      ',"spawned_from_jid":' .. (f[10] and View.memo_str(memo, f[10]) or 'false') ..
       ',"dependents":'
     p[9], p[10] = f[9], f[10]
   end
   buf[k + 1] = '{"jid":'
   buf[k + 2] = cjson.encode(f[1] or jid)
   buf[k + 3] = p.run1
-  buf[k + 4] = Q.memo_str(memo, f[7] or '')
+  buf[k + 4] = View.memo_str(memo, f[7] or '')
   buf[k + 5] = p.run2
   k = Q.history_parts(buf, k + 5, jid, not f[11], memo.h)
   buf[k + 1] = p.run3
   if deps ~= false then
     local key = Q.jkey(jid)
-    buf[k + 2] = Q.set_json(key .. '-dependents')
+    buf[k + 2] = View.set_json(key .. '-dependents')
     buf[k + 3] = ',"dependencies":'
-    buf[k + 4] = Q.set_json(key .. '-dependencies')
+    buf[k + 4] = View.set_json(key .. '-dependencies')
     buf[k + 5] = '}'
     return k + 5
   end
@@ -171,14 +183,14 @@ Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
 end
 
 -- The object's JSON text alone.
-Q.view_json = function(jid, f, memo, expires, deps)
+View.view_json = function(jid, f, memo, expires, deps)
   local buf = {}
   Q.view_parts(buf, 0, jid, f, memo, expires, deps)
   return table.concat(buf)
 end
 
 -- HMGET of Q.view_fields for jid, or nil if the job does not exist.
-Q.job_fields_of = function(jid)
+View.job_fields_of = function(jid)
   local key = Q.jkey(jid)
   local f = redis.call('hmget', key, unpack(Q.view_fields))
   for i = 1, #Q.view_fields do
@@ -191,10 +203,10 @@ Q.job_fields_of = function(jid)
 end
 
 -- The JSON of one job, or nil if it does not exist.
-Q.job_json = function(jid, memo)
-  local f = Q.job_fields_of(jid)
+View.job_json = function(jid, memo)
+  local f = View.job_fields_of(jid)
   if f == nil then return nil end
-  return Q.view_json(jid, f, memo)
+  return View.view_json(jid, f, memo)
 end
 
 -- JSON array of the objects of the jids that exist ({} when none).
@@ -202,7 +214,7 @@ Q.job_list = function(jids)
   local memo = Q.view_memo()
   local buf, k = {'['}, 1
   for i = 1, #jids do
-    local f = Q.job_fields_of(jids[i])
+    local f = View.job_fields_of(jids[i])
     if f then
       if k > 1 then
         k = k + 1
@@ -225,7 +237,7 @@ end
 
 C.get = function(now, args)
   local jid = Q.jid('Get', 'jid', args[1])
-  return Q.job_json(jid, Q.view_memo())
+  return View.job_json(jid, Q.view_memo())
 end
 
 C.multiget = function(now, args)

@@ -1,6 +1,9 @@
 -- Locks (§7): heartbeat, timeout and the processing of expired locks that
 -- pop performs (REAP-LOCKS with grace periods).
 
+-- This module's own helpers; Q holds only what other modules use.
+local Lk = {notice = nil, handout = nil}
+
 C.heartbeat = function(now, args)
   local cmd = 'Heartbeat'
   local jid = Q.jid(cmd, 'jid', args[1])
@@ -65,7 +68,7 @@ C.timeout = function(now, args)
 end
 
 -- First lock expiry: warn the worker and extend the lock by the grace period.
-Q.lock_notice = function(queue, jid, worker, now, grace)
+Lk.notice = function(queue, jid, worker, now, grace)
   Q.track_event(jid, 'stalled')
   Q.history(jid, now, 'timed-out')
   redis.call('hset', Q.jkey(jid), 'grace', 1)
@@ -78,7 +81,7 @@ end
 -- may be handed out again, false if it failed for lack of retries (a
 -- terminating tree job is then terminated instead: its shutdown keeps
 -- failing). `tree` and `state` are the job's fields.
-Q.lock_handout = function(queue, jid, worker, now, tree, state)
+Lk.handout = function(queue, jid, worker, now, tree, state)
   local key = Q.jkey(jid)
   redis.call('hdel', key, 'grace')
   local remaining = redis.call('hincrby', key, 'remaining', -1)
@@ -121,9 +124,9 @@ Q.reap_locks = function(queue, now, n)
     local handout = not notice
     if grace <= 0 then notice, handout = true, true end
     if notice then
-      Q.lock_notice(queue, jid, worker, now, grace)
+      Lk.notice(queue, jid, worker, now, grace)
     end
-    if handout and Q.lock_handout(queue, jid, worker, now, f[3], f[4]) then
+    if handout and Lk.handout(queue, jid, worker, now, f[3], f[4]) then
       out[#out + 1] = jid
     end
   end

@@ -3,7 +3,20 @@
 
 -- PROMOTE-SCHEDULED(q, now, n): up to n scheduled jobs whose time has come
 -- (score in [0, now]) become waiting.
-Q.promote_scheduled = function(queue, now, n)
+-- This module's own helpers; Q holds only what other modules use.
+local Que = {
+  promote_scheduled = nil,
+  take_work = nil,
+  hand_out = nil,
+  zadd_all = nil,
+  any_deps = nil,
+  hand_out_all = nil,
+  jobs_by_state = nil,
+  counts = nil,
+  names = nil,
+}
+
+Que.promote_scheduled = function(queue, now, n)
   if n <= 0 then return end
   local key = Q.qkey(queue, 'scheduled')
   local jids = redis.call('zrangebyscore', key, 0, now, 'LIMIT', 0, n)
@@ -16,7 +29,7 @@ Q.promote_scheduled = function(queue, now, n)
 end
 
 -- Appends up to n jids from the top of the work set (highest score first).
-Q.take_work = function(queue, n, out)
+Que.take_work = function(queue, n, out)
   if n <= 0 then return out end
   for _, jid in ipairs(redis.call('zrevrange', Q.qkey(queue, 'work'), 0, n - 1)) do
     out[#out + 1] = jid
@@ -25,7 +38,7 @@ Q.take_work = function(queue, n, out)
 end
 
 -- Hands one job to a worker (§5.6 step 9).
-Q.hand_out = function(queue, jid, worker, now, expires)
+Que.hand_out = function(queue, jid, worker, now, expires)
   local key = Q.jkey(jid)
   local f = redis.call('hmget', key, 'time', 'history')
   Q.history(jid, now, 'popped', {worker = worker}, not f[2])
@@ -47,7 +60,7 @@ end
 -- The set ends the same whatever the order.
 -- `members` is sorted in place unless it already is in descending order
 -- (as pop takes jobs of equal score from the work set).
-Q.zadd_all = function(key, score, members)
+Que.zadd_all = function(key, score, members)
   local text = string.format('%.17g', score)
   local m = #members
   local first, last, step = 1, m, 1
@@ -73,7 +86,7 @@ end
 
 -- True unless none of the jids has a -dependents or -dependencies set
 -- (one EXISTS per 500 jids instead of two SMEMBERS per job).
-Q.any_deps = function(jids)
+Que.any_deps = function(jids)
   local keys, n = {}, 0
   for i = 1, #jids do
     local key = Q.jkey(jids[i])
@@ -94,14 +107,14 @@ local pop_fields = {}
 for i = 1, 12 do pop_fields[i] = Q.view_fields[i] end
 pop_fields[13] = 'tree'
 
--- Q.hand_out of each of the (distinct) jids, then the reply, with four calls
+-- Que.hand_out of each of the (distinct) jids, then the reply, with four calls
 -- per job (HMGET, RPUSH, HSET, LRANGE): what only differs by jid is written
 -- once for all (the wait stats, the worker's and the queue's lock sets,
 -- which hold each jid once whatever the order), the `popped` entry and the
 -- `time` text are made once, and each job object is built from the fields
 -- read before its hand-out plus the ones the hand-out wrote. Pub/sub and the
 -- final data are those of the one-at-a-time loop.
-Q.hand_out_all = function(queue, jids, worker, now, expires)
+Que.hand_out_all = function(queue, jids, worker, now, expires)
   local n = #jids
   if n == 0 then return '{}' end
   local time = Q.timestr(now)
@@ -145,8 +158,8 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   Q.stat_batch(queue, 'wait', now, waits)
   local sorted = {}
   for i = 1, n do sorted[i] = jids[i] end
-  Q.zadd_all(Q.wkey(worker), expires, sorted)
-  Q.zadd_all(Q.qkey(queue, 'locks'), expires, sorted)
+  Que.zadd_all(Q.wkey(worker), expires, sorted)
+  Que.zadd_all(Q.qkey(queue, 'locks'), expires, sorted)
   for i = 1, n do
     Q.track_event(jids[i], 'popped')
   end
@@ -156,7 +169,7 @@ Q.hand_out_all = function(queue, jids, worker, now, expires)
   end
 
   local memo = Q.view_memo()
-  local deps = Q.any_deps(jids)
+  local deps = Que.any_deps(jids)
   local expires_json = cjson.encode(expires)
   local buf, k = {'['}, 1
   for i = 1, n do
@@ -191,22 +204,22 @@ C.pop = function(now, args)
 
   local jids = Q.reap_locks(queue, now, count)
   Q.spawn_recurring(queue, now, count - #jids)
-  Q.promote_scheduled(queue, now, count - #jids)
-  Q.take_work(queue, count - #jids, jids)
+  Que.promote_scheduled(queue, now, count - #jids)
+  Que.take_work(queue, count - #jids, jids)
 
   local seen = {}
   for i = 1, #jids do
     if seen[jids[i]] then
       -- A jid twice (only in a corrupt data set): one job at a time.
       for _, jid in ipairs(jids) do
-        Q.hand_out(queue, jid, worker, now, expires)
+        Que.hand_out(queue, jid, worker, now, expires)
       end
       Q.zrem_all(Q.qkey(queue, 'work'), jids)
       return Q.job_list(jids)
     end
     seen[jids[i]] = true
   end
-  return Q.hand_out_all(queue, jids, worker, now, expires)
+  return Que.hand_out_all(queue, jids, worker, now, expires)
 end
 
 C.peek = function(now, args)
@@ -217,8 +230,8 @@ C.peek = function(now, args)
     jids = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, count)
   end
   Q.spawn_recurring(queue, now, count - #jids)
-  Q.promote_scheduled(queue, now, count - #jids)
-  Q.take_work(queue, count - #jids, jids)
+  Que.promote_scheduled(queue, now, count - #jids)
+  Que.take_work(queue, count - #jids, jids)
   return Q.job_list(jids)
 end
 
@@ -231,7 +244,7 @@ local function by_rank(kind)
   end
 end
 
-Q.jobs_by_state = {
+Que.jobs_by_state = {
   running = function(queue, now, offset, count)
     return redis.call('zrangebyscore', Q.qkey(queue, 'locks'), now, '+inf', 'LIMIT', offset, count)
   end,
@@ -240,7 +253,7 @@ Q.jobs_by_state = {
   end,
   scheduled = function(queue, now, offset, count)
     local key = Q.qkey(queue, 'scheduled')
-    Q.promote_scheduled(queue, now, redis.call('zcard', key))
+    Que.promote_scheduled(queue, now, redis.call('zcard', key))
     return redis.call('zrange', key, offset, offset + count - 1)
   end,
   depends = by_rank('depends'),
@@ -272,7 +285,7 @@ C.jobs = function(now, args)
   local queue = Q.need('Jobs', 'queue', args[2])
   local offset = Q.whole('Jobs', 'offset', args[3], 0)
   local count = Q.whole('Jobs', 'count', args[4], 25)
-  local list = Q.jobs_by_state[state]
+  local list = Que.jobs_by_state[state]
   if not list then
     Q.raise('Jobs(): Unknown type "' .. state .. '"')
   end
@@ -280,9 +293,9 @@ C.jobs = function(now, args)
 end
 
 -- The per-queue counts object of `queues`.
-Q.queue_counts = function(queue, now)
+Que.counts = function(queue, now)
   local stalled = redis.call('zcount', Q.qkey(queue, 'locks'), 0, now)
-  Q.promote_scheduled(queue, now, redis.call('zcard', Q.qkey(queue, 'scheduled')))
+  Que.promote_scheduled(queue, now, redis.call('zcard', Q.qkey(queue, 'scheduled')))
   return {
     name = queue,
     waiting = redis.call('zcard', Q.qkey(queue, 'work')),
@@ -297,11 +310,11 @@ end
 
 C.queues = function(now, args)
   if args[1] ~= nil then
-    return cjson.encode(Q.queue_counts(args[1], now))
+    return cjson.encode(Que.counts(args[1], now))
   end
   local out = {}
   for _, queue in ipairs(redis.call('zrange', 'ql:queues', 0, -1)) do
-    out[#out + 1] = Q.queue_counts(queue, now)
+    out[#out + 1] = Que.counts(queue, now)
   end
   return cjson.encode(out)
 end
@@ -314,22 +327,22 @@ C.length = function(now, args)
 end
 
 -- pause, unpause and queue.forget take one or more queue names.
-Q.queue_names = function(cmd, args)
+Que.names = function(cmd, args)
   Q.need(cmd, 'queue', args[1])
   return args
 end
 
 C.pause = function(now, args)
-  redis.call('sadd', 'ql:paused_queues', unpack(Q.queue_names('Pause', args)))
+  redis.call('sadd', 'ql:paused_queues', unpack(Que.names('Pause', args)))
   return nil
 end
 
 C.unpause = function(now, args)
-  redis.call('srem', 'ql:paused_queues', unpack(Q.queue_names('Unpause', args)))
+  redis.call('srem', 'ql:paused_queues', unpack(Que.names('Unpause', args)))
   return nil
 end
 
 C['queue.forget'] = function(now, args)
-  redis.call('zrem', 'ql:queues', unpack(Q.queue_names('Queue.forget', args)))
+  redis.call('zrem', 'ql:queues', unpack(Que.names('Queue.forget', args)))
   return nil
 end

@@ -3,7 +3,10 @@
 
 -- Histogram field for a value: s<sec> below a minute, m<min> below an hour,
 -- h<hour> below a day, d<day> above.
-Q.stat_bucket = function(v)
+-- This module's own helpers; Q holds only what other modules use.
+local Stat = {bucket = nil, floats = nil, texts = nil, fields = nil, summary = nil}
+
+Stat.bucket = function(v)
   local f = math.floor(v)
   if f >= 0 and f < 60 then
     -- Cached: the seconds buckets are the common ones.
@@ -34,7 +37,7 @@ end
 -- written last (interned strings compare in constant time), and their
 -- numbers are taken from the memo instead of being parsed again (%.17g text
 -- parses back to the very same double).
-Q.stat_floats = function(cur)
+Stat.floats = function(cur)
   local c = Q.cache
   if cur[2] == c.stat_mean_text and cur[3] == c.stat_vk_text then
     return c.stat_mean, c.stat_vk
@@ -43,7 +46,7 @@ Q.stat_floats = function(cur)
 end
 
 -- The HSET arguments total/mean/vk of the new state, remembered as above.
-Q.stat_texts = function(total, mean, vk)
+Stat.texts = function(total, mean, vk)
   local c = Q.cache
   local mean_text, vk_text = string.format('%.17g', mean), string.format('%.17g', vk)
   c.stat_mean_text, c.stat_vk_text, c.stat_mean, c.stat_vk = mean_text, vk_text, mean, vk
@@ -53,18 +56,18 @@ end
 -- STAT(queue, kind, now, v): Welford update of total/mean/vk and one bucket.
 Q.stat = function(queue, kind, now, v)
   local key = Q.statkey(kind, now, queue)
-  local bucket = Q.stat_bucket(v)
+  local bucket = Stat.bucket(v)
   local cur = redis.call('hmget', key, 'total', 'mean', 'vk', bucket)
   local total, mean, vk
   if not cur[1] then
     total, mean, vk = 1, v, 0
   else
-    local old_mean, old_vk = Q.stat_floats(cur)
+    local old_mean, old_vk = Stat.floats(cur)
     total = (tonumber(cur[1]) or 0) + 1
     mean = old_mean + (v - old_mean) / total
     vk = old_vk + (v - mean) * (v - old_mean)
   end
-  local total_text, mean_text, vk_text = Q.stat_texts(total, mean, vk)
+  local total_text, mean_text, vk_text = Stat.texts(total, mean, vk)
   redis.call('hset', key, 'total', total_text, 'mean', mean_text, 'vk', vk_text, bucket,
     Q.int_arg((tonumber(cur[4]) or 0) + 1))
 end
@@ -79,7 +82,7 @@ Q.stat_batch = function(queue, kind, now, values)
   if n == 0 then return end
   local fields, slot, buckets = {'total', 'mean', 'vk'}, {}, {}
   for i = 1, n do
-    local b = Q.stat_bucket(values[i])
+    local b = Stat.bucket(values[i])
     local j = slot[b]
     if j == nil then
       j = #fields + 1
@@ -95,7 +98,7 @@ Q.stat_batch = function(queue, kind, now, values)
   local total, mean, vk
   if cur[1] then
     total = tonumber(cur[1]) or 0
-    mean, vk = Q.stat_floats(cur)
+    mean, vk = Stat.floats(cur)
   end
   for i = 1, n do
     local v = values[i]
@@ -109,7 +112,7 @@ Q.stat_batch = function(queue, kind, now, values)
     end
     counts[buckets[i]] = counts[buckets[i]] + 1
   end
-  local total_text, mean_text, vk_text = Q.stat_texts(total, mean, vk)
+  local total_text, mean_text, vk_text = Stat.texts(total, mean, vk)
   local args = {'total', total_text, 'mean', mean_text, 'vk', vk_text}
   for j = 4, #fields do
     args[#args + 1] = fields[j]
@@ -119,7 +122,7 @@ Q.stat_batch = function(queue, kind, now, values)
 end
 
 -- The 148 reported histogram fields, in reply order (built on first use).
-Q.stat_fields = function()
+Stat.fields = function()
   local fields = {}
   for i = 0, 59 do fields[#fields + 1] = 's' .. i end
   for i = 1, 59 do fields[#fields + 1] = 'm' .. i end
@@ -129,7 +132,7 @@ Q.stat_fields = function()
 end
 
 -- One `wait`/`run` object of the stats reply.
-Q.stat_summary = function(key, fields)
+Stat.summary = function(key, fields)
   local cur = redis.call('hmget', key, 'total', 'mean', 'vk')
   local count = tonumber(cur[1]) or 0
   local mean = tonumber(cur[2]) or 0
@@ -147,13 +150,13 @@ end
 C.stats = function(now, args)
   local queue = Q.need('Stats', 'queue', args[1])
   local date = Q.number('Stats', 'date', args[2])
-  local fields = Q.stat_fields()
+  local fields = Stat.fields()
   local counters = redis.call('hmget', Q.statkey('stats', date, queue), 'retries', 'failed', 'failures')
   return cjson.encode({
     retries = tonumber(counters[1]) or 0,
     failed = tonumber(counters[2]) or 0,
     failures = tonumber(counters[3]) or 0,
-    wait = Q.stat_summary(Q.statkey('wait', date, queue), fields),
-    run = Q.stat_summary(Q.statkey('run', date, queue), fields),
+    wait = Stat.summary(Q.statkey('wait', date, queue), fields),
+    run = Stat.summary(Q.statkey('run', date, queue), fields),
   })
 end

@@ -2,7 +2,10 @@
 -- its last pop/heartbeat; ql:w:<worker>:jobs scores its jobs by lock expiry.
 
 -- Forgets workers not seen for max-worker-age seconds.
-Q.forget_old_workers = function(now)
+-- This module's own helpers; Q holds only what other modules use.
+local Wk = {forget_old_workers = nil}
+
+Wk.forget_old_workers = function(now)
   local cutoff = now - Q.config_number('max-worker-age', 86400)
   for _, worker in ipairs(redis.call('zrangebyscore', 'ql:workers', 0, cutoff)) do
     redis.call('del', Q.wkey(worker))
@@ -11,7 +14,7 @@ Q.forget_old_workers = function(now)
 end
 
 C.workers = function(now, args)
-  Q.forget_old_workers(now)
+  Wk.forget_old_workers(now)
   -- Jobs whose lock runs out within the next 100 days are held; jobs whose
   -- lock has already run out (score <= now) are stalled.
   local horizon = now + 8640000
