@@ -245,6 +245,30 @@ typedef PyObject qless_py_opt_callable;
 
 %include "qless.i"
 
+/* Job.suspend in a worker's perform: qless_result_suspend on the result the
+ * engine lent that call, reached through the outcome capsule the trampoline
+ * passes (below). A capsule whose call is over holds no result any more. */
+%{
+#define QLESS_PY_OUTCOME "qless.outcome"
+%}
+%inline %{
+typedef qless_result qless_py_outcome;
+%}
+%typemap(in) qless_py_outcome * {
+	$1 = PyCapsule_IsValid($input, QLESS_PY_OUTCOME) ? PyCapsule_GetContext($input) : NULL;
+	if (!$1) {
+		qless_py_raise_message(QLESS_ESTATE, "Job.suspend: the worker's run of this job is over; "
+		                       "call suspend during perform");
+		SWIG_fail;
+	}
+}
+%inline %{
+static int qless_swig_suspend(qless_py_outcome *outcome)
+{
+	return qless_result_suspend(outcome);
+}
+%}
+
 %{
 /*
  * Trampolines from the engine into Python. The engine calls them with the
@@ -253,8 +277,11 @@ typedef PyObject qless_py_opt_callable;
  * Python side raises is reported through sys.unraisablehook and never
  * propagates: an exception cannot cross the C engine.
  *
- * The protocol with qless/worker.py: perform(job, client) gets proxies of
- * the borrowed qless_job and of its qless_client (neither owned) and returns
+ * The protocol with qless/worker.py: perform(job, client, phase, outcome)
+ * gets proxies of the borrowed qless_job and of its qless_client (neither
+ * owned), the phase ("perform", or a tree job's "startup" or "shutdown",
+ * jobtrees.md §9) and the outcome capsule that Job.suspend hands to
+ * qless_swig_suspend, and returns
  *   None                          complete (the engine's default)
  *   ("fail", group, message)      qless_result_fail
  *   ("retry", group, message)     qless_result_retry with the backoff delay
@@ -334,25 +361,49 @@ static void qless_py_forget(PyObject *proxy)
 		sobj->ptr = NULL;
 }
 
-static void qless_py_perform(void *ctx, qless_job *job, qless_result *result)
+/* One call of the Python perform for the engine's perform, startup or
+ * shutdown (phase). The outcome capsule lends the result to Job.suspend
+ * (qless_swig_suspend) for this call only: its context is cleared after. */
+static void qless_py_call(void *ctx, qless_job *job, qless_result *result, const char *phase)
 {
 	qless_py_worker *w = ctx;
 	PyGILState_STATE gil = PyGILState_Ensure();
 	PyObject *pyjob = SWIG_Python_NewPointerObj(NULL, SWIG_as_voidptr(job), SWIGTYPE_p_qless_job, 0);
 	PyObject *pyclient = SWIG_Python_NewPointerObj(NULL, SWIG_as_voidptr(qless_job_client(job)),
 	                                               SWIGTYPE_p_qless_client, 0);
+	PyObject *outcome = PyCapsule_New(result, QLESS_PY_OUTCOME, NULL);
+	PyObject *name = PyUnicode_FromString(phase);
 	PyObject *ret = NULL;
 
-	if (pyjob && pyclient)
-		ret = PyObject_CallFunctionObjArgs(w->perform, pyjob, pyclient, NULL);
+	if (pyjob && pyclient && outcome && name && PyCapsule_SetContext(outcome, result) == 0)
+		ret = PyObject_CallFunctionObjArgs(w->perform, pyjob, pyclient, name, outcome, NULL);
 	if (!ret || qless_py_apply(result, ret) < 0)
 		qless_py_report(w->perform, result);
+	if (outcome)
+		PyCapsule_SetContext(outcome, NULL);
 	qless_py_forget(pyjob);
 	qless_py_forget(pyclient);
 	Py_XDECREF(ret);
+	Py_XDECREF(name);
+	Py_XDECREF(outcome);
 	Py_XDECREF(pyjob);
 	Py_XDECREF(pyclient);
 	PyGILState_Release(gil);
+}
+
+static void qless_py_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_py_call(ctx, job, result, "perform");
+}
+
+static void qless_py_startup(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_py_call(ctx, job, result, "startup");
+}
+
+static void qless_py_shutdown(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_py_call(ctx, job, result, "shutdown");
 }
 
 /* Python's os.fork (or what the caller passed) run with the GIL held, so
@@ -392,12 +443,16 @@ static void qless_py_log(void *ctx, const char *line)
 
 %inline %{
 /* qless_worker_main for Python: argv as a list of str (argv[0] is the
- * program name shown in messages), perform(job, client) as described above,
+ * program name shown in messages), perform as described above,
  * fork (os.fork; None: fork(2), which skips Python's at-fork handling) and
- * log (one line per call; None: lines on stderr). Returns the exit status.
+ * log (one line per call; None: lines on stderr), and the run's tree
+ * classes and their worker.register configs (JSON text; None: none; run
+ * options version 4), with whose jobs perform is also called for startup
+ * and shutdown. Returns the exit status.
  * Pool threads call perform concurrently, each taking the GIL. */
 static qless_py_exit_status qless_swig_worker_main(QLESS_STRV(argv, argc), qless_py_callable *perform,
-                                  qless_py_opt_callable *fork, qless_py_opt_callable *log)
+                                  qless_py_opt_callable *fork, qless_py_opt_callable *log,
+                                  QLESS_STRV(tree_klasses, ntree), QLESS_STRV(tree_configs, nconfigs))
 {
 	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
 	qless_py_worker w;
@@ -427,6 +482,19 @@ static qless_py_exit_status qless_swig_worker_main(QLESS_STRV(argv, argc), qless
 	run.single_threaded = 0;
 	/* Job code is imported by class name: the operator's allow-list is required. */
 	run.resolves_classes = 1;
+	/* Tree classes (None: none): their configs are one per class, or none. */
+	if (tree_klasses) {
+		if (tree_configs && nconfigs != ntree) {
+			free(args);
+			fprintf(stderr, "qless worker: tree_configs must have one entry per class of tree_klasses\n");
+			return 2;
+		}
+		run.tree_klasses = tree_klasses;
+		run.tree_configs = tree_configs;
+		run.ntree = ntree;
+		run.startup = qless_py_startup;
+		run.shutdown = qless_py_shutdown;
+	}
 	status = qless_worker_main((int)n, args, &run);
 	free(args);
 	return status;

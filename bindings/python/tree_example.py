@@ -10,5 +10,5 @@ client.trees[sink].ports.in_["in"].connect("/example/data")
 print(client.channels["/example/data"].publish({"n": 1}, **{"from": src}))  # ports reached
 tree = client.trees[client.aliases["example-pipeline"]]
 print(sorted(tree.children), client.trees[sink].ports.in_["in"].read(10))
-client.trees[sink].state_map["seen"] = 1
+client.trees[sink].store["seen"] = 1
 tree.terminate(recursive=True)  # each job is terminating until its worker's shutdown ran

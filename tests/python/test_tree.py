@@ -67,9 +67,9 @@ def test_channels(client):
         client.channels["/x"].publish(1, sender=b)
 
 
-def test_state_map(client):
+def test_store(client):
     jid = put_tree(client)
-    state = client.trees[jid].state_map
+    state = client.trees[jid].store
     state["k"] = {"deep": [1, 2]}
     state["s"] = "text"
     assert state["k"] == {"deep": [1, 2]} and state["s"] == "text"

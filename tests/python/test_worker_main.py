@@ -31,7 +31,7 @@ def run(url, queue, perform, *flags, log=None, jobs=None):
     argv = ["test-worker", "--url", url, "--queue", queue, "--interval", "0.1", "--name", "inproc", "--allow", "*"]
     if jobs is not None:
         argv += ["--max-jobs", str(jobs)]
-    return _core.qless_swig_worker_main(argv + list(flags), perform, None, log)
+    return _core.qless_swig_worker_main(argv + list(flags), perform, None, log, None, None)
 
 
 def test_outcomes(client, url):
@@ -42,7 +42,7 @@ def test_outcomes(client, url):
     jids = {name: queue.put("K", {"name": name}, retries=3) for name in answers}
     threads = set()
 
-    def perform(job, client_h):
+    def perform(job, client_h, phase, outcome):
         threads.add(threading.get_ident())
         answer = answers[qless.Job(job, None).data["name"]]
         if isinstance(answer, Exception):
@@ -71,7 +71,7 @@ def test_borrowed_handles_are_forgotten_after_the_call(client, url):
     jid = client.queues["q"].put("K", {})
     kept = []
 
-    def perform(job, client_h):
+    def perform(job, client_h, phase, outcome):
         kept.append((job, client_h))
         assert _core.qless_job_jid(job) == jid and _core.qless_job_state(job) == "running"
         assert _core.qless_client_worker_name(client_h) == "inproc"
@@ -98,7 +98,7 @@ def test_thread_pool_calls_perform_from_its_threads(client, url):
     lock = threading.Lock()
     running, peak, done, threads = [0], [0], [0], set()
 
-    def perform(job, client_h):
+    def perform(job, client_h, phase, outcome):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
@@ -120,7 +120,7 @@ def test_thread_pool_calls_perform_from_its_threads(client, url):
 def test_log_callback(client, url):
     client.queues["q"].put("K", {})
     lines = []
-    assert run(url, "q", lambda job, c: None, log=lines.append, jobs=1) == 0
+    assert run(url, "q", lambda job, c, phase, outcome: None, log=lines.append, jobs=1) == 0
     assert lines and all(isinstance(line, str) and "\n" not in line for line in lines)
     client.queues["q"].put("K", {})
 
@@ -128,18 +128,18 @@ def test_log_callback(client, url):
         raise RuntimeError("log broke")
 
     with reported() as unraisable:
-        assert run(url, "q", lambda job, c: None, log=broken, jobs=1) == 0   # reported, not fatal
+        assert run(url, "q", lambda job, c, phase, outcome: None, log=broken, jobs=1) == 0   # reported, not fatal
     assert unraisable and all(t is RuntimeError and obj is broken for t, obj in unraisable)
 
 
 def test_arguments_are_checked(url):
     with pytest.raises(TypeError, match="perform must be callable"):
-        _core.qless_swig_worker_main(["w"], None, None, None)
+        _core.qless_swig_worker_main(["w"], None, None, None, None, None)
     with pytest.raises(TypeError, match="fork must be callable or None"):
-        _core.qless_swig_worker_main(["w"], print, 3, None)
+        _core.qless_swig_worker_main(["w"], print, 3, None, None, None)
     with pytest.raises(TypeError, match="log must be callable or None"):
-        _core.qless_swig_worker_main(["w"], print, None, "stderr")
+        _core.qless_swig_worker_main(["w"], print, None, "stderr", None, None)
     with pytest.raises(TypeError, match="list of strings"):
-        _core.qless_swig_worker_main(["w", 1], print, None, None)
-    assert _core.qless_swig_worker_main(["w", "--url", url, "--no-such-flag"], print, None, None) == 2
-    assert _core.qless_swig_worker_main([], print, None, None) == 2      # no --queue
+        _core.qless_swig_worker_main(["w", 1], print, None, None, None, None)
+    assert _core.qless_swig_worker_main(["w", "--url", url, "--no-such-flag"], print, None, None, None, None) == 2
+    assert _core.qless_swig_worker_main([], print, None, None, None, None) == 2      # no --queue

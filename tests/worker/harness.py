@@ -34,7 +34,7 @@ JOBS = os.path.join(SRC, "tests", "worker", "jobs")
 KLASS = {
     "c": {"Noop": "Noop", "Boom": "Boom", "Flaky": "Flaky", "Tree": "Tree"},
     "python": {"Noop": "conformance_jobs.Noop", "Boom": "conformance_jobs.Boom",
-               "Flaky": "conformance_jobs.Flaky"},
+               "Flaky": "conformance_jobs.Flaky", "Tree": "conformance_jobs.Tree"},
     "ruby": {"Noop": "ConformanceJobs::Noop", "Boom": "ConformanceJobs::Boom",
              "Flaky": "ConformanceJobs::Flaky", "Tree": "ConformanceJobs::Tree"},
     "lua": {"Noop": "conformance_jobs.noop", "Boom": "conformance_jobs.boom",

@@ -8,7 +8,9 @@ retry or heartbeat through set_data."""
 import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
 
+from . import _core
 from ._util import attr, encode, field, indexed
+from .tree import Children, Ports, State, Tree
 
 if TYPE_CHECKING:
     from .client import Client
@@ -19,12 +21,14 @@ _UNREAD = object()
 class Job:
     """``client`` is the Client the job was read with; for a job given to
     worker code it is the engine's connection for that job (do not keep it)."""
-    __slots__ = ("_h", "client", "_data")
+    __slots__ = ("_h", "client", "_data", "_outcome")
 
-    def __init__(self, handle: Any, client: "Client") -> None:
+    def __init__(self, handle: Any, client: "Client", outcome: Any = None) -> None:
         self._h = handle
         self.client = client
         self._data: Any = _UNREAD
+        # The worker's run of this job (the engine's result), for suspend.
+        self._outcome = outcome
 
     def __repr__(self) -> str:
         return "<qless.Job %s %s %s>" % (self.klass, self.jid, self.state)
@@ -159,3 +163,49 @@ class Job:
         self._h.refresh()
         self._data = _UNREAD
         return self
+
+    # ---- as a tree job (jobtrees.md §9): what perform uses ----
+    @property
+    def ports(self) -> Ports:
+        """ports.in_[name] / ports.out[name] (see Tree)."""
+        return Ports(self.client, self.jid)
+
+    @property
+    def store(self) -> State:
+        """The job's private state (a mutable mapping); `state` is its qless state."""
+        return State(self.client, self.jid)
+
+    @property
+    def tree(self) -> Optional[Tree]:
+        """The job's tree record; None once the job is gone."""
+        return self.client.trees[self.jid]
+
+    @property
+    def children(self) -> Children:
+        """children[name] -> jid; children.put(name, klass, data) creates one."""
+        return Children(self.client, self.jid, self.queue)
+
+    @property
+    def parent(self) -> Optional[Tree]:
+        """The parent's Tree (its ports and store), or None for a root."""
+        tree = self.tree
+        return self.client.trees[tree.parent] if tree is not None and tree.parent else None
+
+    def read(self, port: str, n: int = 1) -> List[Any]:
+        """Takes up to n values from input port `port`, oldest first."""
+        return self.ports.in_[port].read(n)
+
+    def write(self, port: str, *values: Any) -> None:
+        """Writes the values to output port `port`."""
+        self.ports.out[port].write(*values)
+
+    def suspend(self) -> Optional[bool]:
+        """In a worker's perform: the job sleeps once perform returns, until
+        input or Tree.run wakes it (at once if input came during the run);
+        None. StateError at the call when the worker does not run the job as
+        a tree job. Otherwise, for a job this client holds: suspends it now;
+        True when input that came during the run requeued it."""
+        if self._outcome is not None:
+            _core.qless_swig_suspend(self._outcome)
+            return None
+        return bool(self._h.suspend())

@@ -2,7 +2,7 @@
 and out of ports, channels and state are native data, JSON on the wire;
 every rule (names, states, transitions) is the server's."""
 import json
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, MutableMapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, MutableMapping, Optional
 
 from . import _core
 from ._util import encode
@@ -129,7 +129,8 @@ class Tree:
         for key in _FIELDS:
             setattr(self, key, record.get(key))
         self.ports = Ports(client, self.jid)
-        self.state_map = State(client, self.jid)
+        # Not `state`: that is the job's qless state name.
+        self.store = State(client, self.jid)
 
     def __repr__(self) -> str:
         return "<qless.Tree %s %s %s>" % (self.klass, self.jid, self.state)
@@ -160,6 +161,37 @@ class Tree:
 
     def remove_aliases(self, *aliases: str) -> int:
         return self.client._h.alias_del(list(aliases))
+
+
+class Children(Mapping[str, str]):
+    """A tree job's children: children[name] -> jid, read from the server at
+    each access; put creates one."""
+
+    def __init__(self, client: "Client", jid: str, queue: str) -> None:
+        self.client, self.jid, self.queue = client, jid, queue
+
+    def _names(self) -> Dict[str, str]:
+        tree = self.client.trees[self.jid]
+        return dict(tree.children or {}) if tree else {}
+
+    def __getitem__(self, name: str) -> str:
+        return self._names()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def put(self, name: str, klass: str, data: Any = None, queue: Optional[str] = None, **options: Any) -> str:
+        """Puts child `name` of this job into queue (default: the parent's),
+        created by "job:<parent jid>"; returns its jid. Other options are
+        Queue.put's (inports=, outports=, aliases=, priority=, ...)."""
+        taken = sorted(set(options) & {"parent", "name", "by", "report"})
+        if taken:
+            raise TypeError("Children.put: %s are set by put" % ", ".join(k + "=" for k in taken))
+        return self.client.queues[queue or self.queue].put(klass, data, parent=self.jid, name=name,
+                                                          by="job:" + self.jid, **options)
 
 
 class Trees:

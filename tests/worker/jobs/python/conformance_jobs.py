@@ -1,5 +1,5 @@
 """The Python job classes of the worker conformance suite (tests/worker/):
-klass "conformance_jobs.Noop", ".Boom" and ".Flaky", run by
+klass "conformance_jobs.Noop", ".Boom", ".Flaky" and ".Tree", run by
 `python3 -m qless.worker` with this directory on PYTHONPATH."""
 import os
 import time
@@ -51,3 +51,34 @@ class Flaky:
     @staticmethod
     def process(job):
         raise ConformanceRetry("flaky %s" % job.jid)
+
+
+class Tree:
+    """The tree class of test_tree_conformance.py (its contract is there)."""
+    inports = {"in": {}}
+    outports = ["out"]
+
+    @staticmethod
+    def startup(job):
+        _log(job.data["log"], "startup", job.jid)
+        crash = job.data.get("crash")
+        if not crash:
+            return
+        try:
+            os.close(os.open(crash, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        except FileExistsError:
+            return
+        os._exit(3)
+
+    @staticmethod
+    def process(job):
+        _log(job.data["log"], "perform", job.jid)
+        values = job.read("in", 10)
+        if not values:
+            return job.suspend()
+        job.write("out", *[v * 2 for v in values])
+        job.store["seen"] = job.store.get("seen", 0) + len(values)
+
+    @staticmethod
+    def shutdown(job):
+        _log(job.data["log"], "shutdown", job.jid)
