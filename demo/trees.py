@@ -1,12 +1,12 @@
 """The demo's job tree (issue 15, jobtrees.md §11): a parent "pipeline" with
 two named children, a producer whose output port publishes on a channel and
-a consumer whose input port subscribes to it, run by workers of two
-languages. The operator's steps are `qless` commands: put the parent and
+a consumer whose input port subscribes to it, run by workers of three
+languages (Ruby, Lua, Python). The operator's steps are `qless` commands: put the parent and
 the consumer, which finds no input and suspends; put the producer, whose
 values wake the consumer, whose total wakes the parent; draw the tree;
 terminate it recursively (each job's shutdown hook runs in its worker) and
 delete it. The job classes record in their state which language ran each
-hook (demo/jobs/demo_trees.rb, demo/jobs/demo_trees/*.lua).
+hook (demo/jobs/demo_trees.rb, demo/jobs/demo_trees/*.lua, demo/jobs/demo_trees.py).
 """
 import json
 import subprocess
@@ -30,7 +30,7 @@ class Role:
 ROLES = (
     Role("pipeline", "pipeline", "ruby", "Demo::Pipeline"),
     Role("consumer", "pipeline-consumer", "lua", "demo_trees.consumer", {"channel": CHANNEL}),
-    Role("producer", "pipeline-producer", "ruby", "Demo::Producer",
+    Role("producer", "pipeline-producer", "python", "demo_trees.Producer",
          {"channel": CHANNEL, "values": VALUES}),
 )
 PARENT = ROLES[0]

@@ -37,15 +37,15 @@ for line in \
   '^Job tree pipeline \[nightly\]: children producer and consumer joined by channel /demo/items' \
   '^    pipeline Demo::Pipeline complete \[nightly\]  in: result=0$' \
   '^    \|-- consumer: pipeline-consumer demo_trees\.consumer complete  in: in=0<-/demo/items$' \
-  '^    `-- producer: pipeline-producer Demo::Producer complete  out: out=0->/demo/items$' \
+  '^    `-- producer: pipeline-producer demo_trees\.Producer complete  out: out=0->/demo/items$' \
   '^  pipeline  ruby   startup in ruby, perform in ruby, shutdown in ruby; history: put popped suspended put popped done terminating popped terminated$' \
   '^  consumer  lua    startup in lua, perform in lua, shutdown in lua; history: put popped suspended put popped done terminating popped terminated$' \
-  '^  producer  ruby   startup in ruby, perform in ruby, shutdown in ruby; history: put popped done terminating popped terminated$' \
+  '^  producer  python startup in python, perform in python, shutdown in python; history: put popped done terminating popped terminated$' \
   '^  values: producer wrote \[1, 2, 3\] on /demo/items; consumer received 3, total 6, woke pipeline with it; pipeline stored total 6$' \
   '^  qless tree terminate pipeline --recursive: 3 jobs' \
   '^    pipeline Demo::Pipeline terminated \[nightly\]' \
   '^    \|-- consumer: pipeline-consumer demo_trees\.consumer terminated ' \
-  '^    `-- producer: pipeline-producer Demo::Producer terminated ' \
+  '^    `-- producer: pipeline-producer demo_trees\.Producer terminated ' \
   '^  qless tree delete pipeline: 3 jobs deleted; jobs left 0, alias nightly gone$' \
   '^All [0-9]+ jobs reached their expected state'; do
   grep -Eq -- "$line" <<<"$out" || { echo "demo test: no line matching: $line" >&2; exit 1; }
