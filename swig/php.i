@@ -339,9 +339,10 @@ typedef zval qless_php_callable;
 #include <unistd.h>
 
 /*
- * The protocol with Worker.php: perform($job, $client) gets proxies of the
- * borrowed qless_job and of its qless_client (neither owned, both emptied
- * after the call) and returns
+ * The protocol with Worker.php: perform($job, $client, $phase) gets proxies
+ * of the borrowed qless_job and of its qless_client (neither owned, both
+ * emptied after the call) and the phase ('perform', or a tree job's
+ * 'startup' or 'shutdown') and returns
  *   null                            complete (the engine's default)
  *   ['fail', group, message]        qless_result_fail
  *   ['retry', group, message]       qless_result_retry with the backoff delay
@@ -411,11 +412,17 @@ static int qless_php_apply(qless_result *result, zval *ret, const char *jid)
 	return 1;
 }
 
-static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
+/* The engine's call in progress, for Qless\Job::suspend (qless_php_suspend):
+ * PHP runs on one thread, so one is enough. */
+static struct { qless_job *job; qless_result *result; } qless_php_current;
+
+/* One call of the PHP perform callable for the engine's perform, startup or
+ * shutdown (phase: jobtrees.md §9), with the job, its client and the phase. */
+static void qless_php_call(void *ctx, qless_job *job, qless_result *result, const char *phase)
 {
 	struct qless_php_worker *w = ctx;
 	const char *jid = qless_job_jid(job);
-	zval args[2], ret;
+	zval args[3], ret;
 	volatile int bailed = 0;
 	int fatal;
 	char why[512];
@@ -427,11 +434,16 @@ static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
 	ZVAL_UNDEF(&ret);
 	qless_php_wrap(&args[0], (void *)job, SWIGTYPE_p_qless_job, 0);
 	qless_php_wrap(&args[1], (void *)qless_job_client(job), SWIGTYPE_p_qless_client, 0);
+	ZVAL_STRING(&args[2], phase);
+	qless_php_current.job = job;
+	qless_php_current.result = result;
 	zend_try {
-		call_user_function(NULL, NULL, w->perform, &ret, 2, args);
+		call_user_function(NULL, NULL, w->perform, &ret, 3, args);
 	} zend_catch {
 		bailed = 1;
 	} zend_end_try();
+	qless_php_current.job = NULL;
+	qless_php_current.result = NULL;
 	/* Job code that kept the job or client finds a dead proxy (TypeError on
 	 * use), not a dangling pointer. */
 	qless_php_forget(&args[0]);
@@ -461,13 +473,49 @@ static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
 	zval_ptr_dtor(&ret);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);
+	zval_ptr_dtor(&args[2]);
+}
+
+static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_php_call(ctx, job, result, "perform");
+}
+
+static void qless_php_startup(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_php_call(ctx, job, result, "startup");
+}
+
+static void qless_php_shutdown(void *ctx, qless_job *job, qless_result *result)
+{
+	qless_php_call(ctx, job, result, "shutdown");
 }
 %}
 
 %inline %{
+/* Qless\Job::suspend in a worker's perform: 1 after qless_result_suspend on
+ * the run of the job being performed; 0 when job is not that one (a job
+ * this client holds: the layer suspends it with the job's own method). */
+static qless_php_exit_status qless_php_suspend(qless_job *job)
+{
+	int rc;
+	if (!job || job != qless_php_current.job)
+		return 0;
+	if ((rc = qless_result_suspend(qless_php_current.result)) < 0) {
+		qless_php_throw(rc);
+		return 0;
+	}
+	return 1;
+}
+
 /* qless_worker_main for PHP: argv as a list of strings (the program name
- * first), perform($job, $client) as described above. Returns the exit status. */
-static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless_php_callable *perform)
+ * first), perform($job, $client, $phase) as described above, and the run's
+ * tree classes with their worker.register configs (JSON text; null: none;
+ * run options version 4), whose jobs perform is also called for with phase
+ * 'startup' and 'shutdown'. Returns the exit status. */
+static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless_php_callable *perform,
+                                                   QLESS_STRV(tree_klasses, ntree),
+                                                   QLESS_STRV(tree_configs, nconfigs))
 {
 	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
 	struct qless_php_worker w;
@@ -492,6 +540,18 @@ static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless
 	run.single_threaded = 1;
 	/* Job code is found by class name: the operator's allow-list is required. */
 	run.resolves_classes = 1;
+	if (tree_klasses) {
+		if (tree_configs && nconfigs != ntree) {
+			free(args);
+			zend_value_error("qless_php_worker_main(): tree_configs must have one entry per class of tree_klasses");
+			return 2;
+		}
+		run.tree_klasses = tree_klasses;
+		run.tree_configs = tree_configs;
+		run.ntree = ntree;
+		run.startup = qless_php_startup;
+		run.shutdown = qless_php_shutdown;
+	}
 	status = qless_worker_main((int)n, args, &run);
 	free(args);
 	if (w.ending != QLESS_PHP_RUNNING) {

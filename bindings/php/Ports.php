@@ -48,15 +48,15 @@ final class Port
                                 public readonly string $name) {}
 
     /** @return array up to $count values, removed from the port */
-    public function read(int $count = 1): array
+    public function read($count = 1): array
     {
-        return decode($this->client->port_read($this->jid, $this->dir, $this->name, $count));
+        return decode($this->client->port_read($this->jid, $this->dir, $this->name, count_arg($count, __METHOD__)));
     }
 
     /** @return array up to $count values, left in the port */
-    public function peek(int $count = 1): array
+    public function peek($count = 1): array
     {
-        return decode($this->client->port_peek($this->jid, $this->dir, $this->name, $count));
+        return decode($this->client->port_peek($this->jid, $this->dir, $this->name, count_arg($count, __METHOD__)));
     }
 
     public function size(): int { return (int)$this->client->port_size($this->jid, $this->dir, $this->name); }

@@ -74,6 +74,17 @@ function treePorts(array $options, string $method): array
     return $out;
 }
 
+/** @internal A count as an int: a float or numeric string would be cut
+ *  silently (or with only a deprecation) by an int parameter under coercive
+ *  typing, so anything but an int is refused with the argument named. */
+function count_arg(mixed $value, string $method, string $what = 'count'): int
+{
+    if (!is_int($value)) {
+        throw new \TypeError("$method(): $what must be an int, " . get_debug_type($value) . ' given');
+    }
+    return $value;
+}
+
 /** @internal A typed qless_queue_counts as an array; the getters, not
  *  $c->waiting: SWIG 4.1's __get leaks its method name on every read. */
 function counts(\QlessQueueCounts $c): array
@@ -120,9 +131,9 @@ final class Client extends \QlessClient
     }
 
     /** @return float[] the next $count fire times of a cron expression (cron.next, on the server's clock). */
-    public function cronNext(string $expr, int $count = 1): array
+    public function cronNext(string $expr, $count = 1): array
     {
-        return times($this->cron_next($expr, $count));
+        return times($this->cron_next($expr, count_arg($count, __METHOD__)));
     }
 
     public function workerName(): string { return $this->worker_name_get(); }
@@ -143,7 +154,7 @@ final class Client extends \QlessClient
     public function job(string $jid): ?Job
     {
         try {
-            return $this->get_job($jid);
+            return $this->get_job($jid)->bind($this);
         } catch (NotFound) {
             return null;
         }
@@ -227,7 +238,7 @@ final class Queue extends \QlessQueue
     }
 
     /** @return Job[] up to $count jobs. */
-    public function popMany(int $count): array { return $this->pop($count); }
+    public function popMany($count): array { return $this->pop(count_arg($count, __METHOD__)); }
 
     /** @return Job[] up to $count waiting jobs, without taking them. */
     public function peek($count = 1): array { return iterator_to_array(parent::peek($count), false); }
@@ -289,6 +300,72 @@ final class Job extends \QlessJob
     public function retry($group = null, $message = null, $delay = 0.0): int
     {
         return parent::retry($delay, $group, $message);
+    }
+
+    // ---- as a tree job (jobtrees.md §9): what perform uses ----
+
+    private ?\QlessClient $owner = null;
+
+    /** @internal Sets the client the job was read with (Client::job, the worker). */
+    public function bind(\QlessClient $client): static
+    {
+        $this->owner = $client;
+        return $this;
+    }
+
+    private function owner(string $what): \QlessClient
+    {
+        return $this->owner ?? throw new \LogicException(
+            "Qless\\Job::$what: only a job given to perform or read with Client::job() knows its client");
+    }
+
+    /** ->ports (->in['p'], ->out['p']: Ports.php) and ->store (the job's
+     *  private state; state() is its qless state). */
+    public function __get($name)
+    {
+        return match ($name) {
+            'ports' => new Ports($this->owner($name), $this->jid()),
+            'store' => new State($this->owner($name), $this->jid()),
+            default => parent::__get($name),
+        };
+    }
+
+    /** So that $job->store['k'] ?? $default reads the state (?? asks __isset first). */
+    public function __isset($name): bool
+    {
+        return $name === 'ports' || $name === 'store' || parent::__isset($name);
+    }
+
+    /** The job's tree record, null once the job is gone. */
+    public function tree(): ?Tree { return (new Trees($this->owner(__FUNCTION__)))[$this->jid()]; }
+
+    /** The parent's Tree (its ports and store), or null for a root. */
+    public function parent(): ?Tree
+    {
+        $up = $this->tree()?->parent;   // false for a root
+        return is_string($up) ? (new Trees($this->owner(__FUNCTION__)))[$up] : null;
+    }
+
+    /** $job->children()['name'] is a child's jid; ->put(name, klass, data) creates one. */
+    public function children(): Children { return new Children($this->owner(__FUNCTION__), $this->jid(), $this->queue()); }
+
+    /** Takes up to $count values from input port $port. */
+    public function read(string $port, $count = 1): array { return $this->__get('ports')->in[$port]->read($count); }
+
+    /** Writes the values to output port $port. */
+    public function write(string $port, mixed ...$values): void { $this->__get('ports')->out[$port]->write(...$values); }
+
+    /** In a worker's perform: the job sleeps once perform returns, until
+     *  input or Tree::run wakes it (at once if input came during the run);
+     *  null. Qless\StateError at the call when the worker does not run the
+     *  job as a tree job. Otherwise, for a job this client holds: suspends
+     *  it now; true when input that came during the run requeued it. */
+    public function suspend(): ?bool
+    {
+        if (\qless_php_suspend($this)) {
+            return null;
+        }
+        return (bool)parent::suspend();
     }
 }
 

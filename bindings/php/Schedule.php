@@ -127,8 +127,9 @@ final class Schedule extends \QlessSchedule
     /** @return float[] the next $n due times of entry $jid: a template's from
      *  the server, a scheduled job's one time. NotFound when $jid is no
      *  pending entry of this schedule. */
-    public function next(string $jid, int $n = 5): array
+    public function next(string $jid, $n = 5): array
     {
+        $n = count_arg($n, __METHOD__, 'n');
         $recur = $this->client()->recurringJob($jid);
         if ($recur !== null && $recur->queue() === $this->name()) {
             return times($recur->next($n));

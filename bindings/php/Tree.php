@@ -82,6 +82,12 @@ final class Tree
         return $this->data[$name];
     }
 
+    /** So that $tree->store['k'] ?? $default reads the state (?? asks __isset first). */
+    public function __isset(string $name): bool
+    {
+        return $name === 'ports' || $name === 'store' || isset($this->data[$name]);
+    }
+
     /** job.run: returns the job's state after it. */
     public function run(float $delay = 0.0): ?string { return $this->client->job_run($this->jid, $delay); }
     /** job.terminate: returns how many jobs changed. */
@@ -95,4 +101,36 @@ final class Tree
     public function addAliases(string ...$aliases): int { return (int)$this->client->alias_set($this->jid, $aliases); }
     /** @return int how many were removed */
     public function removeAliases(string ...$aliases): int { return (int)$this->client->alias_del($aliases); }
+}
+
+/** A tree job's children ($job->children()): $children['name'] is its jid
+ *  (null: none), read from the server at each access; put creates one. */
+final class Children implements \ArrayAccess, \IteratorAggregate, \Countable
+{
+    public function __construct(private \QlessClient $client, private string $jid, private string $queue) {}
+
+    /** @return array<string,string> name => jid */
+    public function toArray(): array { return (new Trees($this->client))[$this->jid]?->children ?: []; }
+
+    public function offsetGet(mixed $name): ?string { return $this->toArray()[$name] ?? null; }
+    public function offsetExists(mixed $name): bool { return $this->offsetGet($name) !== null; }
+    public function offsetSet(mixed $name, mixed $value): void { throw new \LogicException('Qless\Children: use put()'); }
+    public function offsetUnset(mixed $name): void { $this->offsetSet($name, null); }
+    public function getIterator(): \ArrayIterator { return new \ArrayIterator($this->toArray()); }
+    public function count(): int { return count($this->toArray()); }
+
+    /** Puts child $name of $klass into $options['queue'] (default: the
+     *  parent's), created by "job:<parent jid>"; returns its jid. Other
+     *  options are Queue::put's (inports, outports, aliases, priority, ...). */
+    public function put(string $name, string $klass, array|object $data = [], array $options = []): string
+    {
+        $taken = array_intersect(array_keys($options), ['parent', 'name', 'by', 'report']);
+        if ($taken) {
+            throw new \InvalidArgumentException('Qless\Children::put: ' . implode(', ', $taken) . ' are set by put');
+        }
+        $queue = $options['queue'] ?? $this->queue;
+        unset($options['queue']);
+        return $this->client->queue($queue)->put($klass, $data,
+            ['parent' => $this->jid, 'name' => $name, 'by' => "job:{$this->jid}"] + $options);
+    }
 }

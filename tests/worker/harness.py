@@ -40,7 +40,7 @@ KLASS = {
     "lua": {"Noop": "conformance_jobs.noop", "Boom": "conformance_jobs.boom",
             "Flaky": "conformance_jobs.flaky", "Tree": "conformance_jobs.tree"},
     "php": {"Noop": "ConformanceJobs\\Noop", "Boom": "ConformanceJobs\\Boom",
-            "Flaky": "ConformanceJobs\\Flaky"},
+            "Flaky": "ConformanceJobs\\Flaky", "Tree": "ConformanceJobs\\Tree"},
 }
 # Runtimes that must not be entered from a foreign C thread: their worker
 # refuses --pool threads (usage error, exit status 2).

@@ -72,4 +72,37 @@ namespace ConformanceJobs {
     {
         public static function perform($job): void { throw new \ConformanceRetry("flaky {$job->jid()}"); }
     }
+
+    /** The tree class of test_tree_conformance.py (its contract is there). */
+    final class Tree
+    {
+        public static array $inports = ['in' => []];
+        public static function outports(): array { return ['out']; }
+
+        public static function startup($job): void
+        {
+            Recorder::record($job->data()['log'], 'startup', $job);
+            $crash = $job->data()['crash'] ?? null;
+            if ($crash !== null && @fopen($crash, 'x') !== false) {
+                exec('kill -9 ' . getmypid());   // ends at once, settling nothing (no posix extension under -n)
+            }
+        }
+
+        public static function perform($job): void
+        {
+            Recorder::record($job->data()['log'], 'perform', $job);
+            $values = $job->read('in', 10);
+            if (!$values) {
+                $job->suspend();
+                return;
+            }
+            $job->write('out', ...array_map(fn ($v) => $v * 2, $values));
+            $job->store['seen'] = ($job->store['seen'] ?? 0) + count($values);
+        }
+
+        public static function shutdown($job): void
+        {
+            Recorder::record($job->data()['log'], 'shutdown', $job);
+        }
+    }
 }
