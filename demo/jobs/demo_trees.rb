@@ -1,8 +1,8 @@
 # The pipeline of jobtrees.md §11 as Ruby tree classes, one per role
 # (demo/trees.py, tests/cross/test_cross_tree.py): Demo::Pipeline, the
 # parent; Demo::Producer, which publishes data["values"] on a channel;
-# Demo::Consumer, whose input port subscribes to one. demo_trees.py and
-# demo_trees/ hold the same roles in Python and Lua.
+# Demo::Consumer, whose input port subscribes to one. demo_trees.py,
+# demo_trees.php and demo_trees/ hold the same roles in Python, PHP and Lua.
 module Demo
   # What every role does beside its work: each hook records in the job's
   # state that Ruby ran it, which the demo and tests/cross check.

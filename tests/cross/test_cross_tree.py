@@ -2,9 +2,10 @@
 parent, a producer that publishes on a channel and a consumer subscribed
 to it, run by the worker programs of the languages of KLASS (one each, on
 its own queue, allowed its language's classes only). Every way of giving
-the three roles to three different languages (assignments) runs side by
+the three roles to three different languages (assignments: 24 with
+Python, Ruby, Lua and PHP, each language in each role six times) runs side by
 side, each pipeline on its own channel. The classes are the demo's
-(demo/jobs: demo_trees.py, demo_trees.rb, demo_trees/*.lua); each hook records in its
+(demo/jobs: demo_trees.py, .rb, .php, demo_trees/*.lua); each hook records in its
 job's state the language that ran it. The operator's steps are `qless`
 commands.
 
@@ -33,6 +34,7 @@ KLASS = {
     "python": {"pipeline": "demo_trees.Pipeline", "producer": "demo_trees.Producer", "consumer": "demo_trees.Consumer"},
     "ruby": {"pipeline": "Demo::Pipeline", "producer": "Demo::Producer", "consumer": "Demo::Consumer"},
     "lua": {"pipeline": "demo_trees.pipeline", "producer": "demo_trees.producer", "consumer": "demo_trees.consumer"},
+    "php": {"pipeline": "DemoTrees\\Pipeline", "producer": "DemoTrees\\Producer", "consumer": "DemoTrees\\Consumer"},
 }
 HOOKS = ("startup", "perform", "shutdown")
 DEADLINE = 30
@@ -50,6 +52,9 @@ def start_worker(lang, env):
         argv = [ENV["QLESS_RUBY"], "-I", ENV["QLESS_RUBY_LIB"], "-I", ENV["QLESS_RUBY_EXT"],
                 os.path.join(ENV["QLESS_RUBY_BIN"], "qless-worker"),
                 "--require", os.path.join(DEMO_JOBS, "demo_trees.rb")] + argv
+    elif lang == "php":
+        argv = [ENV["QLESS_PHP"], "-n", "-d", "extension=" + ENV["QLESS_PHP_EXT"], ENV["QLESS_PHP_WORKER"],
+                "--require", os.path.join(DEMO_JOBS, "demo_trees.php")] + argv
     else:
         env = lua_env(env)
         env["LUA_PATH"] = DEMO_JOBS + "/?.lua;" + env["LUA_PATH"]
