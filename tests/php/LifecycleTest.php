@@ -139,11 +139,6 @@ final class LifecycleTest extends QlessTestCase
 
     public function testExampleRunsVerbatim(): void
     {
-        $cmd = [getenv('QLESS_PHP_BIN'), '-n', '-d', 'extension=' . getenv('QLESS_PHP_EXT'), getenv('QLESS_PHP_EXAMPLE')];
-        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, ['QLESS_URL' => self::url()]);
-        $out = stream_get_contents($pipes[1]);
-        $err = stream_get_contents($pipes[2]);
-        $this->assertSame(0, proc_close($proc), $err);
-        $this->assertSame("true example.Greet world\ncomplete\n", $out);
+        $this->assertReadmeExample('example.php', "true example.Greet world\ncomplete\n");
     }
 }

@@ -255,15 +255,8 @@ final class ScheduleTest extends QlessTestCase
 
     public function testScheduleExampleRunsAndIsTheOneInTheReadme(): void
     {
-        $example = dirname(getenv('QLESS_PHP_EXAMPLE')) . '/schedule_example.php';
-        $readme = file_get_contents(dirname($example, 3) . '/README.md');
-        $this->assertStringContainsString("```php\n" . file_get_contents($example) . "```", $readme);
-        $cmd = [getenv('QLESS_PHP_BIN'), '-n', '-d', 'extension=' . getenv('QLESS_PHP_EXT'), $example];
-        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, ['QLESS_URL' => self::url()]);
-        $out = stream_get_contents($pipes[1]);
-        $err = stream_get_contents($pipes[2]);
-        $this->assertSame(0, proc_close($proc), $err);
-        $this->assertSame("true\ninterval Example\\Ping\ncron Example\\Report\nat Example\\Mail\n0 9 * * 1\n", $out);
+        $this->assertReadmeExample('schedule_example.php',
+            "true\ninterval Example\\Ping\ncron Example\\Report\nat Example\\Mail\n0 9 * * 1\n");
     }
 
     /** [process, stderr file] of schedule_listen.php. */

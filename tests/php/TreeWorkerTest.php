@@ -127,14 +127,6 @@ final class TreeWorkerTest extends QlessTestCase
 
     public function testTreeExampleRunsAndIsTheOneInTheReadme(): void
     {
-        $example = dirname(getenv('QLESS_PHP_EXAMPLE')) . '/tree_example.php';
-        $readme = file_get_contents(dirname($example, 3) . '/README.md');
-        $this->assertStringContainsString("```php\n" . file_get_contents($example) . "```", $readme);
-        $cmd = [getenv('QLESS_PHP_BIN'), '-n', '-d', 'extension=' . getenv('QLESS_PHP_EXT'), $example];
-        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, ['QLESS_URL' => self::url()]);
-        $out = stream_get_contents($pipes[1]);
-        $err = stream_get_contents($pipes[2]);
-        $this->assertSame(0, proc_close($proc), $err);
-        $this->assertSame("1\nsink,source [{\"n\":1}]\n3\n", $out);
+        $this->assertReadmeExample('tree_example.php', "1\nsink,source [{\"n\":1}]\n3\n");
     }
 }
