@@ -119,3 +119,27 @@ def test_malformed_tree_class_stops_the_worker_before_it_runs(client, url):
     assert code == 1
     assert "tree class tree_bad.BadPorts: inports must be a dict or a list" in err
     assert client.jobs[jid].state == "waiting"       # nothing ran
+
+
+def test_job_accessors_outside_a_worker(client):
+    """A job this client holds: suspend is the job's own (True when input
+    that came during the run requeued it), and the tree accessors work."""
+    queue = client.queues["held"]
+    jid = queue.put("K", {}, tree=True, inports=["in"])
+    plain = queue.put("P", {})
+    job = queue.pop()
+    assert job.jid == jid
+    job.store["k"] = [1]
+    assert dict(job.store) == {"k": [1]} and job.read("in", 5) == [] and job.parent is None
+    kid = job.children.put("kid", "K2", {"n": 1})
+    assert dict(job.children) == {"kid": kid} and client.jobs[kid].queue == "held"
+    with pytest.raises(TypeError, match="by= are set by put"):
+        job.children.put("x", "K", by="me")
+    assert job.suspend() is False
+    assert client.trees[jid].state == "suspended"
+    other = queue.pop()
+    assert other.jid in (plain, kid)
+    popped = [other] + [queue.pop()]
+    plain_job = [j for j in popped if j.jid == plain][0]
+    with pytest.raises(qless.StateError):
+        plain_job.suspend()
