@@ -151,6 +151,9 @@ final class Client extends \QlessClient
         return $out;
     }
 
+    /** The queue of that name (no I/O); its jobs know this client (Job::bind). */
+    public function queue($name): Queue { return parent::queue($name)->bind($this); }
+
     public function job(string $jid): ?Job
     {
         try {
@@ -188,6 +191,22 @@ final class Client extends \QlessClient
 
 final class Queue extends \QlessQueue
 {
+    private ?\QlessClient $owner = null;
+
+    /** @internal Sets the client this queue was made by (Client::queue), lent to its jobs. */
+    public function bind(\QlessClient $client): static
+    {
+        $this->owner = $client;
+        return $this;
+    }
+
+    /** @internal The jobs of a list, bound to this queue's client. */
+    private function bound(\QlessJobList $list): array
+    {
+        $jobs = iterator_to_array($list, false);
+        return $this->owner === null ? $jobs : array_map(fn (Job $job) => $job->bind($this->owner), $jobs);
+    }
+
     public function name(): string { return $this->name_get(); }
 
     /** Options: jid, delay, priority, retries, tags, depends, unique (bool: the
@@ -233,7 +252,7 @@ final class Queue extends \QlessQueue
     /** The next job (null when none is waiting), or with a $count a list of up to $count jobs. */
     public function pop($count = null): Job|array|null
     {
-        $jobs = iterator_to_array(parent::pop($count ?? 1), false);
+        $jobs = $this->bound(parent::pop($count ?? 1));
         return $count === null ? ($jobs[0] ?? null) : $jobs;
     }
 
@@ -241,7 +260,7 @@ final class Queue extends \QlessQueue
     public function popMany($count): array { return $this->pop(count_arg($count, __METHOD__)); }
 
     /** @return Job[] up to $count waiting jobs, without taking them. */
-    public function peek($count = 1): array { return iterator_to_array(parent::peek($count), false); }
+    public function peek($count = 1): array { return $this->bound(parent::peek($count)); }
 
     /** @return array<string,int|bool> waiting, running, stalled, scheduled, depends, recurring, paused */
     public function counts(): array
@@ -316,7 +335,7 @@ final class Job extends \QlessJob
     private function owner(string $what): \QlessClient
     {
         return $this->owner ?? throw new \LogicException(
-            "Qless\\Job::$what: only a job given to perform or read with Client::job() knows its client");
+            "Qless\\Job::$what: this job does not know its client (jobs from perform, Client::job() and a Client::queue()'s pop and peek do)");
     }
 
     /** ->ports (->in['p'], ->out['p']: Ports.php) and ->store (the job's

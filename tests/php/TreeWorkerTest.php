@@ -119,10 +119,13 @@ final class TreeWorkerTest extends QlessTestCase
         $this->assertSame(['k' => 1], $job->store->all());
         $this->assertSame([], $job->read('in', 5));
         $this->assertNull($job->parent());
-        $popped = $this->client->queue('trees')->pop();   // read without Client::job: no client known
-        $this->expectException(LogicException::class);
-        $this->expectExceptionMessage('only a job given to perform or read with Client::job() knows its client');
-        $popped->store['k'];
+        $popped = $this->client->queue('trees')->pop();   // a popped job knows its client too
+        $this->assertSame(['k' => 1], $popped->store->all());
+        $this->assertSame(false, $popped->suspend());      // held by this client: suspended now
+        $this->assertSame('suspended', $this->client->trees[$jid]->state);
+        $this->expectException(LogicException::class);        // the object model's own get_job binds nothing
+        $this->expectExceptionMessage('this job does not know its client');
+        $this->client->get_job($jid)->store;
     }
 
     public function testTreeExampleRunsAndIsTheOneInTheReadme(): void
