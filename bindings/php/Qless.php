@@ -59,6 +59,15 @@ function portSpecs(array $ports): string
                                               JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
 }
 
+/** @internal The options put and requeue share, as the C put options take
+ *  them: tree (a bool), by (created_by), inports/outports (port => spec). */
+function putOptions(array $o, string $method): array
+{
+    checkFlags($o, ['tree'], $method);
+    return ['tree' => isset($o['tree']) ? (int)$o['tree'] : null, 'created_by' => $o['by'] ?? null]
+        + treePorts($o, $method) + array_diff_key($o, ['by' => 0]);
+}
+
 /** @internal A put's inports/outports ({port: {} or {"default": v}}) as the JSON the C options take. */
 function treePorts(array $options, string $method): array
 {
@@ -218,11 +227,10 @@ final class Queue extends \QlessQueue
     public function put($klass, $data = [], ?array $options = null): string|array
     {
         $o = $options ?? [];
-        checkFlags($o, ['unique', 'report', 'tree'], __METHOD__);
+        checkFlags($o, ['unique', 'report'], __METHOD__);
         $report = $o['report'] ?? false;
-        $o = ['unique' => isset($o['unique']) ? (int)$o['unique'] : null, 'unique_key' => $o['key'] ?? null,
-              'tree' => isset($o['tree']) ? (int)$o['tree'] : null, 'created_by' => $o['by'] ?? null]
-            + treePorts($o, __METHOD__) + array_diff_key($o, ['key' => 0, 'report' => 0, 'by' => 0]);
+        $o = ['unique' => isset($o['unique']) ? (int)$o['unique'] : null, 'unique_key' => $o['key'] ?? null]
+            + putOptions(array_diff_key($o, ['key' => 0, 'report' => 0]), __METHOD__);
         $data = encode($data, __METHOD__);
         return $report ? parent::put_unique($klass, $data, $o) : parent::put($klass, $data, $o);
     }
@@ -314,6 +322,17 @@ final class Job extends \QlessJob
     public function setPriority(float $priority): void { $this->set_priority($priority); }
     public function tag(string ...$tags): void { $this->tag_add($tags); }
     public function untag(string ...$tags): void { $this->tag_remove($tags); }
+
+    /** Puts the job (in any state) into $queue. Options: delay, priority,
+     *  retries, tags, depends, and put's job-tree options (tree, parent,
+     *  name, inports, outports, aliases, by), which convert or attach it. */
+    public function requeue($queue, $options = null): void
+    {
+        if ($options !== null && !is_array($options)) {
+            throw new \TypeError(__METHOD__ . '(): options must be an array or null, ' . get_debug_type($options) . ' given');
+        }
+        parent::requeue($queue, putOptions($options ?? [], __METHOD__));
+    }
 
     /** Gives the job back after $delay seconds; returns the retries left (-1: it failed). */
     public function retry($group = null, $message = null, $delay = 0.0): int

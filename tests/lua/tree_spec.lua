@@ -36,6 +36,15 @@ describe("job trees", function()
     raises("InvalidArgument", function() return client.trees[42] end)
   end)
 
+  it("requeues a job with the tree options, which attach it", function()
+    local root = queue:put("k.Root", {}, { tree = true })
+    local jid = queue:put("k.Plain", {})
+    client.jobs[jid]:requeue("trees2", { priority = 3, parent = root, name = "moved", inports = { "in" } })
+    local t = client.trees[jid]
+    assert.same({ "trees2", root, "moved", { ["in"] = {} } }, { t.queue, t.parent, t.name, t.inports })
+    assert.same({ moved = jid }, client.trees[root].children)
+  end)
+
   it("refuses bad tree options before anything is written", function()
     raises("InvalidArgument", queue.put, queue, "k", {}, { tree = "yes" })
     raises("InvalidArgument", queue.put, queue, "k", {}, { inports = { 7 } })

@@ -132,4 +132,17 @@ final class TreeWorkerTest extends QlessTestCase
     {
         $this->assertReadmeExample('tree_example.php', "1\nsink,source [{\"n\":1}]\n3\n");
     }
+
+    public function testRequeueTakesTheTreeOptions(): void
+    {
+        $root = $this->client->queue('q')->put('Root', [], ['tree' => true]);
+        $jid = $this->client->queue('q')->put('Plain');
+        $this->client->job($jid)->requeue('q2', ['priority' => 3, 'parent' => $root, 'name' => 'moved',
+                                                  'inports' => ['in' => []], 'by' => 'ops']);
+        $tree = $this->client->trees[$jid];
+        $this->assertSame(['q2', $root, 'moved', ['in' => []]], [$tree->queue, $tree->parent, $tree->name, $tree->inports]);
+        $this->assertSame(['moved' => $jid], $this->client->trees[$root]->children);
+        $this->expectException(Qless\InvalidArgument::class);
+        $this->client->job($jid)->requeue('q', ['colour' => 'red']);
+    }
 }

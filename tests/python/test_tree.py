@@ -110,3 +110,14 @@ def test_tree_example_file_runs(url, r):
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "1\n['sink', 'source'] [{'n': 1}]\n"
+
+
+def test_requeue_takes_the_tree_options(client):
+    root = client.queues["q"].put("Root", tree=True)
+    jid = client.queues["q"].put("Plain", {})
+    client.jobs[jid].requeue("q2", priority=3, parent=root, name="moved", inports=["in"], by="ops")
+    tree = client.trees[jid]
+    assert (tree.queue, tree.parent, tree.name, tree.inports) == ("q2", root, "moved", {"in": {}})
+    assert client.trees[root].children == {"moved": jid}
+    with pytest.raises(TypeError):
+        client.jobs[jid].requeue("q", colour="red")

@@ -236,4 +236,14 @@ class TestTree < QlessTest::Test
     assert_equal root, @client.jobs[child].then { |j| j.parent.jid }
     assert_equal ["r"], @client.trees[root].ports.out["out"].read
   end
+
+  def test_requeue_takes_the_tree_options
+    root = @client.queues["q"].put("Root", {}, tree: true)
+    jid = @client.queues["q"].put("Plain", {})
+    @client.jobs[jid].requeue("q2", priority: 3, parent: root, name: "moved", inports: ["in"], by: "ops")
+    tree = @client.trees[jid]
+    assert_equal ["q2", root, "moved", { "in" => {} }], [tree.queue.name, tree.parent, tree.name, tree.inports]
+    assert_equal({ "moved" => jid }, @client.trees[root].children)
+    assert_raises(ArgumentError) { @client.jobs[jid].requeue("q", colour: "red") }
+  end
 end

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
 
 from . import _core
 from ._util import attr, encode, field, indexed
-from .tree import Children, Ports, State, Tree
+from .tree import Children, Ports, State, Tree, tree_options
 
 if TYPE_CHECKING:
     from .client import Client
@@ -125,9 +125,12 @@ class Job:
 
     def requeue(self, queue: str, delay: float = 0, priority: Optional[float] = None,
                 retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
-                depends: Optional[Iterable[str]] = None) -> None:
-        """Moves the job (in any state) into `queue`; unset options keep their values."""
-        self._h.requeue(queue, dict(delay=delay, priority=priority, retries=retries, tags=tags, depends=depends))
+                depends: Optional[Iterable[str]] = None, **tree: Any) -> None:
+        """Moves the job (in any state) into `queue`; unset options keep their
+        values. The job-tree options are put's (tree=, parent=, name=,
+        inports=, outports=, aliases=, by=): they convert or attach the job."""
+        self._h.requeue(queue, dict(delay=delay, priority=priority, retries=retries, tags=tags, depends=depends,
+                                    **tree_options(**tree)))
 
     move = requeue
 

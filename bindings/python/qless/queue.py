@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List,
 
 from . import _core
 from ._util import attr, encode, joblist, strlist
-from .tree import _ports_json
+from .tree import _ports_json, tree_options
 
 if TYPE_CHECKING:
     from .client import Client
@@ -77,8 +77,7 @@ class Queue:
         unique = unique or key is not None or report
         opts = dict(jid=jid, delay=delay, priority=priority, retries=retries, tags=tags, depends=depends,
                     unique=1 if unique else None, unique_key=key,
-                    tree=1 if tree else None, parent=parent, name=name, inports=_ports_json(inports),
-                    outports=_ports_json(outports), aliases=aliases, created_by=by)
+                    **tree_options(tree, parent, name, inports, outports, aliases, by))
         encoded = None if data is None else encode(data)
         if report:
             jid, inserted = self._h.put_unique(klass, encoded, opts)

@@ -2,7 +2,7 @@
 and out of ports, channels and state are native data, JSON on the wire;
 every rule (names, states, transitions) is the server's."""
 import json
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, MutableMapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional
 
 from . import _core
 from ._util import encode
@@ -22,6 +22,15 @@ def _ports_json(ports: Any) -> Optional[str]:
     if isinstance(ports, dict):
         return encode(ports)
     return encode({name: {} for name in ports})
+
+
+def tree_options(tree: bool = False, parent: Optional[str] = None, name: Optional[str] = None,
+                 inports: Any = None, outports: Any = None, aliases: Optional[Iterable[str]] = None,
+                 by: Optional[str] = None) -> Dict[str, Any]:
+    """The job-tree options of put and requeue (jobtrees.md §5.2) as the
+    option map of the C put options takes them."""
+    return dict(tree=1 if tree else None, parent=parent, name=name, inports=_ports_json(inports),
+                outports=_ports_json(outports), aliases=aliases, created_by=by)
 
 
 class Port:

@@ -76,6 +76,15 @@ module Qless
     end
 
     # The jid of a job or tree, or the argument itself as a String.
+    # The job-tree options of put and requeue (jobtrees.md §5.2) as the C
+    # put options take them; what names the caller in errors.
+    def tree_options(what, tree: false, parent: nil, name: nil, inports: nil, outports: nil, aliases: nil, by: nil)
+      { tree: tree ? 1 : nil, parent: parent && jid(parent), name: name&.to_s,
+        inports: inports && ports(inports, "#{what}: inports"),
+        outports: outports && ports(outports, "#{what}: outports"),
+        aliases: aliases && strv([aliases]), created_by: by&.to_s }
+    end
+
     def jid(job) = job.respond_to?(:jid) ? job.jid : job.to_s
 
     # A count argument: an Integer (the core checks its range).

@@ -85,9 +85,11 @@ module Qless
         nil
       end
 
-      # Puts the job (in any state) into queue.
-      def requeue(queue, delay: 0, priority: nil, tags: nil, retries: nil, depends: nil)
-        super(queue.to_s, { delay:, priority:, retries:, tags:, depends: })
+      # Puts the job (in any state) into queue. The job-tree options are
+      # put's (tree:, parent:, name:, inports:, outports:, aliases:, by:):
+      # they convert or attach the job.
+      def requeue(queue, delay: 0, priority: nil, tags: nil, retries: nil, depends: nil, **tree)
+        super(queue.to_s, { delay:, priority:, retries:, tags:, depends:, **Convert.tree_options("Job#requeue", **tree) })
         @finished = true
         jid
       end

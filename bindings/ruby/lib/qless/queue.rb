@@ -41,10 +41,7 @@ module Qless
               outports: nil, aliases: nil, by: nil)
         opts = { jid:, delay:, priority:, retries:, tags:, depends:,
                  unique: unique || key || report ? 1 : nil, unique_key: key,
-                 tree: tree ? 1 : nil, parent: parent && Convert.jid(parent), name: name&.to_s,
-                 inports: inports && Convert.ports(inports, "Queue#put: inports"),
-                 outports: outports && Convert.ports(outports, "Queue#put: outports"),
-                 aliases: aliases && Convert.strv([aliases]), created_by: by&.to_s }
+                 **Convert.tree_options("Queue#put", tree:, parent:, name:, inports:, outports:, aliases:, by:) }
         return put_unique(klass.to_s, Convert.dump(data), opts) if report
 
         super(klass.to_s, Convert.dump(data), opts)
