@@ -51,13 +51,14 @@ function H.fresh(queue)
   return client, client.queues[queue]
 end
 
--- Checks that bindings/lua/<name> is quoted verbatim in the README, runs
--- it against the fixture and returns its output.
-function H.readme_example(name)
+-- Checks that bindings/lua/<name> is quoted verbatim in page (a path from
+-- the repository root: README.md or docs/lua.md), runs it against the
+-- fixture and returns its output.
+function H.quoted_example(name, page)
   local dir = H.worker_script:match("^(.*)/[^/]+$")
   local example = H.read(dir .. "/" .. name)
-  local readme = H.read(dir .. "/../../README.md")
-  assert(readme:find("```lua\n" .. example .. "```", 1, true), "README does not quote " .. name)
+  local text = H.read(dir .. "/../../" .. page)
+  assert(text:find("```lua\n" .. example .. "```", 1, true), page .. " does not quote " .. name)
   return H.run_lua(dir .. "/" .. name)
 end
 

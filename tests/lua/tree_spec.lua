@@ -215,10 +215,10 @@ describe("job trees", function()
   end)
 end)
 
-describe("the README's job-tree example", function()
+describe("the job-tree example of docs/lua.md", function()
   before_each(H.flush)
 
-  it("runs, and is quoted verbatim in the README", function()
-    assert.equal("true\ttrue\n1\t3\t3\n3\n2\tterminated\n2\tnil\n", H.readme_example("tree_example.lua"))
+  it("runs, and is quoted verbatim in docs/lua.md", function()
+    assert.equal("true\ttrue\n1\t3\t3\n3\n2\tterminated\n2\tnil\n", H.quoted_example("tree_example.lua", "docs/lua.md"))
   end)
 end)

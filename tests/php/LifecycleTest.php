@@ -139,6 +139,6 @@ final class LifecycleTest extends QlessTestCase
 
     public function testExampleRunsVerbatim(): void
     {
-        $this->assertReadmeExample('example.php', "true example.Greet world\ncomplete\n");
+        $this->assertQuotedExample('example.php', 'README.md', "true example.Greet world\ncomplete\n");
     }
 }

@@ -255,7 +255,7 @@ final class ScheduleTest extends QlessTestCase
 
     public function testScheduleExampleRunsAndIsTheOneInTheReadme(): void
     {
-        $this->assertReadmeExample('schedule_example.php',
+        $this->assertQuotedExample('schedule_example.php', 'docs/php.md',
             "true\ninterval Example\\Ping\ncron Example\\Report\nat Example\\Mail\n0 9 * * 1\n");
     }
 

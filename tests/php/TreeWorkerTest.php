@@ -130,7 +130,7 @@ final class TreeWorkerTest extends QlessTestCase
 
     public function testTreeExampleRunsAndIsTheOneInTheReadme(): void
     {
-        $this->assertReadmeExample('tree_example.php', "1\nsink,source [{\"n\":1}]\n3\n");
+        $this->assertQuotedExample('tree_example.php', 'docs/php.md', "1\nsink,source [{\"n\":1}]\n3\n");
     }
 
     public function testRequeueTakesTheTreeOptions(): void

@@ -30,12 +30,13 @@ abstract class QlessTestCase extends PHPUnit\Framework\TestCase
 
     /** Runs bindings/php/$name as a user would (php -n, the extension, the
      *  private server as $QLESS_URL) and checks that it printed $expected
-     *  and that the README quotes it verbatim. */
-    protected function assertReadmeExample(string $name, string $expected): void
+     *  and that $page (README.md or docs/php.md) quotes it verbatim. */
+    protected function assertQuotedExample(string $name, string $page, string $expected): void
     {
         $example = dirname(getenv('QLESS_PHP_EXAMPLE')) . '/' . $name;
-        $readme = file_get_contents(dirname($example, 3) . '/README.md');
-        $this->assertStringContainsString("```php\n" . file_get_contents($example) . "```", $readme);
+        $text = file_get_contents(dirname($example, 3) . '/' . $page);
+        $this->assertStringContainsString("```php\n" . file_get_contents($example) . "```", $text,
+            "$page does not quote $name");
         $cmd = [getenv('QLESS_PHP_BIN'), '-n', '-d', 'extension=' . getenv('QLESS_PHP_EXT'), $example];
         $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, ['QLESS_URL' => self::url()]);
         $out = stream_get_contents($pipes[1]);

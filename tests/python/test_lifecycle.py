@@ -242,9 +242,11 @@ def test_raw_call_and_clock(client):
 
 
 def test_example_file_runs(url):
-    # The README quotes bindings/python/example.py; run that exact file.
+    # The README quotes bindings/python/example.py: check the quote, run that exact file.
     # -P: do not put bindings/python (the unbuilt package sources) on sys.path.
     example = os.environ["QLESS_PY_EXAMPLE"]
+    with open(example) as f, open(os.path.join(os.path.dirname(example), "..", "..", "README.md")) as readme:
+        assert "```python\n" + f.read() + "```" in readme.read()
     out = subprocess.run([sys.executable, "-P", example], env=dict(os.environ, QLESS_URL=url),
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr

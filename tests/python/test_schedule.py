@@ -214,10 +214,10 @@ def test_listen_needs_an_allow_list(url):
 
 
 
-def test_schedule_example_runs_and_is_the_one_in_the_readme(url):
+def test_schedule_example_runs_and_is_the_one_in_the_docs(url):
     example = os.path.join(os.path.dirname(os.environ["QLESS_PY_EXAMPLE"]), "schedule_example.py")
-    with open(example) as f, open(os.path.join(os.path.dirname(example), "..", "..", "README.md")) as readme:
-        assert "```python\n" + f.read() + "```" in readme.read()
+    with open(example) as f, open(os.path.join(os.path.dirname(example), "..", "..", "docs", "python.md")) as page:
+        assert "```python\n" + f.read() + "```" in page.read()
     out = subprocess.run([sys.executable, "-P", example], env=dict(os.environ, QLESS_URL=url),
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr

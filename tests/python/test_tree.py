@@ -104,8 +104,10 @@ def test_registry(client):
 
 
 def test_tree_example_file_runs(url, r):
-    # The README quotes bindings/python/tree_example.py; run that exact file.
+    # docs/python.md quotes bindings/python/tree_example.py: check the quote, run that exact file.
     example = os.path.join(os.path.dirname(os.environ["QLESS_PY_EXAMPLE"]), "tree_example.py")
+    with open(example) as f, open(os.path.join(os.path.dirname(example), "..", "..", "docs", "python.md")) as page:
+        assert "```python\n" + f.read() + "```" in page.read()
     out = subprocess.run([sys.executable, "-P", example], env=dict(os.environ, QLESS_URL=url),
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr

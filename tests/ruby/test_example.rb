@@ -3,10 +3,12 @@
 require "helper"
 require "open3"
 
-# bindings/ruby/example.rb is quoted in the README: run that exact file.
+# bindings/ruby/example.rb is quoted in the README: check the quote, run that exact file.
 class TestExample < QlessTest::Test
   def test_example_runs
     example = File.join(QlessTest::RUBY_DIR, "example.rb")
+    readme = File.read(File.expand_path("../../README.md", QlessTest::RUBY_DIR))
+    assert_includes readme, "```ruby\n#{File.read(example)}```"
     out, err, status = Open3.capture3({ "QLESS_URL" => QlessTest::URL }, *QlessTest.ruby_command(example))
     assert status.success?, "example failed: #{err}"
     assert_match(/\Apopped Greeter \h{32} with \{"name"=>"world"\}\n\h{32} is complete\n\z/, out)
@@ -15,12 +17,12 @@ class TestExample < QlessTest::Test
   end
 end
 
-# The other example files, each quoted whole in the README: run that exact file.
-class TestReadmeExamples < QlessTest::Test
+# The other example files, each quoted whole in docs/ruby.md: run that exact file.
+class TestDocsExamples < QlessTest::Test
   def run_quoted_example(name)
     example = File.join(QlessTest::RUBY_DIR, name)
-    readme = File.read(File.expand_path("../../README.md", QlessTest::RUBY_DIR))
-    assert_includes readme, "```ruby\n#{File.read(example)}```"
+    page = File.read(File.expand_path("../../docs/ruby.md", QlessTest::RUBY_DIR))
+    assert_includes page, "```ruby\n#{File.read(example)}```"
     out, err, status = Open3.capture3({ "QLESS_URL" => QlessTest::URL }, *QlessTest.ruby_command(example))
     assert status.success?, "example failed: #{err}"
     out
