@@ -3,7 +3,8 @@
 
 docs/bindings.md must stay true of the code: every repository path it
 quotes in backticks (under core/, swig/, bindings/, tests/, lua/, scripts/,
-docs/, or README.md) must match a file or directory, and every qless_* or
+docs/, cli/, examples/, bench/, demo/, cmake/, pkgconfig/, or README.md and
+CHANGELOG.md) must match a file or directory, and every qless_* or
 QLESS_* name it quotes must occur in the sources. A renamed function or a
 moved file then turns this test red instead of leaving the guide stale.
 
@@ -14,7 +15,8 @@ import os
 import re
 import sys
 
-TOP = ("core/", "swig/", "bindings/", "tests/", "lua/", "scripts/", "docs/", "README.md")
+TOP = ("core/", "swig/", "bindings/", "tests/", "lua/", "scripts/", "docs/", "README.md", "cli/", "examples/",
+       "bench/", "demo/", "cmake/", "pkgconfig/", "CHANGELOG.md")
 SOURCES = ("core", "swig", "bindings", "tests", "lua", "cli", "CMakeLists.txt")
 CODE = re.compile(r"`([^`\n]+)`")
 NAME = re.compile(r"\b(?:qless|QLESS)_\w*[A-Za-z0-9]\b")

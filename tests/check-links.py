@@ -12,7 +12,9 @@ Reads README.md and every docs/*.md and reports, one line each:
 * an example program that the tests run (examples/hello.c and
   bindings/*/*example.*) that is not quoted whole, in a fenced block, in
   exactly one page: the tests compare each quote with the file, so a second
-  copy would go stale unchecked.
+  copy would go stale unchecked;
+* a repository path or qless_*/QLESS_* name quoted in backticks that the
+  repository does not have (check-docs.py's check, on every page).
 
 Links to http(s) and mailto addresses are not followed. Text inside fenced
 code blocks and inline code is not read for links.
@@ -20,6 +22,7 @@ code blocks and inline code is not read for links.
 Usage: check-links.py REPO   (exit 1 and one line per problem)
 """
 import glob
+import importlib.util
 import os
 import re
 import sys
@@ -113,6 +116,17 @@ def check_examples(repo, texts, problems):
                             (name, ", ".join(os.path.relpath(p, repo) for p in quoted)))
 
 
+def names_and_paths(repo, pages_checked, problems):
+    """check-docs.py's check of quoted paths and qless_* names, on every page."""
+    where = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-docs.py")
+    spec = importlib.util.spec_from_file_location("check_docs", where)
+    check_docs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_docs)
+    text = check_docs.source_text(repo)
+    for page in pages_checked:
+        problems.extend(line.replace(repo + os.sep, "", 1) for line in check_docs.check(repo, page, text)[2])
+
+
 def main(repo):
     repo = os.path.realpath(repo)
     problems, linked, texts = [], set(), {}
@@ -132,6 +146,7 @@ def main(repo):
         if page not in linked:
             problems.append("%s is linked from neither README.md nor another doc" % os.path.relpath(page, repo))
     check_examples(repo, texts, problems)
+    names_and_paths(repo, list(texts), problems)
     for line in problems:
         print(line)
     print("%d pages checked, %d problems" % (len(texts), len(problems)))
