@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fails when the docs would not stand alone in a clone of the repository.
 
-Reads README.md and every docs/*.md and reports, one line each:
+Reads README.md, every docs/*.md and the READMEs of the parts
+(bench/README.md, bindings/<lang>/README.md) and reports, one line each:
 
 * a Markdown link (inline `[text](target)` or reference `[id]: target`)
   whose target is not a file or directory of the repository, leaves the
@@ -37,7 +38,11 @@ EXAMPLES = ("examples/hello.c", "bindings/*/*example.*")
 
 
 def pages(repo):
-    return [os.path.join(repo, "README.md")] + sorted(glob.glob(os.path.join(repo, "docs", "*.md")))
+    """README.md, docs/*.md, then the READMEs of the parts (bench/, bindings/<lang>/)."""
+    docs = sorted(glob.glob(os.path.join(repo, "docs", "*.md")))
+    parts = sorted(p for pattern in ("*/README.md", "*/*/README.md") for p in glob.glob(os.path.join(repo, pattern))
+                   if not os.path.relpath(p, repo).startswith(("build", "docs" + os.sep)))
+    return [os.path.join(repo, "README.md")] + docs + parts
 
 
 def prose_lines(text):
@@ -142,7 +147,7 @@ def main(repo):
                 reached = check_link(repo, page, number, target, problems)
                 if reached and reached != page:   # a page's links to itself do not make it reachable
                     linked.add(reached)
-    for page in pages(repo)[1:]:
+    for page in glob.glob(os.path.join(repo, "docs", "*.md")):
         if page not in linked:
             problems.append("%s is linked from neither README.md nor another doc" % os.path.relpath(page, repo))
     check_examples(repo, texts, problems)
