@@ -15,7 +15,10 @@ Reads README.md, every docs/*.md and the READMEs of the parts
   exactly one page: the tests compare each quote with the file, so a second
   copy would go stale unchecked;
 * a repository path or qless_*/QLESS_* name quoted in backticks that the
-  repository does not have (check-docs.py's check, on every page).
+  repository does not have (check-docs.py's check, on every page);
+* a function named with the file that defines it, written
+  `qless_name` (`core/src/file.c`) or `C.name` (`lua/file.lua`), that
+  the file does not contain (the name moved: say where it went).
 
 Links to http(s) and mailto addresses are not followed. Text inside fenced
 code blocks and inline code is not read for links.
@@ -35,6 +38,7 @@ REF_LINK = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 EXTERNAL = ("http://", "https://", "mailto:")
 EXAMPLES = ("examples/hello.c", "bindings/*/*example.*")
+DEFINED_IN = re.compile(r"`((?:qless_|QLESS_|C\.|Q\.)[\w.]*)(?:\(\))?`\s*\(`((?:core|lua|cli|swig|bindings)/[\w./-]+)`\)")
 
 
 def pages(repo):
@@ -105,6 +109,18 @@ def check_link(repo, page, number, target, problems):
     return resolved
 
 
+def check_defined_in(repo, page, text, problems):
+    for m in DEFINED_IN.finditer(text):   # \s may span a line break
+        name, path = m.groups()
+        where = os.path.join(repo, path)
+        if not os.path.isfile(where):
+            continue   # check-docs.py reports a path that does not exist
+        with open(where, encoding="utf-8") as f:
+            if not re.search(r"(?<![\w.])%s(?!\w)" % re.escape(name), f.read()):
+                number = text.count("\n", 0, m.start()) + 1
+                problems.append("%s:%d: '%s' is not in %s" % (os.path.relpath(page, repo), number, name, path))
+
+
 def check_examples(repo, texts, problems):
     files = sorted(set(f for pattern in EXAMPLES for f in glob.glob(os.path.join(repo, pattern))))
     if len(files) < 10:
@@ -152,6 +168,8 @@ def main(repo):
             problems.append("%s is linked from neither README.md nor another doc" % os.path.relpath(page, repo))
     check_examples(repo, texts, problems)
     names_and_paths(repo, list(texts), problems)
+    for page, text in texts.items():
+        check_defined_in(repo, page, text, problems)
     for line in problems:
         print(line)
     print("%d pages checked, %d problems" % (len(texts), len(problems)))
