@@ -6,7 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "beater.h"
+#include "engine_stop.h"
+#include "reconnect.h"
 
 #define BEATER_MAX_SLOTS 256
 

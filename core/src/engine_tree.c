@@ -8,7 +8,11 @@
 
 #include <jansson.h>
 
-#include "engine.h"
+#include "engine_log.h"
+#include "engine_stop.h"
+#include "engine_tree.h"
+#include "reconnect.h"
+#include "worker_config.h"
 
 /* ---- run options ---- */
 

@@ -12,7 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "beater.h"
+#include "engine_log.h"
+#include "engine_stop.h"
+#include "job_loop.h"
+#include "pool.h"
+#include "reconnect.h"
 
 /* ---- threads ---- */
 

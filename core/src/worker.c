@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "worker_config.h"
 
 int qless_worker_options_init(qless_worker_options *opts, unsigned int version)
 {

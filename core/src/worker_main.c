@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "worker_config.h"
 
 static const char USAGE[] =
 	"usage: %s --queue Q [--queue Q2 ...] [options]\n"
