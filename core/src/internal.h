@@ -251,6 +251,18 @@ int qless__reply_int(redisReply *r, const char *func, int64_t *out);
 /* ---- jobs (job.c) ---- */
 /* Takes the reference of obj; normalises it. EPROTOCOL on a bad shape. */
 int qless__job_from_json(qless_client *c, json_t *obj, qless_job **out, const char *func);
+/* Local updates of the snapshot: set_field takes value's reference; each
+ * returns QLESS_ENOMEM (unrecorded) on failure. A series of them ends with
+ * fields_done, which refreshes the cached fields and records a failure
+ * (rc, the series' first) as naming func. */
+int qless__job_set_field(qless_job *job, const char *key, json_t *value);
+int qless__job_set_str(qless_job *job, const char *key, const char *value);
+int qless__job_set_num(qless_job *job, const char *key, double value);
+int qless__job_fields_done(qless_job *job, int rc, const char *func);
+/* job takes fresh's snapshot; fresh is freed. */
+void qless__job_replace(qless_job *job, qless_job *fresh);
+
+/* ---- job lists (joblist.c) ---- */
 /* Jobs from a JSON array reply text (or "{}"). */
 int qless__joblist_from_reply(qless_client *c, redisReply *r, qless_joblist **out, const char *func);
 int qless__joblist_from_json(qless_client *c, json_t *arr, qless_joblist **out, const char *func);
