@@ -1,4 +1,5 @@
-/* qless_client: making, cloning and freeing clients; the clock. */
+/* qless_client: making, cloning and freeing clients; the clock; the features
+ * its database holds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,4 +172,19 @@ int qless_client_set_time_offset(qless_client *client, double seconds)
 double qless_client_now(const qless_client *client)
 {
 	return client ? qless__now(client) : 0;
+}
+
+int qless_client_features(qless_client *client, char **out_json)
+{
+	static const char F[] = "qless_client_features";
+	int rc;
+
+	QLESS_CHECK_NULL(F, out_json);
+	*out_json = NULL;
+	QLESS_CHECK_NULL(F, client);
+	if ((rc = qless__ensure(client)) != QLESS_OK)
+		return rc;
+	if ((*out_json = qless__strdup(client->features)) == NULL)
+		return qless__err_nomem(F);
+	return QLESS_OK;
 }

@@ -168,3 +168,20 @@ static redisContext *do_connect(qless_client *c, int select_db)
 	}
 	return ctx;
 }
+
+int qless__io_error(qless_client *c, const char *what)
+{
+	int rc;
+	if (c->ctx != NULL) {
+		char why[96];
+		rc = qless__err(QLESS_EIO, "%s: connection error: %s", what,
+		                qless__io_reason(c->ctx, c->handshake ? "connect" : "command",
+		                                 c->handshake ? c->connect_timeout_ms : c->command_timeout_ms, why,
+		                                 sizeof why));
+		redisFree(c->ctx);
+		c->ctx = NULL;
+	} else {
+		rc = qless__err(QLESS_EIO, "%s: not connected", what);
+	}
+	return rc;
+}

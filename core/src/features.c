@@ -62,18 +62,3 @@ int qless__features_read(qless_client *c, const char *func)
 	json_decref(obj);
 	return rc;
 }
-
-int qless_client_features(qless_client *client, char **out_json)
-{
-	static const char F[] = "qless_client_features";
-	int rc;
-
-	QLESS_CHECK_NULL(F, out_json);
-	*out_json = NULL;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__ensure(client)) != QLESS_OK)
-		return rc;
-	if ((*out_json = qless__strdup(client->features)) == NULL)
-		return qless__err_nomem(F);
-	return QLESS_OK;
-}

@@ -125,7 +125,7 @@ void qless__sigpipe_block(qless_sigpipe_guard *g);
 /* failed: the guarded operation failed (then a SIGPIPE it raised is taken). */
 void qless__sigpipe_restore(qless_sigpipe_guard *g, int failed);
 
-/* ---- argument vectors (call.c) ---- */
+/* ---- argument vectors (args.c) ---- */
 #define QLESS_ARGS_PREFIX 5   /* EVALSHA sha 0 command now */
 #define QLESS_ARGS_STACK 32
 #define QLESS_ARGS_NUMS 10
@@ -148,6 +148,8 @@ void qless__args_int(qless_args *a, int64_t v);
 /* Takes ownership of s (NULL marks the vector out of memory). */
 void qless__args_own(qless_args *a, char *s);
 void qless__args_free(qless_args *a);
+/* Records QLESS_EINVAL naming the first argument that is not UTF-8. */
+int qless__args_bad_utf8(const qless_args *a, const char *func, const char *cmd);
 
 /* ---- client (client.c, conn.c) ---- */
 struct qless_client {
@@ -200,6 +202,15 @@ int qless__conn_stale(const redisContext *ctx);
  * Inside the SIGPIPE guard: a server that closes the connection while the
  * protocol is being loaded is QLESS_EIO, not a dead process. */
 int qless__ensure(qless_client *c);
+/* qless__ensure for callers already inside the SIGPIPE guard (protocol.c). */
+int qless__ensure_unguarded(qless_client *c);
+/* Loads the protocol on c->ctx: FCALL if possible, else EVALSHA. */
+int qless__protocol_load(qless_client *c, const char *func);
+/* An error reply saying the server will not run commands on this
+ * connection for now (loading, busy, wants a password): records QLESS_EIO,
+ * frees r, drops the connection and returns QLESS_EIO. 0, r untouched,
+ * for any other reply. */
+int qless__unavailable(qless_client *c, redisReply *r, const char *func);
 /* Reads ql:features into c->features on a new connection (features.c);
  * QLESS_ESTATE when the database holds a feature this library lacks. */
 int qless__features_read(qless_client *c, const char *func);
