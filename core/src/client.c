@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -157,6 +158,30 @@ void qless_client_free(qless_client *client)
 const char *qless_client_worker_name(const qless_client *client)
 {
 	return client ? client->worker_name : NULL;
+}
+
+double qless__now(const qless_client *c)
+{
+	struct timespec ts;
+	if (c->pinned_now != 0)
+		return c->pinned_now;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + c->offset;
+}
+
+double qless__pin_now(qless_client *c)
+{
+	double t;
+	c->pinned_now = 0;
+	t = qless__now(c);
+	/* As qless__fmt_now rounds it (without libm). */
+	c->pinned_now = (double)(long long)(t * 1e6 + (t >= 0 ? 0.5 : -0.5)) / 1e6;
+	return c->pinned_now;
+}
+
+void qless__unpin_now(qless_client *c)
+{
+	c->pinned_now = 0;
 }
 
 int qless_client_set_time_offset(qless_client *client, double seconds)

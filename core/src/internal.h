@@ -385,10 +385,10 @@ void qless__tree_put_args(qless_args *a, const qless_put_options *o);
 /* The job's state after a call that ended its run: worker "", expires 0. */
 int qless__job_released(qless_job *job, const char *state, const char *func);
 
-/* ---- live handle count (util.c) ---- */
+/* ---- live handle count (handles.c) ---- */
 void qless__handle_add(int delta);
 
-/* ---- misc ---- */
+/* ---- jids and worker names (ids.c) ---- */
 int qless__make_jid(char out[QLESS_JID_SIZE]);
 char *qless__default_worker_name(void);
 
