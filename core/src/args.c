@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "args.h"
+#include "errors.h"
+#include "util.h"
 
 void qless__args_init(qless_args *a)
 {

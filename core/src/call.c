@@ -5,7 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
+#include "conn.h"
+#include "errors.h"
+#include "protocol.h"
+#include "util.h"
 
 /* "%.6f" of t, without printf's floating-point path (hot: once per call). */
 void qless__fmt_now(char *buf, double t)

@@ -5,7 +5,17 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "embedded_script.h"
+#include "errors.h"
+#include "handles.h"
+#include "ids.h"
+#include "protocol.h"
+#include "url.h"
+#include "util.h"
 
 
 int qless_client_options_init(qless_client_options *opts, unsigned int version)

@@ -8,7 +8,13 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "conn.h"
+#include "errors.h"
+#include "url.h"
 
 /* Two system calls per guarded operation (one when the caller blocks
  * SIGPIPE itself): block, then restore. A write to a closed connection

@@ -5,12 +5,16 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "qless/qless.h"
 #include "beater.h"
+#include "engine.h"
 #include "engine_log.h"
 #include "engine_stop.h"
 #include "engine_tree.h"
+#include "errors.h"
 #include "job_loop.h"
 #include "pool.h"
+#include "util.h"
 
 int64_t qless_worker_jobs_done(const qless_worker *worker)
 {

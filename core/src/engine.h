@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "qless/qless.h"
 
 typedef struct qless_policy {
 	char *klass, *queue;   /* one of them, or neither (the default) */

@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "qless/qless.h"
+#include "client_state.h"
 #include "engine_log.h"
 
 void qless__log(qless_worker *w, const char *fmt, ...)

@@ -3,6 +3,7 @@
 #define QLESS_ENGINE_LOG_H
 
 #include "engine.h"
+#include "errors.h"
 
 /* One line, prefixed with the worker's name, to run.log or stderr. */
 void qless__log(qless_worker *w, const char *fmt, ...) QLESS_PRINTF(2, 3);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "qless/qless.h"
 #include "engine_stop.h"
 
 double qless__mono(void)

@@ -8,10 +8,14 @@
 
 #include <jansson.h>
 
+#include "qless/qless.h"
+#include "engine.h"
 #include "engine_log.h"
 #include "engine_stop.h"
 #include "engine_tree.h"
+#include "errors.h"
 #include "reconnect.h"
+#include "result.h"
 #include "worker_config.h"
 
 /* ---- run options ---- */

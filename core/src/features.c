@@ -5,7 +5,14 @@
  * blanks, purges and cancels tree jobs). */
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "conn.h"
+#include "db_features.h"
+#include "errors.h"
 
 /* What this library's script records in ql:features. */
 static const char *const implemented[] = { "cron", "tree" };

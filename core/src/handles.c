@@ -2,7 +2,8 @@
  * and bindings read to find leaks (qless_handle_count). */
 #include <stdint.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "handles.h"
 
 static int64_t live_handles;
 

@@ -9,7 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "errors.h"
+#include "ids.h"
+#include "util.h"
 
 static int random_bytes(unsigned char *buf, size_t n)
 {

@@ -5,7 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "errors.h"
+#include "handles.h"
+#include "job_snapshot.h"
+#include "util.h"
 
 struct qless_job {
 	qless_client *client;

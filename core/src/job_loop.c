@@ -5,11 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qless/qless.h"
+#include "args.h"
 #include "beater.h"
+#include "client_state.h"
+#include "engine.h"
 #include "engine_log.h"
 #include "engine_stop.h"
 #include "engine_tree.h"
+#include "errors.h"
 #include "job_loop.h"
+#include "job_settle.h"
+#include "joblist.h"
 #include "reconnect.h"
 #include "result.h"
 #include "worker_config.h"

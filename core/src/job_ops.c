@@ -2,7 +2,16 @@
  * requeue, timeout, priority, log, tags, tracking and dependencies. */
 #include <stdlib.h>
 
-#include "internal.h"
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
+#include "errors.h"
+#include "job_snapshot.h"
+#include "put.h"
+#include "util.h"
 
 int qless_job_refresh(qless_job *job)
 {

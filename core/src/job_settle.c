@@ -5,7 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
+#include "errors.h"
+#include "job_settle.h"
+#include "job_snapshot.h"
+#include "joblist.h"
+#include "util.h"
 
 int qless_complete_options_init(qless_complete_options *opts, unsigned int version)
 {

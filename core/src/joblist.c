@@ -1,7 +1,15 @@
 /* qless_joblist: jobs returned by pop, peek, multiget, tracked. */
 #include <stdlib.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "call.h"
+#include "errors.h"
+#include "handles.h"
+#include "job_snapshot.h"
+#include "joblist.h"
 
 qless_joblist *qless__joblist_empty(void)
 {

@@ -3,7 +3,9 @@
  * far and takes the rest from the current defaults. */
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "errors.h"
+#include "options.h"
 
 int qless__options_init_sizes(const char *func, void *opts, unsigned int version, const void *init,
                               const size_t *sizes, unsigned int current)

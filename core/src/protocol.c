@@ -6,7 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "conn.h"
+#include "db_features.h"
+#include "embedded_script.h"
+#include "errors.h"
+#include "protocol.h"
 
 /*
  * An error reply that says the server will not run commands on this

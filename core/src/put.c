@@ -3,7 +3,20 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
+#include "errors.h"
+#include "options.h"
+#include "put.h"
+#include "queue_handle.h"
+#include "tree_args.h"
+#include "unique.h"
+#include "util.h"
 
 /* Sizes of qless_put_options versions 1, 2 and 3. */
 static const size_t put_sizes[QLESS_PUT_OPTIONS_VERSION] = {

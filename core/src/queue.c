@@ -4,7 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
+#include "errors.h"
+#include "handles.h"
+#include "joblist.h"
+#include "queue_counts.h"
+#include "queue_handle.h"
+#include "util.h"
 
 struct qless_queue {
 	qless_client *client;

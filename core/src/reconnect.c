@@ -2,9 +2,12 @@
  * outage, and new connections retried until Redis is back. */
 #include <stdlib.h>
 
+#include "qless/qless.h"
+#include "client_state.h"
 #include "engine_log.h"
 #include "engine_stop.h"
 #include "reconnect.h"
+#include "util.h"
 
 double qless__io_backoff(qless_worker *w, double wait, const char *what)
 {

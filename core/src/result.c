@@ -2,7 +2,10 @@
  * unless it says otherwise), read by the job loop once perform returns. */
 #include <stdlib.h>
 
+#include "qless/qless.h"
+#include "errors.h"
 #include "result.h"
+#include "util.h"
 
 int qless__result_set(qless_result *r, qless_outcome outcome, const char *group, const char *message, double delay)
 {

@@ -2,7 +2,7 @@
 #ifndef QLESS_RESULT_H
 #define QLESS_RESULT_H
 
-#include "internal.h"
+#include "qless/qless.h"
 
 /* DROP: the job is left to its lock (a step before perform could not
  * reach Redis, or the job vanished); the reason is logged where it arose. */

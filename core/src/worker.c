@@ -5,7 +5,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "client_state.h"
 #include "engine.h"
+#include "errors.h"
+#include "handles.h"
+#include "job_settle.h"
+#include "joblist.h"
+#include "options.h"
+#include "strlist.h"
+#include "util.h"
 #include "worker_config.h"
 
 int qless_worker_options_init(qless_worker_options *opts, unsigned int version)

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "qless/qless.h"
+#include "util.h"
 #include "worker_config.h"
 
 static const char USAGE[] =
