@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "qless/qless.h"
+#include "allowlist.h"
 #include "engine.h"
 #include "engine_log.h"
 #include "engine_stop.h"
@@ -16,7 +17,6 @@
 #include "errors.h"
 #include "reconnect.h"
 #include "result.h"
-#include "worker_config.h"
 
 /* ---- run options ---- */
 

@@ -7,6 +7,7 @@
 
 #include "qless/qless.h"
 #include "args.h"
+#include "backoff.h"
 #include "beater.h"
 #include "client_state.h"
 #include "engine.h"
@@ -19,7 +20,7 @@
 #include "joblist.h"
 #include "reconnect.h"
 #include "result.h"
-#include "worker_config.h"
+#include "worker_reserve.h"
 
 /* How many jobs to ask for next: 0 once stopping or max_jobs are claimed. */
 static int claim(qless_worker *w)

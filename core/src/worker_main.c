@@ -6,8 +6,8 @@
 #include <time.h>
 
 #include "qless/qless.h"
+#include "allowlist.h"
 #include "util.h"
-#include "worker_config.h"
 
 static const char USAGE[] =
 	"usage: %s --queue Q [--queue Q2 ...] [options]\n"
