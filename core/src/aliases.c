@@ -1,5 +1,9 @@
 /* Aliases: global names of tree jobs (qless/tree.h). */
-#include "internal.h"
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "errors.h"
+#include "tree_args.h"
 
 int qless_client_alias_set(qless_client *client, const char *jid, const char *const *aliases, size_t n,
                            int64_t *out_added)

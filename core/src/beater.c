@@ -6,7 +6,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "qless/qless.h"
+#include "args.h"
+#include "beater.h"
+#include "bgthread.h"
+#include "call.h"
+#include "client_state.h"
 #include "engine.h"
+#include "engine_stop.h"
+#include "errors.h"
+#include "job_snapshot.h"
+#include "reconnect.h"
+#include "util.h"
 
 #define BEATER_MAX_SLOTS 256
 

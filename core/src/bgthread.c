@@ -5,7 +5,8 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "bgthread.h"
 
 int qless__bg_start(pthread_t *thread, pthread_mutex_t *mu, pthread_cond_t *cv, void *(*fn)(void *), void *arg)
 {

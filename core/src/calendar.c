@@ -1,4 +1,5 @@
 /* Integer UTC calendar arithmetic and ISO 8601 words (see calendar.h). */
+#include "qless/qless.h"
 #include "calendar.h"
 
 static int is_digit(char c)

@@ -1,6 +1,13 @@
 /* Channels: reliable publication to subscribed input ports, and who is
  * subscribed (qless/tree.h). */
-#include "internal.h"
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "errors.h"
+#include "next_times.h"
+#include "tree_args.h"
 
 int qless_channel_publish(qless_client *client, const char *channel, const char *json, const char *from_jid,
                           int64_t *out_delivered)

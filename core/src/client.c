@@ -1,9 +1,21 @@
-/* qless_client: making, cloning and freeing clients; the clock. */
+/* qless_client: making, cloning and freeing clients; the clock; the features
+ * its database holds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "embedded_script.h"
+#include "errors.h"
+#include "handles.h"
+#include "ids.h"
+#include "protocol.h"
+#include "url.h"
+#include "util.h"
 
 
 int qless_client_options_init(qless_client_options *opts, unsigned int version)
@@ -158,6 +170,30 @@ const char *qless_client_worker_name(const qless_client *client)
 	return client ? client->worker_name : NULL;
 }
 
+double qless__now(const qless_client *c)
+{
+	struct timespec ts;
+	if (c->pinned_now != 0)
+		return c->pinned_now;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + c->offset;
+}
+
+double qless__pin_now(qless_client *c)
+{
+	double t;
+	c->pinned_now = 0;
+	t = qless__now(c);
+	/* As qless__fmt_now rounds it (without libm). */
+	c->pinned_now = (double)(long long)(t * 1e6 + (t >= 0 ? 0.5 : -0.5)) / 1e6;
+	return c->pinned_now;
+}
+
+void qless__unpin_now(qless_client *c)
+{
+	c->pinned_now = 0;
+}
+
 int qless_client_set_time_offset(qless_client *client, double seconds)
 {
 	int rc;
@@ -171,4 +207,19 @@ int qless_client_set_time_offset(qless_client *client, double seconds)
 double qless_client_now(const qless_client *client)
 {
 	return client ? qless__now(client) : 0;
+}
+
+int qless_client_features(qless_client *client, char **out_json)
+{
+	static const char F[] = "qless_client_features";
+	int rc;
+
+	QLESS_CHECK_NULL(F, out_json);
+	*out_json = NULL;
+	QLESS_CHECK_NULL(F, client);
+	if ((rc = qless__ensure(client)) != QLESS_OK)
+		return rc;
+	if ((*out_json = qless__strdup(client->features)) == NULL)
+		return qless__err_nomem(F);
+	return QLESS_OK;
 }

@@ -3,7 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_admin.h"
+#include "errors.h"
+#include "strlist.h"
+#include "util.h"
 
 int qless__queues_reply(qless_client *client, const char *F, json_t **out)
 {

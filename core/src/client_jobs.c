@@ -4,7 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
+#include "conn.h"
+#include "errors.h"
+#include "job_snapshot.h"
+#include "joblist.h"
+#include "strlist.h"
+#include "util.h"
 
 int qless_client_get_job(qless_client *client, qless_job **out, const char *jid)
 {

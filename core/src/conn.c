@@ -8,7 +8,13 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "conn.h"
+#include "errors.h"
+#include "url.h"
 
 /* Two system calls per guarded operation (one when the caller blocks
  * SIGPIPE itself): block, then restore. A write to a closed connection
@@ -167,4 +173,21 @@ static redisContext *do_connect(qless_client *c, int select_db)
 		}
 	}
 	return ctx;
+}
+
+int qless__io_error(qless_client *c, const char *what)
+{
+	int rc;
+	if (c->ctx != NULL) {
+		char why[96];
+		rc = qless__err(QLESS_EIO, "%s: connection error: %s", what,
+		                qless__io_reason(c->ctx, c->handshake ? "connect" : "command",
+		                                 c->handshake ? c->connect_timeout_ms : c->command_timeout_ms, why,
+		                                 sizeof why));
+		redisFree(c->ctx);
+		c->ctx = NULL;
+	} else {
+		rc = qless__err(QLESS_EIO, "%s: not connected", what);
+	}
+	return rc;
 }

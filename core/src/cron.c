@@ -1,11 +1,13 @@
 /* Cron expressions: syntax (schedules.md §2.1-2.6 with the script's
  * messages), normalisation and the identity spelling of §10 S6. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
 #include "cron.h"
+#include "errors.h"
 
 #define CRON_MAX_BYTES 1024
 /* Larger numbers are out of every range; capping keeps the arithmetic exact. */

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
 #include "cron.h"
+#include "errors.h"
 
 typedef struct text {
 	char *p;

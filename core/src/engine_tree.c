@@ -8,7 +8,15 @@
 
 #include <jansson.h>
 
+#include "qless/qless.h"
+#include "allowlist.h"
 #include "engine.h"
+#include "engine_log.h"
+#include "engine_stop.h"
+#include "engine_tree.h"
+#include "errors.h"
+#include "reconnect.h"
+#include "result.h"
 
 /* ---- run options ---- */
 

@@ -1,8 +1,10 @@
 /* Thread-local last error, error names, version. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "errors.h"
 
 static _Thread_local int last_code;
 static _Thread_local char last_msg[1024];

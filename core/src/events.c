@@ -5,7 +5,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "conn.h"
+#include "errors.h"
+#include "handles.h"
+#include "util.h"
 
 struct qless_events {
 	qless_client *client;

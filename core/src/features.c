@@ -5,7 +5,14 @@
  * blanks, purges and cancels tree jobs). */
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "conn.h"
+#include "db_features.h"
+#include "errors.h"
 
 /* What this library's script records in ql:features. */
 static const char *const implemented[] = { "cron", "tree" };
@@ -61,19 +68,4 @@ int qless__features_read(qless_client *c, const char *func)
 	}
 	json_decref(obj);
 	return rc;
-}
-
-int qless_client_features(qless_client *client, char **out_json)
-{
-	static const char F[] = "qless_client_features";
-	int rc;
-
-	QLESS_CHECK_NULL(F, out_json);
-	*out_json = NULL;
-	QLESS_CHECK_NULL(F, client);
-	if ((rc = qless__ensure(client)) != QLESS_OK)
-		return rc;
-	if ((*out_json = qless__strdup(client->features)) == NULL)
-		return qless__err_nomem(F);
-	return QLESS_OK;
 }

@@ -6,7 +6,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "args.h"
+#include "bgthread.h"
+#include "call.h"
+#include "client_state.h"
+#include "errors.h"
+#include "handles.h"
+#include "job_snapshot.h"
+#include "util.h"
 
 struct qless_heartbeater {
 	qless_client *client; /* private: used only by the thread */

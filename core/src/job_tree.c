@@ -2,7 +2,14 @@
  * done, suspend, shutdown done. */
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
+#include "errors.h"
+#include "job_snapshot.h"
 
 /* `cmd <jid> <worker>` on the held job; *out (may be NULL) the reply. */
 static int held_call(qless_job *job, const char *F, const char *cmd, redisReply **out)

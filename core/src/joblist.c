@@ -1,7 +1,15 @@
 /* qless_joblist: jobs returned by pop, peek, multiget, tracked. */
 #include <stdlib.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "call.h"
+#include "errors.h"
+#include "handles.h"
+#include "job_snapshot.h"
+#include "joblist.h"
 
 qless_joblist *qless__joblist_empty(void)
 {
@@ -51,4 +59,49 @@ void qless__joblist_give(qless_joblist *l, qless_joblist **out)
 		*out = l;
 	else
 		qless_joblist_free(l);
+}
+
+int qless__joblist_from_json(qless_client *c, json_t *arr, qless_joblist **out, const char *F)
+{
+	qless_joblist *l;
+	size_t i, n;
+	int rc;
+
+	*out = NULL;
+	if (json_is_object(arr) && json_object_size(arr) == 0)
+		n = 0;
+	else if (json_is_array(arr))
+		n = json_array_size(arr);
+	else
+		return qless__err(QLESS_EPROTOCOL, "%s: expected a JSON array of jobs", F);
+	l = qless__joblist_empty();
+	if (l == NULL || (n > 0 && (l->jobs = calloc(n, sizeof *l->jobs)) == NULL)) {
+		qless_joblist_free(l);
+		return qless__err_nomem(F);
+	}
+	for (i = 0; i < n; i++) {
+		json_t *e = json_array_get(arr, i);
+		json_incref(e);
+		rc = qless__job_from_json(c, e, &l->jobs[i], F);
+		if (rc != QLESS_OK) {
+			l->size = i;
+			qless_joblist_free(l);
+			return rc;
+		}
+	}
+	l->size = n;
+	*out = l;
+	return QLESS_OK;
+}
+
+int qless__joblist_from_reply(qless_client *c, redisReply *r, qless_joblist **out, const char *F)
+{
+	json_t *arr;
+	int rc = qless__reply_json(r, F, &arr);
+	*out = NULL;
+	if (rc != QLESS_OK)
+		return rc;
+	rc = qless__joblist_from_json(c, arr, out, F);
+	json_decref(arr);
+	return rc;
 }

@@ -1,6 +1,11 @@
 /* The worker registry: the port configuration of a queue's job classes,
  * copied into their new tree jobs (qless/tree.h). */
-#include "internal.h"
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "errors.h"
+#include "queue_handle.h"
+#include "tree_args.h"
 
 /* One integer reply 0 or 1 into an optional flag. */
 static int flag_call(qless_client *c, const char *F, const char *cmd, qless_args *a, int *out)

@@ -2,8 +2,14 @@
  * reply reading recur.next shares with it (schedules.md §3.5-3.6). */
 #include <stdlib.h>
 
-#include "internal.h"
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
 #include "cron.h"
+#include "errors.h"
+#include "next_times.h"
 
 int qless__times_out(const char *F, double **out, size_t *n)
 {

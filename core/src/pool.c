@@ -12,7 +12,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "qless/qless.h"
+#include "args.h"
+#include "beater.h"
+#include "client_state.h"
 #include "engine.h"
+#include "engine_log.h"
+#include "engine_stop.h"
+#include "errors.h"
+#include "job_loop.h"
+#include "job_settle.h"
+#include "pool.h"
+#include "reconnect.h"
 
 /* ---- threads ---- */
 

@@ -2,7 +2,11 @@
  * channel links (qless/tree.h). */
 #include <stdio.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "errors.h"
+#include "tree_args.h"
 
 /* The arguments every port call starts with: jid, dir and, for the calls
  * on one port (one_port set), the port. */

@@ -3,7 +3,14 @@
  * (qless_client_queue_counts), and the list the latter returns. */
 #include <stdlib.h>
 
-#include "internal.h"
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "client_admin.h"
+#include "errors.h"
+#include "handles.h"
+#include "queue_counts.h"
+#include "util.h"
 
 struct qless_queue_countlist {
 	size_t size;

@@ -3,7 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "errors.h"
+#include "util.h"
 
 static json_t *reply_to_json(const redisReply *r)
 {

@@ -4,8 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
 #include "cron.h"
+#include "errors.h"
+#include "handles.h"
+#include "next_times.h"
+#include "options.h"
+#include "put.h"
+#include "queue_handle.h"
+#include "recurring.h"
+#include "unique.h"
+#include "util.h"
 
 struct qless_recur {
 	qless_client *client;

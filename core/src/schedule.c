@@ -3,7 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "errors.h"
+#include "handles.h"
+#include "options.h"
+#include "util.h"
 
 struct qless_schedule {
 	qless_queue *queue;

@@ -5,8 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
 #include "cron.h"
+#include "errors.h"
+#include "next_times.h"
+#include "options.h"
+#include "put.h"
+#include "queue_handle.h"
+#include "recurring.h"
+#include "util.h"
 #include "when_read.h"
 
 /* schedule.list pages hold at most this many entries (S5). */

@@ -15,7 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "errors.h"
+#include "util.h"
 
 /* sun_path is 108 bytes including the terminating NUL. */
 #define SOCKET_PATH_MAX 107

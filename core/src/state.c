@@ -1,5 +1,9 @@
 /* Per-job state of tree jobs: JSON values under keys (qless/tree.h). */
-#include "internal.h"
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "errors.h"
+#include "tree_args.h"
 
 int qless_state_get(qless_client *client, const char *jid, const char *key, char **out_json)
 {

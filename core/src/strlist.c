@@ -2,7 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "errors.h"
+#include "handles.h"
+#include "strlist.h"
+#include "util.h"
 
 qless_strlist *qless__strlist_new(size_t cap)
 {

@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
 #include "calendar.h"
+#include "errors.h"
+#include "util.h"
 
 /* 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z: four-digit years only. */
 #define TIME_MIN -62167219200.0

@@ -1,6 +1,11 @@
 /* Trees: the tree record, parent/child links, waking, termination and
  * deletion of tree jobs (qless/tree.h). */
-#include "internal.h"
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "errors.h"
+#include "tree_args.h"
+#include "util.h"
 
 /* A call whose reply is a text the caller may not want: *out (may be NULL)
  * receives it, owned. */

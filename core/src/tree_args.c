@@ -3,7 +3,11 @@
  * anything is sent, naming the function and the argument. */
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "args.h"
+#include "errors.h"
+#include "tree_args.h"
+#include "util.h"
 
 int qless__check_text(const char *func, const char *arg, const char *s)
 {

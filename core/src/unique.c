@@ -9,8 +9,14 @@
 
 #include <openssl/evp.h>
 
+#include <jansson.h>
+
+#include "qless/qless.h"
 #include "cron.h"
-#include "internal.h"
+#include "errors.h"
+#include "ids.h"
+#include "unique.h"
+#include "util.h"
 
 /* §4.2: what jansson writes with these flags is the canonical form. */
 #define CANON_DUMP (JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY)

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "errors.h"
+#include "url.h"
+#include "util.h"
 
 static int hexval(char c)
 {

@@ -1,10 +1,15 @@
-/* Memory, JSON and number helpers. */
+/* Memory, text, JSON and number helpers, and the argument checks built on
+ * them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "errors.h"
+#include "util.h"
 
 void qless_free(void *ptr)
 {
@@ -65,47 +70,6 @@ int qless__check_json(const char *func, const char *arg, const char *text)
 		return qless__err(QLESS_EINVAL, "%s: %s is not valid JSON: %s", func, arg, jerr.text);
 	json_decref(v);
 	return QLESS_OK;
-}
-
-int qless__options_init_sizes(const char *func, void *opts, unsigned int version, const void *init,
-                              const size_t *sizes, unsigned int current)
-{
-	QLESS_CHECK_NULL(func, opts);
-	if (version == 0 || version > current)
-		return qless__err(QLESS_EINVAL, "%s: unsupported version %u", func, version);
-	/* An older struct is shorter: write only its fields. */
-	memcpy(opts, init, sizes[version - 1]);
-	*(unsigned int *)opts = version;
-	return QLESS_OK;
-}
-
-int qless__options_read_sizes(const char *func, const void *opts, void *o, const void *init, const size_t *sizes,
-                              unsigned int current)
-{
-	unsigned int version;
-	memcpy(o, init, sizes[current - 1]);
-	if (opts == NULL)
-		return QLESS_OK;
-	version = *(const unsigned int *)opts;
-	if (version == 0 || version > current)
-		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", func, version);
-	memcpy(o, opts, sizes[version - 1]);
-	*(unsigned int *)o = current;
-	return QLESS_OK;
-}
-
-int qless__options_init(const char *func, void *opts, unsigned int version, const void *init, size_t v1_size,
-                        size_t size, unsigned int current)
-{
-	const size_t sizes[2] = { v1_size, size };
-	return qless__options_init_sizes(func, opts, version, init, sizes, current);
-}
-
-int qless__options_read(const char *func, const void *opts, void *o, const void *init, size_t v1_size,
-                        size_t size, unsigned int current)
-{
-	const size_t sizes[2] = { v1_size, size };
-	return qless__options_read_sizes(func, opts, o, init, sizes, current);
 }
 
 int qless__check_finite(const char *func, const char *arg, double v)
@@ -225,16 +189,4 @@ void qless__fmt_num(char *buf, size_t size, double v)
 		snprintf(buf, size, "%lld", (long long)v);
 	else
 		snprintf(buf, size, "%.17g", v);
-}
-
-static int64_t live_handles;
-
-void qless__handle_add(int delta)
-{
-	__atomic_add_fetch(&live_handles, (int64_t)delta, __ATOMIC_RELAXED);
-}
-
-int64_t qless_handle_count(void)
-{
-	return __atomic_load_n(&live_handles, __ATOMIC_RELAXED);
 }

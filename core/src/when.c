@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "errors.h"
+#include "util.h"
 #include "when_read.h"
+#include "when_words.h"
 
 static const char *const FUNC = QLESS_WHEN_FUNC;
 

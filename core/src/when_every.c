@@ -4,9 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
 #include "calendar.h"
 #include "when_read.h"
+#include "when_words.h"
 
 typedef struct cron_parts {
 	char dom[8], month[4], dow[32];

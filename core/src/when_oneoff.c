@@ -3,9 +3,10 @@
  * clock of the text's zone. */
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
 #include "calendar.h"
 #include "when_read.h"
+#include "when_words.h"
 
 typedef enum day_kind {
 	DAY_NONE, DAY_TODAY, DAY_TOMORROW, DAY_WEEKDAY, DAY_NEXT_WEEKDAY, DAY_MONTH_DAY, DAY_ISO

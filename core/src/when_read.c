@@ -3,8 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "calendar.h"
+#include "errors.h"
 #include "when_read.h"
+#include "when_words.h"
 
 /* Words named in messages are cut here. */
 #define WHEN_WORD_SHOWN 64

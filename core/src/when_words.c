@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qless/qless.h"
+#include "calendar.h"
 #include "when_words.h"
 
 /* The last figure that still counts as a number: beyond it sums of

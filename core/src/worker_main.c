@@ -5,7 +5,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "qless/qless.h"
+#include "allowlist.h"
+#include "util.h"
 
 static const char USAGE[] =
 	"usage: %s --queue Q [--queue Q2 ...] [options]\n"

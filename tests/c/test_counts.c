@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #ifdef QLESS_BUILDING
-#include "internal.h"
+#include "queue_counts.h"
 #endif
 
 typedef struct model {

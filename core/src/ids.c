@@ -1,4 +1,4 @@
-/* Clock, jids and the default worker name. */
+/* The names libqless makes up: jids and the default worker name. */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -9,31 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
-
-double qless__now(const qless_client *c)
-{
-	struct timespec ts;
-	if (c->pinned_now != 0)
-		return c->pinned_now;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + c->offset;
-}
-
-double qless__pin_now(qless_client *c)
-{
-	double t;
-	c->pinned_now = 0;
-	t = qless__now(c);
-	/* As qless__fmt_now rounds it (without libm). */
-	c->pinned_now = (double)(long long)(t * 1e6 + (t >= 0 ? 0.5 : -0.5)) / 1e6;
-	return c->pinned_now;
-}
-
-void qless__unpin_now(qless_client *c)
-{
-	c->pinned_now = 0;
-}
+#include "qless/qless.h"
+#include "errors.h"
+#include "ids.h"
+#include "util.h"
 
 static int random_bytes(unsigned char *buf, size_t n)
 {

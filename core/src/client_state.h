@@ -1,0 +1,44 @@
+/* The client's state (client.c): settings, connection, protocol target and clock. */
+#ifndef QLESS_CLIENT_STATE_H
+#define QLESS_CLIENT_STATE_H
+
+#include <hiredis/hiredis.h>
+
+#include "qless/common.h"
+#include "url.h"
+
+struct qless_client {
+	int refs;   /* atomic (qless__client_ref); 1 for the caller + 1 per handle made from it */
+	redisContext *ctx;
+	qless_url url;
+	int connect_timeout_ms;
+	int command_timeout_ms;
+	char *worker_name;
+	double offset;
+	/* Non-zero: the now every call sends until unpinned (qless__pin_now). */
+	double pinned_now;
+	char sha[48];
+	/* FCALL target when the server took libqless' function library
+	 * (qless__ensure), else "" and calls go by EVALSHA of sha. */
+	char fn[48];
+	/* Set from QLESS_EVALSHA when the client is made: never use FCALL. */
+	int evalsha_only;
+	char nowbuf[48];
+	/* Set while ensure connects and loads the protocol: errors then name
+	 * the connect timeout, which bounds those steps. */
+	int handshake;
+	/* ql:features as read at the last connect: JSON object text, owned. */
+	char *features;
+};
+void qless__client_ref(qless_client *c);
+void qless__client_unref(qless_client *c);
+/* A new connected client with src's settings (for another thread). */
+int qless__client_clone(const qless_client *src, qless_client **out);
+double qless__now(const qless_client *c);
+/* Fixes the now the client's calls send to the current one, rounded to the
+ * microsecond as sent, and returns it: a time computed as now + d on the
+ * server is then exactly the one the caller meant. Until qless__unpin_now. */
+double qless__pin_now(qless_client *c);
+void qless__unpin_now(qless_client *c);
+
+#endif

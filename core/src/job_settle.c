@@ -1,0 +1,208 @@
+/* Settling a job: the `settle` command (complete, fail or retry, and the
+ * next jobs popped in the same call) that the worker holding a job and the
+ * engine's job loop both use. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "qless/qless.h"
+#include "args.h"
+#include "call.h"
+#include "client_state.h"
+#include "errors.h"
+#include "job_settle.h"
+#include "job_snapshot.h"
+#include "joblist.h"
+#include "util.h"
+
+int qless_complete_options_init(qless_complete_options *opts, unsigned int version)
+{
+	QLESS_CHECK_NULL("qless_complete_options_init", opts);
+	if (version != QLESS_COMPLETE_OPTIONS_VERSION)
+		return qless__err(QLESS_EINVAL, "qless_complete_options_init: unsupported version %u", version);
+	memset(opts, 0, sizeof *opts);
+	opts->version = version;
+	return QLESS_OK;
+}
+
+/* The text of a reply element; NULL for nil (a field not stored). */
+static const char *reply_text(const redisReply *r)
+{
+	return r != NULL && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS) ? r->str : NULL;
+}
+
+/* The job's fields as the script stored them after a settle (the `fields`
+ * of its reply: state, queue, worker, expires, remaining, failure), so the
+ * snapshot follows the protocol's transitions without repeating them. A
+ * job the settle deleted (a completed job purged at once) keeps `state`
+ * from the result and reads as finished. complete's result is the state it
+ * reports (state_wins): "scheduled" for a job whose hash says waiting while
+ * it sits in the next queue's scheduled set. */
+static int apply_settled(qless_job *job, const redisReply *fields, const char *state, int state_wins,
+                         const char *F)
+{
+	const char *v[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
+	json_t *failure = NULL;
+	size_t i;
+	int rc;
+
+	if (fields == NULL || fields->type != REDIS_REPLY_ARRAY || fields->elements != 6)
+		return qless__err(QLESS_EPROTOCOL, "%s: settle reply without the job's fields", F);
+	for (i = 0; i < 6; i++)
+		v[i] = reply_text(fields->element[i]);
+	if (v[5] != NULL && v[5][0] != '\0' && (failure = json_loads(v[5], 0, NULL)) != NULL &&
+	    !json_is_object(failure)) {
+		json_decref(failure);
+		failure = NULL;
+	}
+	rc = qless__job_set_str(job, "state", v[0] && !state_wins ? v[0] : state);
+	if (rc == QLESS_OK)
+		rc = qless__job_set_str(job, "queue", v[1] ? v[1] : "");
+	if (rc == QLESS_OK)
+		rc = qless__job_set_str(job, "worker", v[2] ? v[2] : "");
+	if (rc == QLESS_OK)
+		rc = qless__job_set_num(job, "expires", v[3] ? strtod(v[3], NULL) : 0);
+	if (rc == QLESS_OK && v[4] != NULL)
+		rc = qless__job_set_num(job, "remaining", strtod(v[4], NULL));
+	if (rc == QLESS_OK)
+		rc = qless__job_set_field(job, "failure", failure ? failure : json_object());
+	else
+		json_decref(failure);
+	return qless__job_fields_done(job, rc, F);
+}
+
+void qless__settle_args(qless_args *a, const char *worker, const char *queues_json, int count)
+{
+	qless__args_init(a);
+	qless__args_add(a, worker);
+	qless__args_add(a, queues_json);
+	qless__args_int(a, count);
+}
+
+void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how, double delay, const char *group,
+                            const char *message)
+{
+	qless__args_add(a, how);
+	qless__args_add(a, qless_job_jid(job));
+	qless__args_add(a, qless_job_queue(job));
+	qless__args_add(a, qless_job_data(job));
+	if (how[0] == 'r')
+		qless__args_num(a, delay);
+	if (how[0] != 'c' && group != NULL) {
+		qless__args_add(a, group);
+		qless__args_add(a, message);
+	}
+}
+
+int qless__settle(qless_client *c, const char *F, qless_args *a, qless_job *job, int state_from_result,
+                  int64_t *out_result, qless_joblist **out_next)
+{
+	redisReply *r, *res;
+	json_t *jobs;
+	int rc;
+
+	if (out_next != NULL)
+		*out_next = NULL;
+	if ((rc = qless__call(c, F, "settle", a, &r)) != QLESS_OK)
+		return rc;
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || reply_text(r->element[2]) == NULL) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected {result, fields, jobs} from settle", F);
+	}
+	res = r->element[0];
+	if (job != NULL) {
+		char num[32];
+		const char *state = reply_text(res);
+		if (res->type == REDIS_REPLY_INTEGER) {
+			snprintf(num, sizeof num, "%lld", (long long)res->integer);
+			if (out_result != NULL)
+				*out_result = res->integer;
+			state = res->integer < 0 ? "failed" : num;
+		}
+		if ((rc = apply_settled(job, r->element[1], state ? state : "", state_from_result && state, F)) !=
+		    QLESS_OK) {
+			freeReplyObject(r);
+			return rc;
+		}
+	}
+	if (out_next != NULL) {
+		jobs = json_loads(r->element[2]->str, 0, NULL);
+		rc = jobs ? qless__joblist_from_json(c, jobs, out_next, F)
+		          : qless__err(QLESS_EPROTOCOL, "%s: unparsable jobs in the settle reply", F);
+		json_decref(jobs);
+	}
+	freeReplyObject(r);
+	return rc;
+}
+
+int qless_job_complete(qless_job *job, const qless_complete_options *opts)
+{
+	static const char F[] = "qless_job_complete";
+	const char *next = NULL;
+	qless_args a;
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	if (opts != NULL) {
+		if (opts->version != QLESS_COMPLETE_OPTIONS_VERSION)
+			return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
+		next = opts->next;
+		if (next != NULL && next[0] == '\0')
+			return qless__err_empty(F, "next");
+		if ((rc = qless__check_finite(F, "delay", opts->delay)) != QLESS_OK ||
+		    (rc = qless__check_strv(F, "depends", opts->depends, opts->ndepends, 1)) != QLESS_OK)
+			return rc;
+		if (next == NULL && (opts->delay != 0 || opts->ndepends > 0))
+			return qless__err(QLESS_EINVAL, "%s: delay and depends need next", F);
+	}
+	qless__settle_args(&a, qless__job_client(job)->worker_name, "[]", 0);
+	qless__settle_job_args(&a, job, "complete", 0, NULL, NULL);
+	if (next != NULL) {
+		qless__args_add(&a, "next");
+		qless__args_add(&a, next);
+		if (opts->delay != 0) {
+			qless__args_add(&a, "delay");
+			qless__args_num(&a, opts->delay);
+		}
+		if (opts->ndepends > 0) {
+			qless__args_add(&a, "depends");
+			qless__args_own(&a, qless__json_strv(opts->depends, opts->ndepends));
+		}
+	}
+	return qless__settle(qless__job_client(job), F, &a, job, 1, NULL, NULL);
+}
+
+int qless_job_fail(qless_job *job, const char *group, const char *message)
+{
+	static const char F[] = "qless_job_fail";
+	qless_args a;
+
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	if ((rc = qless__check_failure(F, group, message, 0)) != QLESS_OK)
+		return rc;
+	qless__settle_args(&a, qless__job_client(job)->worker_name, "[]", 0);
+	qless__settle_job_args(&a, job, "fail", 0, group, message);
+	return qless__settle(qless__job_client(job), F, &a, job, 0, NULL, NULL);
+}
+
+int qless_job_retry(qless_job *job, double delay, const char *group, const char *message, int64_t *out_remaining)
+{
+	static const char F[] = "qless_job_retry";
+	qless_args a;
+
+	int rc;
+
+	QLESS_CHECK_NULL(F, job);
+	if ((rc = qless__check_failure(F, group, message, 1)) != QLESS_OK)
+		return rc;
+	if (!qless__finite(delay) || delay < 0)
+		return qless__err(QLESS_EINVAL, "%s: delay must be a finite number >= 0", F);
+	qless__settle_args(&a, qless__job_client(job)->worker_name, "[]", 0);
+	qless__settle_job_args(&a, job, "retry", delay, group, message);
+	return qless__settle(qless__job_client(job), F, &a, job, 0, out_remaining, NULL);
+}
