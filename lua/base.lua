@@ -25,12 +25,19 @@ Q.none = {}
 
 -- Errors ----------------------------------------------------------------------
 
--- Raises an error reply. Level 2 puts Lua's "<chunk>:<line>:" in front of the
--- text ("user_script:N:" under EVAL, "user_function:N:" under FCALL), as the
+-- Raises an error reply: "[<kind>] <msg>". The kind is one of Q.kinds (the
+-- exception class names of QLESS_ERRORS in common.h, generated into
+-- error_kinds.lua): clients map the error by that token, never by wording.
+-- Level 2 puts Lua's "<chunk>:<line>:" in front of the text
+-- ("user_script:N:" under EVAL, "user_function:N:" under FCALL), as the
 -- original qless script's error(msg) did: its clients recognise script errors
--- by that prefix.
-Q.raise = function(msg)
-  error(msg, 2)
+-- by that prefix. A kind outside the list is a bug in this script: it is
+-- refused as a ProtocolError naming the bad kind, so tests catch the typo.
+Q.raise = function(kind, msg)
+  if not Q.kinds[kind] then
+    error('[ProtocolError] Q.raise(): unknown error kind ' .. tostring(kind) .. ' for: ' .. tostring(msg), 2)
+  end
+  error('[' .. kind .. '] ' .. msg, 2)
 end
 
 -- Argument checks, run before a command's first write. `cmd` is the display
@@ -39,7 +46,7 @@ end
 -- handler runs (the dispatcher checks them all), so messages may quote it.
 Q.need = function(cmd, name, value)
   if value == nil then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" missing')
   end
   return value
 end
@@ -51,14 +58,14 @@ end
 Q.number = function(cmd, name, value, default)
   if value == nil then
     if default ~= nil then return default end
-    Q.raise(cmd .. '(): Arg "' .. name .. '" missing or not a number: nil')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" missing or not a number: nil')
   end
   local n = tonumber(value)
   if n == nil then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not a number: ' .. tostring(value))
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a number: ' .. tostring(value))
   end
   if n ~= n or n == math.huge or n == -math.huge then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not a finite number: ' .. value)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a finite number: ' .. value)
   end
   return n
 end
@@ -69,7 +76,8 @@ Q.whole = function(cmd, name, value, default, max)
   local n = Q.number(cmd, name, value, default)
   max = max or 2147483647
   if n < 0 or n > max or n ~= math.floor(n) then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" must be a whole number from 0 to ' .. max .. ': ' .. value)
+    Q.raise('InvalidArgument',
+      cmd .. '(): Arg "' .. name .. '" must be a whole number from 0 to ' .. max .. ': ' .. value)
   end
   -- -0 would reach Redis as "-0", which it does not take for an integer.
   if n == 0 then return 0 end
@@ -83,7 +91,7 @@ Q.count = function(cmd, value, default)
   if value == nil then return default end
   local n = tonumber(value)
   if not n or n ~= math.floor(n) or n < 1 or n > 1000 then
-    Q.raise(cmd .. '(): Arg "count" must be between 1 and 1000')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "count" must be between 1 and 1000')
   end
   return n
 end
@@ -92,7 +100,7 @@ end
 Q.delay = function(cmd, name, value, default)
   local n = Q.number(cmd, name, value, default)
   if n < 0 then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" must be a finite number >= 0: ' .. value)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" must be a finite number >= 0: ' .. value)
   end
   return n
 end
@@ -105,7 +113,7 @@ Q.jid = function(cmd, name, value)
     local suffix = string.match(value, '%-history$') or string.match(value, '%-dependents$') or
       string.match(value, '%-dependencies$')
     if suffix then
-      Q.raise(cmd .. '(): Arg "' .. name .. '" must not end in "' .. suffix .. '": ' .. value)
+      Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" must not end in "' .. suffix .. '": ' .. value)
     end
   end
   return value
@@ -157,11 +165,11 @@ end
 -- decoded value.
 Q.json = function(cmd, name, value)
   if value == nil then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" missing')
   end
   local ok, decoded = pcall(cjson.decode, value)
   if not ok or not strict_json(value) then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not JSON: ' .. tostring(value))
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not JSON: ' .. tostring(value))
   end
   return decoded
 end
@@ -180,7 +188,7 @@ end
 Q.json_object = function(cmd, name, value)
   local decoded = Q.json(cmd, name, value)
   if not string.find(value, '^[ \t\n\r]*{') then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not a JSON object: ' .. value)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a JSON object: ' .. value)
   end
   return decoded
 end
@@ -190,11 +198,11 @@ end
 Q.json_list = function(cmd, name, value, jids)
   local decoded = Q.json(cmd, name, value)
   if type(decoded) ~= 'table' or (next(decoded) ~= nil and decoded[1] == nil) then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
   end
   for i, item in pairs(decoded) do
     if type(item) ~= 'string' or type(i) ~= 'number' then
-      Q.raise(cmd .. '(): Arg "' .. name .. '" must be a JSON array of strings: ' .. value)
+      Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" must be a JSON array of strings: ' .. value)
     end
     if jids then Q.jid(cmd, name, item) end
   end
@@ -208,7 +216,7 @@ Q.options = function(cmd, args, first)
   if n < first then return Q.none end
   local opts = {}
   if (n - first + 1) % 2 == 1 then
-    Q.raise(cmd .. '(): Arg "' .. args[n] .. '" has no value')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. args[n] .. '" has no value')
   end
   for i = first, n - 1, 2 do
     opts[args[i]] = args[i + 1]

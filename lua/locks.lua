@@ -41,9 +41,9 @@ C.timeout = function(now, args)
     local f = redis.call('hmget', Q.jkey(jid), 'state', 'queue', 'worker', 'tree')
     local held = f[1] == 'running' or (f[1] == 'terminating' and (f[3] or '') ~= '')
     if not f[1] then
-      Q.raise('Timeout(): Job ' .. jid .. ' does not exist')
+      Q.raise('NotFound', 'Timeout(): Job ' .. jid .. ' does not exist')
     elseif not held or seen[jid] then
-      Q.raise('Timeout(): Job ' .. jid .. ' not running')
+      Q.raise('StateError', 'Timeout(): Job ' .. jid .. ' not running')
     end
     fields[i], seen[jid] = f, true
   end

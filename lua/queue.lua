@@ -287,7 +287,7 @@ C.jobs = function(now, args)
   local count = Q.whole('Jobs', 'count', args[4], 25)
   local list = Que.jobs_by_state[state]
   if not list then
-    Q.raise('Jobs(): Unknown type "' .. state .. '"')
+    Q.raise('InvalidArgument', 'Jobs(): Unknown type "' .. state .. '"')
   end
   return list(queue, now, offset, count)
 end

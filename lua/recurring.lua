@@ -101,7 +101,7 @@ local function recur_value(name, value, now)
   elseif name == 'interval' then
     local n = Q.number('Recur', name, value)
     if n <= 0 then
-      Q.raise('Recur(): Arg "interval" must be greater than 0: ' .. value)
+      Q.raise('InvalidArgument', 'Recur(): Arg "interval" must be greater than 0: ' .. value)
     end
     return n
   elseif name == 'data' then
@@ -130,7 +130,7 @@ C.recur = function(now, args)
     offset = Q.number(cmd, 'offset', args[7])
     opts = Q.options(cmd, args, 8)
   else
-    Q.raise('Recur(): schedule type "' .. kind .. '" unknown')
+    Q.raise('InvalidArgument', 'Recur(): schedule type "' .. kind .. '" unknown')
   end
   local priority = Q.number(cmd, 'priority', opts.priority, 0)
   local retries = Q.whole(cmd, 'retries', opts.retries, 0)
@@ -245,7 +245,7 @@ C['recur.update'] = function(now, args)
   local jid = Q.need('Recur', 'jid', args[1])
   local rkey = Q.rkey(jid)
   if redis.call('exists', rkey) == 0 then
-    Q.raise('Recur(): No recurring job ' .. jid)
+    Q.raise('NotFound', 'Recur(): No recurring job ' .. jid)
   end
   local values = {}
   -- schedules.md S3: backlog is limited as for cron if any pair is cron,
@@ -256,10 +256,10 @@ C['recur.update'] = function(now, args)
   for i = 2, #args, 2 do
     local name, value = args[i], args[i + 1]
     if not recur_updaters[name] then
-      Q.raise('Recur(): Unrecognized option "' .. name .. '"')
+      Q.raise('InvalidArgument', 'Recur(): Unrecognized option "' .. name .. '"')
     end
     if value == nil then
-      Q.raise('Recur(): Arg "' .. name .. '" missing a value')
+      Q.raise('InvalidArgument', 'Recur(): Arg "' .. name .. '" missing a value')
     end
     if name == 'backlog' and cron then
       values[i] = Q.cron.backlog('Recur', value)
@@ -278,7 +278,7 @@ end
 local function recur_tags(cmd, jid)
   local text = redis.call('hget', Q.rkey(jid), 'tags')
   if not text and redis.call('exists', Q.rkey(jid)) == 0 then
-    Q.raise(cmd .. '(): Recurring job ' .. jid .. ' does not exist')
+    Q.raise('NotFound', cmd .. '(): Recurring job ' .. jid .. ' does not exist')
   end
   return Q.decode_or(text, {})
 end
