@@ -13,7 +13,7 @@
 -- this chunk on every call, so it must stay cheap).
 local Q = {}
 local C = {}
-local Base = {bin = nil, day = nil, int_texts = nil}
+local Base = {bin = nil, day = nil, int_texts = nil, decimal = nil}
 
 -- Written to ql:features beside each feature a database comes to hold
 -- (cron templates, tree jobs), so a client can tell which script wrote it.
@@ -193,16 +193,36 @@ Q.json_object = function(cmd, name, value)
   return decoded
 end
 
+-- The decimal text of a finite number, as upstream qless stores a number
+-- given where a name belongs: integers in plain digits (1 -> "1"), others in
+-- the fewest significant digits that read back as the same number
+-- (2.5 -> "2.5", 0.1 -> "0.1").
+Base.decimal = function(n)
+  if n == math.floor(n) and n > -1e15 and n < 1e15 then return string.format('%d', n) end
+  for digits = 15, 16 do
+    local text = string.format('%.' .. digits .. 'g', n)
+    if tonumber(text) == n then return text end
+  end
+  return string.format('%.17g', n)
+end
+
 -- Like Q.json but the value must decode to a list of strings (tags,
--- depends, queues); with `jids`, each item must also pass Q.jid.
-Q.json_list = function(cmd, name, value, jids)
+-- depends, queues); with `jids`, each item must also pass Q.jid. With
+-- `numbers` (tags and depends: upstream qless takes [1,2,3] there) a number
+-- is taken as its decimal text.
+Q.json_list = function(cmd, name, value, jids, numbers)
   local decoded = Q.json(cmd, name, value)
   if type(decoded) ~= 'table' or (next(decoded) ~= nil and decoded[1] == nil) then
     Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
   end
   for i, item in pairs(decoded) do
+    if numbers and type(item) == 'number' and type(i) == 'number' then
+      item = Base.decimal(item)
+      decoded[i] = item
+    end
     if type(item) ~= 'string' or type(i) ~= 'number' then
-      Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" must be a JSON array of strings: ' .. value)
+      Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" must be a JSON array of ' ..
+        (numbers and 'strings or numbers: ' or 'strings: ') .. value)
     end
     if jids then Q.jid(cmd, name, item) end
   end
@@ -439,9 +459,17 @@ Q.unindex_tags = function(jid)
 end
 
 -- LINK: jid waits for d unless d is missing or complete. Returns true if linked.
-Q.link = function(jid, d)
+-- Whether job d is one a job can wait for (it exists and is not complete).
+Q.dep_live = function(d)
   local state = redis.call('hget', Q.jkey(d), 'state')
-  if state and state ~= 'complete' then
+  return state ~= false and state ~= 'complete'
+end
+
+-- Makes jid wait for d if d is live; `live` is Q.dep_live(d) when the
+-- caller has read it already.
+Q.link = function(jid, d, live)
+  if live == nil then live = Q.dep_live(d) end
+  if live then
     redis.call('sadd', Q.jkey(d) .. '-dependents', jid)
     redis.call('sadd', Q.jkey(jid) .. '-dependencies', d)
     return true

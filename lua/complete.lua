@@ -25,6 +25,11 @@ Q.must_be_running = function(cmd, jid, worker, texts, extra)
   elseif state ~= 'running' and not (texts.terminating and state == 'terminating') then
     Q.raise('LockLost', cmd .. '(): Job ' .. jid .. texts.state .. state)
   elseif owner ~= worker or (texts.no_owner and owner == '') then
+    -- job.terminate took a running tree job from its worker: it waits for
+    -- a worker to run its shutdown, and no one holds it yet.
+    if state == 'terminating' and owner == '' then
+      Q.raise('LockLost', cmd .. '(): Job ' .. jid .. texts.state .. 'terminating (no worker holds it)')
+    end
     Q.raise('LockLost', cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
   end
   return f, key
@@ -117,7 +122,7 @@ Done.args = function(args)
   end
   c.next = opts.next
   c.delay = Q.delay(cmd, 'delay', opts.delay, 0)
-  if opts.depends ~= nil then c.depends = Q.json_list(cmd, 'depends', opts.depends, true) end
+  if opts.depends ~= nil then c.depends = Q.json_list(cmd, 'depends', opts.depends, true, true) end
   if opts.delay ~= nil and c.next == nil then
     Q.raise('InvalidArgument', 'Complete(): "delay" cannot be used without a "next".')
   end

@@ -11,10 +11,13 @@ Q.recur_set = function(queue, kind)
 end
 
 -- Creates instance <r>-<count> of template r due at s (§11.2 step 2.4);
--- t holds the template's klass, data, priority, tags and retries.
-local function spawn_instance(queue, r, rkey, t, tags, priority, s, now)
-  local count = redis.call('hincrby', rkey, 'count', 1)
+-- t holds the template's klass, data, priority, tags and retries. The
+-- first write is the ZADD into the queue's work set: a work key of another
+-- program's (WRONGTYPE) refuses the pop before the instance is half made.
+local function spawn_instance(queue, r, rkey, t, tags, priority, s, now, count)
   local child = r .. '-' .. count
+  Q.work_add(queue, child, priority, s)
+  redis.call('hset', rkey, 'count', count)
   Q.index_tags(child, tags, now)
   redis.call('hset', Q.jkey(child),
     'jid', child,
@@ -31,7 +34,6 @@ local function spawn_instance(queue, r, rkey, t, tags, priority, s, now)
     'time', Q.timestr(s),
     'spawned_from_jid', r)
   Q.history(child, s, 'put', {q = queue})
-  Q.work_add(queue, child, priority, s)
 end
 
 -- Spawns the due templates of the queue's set `kind` (§11.2 step 2): at
@@ -45,16 +47,21 @@ local function spawn_due(queue, kind, now, n, schedule)
   local key = Q.qkey(queue, kind)
   local templates = redis.call('zrangebyscore', key, 0, now, 'LIMIT', 0, n)
   local moved = 0
+  if #templates == 0 then return 0 end
+  -- The instance counter is read with the fields (spawn_instance writes it).
+  local fields = {'klass', 'data', 'priority', 'tags', 'retries', unpack(schedule.fields)}
+  fields[#fields + 1] = 'count'
   for _, r in ipairs(templates) do
     local rkey = Q.rkey(r)
-    local t = redis.call('hmget', rkey, 'klass', 'data', 'priority', 'tags', 'retries',
-      unpack(schedule.fields))
+    local t = redis.call('hmget', rkey, unpack(fields))
+    local count = tonumber(t[#fields]) or 0
     local s, state = schedule.start(t, math.floor(tonumber(redis.call('zscore', key, r))), now, queue)
     if not s then redis.call('zrem', key, r) end
     local priority = tonumber(t[3]) or 0
     local tags = Q.decode_or(t[4], {})
     while s and s <= now and moved < n do
-      spawn_instance(queue, r, rkey, t, tags, priority, s, now)
+      count = count + 1
+      spawn_instance(queue, r, rkey, t, tags, priority, s, now, count)
       moved = moved + 1
       s = schedule.after(state, s)
       if s then
@@ -141,7 +148,7 @@ C.recur = function(now, args)
     backlog = Q.whole(cmd, 'backlog', opts.backlog, 0)
   end
   local tags = {}
-  if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags) end
+  if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags, false, true) end
   local due = E and Q.cron.due(cmd, E, now) or now + offset
   local unique = Q.unique.mode(cmd, opts.unique)
   if unique and Q.unique.template_pending(jid) then return Q.unique.reply(unique, jid, false) end

@@ -141,15 +141,21 @@ local function reserved(c)
 end
 
 -- A channel argument. `use`: 'publish' (publishing, output links) refuses
--- all of /qless; 'subscribe' (input links) allows /qless/workers and below.
+-- all of /qless; 'subscribe' (input links) allows /qless/workers, where the
+-- worker registry publishes (§5.18). Its sub-channels are refused too:
+-- nothing publishes there (registry events name their queue in the event),
+-- so an input port linked there would wait in vain.
 T.channel = function(cmd, c, use)
   Q.need(cmd, 'channel', c)
   if not valid_channel(c) then
     Q.raise('InvalidArgument', cmd .. '(): Arg "channel" invalid: ' .. c)
   end
-  if use and reserved(c) and not (use == 'subscribe' and
-      (c == '/qless/workers' or string.sub(c, 1, 15) == '/qless/workers/')) then
-    Q.raise('InvalidArgument', cmd .. '(): Arg "channel" invalid: ' .. c .. ' is reserved')
+  if use and reserved(c) and not (use == 'subscribe' and c == '/qless/workers') then
+    local why = ''
+    if use == 'subscribe' and string.sub(c, 1, 15) == '/qless/workers/' then
+      why = ': worker-registry events go to /qless/workers only (their "queue" field names the queue)'
+    end
+    Q.raise('InvalidArgument', cmd .. '(): Arg "channel" invalid: ' .. c .. ' is reserved' .. why)
   end
   return c
 end

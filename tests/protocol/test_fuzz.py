@@ -361,7 +361,9 @@ def must_refuse(kind, value):
     if kind == "cron":
         return True   # no bad value is a 5- or 7-field expression or a macro
     if kind == "list":
-        return value in BAD_LISTS or value in BAD_JSON
+        # Numbers stand for their decimal text in tags and depends (as
+        # upstream qless); settle's queue list refuses them (settle_refuses).
+        return (value in BAD_LISTS and value != "[1]") or value in BAD_JSON
     if kind == "data":
         return value in BAD_JSON or value in ("nan", "0x10")
     if kind == "unique":

@@ -1,7 +1,7 @@
 """§5.6 pop (POP-*)."""
 import pytest
 
-from helpers import fresh_job, jids
+from helpers import digest, fresh_job, jids
 
 
 @pytest.mark.parametrize("args", [[], ["queue"], ["queue", "worker"],
@@ -208,3 +208,21 @@ def test_pop_wait_time_uses_put_time(ql, r):
     ql.put(now=3)
     ql.pop(now=10)
     assert float(r.hget("ql:j:jid", "time")) == 10
+
+
+@pytest.mark.parametrize("kind", ["work", "locks", "scheduled", "recur"])
+def test_pop_from_foreign_queue_key_writes_nothing(ql, r, events, kind):
+    """A queue key held by another program (a string where qless keeps a
+    sorted set): pop refuses with Redis's WRONGTYPE before writing anything
+    (it used to register the worker in ql:workers first). With due
+    scheduled and recurring jobs, a foreign work set refuses too."""
+    if kind == "work":
+        ql.put("later", delay=1)
+        ql.recur("r", interval=1)
+    r.set("ql:q:queue-" + kind, "another program's value")
+    before = digest(r)
+    with events() as ev:
+        msg = ql.err("pop", 10, "queue", "worker", 5)
+    assert msg.startswith("WRONGTYPE"), msg
+    assert digest(r) == before
+    assert ev == []
