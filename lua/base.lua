@@ -370,6 +370,20 @@ Q.work_add = function(queue, jid, priority, t)
   redis.call('zadd', Q.qkey(queue, 'work'), Q.score(priority - (t / 10000000000)), jid)
 end
 
+-- The sorted sets of a queue that pop and peek read, in their order.
+Q.pop_sets = {'locks', 'recur', 'cron', 'scheduled', 'work'}
+
+-- Fails with Redis's WRONGTYPE unless each of the queue's pop_sets is a
+-- sorted set or absent (one ZSCORE each). Pop reads each set before its own
+-- first write there, but expired locks and due templates are written before
+-- the later sets are read: on those rare paths this runs first, so a key of
+-- another program's refuses the pop with nothing written.
+Q.check_pop_sets = function(queue)
+  for _, kind in ipairs(Q.pop_sets) do
+    redis.call('zscore', Q.qkey(queue, kind), '')
+  end
+end
+
 -- Removes a jid from the listed sets of a queue.
 Q.unqueue = function(queue, jid, kinds)
   for _, kind in ipairs(kinds) do

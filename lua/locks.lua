@@ -116,6 +116,7 @@ Q.reap_locks = function(queue, now, n)
   if n <= 0 then return out end
   local grace = Q.config_number('grace-period', 10)
   local expired = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, n)
+  if #expired > 0 then Q.check_pop_sets(queue) end
   for _, jid in ipairs(expired) do
     local f = redis.call('hmget', Q.jkey(jid), 'worker', 'grace', 'tree', 'state')
     local worker = f[1] or ''

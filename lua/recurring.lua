@@ -48,6 +48,7 @@ local function spawn_due(queue, kind, now, n, schedule)
   local templates = redis.call('zrangebyscore', key, 0, now, 'LIMIT', 0, n)
   local moved = 0
   if #templates == 0 then return 0 end
+  Q.check_pop_sets(queue)
   -- The instance counter is read with the fields (spawn_instance writes it).
   local fields = {'klass', 'data', 'priority', 'tags', 'retries', unpack(schedule.fields)}
   fields[#fields + 1] = 'count'

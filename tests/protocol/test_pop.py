@@ -226,3 +226,24 @@ def test_pop_from_foreign_queue_key_writes_nothing(ql, r, events, kind):
     assert msg.startswith("WRONGTYPE"), msg
     assert digest(r) == before
     assert ev == []
+
+
+@pytest.mark.parametrize("kind", ["work", "scheduled", "recur", "cron"])
+@pytest.mark.parametrize("path", ["expired lock", "due template"])
+def test_pop_reaping_or_spawning_with_foreign_key_writes_nothing(ql, r, events, kind, path):
+    """Expired locks and due recurring templates are written before pop reads
+    the queue's later sets: a foreign key among those refuses the pop with
+    nothing written either."""
+    if path == "expired lock":
+        ql.running("stalled", put_at=0, pop_at=0)   # its lock expired long before 1000
+    else:
+        ql.recur("r", interval=1)                    # due since 0
+    if kind == "recur" and path == "due template":
+        kind = "cron"   # the template set itself is read first
+    r.set("ql:q:queue-" + kind, "another program's value")
+    before = digest(r)
+    with events() as ev:
+        msg = ql.err("pop", 1000, "queue", "worker2", 5)
+    assert msg.startswith("WRONGTYPE"), msg
+    assert digest(r) == before
+    assert ev == []
