@@ -15,7 +15,7 @@ A.check_free = function(cmd, jid, aliases)
   for _, a in ipairs(aliases) do
     local owner = redis.call('hget', 'ql:aliases', a)
     if owner and owner ~= jid then
-      Q.raise(cmd .. '(): alias "' .. a .. '" is already used by job ' .. owner)
+      Q.raise('StateError', cmd .. '(): alias "' .. a .. '" is already used by job ' .. owner)
     end
   end
 end
@@ -24,11 +24,11 @@ end
 A.parse = function(cmd, text)
   local list = Q.json(cmd, 'aliases', text)
   if type(list) ~= 'table' or not string.find(text, '^[ \t\n\r]*%[') then
-    Q.raise(cmd .. '(): Arg "aliases" invalid: not a JSON array')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "aliases" invalid: not a JSON array')
   end
   for _, a in ipairs(list) do
     if not valid(a) then
-      Q.raise(cmd .. '(): Arg "aliases" invalid: alias ' .. cjson.encode(a))
+      Q.raise('InvalidArgument', cmd .. '(): Arg "aliases" invalid: alias ' .. cjson.encode(a))
     end
   end
   return list
@@ -48,7 +48,7 @@ local function names(cmd, args, first)
   Q.need(cmd, 'alias', args[first])
   for i = first, #args do
     if not valid(args[i]) then
-      Q.raise(cmd .. '(): Arg "alias" invalid: ' .. args[i])
+      Q.raise('InvalidArgument', cmd .. '(): Arg "alias" invalid: ' .. args[i])
     end
   end
   return {unpack(args, first)}

@@ -86,22 +86,22 @@ local function utf8_error(command, args, i)
     name = names[i] or (names.rep and names[#names]) or tostring(i)
   end
   -- As the commands write their own name: "recur.update" -> "Recur.update".
-  Q.raise(string.upper(string.sub(command, 1, 1)) .. string.sub(command, 2) .. '(): Arg "' .. name ..
+  Q.raise('InvalidArgument', string.upper(string.sub(command, 1, 1)) .. string.sub(command, 2) .. '(): Arg "' .. name ..
     '" not valid UTF-8 (argument ' .. i .. ')')
 end
 
 local QlessDispatch = function(keys, argv)
   if #keys > 0 then
-    Q.raise('No Keys should be provided')
+    Q.raise('InvalidArgument', 'No Keys should be provided')
   end
   local command = argv[1]
   if command == nil then
-    Q.raise('Must provide a command')
+    Q.raise('InvalidArgument', 'Must provide a command')
   end
   Q.memo_config, Q.memo_tracked = nil, nil
   local handler = C[command]
   if type(handler) ~= 'function' then
-    Q.raise('Unknown command ' .. (utf8_valid(command, string.find(command, '[\128-\255]'))
+    Q.raise('InvalidArgument', 'Unknown command ' .. (utf8_valid(command, string.find(command, '[\128-\255]'))
       and command or '(not UTF-8)'))
   end
   -- `now` repeats across a pipelined batch: parsed once per distinct text.
@@ -115,7 +115,8 @@ local QlessDispatch = function(keys, argv)
   if now == nil or now ~= now or now == math.huge or now == -math.huge then
     local text = tostring(argv[2])
     if not utf8_valid(text, string.find(text, '[\128-\255]')) then text = '(not UTF-8)' end
-    Q.raise('Arg "now" ' .. (now == nil and 'missing or not a number: ' or 'not a finite number: ') .. text)
+    Q.raise('InvalidArgument',
+      'Arg "now" ' .. (now == nil and 'missing or not a number: ' or 'not a finite number: ') .. text)
   end
   -- Command arguments start at ARGV[3]: moved down in place (the table is
   -- this call's own), which saves a second table per command. Each is

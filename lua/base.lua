@@ -13,7 +13,7 @@
 -- this chunk on every call, so it must stay cheap).
 local Q = {}
 local C = {}
-local Base = {bin = nil, day = nil, int_texts = nil}
+local Base = {bin = nil, day = nil, int_texts = nil, decimal = nil}
 
 -- Written to ql:features beside each feature a database comes to hold
 -- (cron templates, tree jobs), so a client can tell which script wrote it.
@@ -25,12 +25,19 @@ Q.none = {}
 
 -- Errors ----------------------------------------------------------------------
 
--- Raises an error reply. Level 2 puts Lua's "<chunk>:<line>:" in front of the
--- text ("user_script:N:" under EVAL, "user_function:N:" under FCALL), as the
+-- Raises an error reply: "[<kind>] <msg>". The kind is one of Q.kinds (the
+-- exception class names of QLESS_ERRORS in common.h, generated into
+-- error_kinds.lua): clients map the error by that token, never by wording.
+-- Level 2 puts Lua's "<chunk>:<line>:" in front of the text
+-- ("user_script:N:" under EVAL, "user_function:N:" under FCALL), as the
 -- original qless script's error(msg) did: its clients recognise script errors
--- by that prefix.
-Q.raise = function(msg)
-  error(msg, 2)
+-- by that prefix. A kind outside the list is a bug in this script: it is
+-- refused as a ProtocolError naming the bad kind, so tests catch the typo.
+Q.raise = function(kind, msg)
+  if not Q.kinds[kind] then
+    error('[ProtocolError] Q.raise(): unknown error kind ' .. tostring(kind) .. ' for: ' .. tostring(msg), 2)
+  end
+  error('[' .. kind .. '] ' .. msg, 2)
 end
 
 -- Argument checks, run before a command's first write. `cmd` is the display
@@ -39,7 +46,7 @@ end
 -- handler runs (the dispatcher checks them all), so messages may quote it.
 Q.need = function(cmd, name, value)
   if value == nil then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" missing')
   end
   return value
 end
@@ -51,14 +58,14 @@ end
 Q.number = function(cmd, name, value, default)
   if value == nil then
     if default ~= nil then return default end
-    Q.raise(cmd .. '(): Arg "' .. name .. '" missing or not a number: nil')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" missing or not a number: nil')
   end
   local n = tonumber(value)
   if n == nil then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not a number: ' .. tostring(value))
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a number: ' .. tostring(value))
   end
   if n ~= n or n == math.huge or n == -math.huge then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not a finite number: ' .. value)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a finite number: ' .. value)
   end
   return n
 end
@@ -69,7 +76,8 @@ Q.whole = function(cmd, name, value, default, max)
   local n = Q.number(cmd, name, value, default)
   max = max or 2147483647
   if n < 0 or n > max or n ~= math.floor(n) then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" must be a whole number from 0 to ' .. max .. ': ' .. value)
+    Q.raise('InvalidArgument',
+      cmd .. '(): Arg "' .. name .. '" must be a whole number from 0 to ' .. max .. ': ' .. value)
   end
   -- -0 would reach Redis as "-0", which it does not take for an integer.
   if n == 0 then return 0 end
@@ -83,7 +91,7 @@ Q.count = function(cmd, value, default)
   if value == nil then return default end
   local n = tonumber(value)
   if not n or n ~= math.floor(n) or n < 1 or n > 1000 then
-    Q.raise(cmd .. '(): Arg "count" must be between 1 and 1000')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "count" must be between 1 and 1000')
   end
   return n
 end
@@ -92,7 +100,7 @@ end
 Q.delay = function(cmd, name, value, default)
   local n = Q.number(cmd, name, value, default)
   if n < 0 then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" must be a finite number >= 0: ' .. value)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" must be a finite number >= 0: ' .. value)
   end
   return n
 end
@@ -105,7 +113,7 @@ Q.jid = function(cmd, name, value)
     local suffix = string.match(value, '%-history$') or string.match(value, '%-dependents$') or
       string.match(value, '%-dependencies$')
     if suffix then
-      Q.raise(cmd .. '(): Arg "' .. name .. '" must not end in "' .. suffix .. '": ' .. value)
+      Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" must not end in "' .. suffix .. '": ' .. value)
     end
   end
   return value
@@ -157,11 +165,11 @@ end
 -- decoded value.
 Q.json = function(cmd, name, value)
   if value == nil then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" missing')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" missing')
   end
   local ok, decoded = pcall(cjson.decode, value)
   if not ok or not strict_json(value) then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not JSON: ' .. tostring(value))
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not JSON: ' .. tostring(value))
   end
   return decoded
 end
@@ -180,21 +188,41 @@ end
 Q.json_object = function(cmd, name, value)
   local decoded = Q.json(cmd, name, value)
   if not string.find(value, '^[ \t\n\r]*{') then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not a JSON object: ' .. value)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a JSON object: ' .. value)
   end
   return decoded
 end
 
+-- The decimal text of a finite number, as upstream qless stores a number
+-- given where a name belongs: integers in plain digits (1 -> "1"), others in
+-- the fewest significant digits that read back as the same number
+-- (2.5 -> "2.5", 0.1 -> "0.1").
+Base.decimal = function(n)
+  if n == math.floor(n) and n > -1e15 and n < 1e15 then return string.format('%d', n) end
+  for digits = 15, 16 do
+    local text = string.format('%.' .. digits .. 'g', n)
+    if tonumber(text) == n then return text end
+  end
+  return string.format('%.17g', n)
+end
+
 -- Like Q.json but the value must decode to a list of strings (tags,
--- depends, queues); with `jids`, each item must also pass Q.jid.
-Q.json_list = function(cmd, name, value, jids)
+-- depends, queues); with `jids`, each item must also pass Q.jid. With
+-- `numbers` (tags and depends: upstream qless takes [1,2,3] there) a number
+-- is taken as its decimal text.
+Q.json_list = function(cmd, name, value, jids, numbers)
   local decoded = Q.json(cmd, name, value)
   if type(decoded) ~= 'table' or (next(decoded) ~= nil and decoded[1] == nil) then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" not a JSON array: ' .. tostring(value))
   end
   for i, item in pairs(decoded) do
+    if numbers and type(item) == 'number' and type(i) == 'number' then
+      item = Base.decimal(item)
+      decoded[i] = item
+    end
     if type(item) ~= 'string' or type(i) ~= 'number' then
-      Q.raise(cmd .. '(): Arg "' .. name .. '" must be a JSON array of strings: ' .. value)
+      Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" must be a JSON array of ' ..
+        (numbers and 'strings or numbers: ' or 'strings: ') .. value)
     end
     if jids then Q.jid(cmd, name, item) end
   end
@@ -208,7 +236,7 @@ Q.options = function(cmd, args, first)
   if n < first then return Q.none end
   local opts = {}
   if (n - first + 1) % 2 == 1 then
-    Q.raise(cmd .. '(): Arg "' .. args[n] .. '" has no value')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. args[n] .. '" has no value')
   end
   for i = first, n - 1, 2 do
     opts[args[i]] = args[i + 1]
@@ -342,6 +370,20 @@ Q.work_add = function(queue, jid, priority, t)
   redis.call('zadd', Q.qkey(queue, 'work'), Q.score(priority - (t / 10000000000)), jid)
 end
 
+-- The sorted sets of a queue that pop and peek read, in their order.
+Q.pop_sets = {'locks', 'recur', 'cron', 'scheduled', 'work'}
+
+-- Fails with Redis's WRONGTYPE unless each of the queue's pop_sets is a
+-- sorted set or absent (one ZSCORE each). Pop reads each set before its own
+-- first write there, but expired locks and due templates are written before
+-- the later sets are read: on those rare paths this runs first, so a key of
+-- another program's refuses the pop with nothing written.
+Q.check_pop_sets = function(queue)
+  for _, kind in ipairs(Q.pop_sets) do
+    redis.call('zscore', Q.qkey(queue, kind), '')
+  end
+end
+
 -- Removes a jid from the listed sets of a queue.
 Q.unqueue = function(queue, jid, kinds)
   for _, kind in ipairs(kinds) do
@@ -431,9 +473,17 @@ Q.unindex_tags = function(jid)
 end
 
 -- LINK: jid waits for d unless d is missing or complete. Returns true if linked.
-Q.link = function(jid, d)
+-- Whether job d is one a job can wait for (it exists and is not complete).
+Q.dep_live = function(d)
   local state = redis.call('hget', Q.jkey(d), 'state')
-  if state and state ~= 'complete' then
+  return state ~= false and state ~= 'complete'
+end
+
+-- Makes jid wait for d if d is live; `live` is Q.dep_live(d) when the
+-- caller has read it already.
+Q.link = function(jid, d, live)
+  if live == nil then live = Q.dep_live(d) end
+  if live then
     redis.call('sadd', Q.jkey(d) .. '-dependents', jid)
     redis.call('sadd', Q.jkey(jid) .. '-dependencies', d)
     return true

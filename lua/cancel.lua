@@ -36,11 +36,11 @@ C.cancel = function(now, args)
   for _, jid in ipairs(args) do
     -- Tree jobs end by termination, which runs their shutdown (jobtrees.md §3.3).
     if redis.call('hexists', Q.jkey(jid), 'tree') == 1 then
-      Q.raise('Cancel(): ' .. jid .. ' is a tree job: terminate and delete it')
+      Q.raise('StateError', 'Cancel(): ' .. jid .. ' is a tree job: terminate and delete it')
     end
     for _, d in ipairs(redis.call('smembers', Q.jkey(jid) .. '-dependents')) do
       if not listed[d] then
-        Q.raise('Cancel(): ' .. jid .. ' is a dependency of ' .. d ..
+        Q.raise('StateError', 'Cancel(): ' .. jid .. ' is a dependency of ' .. d ..
           ' but is not mentioned to be canceled')
       end
     end
@@ -70,7 +70,7 @@ C.depends = function(now, args)
   local key = Q.jkey(jid)
   local state = redis.call('hget', key, 'state')
   if state ~= 'depends' then
-    Q.raise('Depends(): Job ' .. jid .. ' not in the depends state: ' .. tostring(state))
+    Q.raise('StateError', 'Depends(): Job ' .. jid .. ' not in the depends state: ' .. tostring(state))
   end
   if sub == 'on' then
     for i = 3, #args do
@@ -92,7 +92,7 @@ C.depends = function(now, args)
       end
     end
   else
-    Q.raise('Depends(): Argument "command" must be "on" or "off": ' .. sub)
+    Q.raise('InvalidArgument', 'Depends(): Argument "command" must be "on" or "off": ' .. sub)
   end
   return 1
 end

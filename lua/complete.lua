@@ -21,11 +21,16 @@ Q.must_be_running = function(cmd, jid, worker, texts, extra)
   local f = redis.call('hmget', key, 'state', 'worker', 'queue', unpack(extra or Q.none))
   local state, owner = f[1], f[2]
   if not state then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
+    Q.raise('NotFound', cmd .. '(): Job ' .. jid .. ' does not exist')
   elseif state ~= 'running' and not (texts.terminating and state == 'terminating') then
-    Q.raise(cmd .. '(): Job ' .. jid .. texts.state .. state)
+    Q.raise('LockLost', cmd .. '(): Job ' .. jid .. texts.state .. state)
   elseif owner ~= worker or (texts.no_owner and owner == '') then
-    Q.raise(cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
+    -- job.terminate took a running tree job from its worker: it waits for
+    -- a worker to run its shutdown, and no one holds it yet.
+    if state == 'terminating' and owner == '' then
+      Q.raise('LockLost', cmd .. '(): Job ' .. jid .. texts.state .. 'terminating (no worker holds it)')
+    end
+    Q.raise('LockLost', cmd .. '(): Job ' .. jid .. texts.worker .. tostring(owner))
   end
   return f, key
 end
@@ -117,12 +122,12 @@ Done.args = function(args)
   end
   c.next = opts.next
   c.delay = Q.delay(cmd, 'delay', opts.delay, 0)
-  if opts.depends ~= nil then c.depends = Q.json_list(cmd, 'depends', opts.depends, true) end
+  if opts.depends ~= nil then c.depends = Q.json_list(cmd, 'depends', opts.depends, true, true) end
   if opts.delay ~= nil and c.next == nil then
-    Q.raise('Complete(): "delay" cannot be used without a "next".')
+    Q.raise('InvalidArgument', 'Complete(): "delay" cannot be used without a "next".')
   end
   if opts.depends ~= nil and c.next == nil then
-    Q.raise('Complete(): "depends" cannot be used without a "next".')
+    Q.raise('InvalidArgument', 'Complete(): "depends" cannot be used without a "next".')
   end
   return c
 end
@@ -168,7 +173,7 @@ C.complete = function(now, args)
   local jid, worker, queue, data = args[1], args[2], args[3], args[4]
   local f, key = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Done.fields)
   if f[3] ~= queue then
-    Q.raise('Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
+    Q.raise('StateError', 'Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
   end
 
   Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))

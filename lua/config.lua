@@ -105,7 +105,7 @@ C['config.set'] = function(now, args)
   if numeric and tonumber(value) ~= nil then
     local n = Q.number('Config.set', 'value', value)
     if n > 2147483647 or n < -2147483647 then
-      Q.raise('Config.set(): Arg "value" out of bounds for "' .. key .. '": ' .. value)
+      Q.raise('InvalidArgument', 'Config.set(): Arg "value" out of bounds for "' .. key .. '": ' .. value)
     end
   end
   Q.log_event(Q.msg_config_set(key, value))

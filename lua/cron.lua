@@ -419,7 +419,7 @@ end
 Q.cron.parse = function(cmd, text)
   Q.need(cmd, 'cron', text)
   local E, reason = Q.cron.compile(text)
-  if not E then Q.raise(cmd .. '(): Arg "cron" invalid: ' .. reason) end
+  if not E then Q.raise('InvalidArgument', cmd .. '(): Arg "cron" invalid: ' .. reason) end
   return E
 end
 
@@ -429,15 +429,15 @@ Q.cron.due = function(cmd, E, now)
   local t0 = math.ceil(now)
   local Y = civil(math.floor(math.max(math.min(t0, 1e15), -1e15) / DAY))
   if E.year_hi < Y then
-    Q.raise(prefix .. ': every allowed year is before ' .. string.format('%d', Y))
+    Q.raise('InvalidArgument', prefix .. ': every allowed year is before ' .. string.format('%d', Y))
   end
   local any = false
   for jan1 = 0, 6 do
     any = any or kind_has_day(E, false, jan1) or kind_has_day(E, true, jan1)
   end
-  if not any then Q.raise(prefix .. ': no allowed day exists in the allowed months') end
+  if not any then Q.raise('InvalidArgument', prefix .. ': no allowed day exists in the allowed months') end
   local due = first(E, now)
-  if not due then Q.raise(prefix .. ' at or after ' .. iso(t0)) end
+  if not due then Q.raise('InvalidArgument', prefix .. ' at or after ' .. iso(t0)) end
   return due
 end
 

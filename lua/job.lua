@@ -231,7 +231,7 @@ end
 -- Raises "<Cmd>(): Job <jid> does not exist" unless the job hash exists.
 Q.must_exist = function(cmd, jid)
   if redis.call('exists', Q.jkey(jid)) == 0 then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
+    Q.raise('NotFound', cmd .. '(): Job ' .. jid .. ' does not exist')
   end
 end
 

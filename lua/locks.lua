@@ -41,9 +41,9 @@ C.timeout = function(now, args)
     local f = redis.call('hmget', Q.jkey(jid), 'state', 'queue', 'worker', 'tree')
     local held = f[1] == 'running' or (f[1] == 'terminating' and (f[3] or '') ~= '')
     if not f[1] then
-      Q.raise('Timeout(): Job ' .. jid .. ' does not exist')
+      Q.raise('NotFound', 'Timeout(): Job ' .. jid .. ' does not exist')
     elseif not held or seen[jid] then
-      Q.raise('Timeout(): Job ' .. jid .. ' not running')
+      Q.raise('StateError', 'Timeout(): Job ' .. jid .. ' not running')
     end
     fields[i], seen[jid] = f, true
   end
@@ -116,6 +116,7 @@ Q.reap_locks = function(queue, now, n)
   if n <= 0 then return out end
   local grace = Q.config_number('grace-period', 10)
   local expired = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, n)
+  if #expired > 0 then Q.check_pop_sets(queue) end
   for _, jid in ipairs(expired) do
     local f = redis.call('hmget', Q.jkey(jid), 'worker', 'grace', 'tree', 'state')
     local worker = f[1] or ''

@@ -39,7 +39,7 @@ T.resolve_port = function(cmd, jid, dir, port, define)
   local f = redis.call('hmget', key, port, '*')
   if f[1] then return f[1] end
   if not f[2] then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' ' .. dir .. 'port "' .. port .. '" does not exist')
+    Q.raise('NotFound', cmd .. '(): Job ' .. jid .. ' ' .. dir .. 'port "' .. port .. '" does not exist')
   end
   if define then redis.call('hset', key, port, f[2]) end
   return f[2]
@@ -176,7 +176,7 @@ C['port.write'] = function(now, args)
     values[i - 3] = args[i]
   end
   if redis.call('hget', Q.jkey(jid), 'state') == 'terminated' then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' is terminated')
+    Q.raise('StateError', cmd .. '(): Job ' .. jid .. ' is terminated')
   end
   T.resolve_port(cmd, jid, dir, port, true)
   if dir == 'in' then

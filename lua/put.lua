@@ -15,16 +15,37 @@ Q.put_args = function(cmd, args)
   local opts = Q.options(cmd, args, 7)
   if opts.priority ~= nil then p.priority = Q.number(cmd, 'priority', opts.priority) end
   if opts.retries ~= nil then p.retries = Q.whole(cmd, 'retries', opts.retries) end
-  if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags) end
+  if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags, false, true) end
   p.depends = Q.none
-  if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends, true) end
+  if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends, true, true) end
   -- requeue ignores `unique`: its purpose is to force a move.
   if cmd == 'Put' then p.unique = Q.unique.mode(cmd, opts.unique) end
   Q.tree.put_args(cmd, opts, p)
   return p
 end
 
--- The effects of put, in the order of §5.4.
+-- Whether jid will wait for a dependency once put with p.depends: reads
+-- the dependencies' states (returned by name, for Q.link) and the old set,
+-- and writes nothing. A job waits when a wanted dependency is live, or was
+-- already its dependency (a kept link stays), or is the job itself (it is
+-- live once put).
+local function waits_after_put(jid, p, deps_key, has_deps)
+  if #p.depends == 0 then return has_deps, Q.none, Q.none end
+  local old = redis.call('smembers', deps_key)
+  local kept = {}
+  for _, d in ipairs(old) do kept[d] = true end
+  local live, waits = {}, false
+  for _, d in ipairs(p.depends) do
+    if live[d] == nil then live[d] = d == jid or Q.dep_live(d) end
+    waits = waits or live[d] or kept[d] == true
+  end
+  return waits, old, live
+end
+
+-- The effects of put, in the order of §5.4, except that the first write is
+-- the ZADD into the queue set the job goes to: if that key is another
+-- program's (WRONGTYPE), the refusal leaves nothing written. Everything
+-- before it only reads.
 Q.put = function(now, p)
   local jid, queue = p.jid, p.queue
   local key = Q.jkey(jid)
@@ -42,19 +63,32 @@ Q.put = function(now, p)
   local old_queue, old_state, old_worker = old[3], old[4], old[7]
   Q.tree.put_check(p, old[9], old_state)
 
-  -- Old tags leave the index; the resolved list is indexed again below.
   local old_tags = Q.decode_or(old[2], Q.none)
-  Q.unindex_tag_list(jid, old_tags)
-
   local priority = p.priority or tonumber(old[1]) or 0
   local tags = p.tags or old_tags
   local retries = p.retries or tonumber(old[6]) or 5
+  local delay = p.delay
+  local old_deps, live
+  has_deps, old_deps, live = waits_after_put(jid, p, deps_key, has_deps)
+
+  -- The first write: the job's place in its queue.
+  local home = has_deps and 'depends' or (delay > 0 and 'scheduled' or 'work')
+  if home == 'depends' then
+    redis.call('zadd', Q.qkey(queue, 'depends'), now, jid)
+  elseif home == 'scheduled' then
+    redis.call('zadd', Q.qkey(queue, 'scheduled'), now + delay, jid)
+  else
+    Q.work_add(queue, jid, priority, now)
+  end
+
+  -- Old tags leave the index; the resolved list is indexed again below.
+  Q.unindex_tag_list(jid, old_tags)
 
   -- A new non-empty depends list replaces the old one; an empty one keeps it.
   if #p.depends > 0 then
     local wanted = {}
     for _, d in ipairs(p.depends) do wanted[d] = true end
-    for _, d in ipairs(redis.call('smembers', key .. '-dependencies')) do
+    for _, d in ipairs(old_deps) do
       if not wanted[d] then Q.unlink(jid, d) end
     end
   end
@@ -63,7 +97,14 @@ Q.put = function(now, p)
   Q.history(jid, now, 'put', nil, not old[8], Q.history_text(now, 'put', 'q', queue))
 
   if old_queue then
-    Q.unqueue(old_queue, jid, {'work', 'locks', 'depends', 'scheduled'})
+    -- The set the job just went to keeps it.
+    if old_queue == queue then
+      for _, kind in ipairs({'work', 'locks', 'depends', 'scheduled'}) do
+        if kind ~= home then redis.call('zrem', Q.qkey(queue, kind), jid) end
+      end
+    else
+      Q.unqueue(old_queue, jid, {'work', 'locks', 'depends', 'scheduled'})
+    end
   end
 
   if old_worker and old_worker ~= '' then
@@ -83,7 +124,6 @@ Q.put = function(now, p)
     Q.unfail_one(jid, old[5], queue)
   end
 
-  local delay = p.delay
   -- A new job's fields go in the order the commands after it look them up
   -- most: Redis scans a small hash front to back for each field.
   redis.call('hset', key,
@@ -101,22 +141,15 @@ Q.put = function(now, p)
     'tags', next(tags) == nil and '{}' or cjson.encode(tags))
 
   for _, d in ipairs(p.depends) do
-    Q.link(jid, d)
+    Q.link(jid, d, live[d])
   end
 
-  -- A set exists iff it is not empty.
-  if #p.depends > 0 then has_deps = Q.exists_and_tracked(deps_key) end
   if has_deps then
-    redis.call('zadd', Q.qkey(queue, 'depends'), now, jid)
     if delay > 0 then
       redis.call('hset', key, 'state', 'depends', 'scheduled', now + delay)
     else
       redis.call('hset', key, 'state', 'depends')
     end
-  elseif delay > 0 then
-    redis.call('zadd', Q.qkey(queue, 'scheduled'), now + delay, jid)
-  else
-    Q.work_add(queue, jid, priority, now)
   end
 
   Q.register_queue(queue, now)

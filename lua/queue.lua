@@ -192,7 +192,6 @@ C.pop = function(now, args)
   if redis.call('sismember', 'ql:paused_queues', queue) == 1 then
     return '{}'
   end
-  redis.call('zadd', 'ql:workers', now, worker)
 
   -- Concurrency cap: only unexpired locks count as running.
   local cap = tonumber(Q.config_stored()[queue .. '-max-concurrency']) or 0
@@ -206,6 +205,10 @@ C.pop = function(now, args)
   Q.spawn_recurring(queue, now, count - #jids)
   Que.promote_scheduled(queue, now, count - #jids)
   Que.take_work(queue, count - #jids, jids)
+  -- Registered only now: the queue's sets are read (and their first writes
+  -- done) above, so a queue key of another program's (WRONGTYPE) refuses the
+  -- pop before anything is written.
+  redis.call('zadd', 'ql:workers', now, worker)
 
   local seen = {}
   for i = 1, #jids do
@@ -287,7 +290,7 @@ C.jobs = function(now, args)
   local count = Q.whole('Jobs', 'count', args[4], 25)
   local list = Que.jobs_by_state[state]
   if not list then
-    Q.raise('Jobs(): Unknown type "' .. state .. '"')
+    Q.raise('InvalidArgument', 'Jobs(): Unknown type "' .. state .. '"')
   end
   return list(queue, now, offset, count)
 end

@@ -6,10 +6,10 @@
 Q.cron.backlog = function(cmd, value)
   local n = Q.number(cmd, 'backlog', value, 0)
   if n ~= math.floor(n) then
-    Q.raise(cmd .. '(): Arg "backlog" must be an integer')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "backlog" must be an integer')
   end
   if n < 0 or n > 1000 then
-    Q.raise(cmd .. '(): Arg "backlog" must be between 0 and 1000 for cron schedules')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "backlog" must be between 0 and 1000 for cron schedules')
   end
   if n == 0 then return 0 end
   return n
@@ -66,7 +66,7 @@ C['recur.next'] = function(now, args)
   local count = Q.count(cmd, args[2], 1)
   local f = redis.call('hmget', Q.rkey(jid), 'queue', 'type', 'interval', 'cron')
   if not f[1] and redis.call('exists', Q.rkey(jid)) == 0 then
-    Q.raise(cmd .. '(): Recurring job ' .. jid .. ' does not exist')
+    Q.raise('NotFound', cmd .. '(): Recurring job ' .. jid .. ' does not exist')
   end
   local s0 = tonumber(redis.call('zscore', Q.recur_set(f[1] or '', f[2]), jid))
   if not s0 then return '{}' end

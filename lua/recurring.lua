@@ -11,10 +11,13 @@ Q.recur_set = function(queue, kind)
 end
 
 -- Creates instance <r>-<count> of template r due at s (§11.2 step 2.4);
--- t holds the template's klass, data, priority, tags and retries.
-local function spawn_instance(queue, r, rkey, t, tags, priority, s, now)
-  local count = redis.call('hincrby', rkey, 'count', 1)
+-- t holds the template's klass, data, priority, tags and retries. The
+-- first write is the ZADD into the queue's work set: a work key of another
+-- program's (WRONGTYPE) refuses the pop before the instance is half made.
+local function spawn_instance(queue, r, rkey, t, tags, priority, s, now, count)
   local child = r .. '-' .. count
+  Q.work_add(queue, child, priority, s)
+  redis.call('hset', rkey, 'count', count)
   Q.index_tags(child, tags, now)
   redis.call('hset', Q.jkey(child),
     'jid', child,
@@ -31,7 +34,6 @@ local function spawn_instance(queue, r, rkey, t, tags, priority, s, now)
     'time', Q.timestr(s),
     'spawned_from_jid', r)
   Q.history(child, s, 'put', {q = queue})
-  Q.work_add(queue, child, priority, s)
 end
 
 -- Spawns the due templates of the queue's set `kind` (§11.2 step 2): at
@@ -45,16 +47,22 @@ local function spawn_due(queue, kind, now, n, schedule)
   local key = Q.qkey(queue, kind)
   local templates = redis.call('zrangebyscore', key, 0, now, 'LIMIT', 0, n)
   local moved = 0
+  if #templates == 0 then return 0 end
+  Q.check_pop_sets(queue)
+  -- The instance counter is read with the fields (spawn_instance writes it).
+  local fields = {'klass', 'data', 'priority', 'tags', 'retries', unpack(schedule.fields)}
+  fields[#fields + 1] = 'count'
   for _, r in ipairs(templates) do
     local rkey = Q.rkey(r)
-    local t = redis.call('hmget', rkey, 'klass', 'data', 'priority', 'tags', 'retries',
-      unpack(schedule.fields))
+    local t = redis.call('hmget', rkey, unpack(fields))
+    local count = tonumber(t[#fields]) or 0
     local s, state = schedule.start(t, math.floor(tonumber(redis.call('zscore', key, r))), now, queue)
     if not s then redis.call('zrem', key, r) end
     local priority = tonumber(t[3]) or 0
     local tags = Q.decode_or(t[4], {})
     while s and s <= now and moved < n do
-      spawn_instance(queue, r, rkey, t, tags, priority, s, now)
+      count = count + 1
+      spawn_instance(queue, r, rkey, t, tags, priority, s, now, count)
       moved = moved + 1
       s = schedule.after(state, s)
       if s then
@@ -101,7 +109,7 @@ local function recur_value(name, value, now)
   elseif name == 'interval' then
     local n = Q.number('Recur', name, value)
     if n <= 0 then
-      Q.raise('Recur(): Arg "interval" must be greater than 0: ' .. value)
+      Q.raise('InvalidArgument', 'Recur(): Arg "interval" must be greater than 0: ' .. value)
     end
     return n
   elseif name == 'data' then
@@ -130,7 +138,7 @@ C.recur = function(now, args)
     offset = Q.number(cmd, 'offset', args[7])
     opts = Q.options(cmd, args, 8)
   else
-    Q.raise('Recur(): schedule type "' .. kind .. '" unknown')
+    Q.raise('InvalidArgument', 'Recur(): schedule type "' .. kind .. '" unknown')
   end
   local priority = Q.number(cmd, 'priority', opts.priority, 0)
   local retries = Q.whole(cmd, 'retries', opts.retries, 0)
@@ -141,7 +149,7 @@ C.recur = function(now, args)
     backlog = Q.whole(cmd, 'backlog', opts.backlog, 0)
   end
   local tags = {}
-  if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags) end
+  if opts.tags ~= nil then tags = Q.json_list(cmd, 'tags', opts.tags, false, true) end
   local due = E and Q.cron.due(cmd, E, now) or now + offset
   local unique = Q.unique.mode(cmd, opts.unique)
   if unique and Q.unique.template_pending(jid) then return Q.unique.reply(unique, jid, false) end
@@ -245,7 +253,7 @@ C['recur.update'] = function(now, args)
   local jid = Q.need('Recur', 'jid', args[1])
   local rkey = Q.rkey(jid)
   if redis.call('exists', rkey) == 0 then
-    Q.raise('Recur(): No recurring job ' .. jid)
+    Q.raise('NotFound', 'Recur(): No recurring job ' .. jid)
   end
   local values = {}
   -- schedules.md S3: backlog is limited as for cron if any pair is cron,
@@ -256,10 +264,10 @@ C['recur.update'] = function(now, args)
   for i = 2, #args, 2 do
     local name, value = args[i], args[i + 1]
     if not recur_updaters[name] then
-      Q.raise('Recur(): Unrecognized option "' .. name .. '"')
+      Q.raise('InvalidArgument', 'Recur(): Unrecognized option "' .. name .. '"')
     end
     if value == nil then
-      Q.raise('Recur(): Arg "' .. name .. '" missing a value')
+      Q.raise('InvalidArgument', 'Recur(): Arg "' .. name .. '" missing a value')
     end
     if name == 'backlog' and cron then
       values[i] = Q.cron.backlog('Recur', value)
@@ -278,7 +286,7 @@ end
 local function recur_tags(cmd, jid)
   local text = redis.call('hget', Q.rkey(jid), 'tags')
   if not text and redis.call('exists', Q.rkey(jid)) == 0 then
-    Q.raise(cmd .. '(): Recurring job ' .. jid .. ' does not exist')
+    Q.raise('NotFound', cmd .. '(): Recurring job ' .. jid .. ' does not exist')
   end
   return Q.decode_or(text, {})
 end

@@ -21,7 +21,7 @@ C['worker.register'] = function(now, args)
     local ports = T.member(config, dir .. 'ports')
     local problem = ports and T.ports_problem(ports)
     if problem then
-      Q.raise(cmd .. '(): Arg "config" invalid: ' .. dir .. 'ports: ' .. problem)
+      Q.raise('InvalidArgument', cmd .. '(): Arg "config" invalid: ' .. dir .. 'ports: ' .. problem)
     end
   end
   local added = redis.call('hset', 'ql:klasses:' .. queue, klass, config)

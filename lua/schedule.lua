@@ -86,7 +86,7 @@ C['schedule.remove'] = function(now, args)
     -- As cancel: a job goes only together with the jobs that wait for it.
     local dependent = redis.call('srandmember', Q.jkey(jid) .. '-dependents')
     if dependent then
-      Q.raise(cmd .. '(): ' .. jid .. ' is a dependency of ' .. dependent .. ' and cannot be removed')
+      Q.raise('StateError', cmd .. '(): ' .. jid .. ' is a dependency of ' .. dependent .. ' and cannot be removed')
     end
   end
   local removed = 0

@@ -28,7 +28,7 @@ local tree_hows = {suspend = 'job.suspend', terminated = 'job.terminated'}
 -- A string argument that must be present and not empty.
 local function settle_text(name, value)
   if type(value) ~= 'string' or value == '' then
-    Q.raise('Settle(): Arg "' .. name .. '" missing or empty')
+    Q.raise('InvalidArgument', 'Settle(): Arg "' .. name .. '" missing or empty')
   end
   return value
 end
@@ -39,7 +39,7 @@ local function settle_queues(text)
   local queues = Q.json_list('Settle', 'queues', text)
   for i = 1, #queues do
     if type(queues[i]) ~= 'string' or queues[i] == '' then
-      Q.raise('Settle(): Arg "queues" must hold non-empty strings: ' .. text)
+      Q.raise('InvalidArgument', 'Settle(): Arg "queues" must hold non-empty strings: ' .. text)
     end
   end
   return queues
@@ -48,7 +48,7 @@ end
 local function settle_count(value, queues)
   local n = Q.whole('Settle', 'count', value, nil, SETTLE_MAX_COUNT)
   if n > 0 and #queues == 0 then
-    Q.raise('Settle(): Arg "queues" is empty but "count" is ' .. value)
+    Q.raise('InvalidArgument', 'Settle(): Arg "queues" is empty but "count" is ' .. value)
   end
   return n
 end
@@ -68,7 +68,7 @@ local function settle_call(args, worker)
   -- so the memoised validity check serves (no decode per call).
   Q.json_valid('Settle', 'data', data)
   if not string.find(data, '^%s*[{%[]') then
-    Q.raise('Settle(): Arg "data" not a JSON object: ' .. data)
+    Q.raise('InvalidArgument', 'Settle(): Arg "data" not a JSON object: ' .. data)
   end
   if how == 'complete' then
     -- complete's own options (next, delay, depends) follow, checked by it.
@@ -79,7 +79,7 @@ local function settle_call(args, worker)
   if how == 'fail' then
     local group, message = settle_text('group', args[8]), args[9]
     if message == nil or n > 9 then
-      Q.raise('Settle(): fail takes <jid> <queue> <data> <group> <message>')
+      Q.raise('InvalidArgument', 'Settle(): fail takes <jid> <queue> <data> <group> <message>')
     end
     return C.fail, {jid, worker, group, message, data}
   end
@@ -87,7 +87,7 @@ local function settle_call(args, worker)
     Q.delay('Settle', 'delay', args[8])
     local group, message = args[9], args[10]
     if n ~= 8 and n ~= 10 then
-      Q.raise('Settle(): retry takes <jid> <queue> <data> <delay> [<group> <message>]')
+      Q.raise('InvalidArgument', 'Settle(): retry takes <jid> <queue> <data> <delay> [<group> <message>]')
     end
     if group ~= nil then settle_text('group', group) end
     return C.retry, {jid, queue, worker, args[8], group, message}
@@ -97,15 +97,16 @@ local function settle_call(args, worker)
   local tree_how = tree_hows[how]
   if tree_how then
     if n > 7 then
-      Q.raise('Settle(): ' .. how .. ' takes <jid> <queue> <data>')
+      Q.raise('InvalidArgument', 'Settle(): ' .. how .. ' takes <jid> <queue> <data>')
     end
     -- A script built without one of them refuses cleanly.
     if not C[tree_how] then
-      Q.raise('Settle(): Arg "how" ' .. how .. ' needs ' .. tree_how .. ', which this script lacks')
+      Q.raise('InvalidArgument', 'Settle(): Arg "how" ' .. how .. ' needs ' .. tree_how .. ', which this script lacks')
     end
     return C[tree_how], {jid, worker}
   end
-  Q.raise('Settle(): Arg "how" must be complete, fail, retry, suspend or terminated: ' .. tostring(how))
+  Q.raise('InvalidArgument',
+    'Settle(): Arg "how" must be complete, fail, retry, suspend or terminated: ' .. tostring(how))
 end
 
 -- Pops from the first of `queues` that hands out a job.
@@ -132,7 +133,7 @@ C.settle = function(now, args)
   if handler ~= C.complete then
     local f = redis.call('hmget', key, 'state', 'queue')
     if f[1] == 'running' and f[2] ~= args[6] then
-      Q.raise('Settle(): Job ' .. args[5] .. ' running in another queue: ' .. tostring(f[2]))
+      Q.raise('StateError', 'Settle(): Job ' .. args[5] .. ' running in another queue: ' .. tostring(f[2]))
     end
   end
   local result = handler(now, call)

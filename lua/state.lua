@@ -9,7 +9,7 @@ end
 local function check_key(cmd, key)
   Q.need(cmd, 'key', key)
   if #key < 1 or #key > 200 then
-    Q.raise(cmd .. '(): Arg "key" invalid: ' .. key)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "key" invalid: ' .. key)
   end
   return key
 end
@@ -40,7 +40,7 @@ C['state.set'] = function(now, args)
   Q.tree.job(cmd, jid)
   Q.need(cmd, 'key', args[2])
   if #args % 2 == 0 then
-    Q.raise(cmd .. '(): Arg "' .. args[#args] .. '" has no value')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. args[#args] .. '" has no value')
   end
   for i = 2, #args, 2 do
     check_key(cmd, args[i])

@@ -73,7 +73,7 @@ C.tag = function(now, args)
   local sub = Q.need('Tag', 'command', args[1])
   local handler = tag_commands[sub]
   if not handler then
-    Q.raise('Tag(): First argument must be "add", "remove", "get" or "top": ' .. sub)
+    Q.raise('InvalidArgument', 'Tag(): First argument must be "add", "remove", "get" or "top": ' .. sub)
   end
   return handler(now, args)
 end
@@ -95,7 +95,7 @@ C.track = function(now, args)
   local jid = Q.jid('Track', 'jid', args[2])
   local lower = string.lower(sub)
   if lower ~= 'track' and lower ~= 'untrack' then
-    Q.raise('Track(): Unknown action "' .. sub .. '"')
+    Q.raise('InvalidArgument', 'Track(): Unknown action "' .. sub .. '"')
   end
   Q.must_exist('Track', jid)
   if lower == 'track' then

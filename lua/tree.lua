@@ -29,9 +29,9 @@ T.job = function(cmd, jid)
   local key = Q.jkey(jid)
   local f = redis.call('hmget', key, 'state', 'tree')
   if not f[1] then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' does not exist')
+    Q.raise('NotFound', cmd .. '(): Job ' .. jid .. ' does not exist')
   elseif not f[2] then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' is not a tree job')
+    Q.raise('StateError', cmd .. '(): Job ' .. jid .. ' is not a tree job')
   end
   return key
 end
@@ -119,7 +119,7 @@ end
 -- whether the put makes (or keeps) a tree job, checked before any write.
 T.put_args = function(cmd, opts, p)
   if opts.tree ~= nil and opts.tree ~= '1' then
-    Q.raise(cmd .. '(): Arg "tree" must be 1')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "tree" must be 1')
   end
   p.tree = opts.tree ~= nil
   p.by = opts.by
@@ -142,7 +142,7 @@ T.put_check = function(p, tree, state)
   if (p.tree or p.was_tree) and state == 'terminating' then
     local to = p.delay > 0 and 'scheduled' or 'waiting'
     if #p.depends > 0 then to = 'depends' end
-    Q.raise(p.cmd .. '(): Job ' .. p.jid .. ' cannot go from terminating to ' .. to)
+    Q.raise('StateError', p.cmd .. '(): Job ' .. p.jid .. ' cannot go from terminating to ' .. to)
   end
 end
 

@@ -70,7 +70,7 @@ C['job.run'] = function(now, args)
   local delay = Q.delay('Job.run', 'delay', args[2], 0)
   local f = T.fields(jid)
   if f.state == 'terminating' then
-    Q.raise('Job.run(): Job ' .. jid .. ' cannot go from terminating to ' ..
+    Q.raise('StateError', 'Job.run(): Job ' .. jid .. ' cannot go from terminating to ' ..
       (delay > 0 and 'scheduled' or 'waiting'))
   elseif f.state == 'running' then
     redis.call('hset', key, 'rerun', '1')

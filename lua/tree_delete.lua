@@ -31,7 +31,7 @@ local function check_terminated(jobs)
   for _, jid in ipairs(jobs) do
     local f = redis.call('hmget', Q.jkey(jid), 'state', 'queue')
     if f[1] and f[1] ~= 'terminated' then
-      Q.raise('Job.delete(): Job ' .. jid .. ' is not terminated: ' .. f[1])
+      Q.raise('StateError', 'Job.delete(): Job ' .. jid .. ' is not terminated: ' .. f[1])
     end
     queues[jid] = f[2]
   end

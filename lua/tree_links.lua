@@ -11,7 +11,7 @@ end
 T.check_name = function(cmd, name)
   Q.need(cmd, 'name', name)
   if not valid_name(name) then
-    Q.raise(cmd .. '(): Arg "name" invalid: ' .. name)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "name" invalid: ' .. name)
   end
 end
 
@@ -20,16 +20,16 @@ end
 T.check_attach = function(cmd, parent, name, child)
   local f = redis.call('hmget', Q.jkey(child), 'parent', 'name')
   if f[1] and (f[1] ~= parent or f[2] ~= name) then
-    Q.raise(cmd .. '(): Job ' .. child .. ' already has parent ' .. f[1])
+    Q.raise('StateError', cmd .. '(): Job ' .. child .. ' already has parent ' .. f[1])
   end
   local used = redis.call('hget', 'ql:children:' .. parent, name)
   if used and used ~= child then
-    Q.raise(cmd .. '(): child name "' .. name .. '" of ' .. parent .. ' is already used by job ' .. used)
+    Q.raise('StateError', cmd .. '(): child name "' .. name .. '" of ' .. parent .. ' is already used by job ' .. used)
   end
   local up = parent
   while up do
     if up == child then
-      Q.raise(cmd .. '(): Job ' .. child .. ' cannot be a child of ' .. parent .. ': cycle')
+      Q.raise('StateError', cmd .. '(): Job ' .. child .. ' cannot be a child of ' .. parent .. ': cycle')
     end
     up = redis.call('hget', Q.jkey(up), 'parent')
   end
@@ -46,13 +46,13 @@ T.put_parent = function(cmd, opts, p)
   Q.need(cmd, 'parent', opts.parent)
   T.check_name(cmd, opts.name)
   if p.unique then
-    Q.raise(cmd .. '(): Arg "unique" cannot be combined with parent')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "unique" cannot be combined with parent')
   end
   local f = redis.call('hmget', Q.jkey(opts.parent), 'state', 'tree')
   if not f[1] then
-    Q.raise(cmd .. '(): Parent ' .. opts.parent .. ' does not exist')
+    Q.raise('NotFound', cmd .. '(): Parent ' .. opts.parent .. ' does not exist')
   elseif not f[2] then
-    Q.raise(cmd .. '(): Job ' .. opts.parent .. ' is not a tree job')
+    Q.raise('StateError', cmd .. '(): Job ' .. opts.parent .. ' is not a tree job')
   end
   T.check_attach(cmd, opts.parent, opts.name, p.jid)
   p.parent, p.name, p.tree = opts.parent, opts.name, true
@@ -74,7 +74,7 @@ C['job.disown'] = function(now, args)
   Q.need('Job.disown', 'name', name)
   local child = redis.call('hget', 'ql:children:' .. parent, name)
   if not child then
-    Q.raise('Job.disown(): child "' .. name .. '" of ' .. parent .. ' does not exist')
+    Q.raise('NotFound', 'Job.disown(): child "' .. name .. '" of ' .. parent .. ' does not exist')
   end
   redis.call('hdel', 'ql:children:' .. parent, name)
   redis.call('hdel', Q.jkey(child), 'parent', 'name')

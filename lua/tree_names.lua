@@ -85,14 +85,14 @@ end
 T.port_name = function(cmd, name, star)
   Q.need(cmd, 'port', name)
   if not (valid_port(name) or (star and name == '*')) then
-    Q.raise(cmd .. '(): Arg "port" invalid: ' .. name)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "port" invalid: ' .. name)
   end
   return name
 end
 
 T.dir = function(cmd, dir)
   if dir ~= 'in' and dir ~= 'out' then
-    Q.raise(cmd .. '(): Arg "dir" must be in or out')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "dir" must be in or out')
   end
   return dir
 end
@@ -122,7 +122,7 @@ T.ports_arg = function(cmd, name, text)
   Q.json(cmd, name, text)
   local problem, members = T.ports_problem(text)
   if problem then
-    Q.raise(cmd .. '(): Arg "' .. name .. '" invalid: ' .. problem)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "' .. name .. '" invalid: ' .. problem)
   end
   return members
 end
@@ -141,15 +141,21 @@ local function reserved(c)
 end
 
 -- A channel argument. `use`: 'publish' (publishing, output links) refuses
--- all of /qless; 'subscribe' (input links) allows /qless/workers and below.
+-- all of /qless; 'subscribe' (input links) allows /qless/workers, where the
+-- worker registry publishes (§5.18). Its sub-channels are refused too:
+-- nothing publishes there (registry events name their queue in the event),
+-- so an input port linked there would wait in vain.
 T.channel = function(cmd, c, use)
   Q.need(cmd, 'channel', c)
   if not valid_channel(c) then
-    Q.raise(cmd .. '(): Arg "channel" invalid: ' .. c)
+    Q.raise('InvalidArgument', cmd .. '(): Arg "channel" invalid: ' .. c)
   end
-  if use and reserved(c) and not (use == 'subscribe' and
-      (c == '/qless/workers' or string.sub(c, 1, 15) == '/qless/workers/')) then
-    Q.raise(cmd .. '(): Arg "channel" invalid: ' .. c .. ' is reserved')
+  if use and reserved(c) and not (use == 'subscribe' and c == '/qless/workers') then
+    local why = ''
+    if use == 'subscribe' and string.sub(c, 1, 15) == '/qless/workers/' then
+      why = ': worker-registry events go to /qless/workers only (their "queue" field names the queue)'
+    end
+    Q.raise('InvalidArgument', cmd .. '(): Arg "channel" invalid: ' .. c .. ' is reserved' .. why)
   end
   return c
 end

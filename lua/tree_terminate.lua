@@ -77,7 +77,7 @@ C['job.terminate'] = function(now, args)
   local jid, mode = args[1], args[2]
   T.job('Job.terminate', jid)
   if mode ~= nil and mode ~= 'recursive' then
-    Q.raise('Job.terminate(): Arg "mode" must be recursive')
+    Q.raise('InvalidArgument', 'Job.terminate(): Arg "mode" must be recursive')
   end
   local jobs = {jid}
   if mode then
@@ -103,11 +103,11 @@ C['job.terminated'] = function(now, args)
   Q.need(cmd, 'worker', worker)
   local f = T.fields(jid)
   if f.state ~= 'terminating' then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' is not terminating: ' .. f.state)
+    Q.raise('StateError', cmd .. '(): Job ' .. jid .. ' is not terminating: ' .. f.state)
   elseif (f.worker or '') == '' then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' is not currently running: terminating')
+    Q.raise('LockLost', cmd .. '(): Job ' .. jid .. ' is not currently running: terminating')
   elseif f.worker ~= worker then
-    Q.raise(cmd .. '(): Job ' .. jid .. ' has been handed out to another worker: ' .. f.worker)
+    Q.raise('LockLost', cmd .. '(): Job ' .. jid .. ' has been handed out to another worker: ' .. f.worker)
   end
   redis.call('zrem', Q.wkey(worker), jid)
   Q.stat(f.queue, 'run', now, now - (Q.time_number(f.time) or now))

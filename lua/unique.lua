@@ -9,7 +9,7 @@ local U = {}
 U.mode = function(cmd, value)
   if value == nil then return nil end
   if value ~= '1' and value ~= 'report' then
-    Q.raise(cmd .. '(): Arg "unique" must be 1 or report')
+    Q.raise('InvalidArgument', cmd .. '(): Arg "unique" must be 1 or report')
   end
   return value
 end

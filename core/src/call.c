@@ -65,12 +65,37 @@ static void set_head(qless_client *c, qless_args *a, const char *cmd)
 	a->v[4] = c->nowbuf;
 }
 
-/* NOSCRIPT (EVALSHA) or "Function not found" (FCALL): nothing ran. */
-static int needs_reload(const redisReply *r)
+static const char *script_text(const char *str, const char **end);
+
+/* Whether the server's library of this client is gone (a question to the
+ * server; an I/O error answers no, and shows on the next call). */
+static int library_gone(qless_client *c)
 {
-	if (r->type != REDIS_REPLY_ERROR)
+	redisReply *r = redisCommand(c->ctx, "FUNCTION LIST LIBRARYNAME %s", c->fn);
+	int gone = r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 0;
+	if (r != NULL)
+		freeReplyObject(r);
+	return gone;
+}
+
+/*
+ * Whether the reply says the protocol is not loaded, so nothing ran: Redis's
+ * NOSCRIPT code (EVALSHA) or, under FCALL, a generic ERR that is not the
+ * script's own "[Kind] " error and for which the server confirms the library
+ * is gone (Redis has no code of its own for a missing function: the answer
+ * comes from the server, not from the wording of its message).
+ */
+static int needs_reload(qless_client *c, const redisReply *r)
+{
+	const char *text;
+	if (r == NULL || r->type != REDIS_REPLY_ERROR)
 		return 0;
-	return strncmp(r->str, "NOSCRIPT", 8) == 0 || strncmp(r->str, "ERR Function not found", 22) == 0;
+	if (strncmp(r->str, "NOSCRIPT", 8) == 0)
+		return 1;
+	if (c->fn[0] == '\0' || strncmp(r->str, "ERR ", 4) != 0)
+		return 0;
+	text = script_text(r->str, NULL);
+	return text[0] != '[' && library_gone(c);
 }
 
 int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out)
@@ -83,15 +108,14 @@ int qless__call(qless_client *c, const char *func, const char *cmd, qless_args *
 	return rc;
 }
 
-/* Records an error reply as this thread's last error; returns its code.
- * Keeps the script's own message: drops Redis' "ERR " prefix, the
- * "user_script:N: " (EVAL) or "user_function:N: " (FCALL) position Lua puts
- * in front of a raised text, and Redis' " script: <sha>, on @user_script:N."
- * suffix. */
-static int script_error(const redisReply *r)
+/* The script's own text of error reply str: past Redis' "ERR " prefix and
+ * the "user_script:N: " (EVAL) or "user_function:N: " (FCALL) position Lua
+ * puts in front of a raised text. With end, *end is set before Redis'
+ * " script: <sha>, on @user_script:N." suffix (else the end of str). */
+static const char *script_text(const char *str, const char **end)
 {
 	static const char *const chunks[] = { "user_script:", "user_function:" };
-	const char *msg = r->str, *end = r->str + r->len, *p;
+	const char *msg = str, *p;
 	size_t i;
 	if (strncmp(msg, "ERR ", 4) == 0)
 		msg += 4;
@@ -105,12 +129,32 @@ static int script_error(const redisReply *r)
 			msg = p + 2;
 		break;
 	}
+	if (end == NULL)
+		return msg;
+	*end = msg + strlen(msg);
 	for (p = msg; (p = strstr(p, " script: ")) != NULL; p++)
 		if (strstr(p, "@user_script") != NULL || strstr(p, "@user_function") != NULL) {
-			end = p;
+			*end = p;
 			break;
 		}
-	return qless__err(qless__script_error_code(msg), "%.*s", (int)(end - msg), msg);
+	return msg;
+}
+
+/* Records an error reply as this thread's last error; returns its code, which
+ * the reply's leading token gives (qless__script_error_code). Keeps the
+ * script's own message (script_text) without the "[Kind] " token. */
+static int script_error(const redisReply *r)
+{
+	const char *end, *text;
+	const char *msg = script_text(r->str, &end);
+	int code, rc;
+
+	code = qless__script_error_code(msg, &text);
+	if (text > end)
+		text = end;
+	rc = qless__err(code, "%.*s", (int)(end - text), text);
+	qless__err_from_script();
+	return rc;
 }
 
 static int call_impl(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out)
@@ -136,7 +180,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 	qless__fmt_now(c->nowbuf, qless__now(c));
 	set_head(c, a, cmd);
 	r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
-	if (r != NULL && needs_reload(r)) {
+	if (r != NULL && needs_reload(c, r)) {
 		/* The script or function is gone (restart, SCRIPT/FUNCTION FLUSH):
 		 * it did not run, so loading it again and retrying once is safe. */
 		freeReplyObject(r);
@@ -295,7 +339,7 @@ static int call_many_impl(qless_client *c, const char *func, size_t n, const cha
 	if (pipe_round(c, n, cmds, as, replies) != QLESS_OK)
 		goto io_error;
 	for (i = 0; i < n; i++)
-		if (needs_reload(replies[i])) {
+		if (needs_reload(c, replies[i])) {
 			/* These did not run (script/function flushed): load and resend. */
 			freeReplyObject(replies[i]);
 			replies[i] = NULL;

@@ -167,9 +167,10 @@ int qless__tree_start(qless_slot *s, qless_job *job, qless_result *r)
 	if (o->ntree == 0 || !qless_allowlist_match(o->tree_klasses, o->ntree, qless_job_klass(job)))
 		return 1;
 	rc = qless_client_tree_get(s->client, qless_job_jid(job), &json);
-	/* A plain job of a tree class runs as one (§9.2); other state errors
-	 * (a database this library may not serve, K2) are not that answer. */
-	if (rc == QLESS_ESTATE && strstr(qless_error_last_message(), "is not a tree job") != NULL)
+	/* A plain job of a tree class runs as one (§9.2): tree.get's only
+	 * StateError is "is not a tree job". A StateError of libqless itself (a
+	 * database this library may not serve, K2) is not that answer. */
+	if (rc == QLESS_ESTATE && qless__err_is_from_script())
 		return 1;
 	if (rc != QLESS_OK) {
 		drop(s, job, r, "tree.get");

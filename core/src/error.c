@@ -8,11 +8,15 @@
 
 static _Thread_local int last_code;
 static _Thread_local char last_msg[1024];
+/* Set when the last error is an error reply of the protocol script (see
+ * qless__err_from_script), cleared by every other error. */
+static _Thread_local int last_from_script;
 
 int qless__err(int code, const char *fmt, ...)
 {
 	va_list ap;
 	last_code = code;
+	last_from_script = 0;
 	va_start(ap, fmt);
 	vsnprintf(last_msg, sizeof last_msg, fmt, ap);
 	va_end(ap);
@@ -34,37 +38,55 @@ int qless__err_empty(const char *func, const char *arg)
 	return qless__err(QLESS_EINVAL, "%s: %s is empty", func, arg);
 }
 
-static const char *const tree_conflicts[] = {
-	"cannot go from", "is not a tree job", "is terminated", "is not terminating",
-	"is not terminated", "already used", "already has parent", "cycle", "is a tree job",
-};
-
-int qless__script_error_code(const char *msg)
+/* Whether msg starts with Redis's error code `token` (a whole word). */
+static int redis_code(const char *msg, const char *token)
 {
-	size_t i;
+	size_t n = strlen(token);
+	return strncmp(msg, token, n) == 0 && (msg[n] == ' ' || msg[n] == '\0');
+}
 
+/*
+ * The code of an error reply, by its leading token only, never by its
+ * wording: "[<Kind>] " (the protocol's Q.raise, Kind an exception class name
+ * of QLESS_ERRORS; *text is then set past the token, so the message reads as
+ * the script wrote it) or one of Redis's own error codes. An unknown kind or
+ * code, and an error without either (a Lua runtime error), is a protocol
+ * error with the text kept whole.
+ */
+int qless__script_error_code(const char *msg, const char **text)
+{
+	const char *close;
+	size_t n;
+
+	*text = msg;
 	if (msg == NULL)
 		return QLESS_EPROTOCOL;
+	if (msg[0] == '[' && (close = strchr(msg, ']')) != NULL && close[1] == ' ') {
+		n = (size_t)(close - msg - 1);
+#define QLESS__KIND_CASE(symbol, value, klass, meaning) \
+		if (n == sizeof #klass - 1 && memcmp(msg + 1, #klass, n) == 0) { \
+			*text = close + 2; \
+			return symbol; \
+		}
+		QLESS_ERRORS(QLESS__KIND_CASE)
+#undef QLESS__KIND_CASE
+		return QLESS_EPROTOCOL;
+	}
 	/* The server cannot run commands yet (loading after a restart, or busy
 	 * with a long script): the command did not run; try again later. */
-	if (strncmp(msg, "LOADING", 7) == 0 || strncmp(msg, "BUSY", 4) == 0)
+	if (redis_code(msg, "LOADING") || redis_code(msg, "BUSY"))
 		return QLESS_EIO;
-	if (strstr(msg, "does not exist") || strstr(msg, "No recurring job"))
-		return QLESS_ENOTFOUND;
-	if (strstr(msg, "another worker") || strstr(msg, "not currently running") ||
-	    strstr(msg, "given out to another"))
-		return QLESS_ELOCK;
-	if (strstr(msg, "depends state") || strstr(msg, "is a dependency") || strstr(msg, "not running"))
-		return QLESS_ESTATE;
-	if (strstr(msg, "Arg \"") || strstr(msg, "cannot be used without") ||
-	    strstr(msg, "Unrecognized option") || strstr(msg, "Unknown command"))
-		return QLESS_EINVAL;
-	/* Tree-job state conflicts (jobtrees.md T5). Checked after the argument
-	 * errors: those may quote a client's text holding one of these words. */
-	for (i = 0; i < sizeof(tree_conflicts) / sizeof(tree_conflicts[0]); i++)
-		if (strstr(msg, tree_conflicts[i]))
-			return QLESS_ESTATE;
 	return QLESS_EPROTOCOL;
+}
+
+void qless__err_from_script(void)
+{
+	last_from_script = 1;
+}
+
+int qless__err_is_from_script(void)
+{
+	return last_from_script;
 }
 
 qless_error_code qless_error_last_code(void)
@@ -80,6 +102,7 @@ const char *qless_error_last_message(void)
 void qless_error_clear(void)
 {
 	last_code = QLESS_OK;
+	last_from_script = 0;
 	last_msg[0] = '\0';
 }
 

@@ -16,8 +16,15 @@ int qless__err_nomem(const char *func);
 /* Standard NULL / empty argument complaints. */
 int qless__err_null(const char *func, const char *arg);
 int qless__err_empty(const char *func, const char *arg);
-/* Maps a script error text to a qless_error_code. */
-int qless__script_error_code(const char *msg);
+/* Maps an error reply's text (Redis's "ERR " and Lua's position already
+ * stripped) to a qless_error_code by its leading token only: "[Kind] " of the
+ * protocol (lua/ Q.raise; Kind from QLESS_ERRORS) or a Redis error code.
+ * *text is set to msg past a "[Kind] " token (borrowed from msg). */
+int qless__script_error_code(const char *msg, const char **text);
+/* Marks the last error (just recorded) as the protocol script's own reply;
+ * qless__err and qless_error_clear unmark it. */
+void qless__err_from_script(void);
+int qless__err_is_from_script(void);
 
 /* Argument checks: return non-zero (after recording QLESS_EINVAL) when bad. */
 #define QLESS_CHECK_NULL(func, x) \

@@ -140,8 +140,8 @@ int qless__evalsha_env(void)
  * no Functions or refuses FUNCTION LOAD (then EVALSHA), <0 on I/O error. */
 static int load_function(qless_client *c, const char *func)
 {
-	const char *argv[3] = { "FUNCTION", "LOAD", NULL };
-	size_t lens[3] = { 8, 4, 0 };
+	const char *argv[4] = { "FUNCTION", "LOAD", "REPLACE", NULL };
+	size_t lens[4] = { 8, 4, 7, 0 };
 	redisReply *r;
 	int ok;
 
@@ -161,16 +161,16 @@ static int load_function(qless_client *c, const char *func)
 		snprintf(c->fn, sizeof c->fn, "%s", lib_name);
 		return 1;
 	}
-	argv[2] = lib_src;
-	lens[2] = lib_len;
-	r = redisCommandArgv(c->ctx, 3, argv, lens);
+	/* REPLACE: another client may have loaded it since the question; the
+	 * name holds the code's hash, so replacing it changes nothing. */
+	argv[3] = lib_src;
+	lens[3] = lib_len;
+	r = redisCommandArgv(c->ctx, 4, argv, lens);
 	if (r == NULL)
 		return qless__io_error(c, func);
 	if ((ok = qless__unavailable(c, r, func)) != 0)
 		return ok; /* not "no Functions": try again once the server is ready */
-	/* "already exists": the same name is the same code (see above). */
-	ok = r->type == REDIS_REPLY_STRING ||
-	     (r->type == REDIS_REPLY_ERROR && strstr(r->str, "already exists") != NULL);
+	ok = r->type == REDIS_REPLY_STRING;
 	freeReplyObject(r);
 	if (ok)
 		snprintf(c->fn, sizeof c->fn, "%s", lib_name);

@@ -221,8 +221,11 @@ static void *stop_later(void *arg)
 
 /* A worker run again after a graceful stop still waits `interval` between
  * reservations over empty queues (the stop's wake-up must not be left
- * behind to cut every wait short): a handful of calls in 0.6 s, not
- * thousands. */
+ * behind to cut every wait short): a handful of calls in 0.6 s, not the
+ * thousands a loop that never waits makes (plain build). INFO commandstats counts
+ * the whole server, which the other C suites (plain, ASan, valgrind) use at
+ * the same time, so the bound leaves room for their calls: 40 was crossed
+ * by them alone. */
 static void test_run_again_waits(void)
 {
 	rig r;
@@ -236,8 +239,8 @@ static void test_run_again_waits(void)
 		TH_OK(qless_worker_run(w, &r.o));
 		pthread_join(t, NULL);
 		long calls = server_calls();
-		CU_ASSERT(calls < 40);
-		if (calls >= 40)
+		CU_ASSERT(calls < 1000);
+		if (calls >= 1000)
 			fprintf(stderr, "\n  run %d: %ld calls while idle", run, calls);
 	}
 	CU_ASSERT_EQUAL(r.s.calls, 0);

@@ -1,10 +1,26 @@
 """Driver and expectation helpers shared by the protocol tests."""
 import json
+import os
+import re
 
 import pytest
 import redis
 
 ResponseError = redis.ResponseError
+
+COMMON_H = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "include",
+                        "qless", "common.h")
+
+
+def error_kinds():
+    """The error kinds of the protocol: the exception class names of the
+    QLESS_ERRORS list in common.h, in order."""
+    with open(COMMON_H) as f:
+        return re.findall(r"X\(QLESS_E[A-Z]+, *-?\d+, *([A-Za-z]+),", f.read())
+
+
+# A script error: Lua's position, then "[Kind] " and the message.
+SCRIPT_ERROR = re.compile(r"^(?:ERR )?(?:user_script|user_function):\d+: \[([A-Za-z]+)\] (.*)$", re.S)
 
 
 def encode_arg(value):

@@ -29,7 +29,7 @@ import time
 
 import redis
 
-from helpers import digest
+from helpers import digest, error_kinds
 
 CALLS = int(os.environ.get("QLESS_FUZZ_CALLS", "3000"))
 SECONDS = float(os.environ.get("QLESS_FUZZ_SECONDS", "15"))
@@ -70,9 +70,11 @@ OTHER = ["", "0", "1", "1.5", "-0", "-0", "-0.0", "0x10", " 7 ", "x", "{}", "[]"
          "[" * 40 + "]" * 40, "complete", "all", "on", "off", "j0", "q0", "w0"]
 BAD_VALUES = NONFINITE + NEGATIVE + HUGE + NOT_UTF8 + SUFFIXED + SUFFIXED_LIST + BAD_LISTS + BAD_JSON + OTHER
 
-# Error texts of a clean refusal (after the optional Lua position prefix).
+# Error texts of a clean refusal (after Lua's position prefix and the error
+# kind, one of QLESS_ERRORS' class names).
 CLEAN = re.compile(r"^([A-Z][A-Za-z.]*\(\): |Arg \"now\" |Unknown command |Must provide a command)")
-POSITION = re.compile(r"^(?:ERR )?(?:user_script|user_function):\d+: ")
+POSITION = re.compile(r"^(?:ERR )?(?:user_script|user_function):\d+: \[(?:%s)\] "
+                      % "|".join(k for k in error_kinds() if k != "ProtocolError"))
 RUNTIME = ("attempt to", "bad argument", "Cannot serialise", "WRONGTYPE", "Error running script",
            "is not an integer or out of range", "is not a valid float", "stack overflow", "Expected value")
 
@@ -359,7 +361,9 @@ def must_refuse(kind, value):
     if kind == "cron":
         return True   # no bad value is a 5- or 7-field expression or a macro
     if kind == "list":
-        return value in BAD_LISTS or value in BAD_JSON
+        # Numbers stand for their decimal text in tags and depends (as
+        # upstream qless); settle's queue list refuses them (settle_refuses).
+        return (value in BAD_LISTS and value != "[1]") or value in BAD_JSON
     if kind == "data":
         return value in BAD_JSON or value in ("nan", "0x10")
     if kind == "unique":

@@ -142,11 +142,13 @@ def test_r2_no_globals_defined(which):
 def test_inv_error_position_prefix(ql):
     """Errors carry Lua's position prefix, as the original script's error(msg)
     did (its Ruby client maps errors by `user_script:\\d+:`): `user_script:N:`
-    under EVALSHA, `user_function:N:` under FCALL. Checked on a can't-complete
-    error (the one workers rely on) and an argument error."""
+    under EVALSHA, `user_function:N:` under FCALL, then the error kind
+    (docs/errors.md). Checked on a can't-complete error (the one workers rely
+    on) and an argument error."""
     chunk = "user_script" if ql.mode == "script" else "user_function"
     ql.put()
     msg = ql.err("complete", 0, "jid", "worker", "queue", "{}")
-    assert re.match(r"^%s:\d+: Complete\(\): Job jid is not currently running: waiting" % chunk, msg), msg
+    assert re.match(r"^%s:\d+: \[LockLost\] Complete\(\): Job jid is not currently running: waiting" % chunk,
+                    msg), msg
     msg = ql.err("pop", 0, "queue", "worker", "inf")
-    assert re.match(r"^%s:\d+: Pop\(\): Arg \"count\" not a finite number: inf" % chunk, msg), msg
+    assert re.match(r"^%s:\d+: \[InvalidArgument\] Pop\(\): Arg \"count\" not a finite number: inf" % chunk, msg), msg

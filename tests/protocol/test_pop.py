@@ -1,7 +1,7 @@
 """§5.6 pop (POP-*)."""
 import pytest
 
-from helpers import fresh_job, jids
+from helpers import digest, fresh_job, jids
 
 
 @pytest.mark.parametrize("args", [[], ["queue"], ["queue", "worker"],
@@ -208,3 +208,42 @@ def test_pop_wait_time_uses_put_time(ql, r):
     ql.put(now=3)
     ql.pop(now=10)
     assert float(r.hget("ql:j:jid", "time")) == 10
+
+
+@pytest.mark.parametrize("kind", ["work", "locks", "scheduled", "recur"])
+def test_pop_from_foreign_queue_key_writes_nothing(ql, r, events, kind):
+    """A queue key held by another program (a string where qless keeps a
+    sorted set): pop refuses with Redis's WRONGTYPE before writing anything
+    (it used to register the worker in ql:workers first). With due
+    scheduled and recurring jobs, a foreign work set refuses too."""
+    if kind == "work":
+        ql.put("later", delay=1)
+        ql.recur("r", interval=1)
+    r.set("ql:q:queue-" + kind, "another program's value")
+    before = digest(r)
+    with events() as ev:
+        msg = ql.err("pop", 10, "queue", "worker", 5)
+    assert msg.startswith("WRONGTYPE"), msg
+    assert digest(r) == before
+    assert ev == []
+
+
+@pytest.mark.parametrize("kind", ["work", "scheduled", "recur", "cron"])
+@pytest.mark.parametrize("path", ["expired lock", "due template"])
+def test_pop_reaping_or_spawning_with_foreign_key_writes_nothing(ql, r, events, kind, path):
+    """Expired locks and due recurring templates are written before pop reads
+    the queue's later sets: a foreign key among those refuses the pop with
+    nothing written either."""
+    if path == "expired lock":
+        ql.running("stalled", put_at=0, pop_at=0)   # its lock expired long before 1000
+    else:
+        ql.recur("r", interval=1)                    # due since 0
+    if kind == "recur" and path == "due template":
+        kind = "cron"   # the template set itself is read first
+    r.set("ql:q:queue-" + kind, "another program's value")
+    before = digest(r)
+    with events() as ev:
+        msg = ql.err("pop", 1000, "queue", "worker2", 5)
+    assert msg.startswith("WRONGTYPE"), msg
+    assert digest(r) == before
+    assert ev == []

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from helpers import as_list, fresh_job, jids, lock_lost, log_put
+from helpers import as_list, digest, fresh_job, jids, lock_lost, log_put
 
 PUT_1 = [
     [], ["foo"], ["foo", "bar"], ["foo", "bar", "whiz"], ["foo", "bar", "whiz", "{}"],
@@ -365,3 +365,55 @@ def test_put_30_completed_job_reput(ql, r):
     assert ql("jobs", 0, "complete") == []
     assert r.zscore("ql:completed", "jid") is None
     assert ql.state() == "waiting"
+
+
+# A queue key held by another program (a string where qless keeps a sorted
+# set): put refuses with Redis's WRONGTYPE and writes nothing, whichever of
+# the queue's sets the job would go to.
+FOREIGN_PUTS = [("work", {}), ("scheduled", {"delay": 5}), ("depends", {"depends": ["dep"]})]
+
+
+@pytest.mark.parametrize("kind,opts", FOREIGN_PUTS, ids=[k for k, _ in FOREIGN_PUTS])
+def test_put_into_foreign_queue_key_writes_nothing(ql, r, events, kind, opts):
+    ql.put("dep", queue="other")
+    ql.put("old", queue="queue2")
+    r.set("ql:q:queue-" + kind, "another program's value")
+    delay = opts.pop("delay", 0)
+    for jid in ("new", "old", "dep"):   # a new job, a move, a re-put in place
+        before = digest(r)
+        with events() as ev:
+            msg = ql.err("put", 3, "worker", "queue", jid, "klass", "{}", delay,
+                         *[x for k, v in opts.items() for x in (k, json.dumps(v))])
+        assert msg.startswith("WRONGTYPE"), msg
+        assert digest(r) == before, jid
+        assert ev == [], jid
+
+
+@pytest.mark.parametrize("tags,stored", [([1, 2, 3], ["1", "2", "3"]), ([2.5, -7, "x"], ["2.5", "-7", "x"]),
+                                         ([0.1, 1e20], ["0.1", "1e+20"])])
+def test_put_numeric_tags_stored_as_decimal_text(ql, r, tags, stored):
+    """Upstream qless takes JSON numbers in tags (and depends): their decimal
+    text is stored and indexed."""
+    ql.put(tags=tags)
+    assert ql.get()["tags"] == stored
+    for tag in stored:
+        assert r.zscore("ql:t:" + tag, "jid") == 0
+    assert ql.tag_get(stored[0])["jobs"] == ["jid"]
+
+
+def test_put_numeric_depends_and_recur_tags(ql):
+    ql.put("12")
+    ql.put("jid", depends=[12])
+    assert ql.state("jid") == "depends"
+    assert ql.get()["dependencies"] == ["12"]
+    ql.recur("r", tags=[7])
+    assert ql.json("recur.get", 0, "r")["tags"] == ["7"]
+
+
+@pytest.mark.parametrize("bad", ['[{}]', '[true]', '[[1]]', '[null]', '["a",false]'])
+def test_put_tags_other_types_refused(ql, r, bad):
+    for name in ("tags", "depends"):
+        msg = ql.err("put", 0, "worker", "queue", "jid", "klass", "{}", 0, name, bad)
+        assert '[InvalidArgument] Put(): Arg "%s" must be a JSON array of strings or numbers: %s' % (name, bad) \
+            in msg, msg
+        assert r.dbsize() == 0

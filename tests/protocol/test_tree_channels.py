@@ -1,6 +1,7 @@
 """jobtrees.md §5.15, §5.16, §6, §7 publish, K5 (CHN-1..CHN-8, EVT-1 publish)."""
 import json
 import random
+import re
 
 from helpers import digest, jids
 
@@ -79,7 +80,7 @@ def test_channel_names_and_reserved(ql, r, events):
             ql.err("port.connect", 0, "jid", "in", "i", "/ok", c)
     assert 'Channel.publish(): Arg "value" not JSON: Infinity' in ql.err("channel.publish", 0, "/a", "Infinity")
     assert digest(r) == before
-    assert ql("port.connect", 0, "jid", "in", "i", "/qless/workers", "/qless/workers/x") == 2
+    assert ql("port.connect", 0, "jid", "in", "i", "/qless/workers") == 1
     assert ql("port.connect", 0, "jid", "in", "i", "/qless/workers") == 0
     assert ql("worker.register", 3, "q", "k", "{}") == 1
     assert ql("port.read", 4, "jid", "in", "i") == '[{"event":"register","queue":"q","klass":"k"}]'
@@ -248,3 +249,24 @@ def test_exm_1_spec_pipeline_example(ql, r):
     assert ql("job.delete", 111, "P") == 3
     assert ql("alias.get", 111, "nightly") is None
     assert ql("channel.publish", 112, "/demo/items", "5") == 0
+
+
+def test_workers_sub_channels_refused_for_input_ports(ql, r):
+    """Registry events go to /qless/workers only (§5.18), so an input port on
+    one of its sub-channels would never receive: refused as an argument
+    error naming the channel, nothing written; /qless/workers itself and
+    disconnecting an old sub-channel link still work."""
+    ql.put(tree=1, inports={"i": {}})
+    before = digest(r)
+    for c in ("/qless/workers/pipes", "/qless/workers/a/b"):
+        msg = ql.err("port.connect", 0, "jid", "in", "i", "/qless/workers", c)
+        assert re.search(r'\[InvalidArgument\] Port\.connect\(\): Arg "channel" invalid: %s is reserved: '
+                         r'worker-registry events go to /qless/workers only' % re.escape(c), msg), msg
+    assert digest(r) == before
+    assert ql("port.connect", 0, "jid", "in", "i", "/qless/workers") == 1
+    assert ql("worker.register", 3, "pipes", "k", "{}") == 1
+    assert ql("port.read", 4, "jid", "in", "i") == '[{"event":"register","queue":"pipes","klass":"k"}]'
+    # A link made before this rule can still be removed.
+    r.hset("ql:inchannels:jid", "i", '["\\/qless\\/workers","\\/qless\\/workers\\/pipes"]')
+    r.sadd("ql:subs:/qless/workers/pipes", "i:jid")
+    assert ql("port.disconnect", 5, "jid", "in", "i", "/qless/workers/pipes") == 1

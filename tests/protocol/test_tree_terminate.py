@@ -277,3 +277,16 @@ def test_leave_of_failed_uncounts_its_failure_day(ql):
     assert ql.stats(0)["failed"] == 0
     assert ql.stats(0, queue="elsewhere", date=3 * day)["failed"] == 1
     assert ql.stats(0, date=3 * day)["failed"] == 0
+
+
+def test_heartbeat_after_terminate_names_the_state(ql, r):
+    """A running tree job terminated under its worker: the worker's heartbeat
+    (and complete/fail) is refused as a lost lock naming the job's state,
+    not as "given out to another worker: " with an empty name."""
+    running(ql, started=True)
+    assert ql("job.terminate", 2, "jid") == 1
+    before = digest(r)
+    msg = ql.err("heartbeat", 3, "jid", "worker")
+    assert "[LockLost] Heartbeat(): Job jid not currently running: terminating (no worker holds it)" in msg, msg
+    assert "another worker" not in msg
+    assert digest(r) == before

@@ -97,7 +97,7 @@ def test_unq_5_bad_mode(ql, r, mode):
     assert r.dbsize() == 0
 
 
-@pytest.mark.parametrize("bad", [["data", "{]"], ["priority", "x"], ["tags", "[1]"],
+@pytest.mark.parametrize("bad", [["data", "{]"], ["priority", "x"], ["tags", "[true]"],
                                  ["depends", "{"], ["delay", "-1"], ["retries", "-1"]])
 def test_unq_5_invalid_put_errs_when_job_exists(ql, r, bad):
     """UNQ-5: validation comes before the existence check."""

@@ -14,7 +14,7 @@ def refused(ql, r, command, *args, now=10, says=None):
     before = digest(r)
     msg = ql.err(command, now, *args)
     assert "attempt to" not in msg and "Cannot serialise" not in msg and "WRONGTYPE" not in msg, msg
-    assert re.search(r'(^|: )Arg "', msg), msg
+    assert re.search(r'(^|: |\[InvalidArgument\] )Arg "', msg), msg
     if says is not None:
         assert says in msg, msg
     assert digest(r) == before, (command, args)
