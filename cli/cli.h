@@ -184,6 +184,11 @@ int arg_cron(cli *c, const char *expr);
 int arg_time(cli *c, const char *what, const char *s, double *out);
 /* Times "<ISO> (<epoch>)" one a line, or with --json [{"at","epoch"}]. */
 int print_times(cli *c, const double *t, size_t n);
+/* The --json form of times into *out (owned). Returns 0 or an exit status. */
+int times_json(cli *c, const double *t, size_t n, json_t **out);
+/* The first count fire times of expr from the server (cron.next), read at
+ * *from (NULL: now); *t owned (qless_free). Returns 0 or an exit status. */
+int fire_times(cli *c, const char *expr, int64_t count, const double *from, double **t, size_t *n);
 /* qless cron next: pos[0] is "next". */
 int cron_next(cli *c, char **pos, int n, const char *from);
 

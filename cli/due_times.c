@@ -30,22 +30,37 @@ int arg_time(cli *c, const char *what, const char *s, double *out)
 	return 0;
 }
 
+int times_json(cli *c, const double *t, size_t n, json_t **out)
+{
+	char iso[QLESS_TIME_SIZE];
+	*out = json_array();
+	for (size_t i = 0; i < n; i++) {
+		if (qless_time_format(t[i], iso) != QLESS_OK) {
+			json_decref(*out);
+			*out = NULL;
+			return cli_lib_error(c);
+		}
+		json_array_append_new(*out, json_pack("{s:s,s:f}", "at", iso, "epoch", t[i]));
+	}
+	return 0;
+}
+
 int print_times(cli *c, const double *t, size_t n)
 {
 	char iso[QLESS_TIME_SIZE];
-	json_t *all = c->json ? json_array() : NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (qless_time_format(t[i], iso) != QLESS_OK) {
-			json_decref(all);
-			return cli_lib_error(c);
-		}
-		if (all != NULL)
-			json_array_append_new(all, json_pack("{s:s,s:f}", "at", iso, "epoch", t[i]));
-		else
-			printf("%s (%.15g)\n", iso, t[i]);
-	}
-	if (all != NULL)
+	json_t *all;
+	int status;
+	if (c->json) {
+		if ((status = times_json(c, t, n, &all)) != 0)
+			return status;
 		json_print(all);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (qless_time_format(t[i], iso) != QLESS_OK)
+			return cli_lib_error(c);
+		printf("%s (%.15g)\n", iso, t[i]);
+	}
 	return 0;
 }
 
@@ -58,6 +73,18 @@ static int clock_from(cli *c, double from)
 	double target = ceil(from) - 0.5;
 	if (qless_client_set_time_offset(c->client, 0) != QLESS_OK ||
 	    qless_client_set_time_offset(c->client, target - qless_client_now(c->client)) != QLESS_OK)
+		return cli_lib_error(c);
+	return 0;
+}
+
+int fire_times(cli *c, const char *expr, int64_t count, const double *from, double **t, size_t *n)
+{
+	int status;
+	*t = NULL;
+	*n = 0;
+	if ((status = cli_connect(c)) != 0 || (from != NULL && (status = clock_from(c, *from)) != 0))
+		return status;
+	if (qless_client_cron_next(c->client, expr, count, t, n) != QLESS_OK)
 		return cli_lib_error(c);
 	return 0;
 }
@@ -75,11 +102,8 @@ int cron_next(cli *c, char **pos, int n, const char *from)
 	if (arg_cron(c, pos[1]) || (n == 3 && arg_int(c, "N", pos[2], 1, 1000, &count)) ||
 	    (from != NULL && arg_time(c, "--from", from, &at)))
 		return EXIT_USAGE;
-	if ((status = cli_connect(c)) != 0 || (from != NULL && (status = clock_from(c, at)) != 0))
-		return status;
-	if (qless_client_cron_next(c->client, pos[1], count, &t, &nt) != QLESS_OK)
-		return cli_lib_error(c);
-	status = print_times(c, t, nt);
+	if ((status = fire_times(c, pos[1], count, from != NULL ? &at : NULL, &t, &nt)) == 0)
+		status = print_times(c, t, nt);
 	qless_free(t);
 	return status;
 }

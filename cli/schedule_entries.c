@@ -17,7 +17,9 @@ const char schedule_add_usage[] =
 	"           --unique (default: an identical pending entry is not added again)\n"
 	"           or --no-unique, --key KEY (the entry's identity), --jid JID,\n"
 	"           --priority N, --retries N, --tags a,b, --backlog N (templates)\n"
-	"           --json {\"jid\",\"inserted\",\"kind\",\"next\"}\n";
+	"           --json {\"jid\",\"inserted\",\"kind\",\"next\"}; when an identical entry\n"
+	"           was pending nothing is added: its jid is printed, \"already scheduled\n"
+	"           for <ISO>\" on stderr, \"inserted\":false and its \"next\" with --json\n";
 const char schedule_list_usage[] =
 	"       qless schedule list QUEUE\n"
 	"           its pending entries: templates, then scheduled jobs, with the next\n"
@@ -108,21 +110,62 @@ static int add_entry(qless_schedule *s, const entry *e, const char *cron, char *
 	return qless_schedule_add_at(s, jid, inserted, e->when.at, klass, data, o);
 }
 
-/* The entry's next run: a template's from the server, a job's as asked. */
-static json_t *next_json(cli *c, const entry *e, const char *jid)
+/* The run time of job jid as the schedule lists it; null when it is not
+ * listed (no longer waits for a time). */
+static json_t *listed_next(qless_schedule *s, const char *jid)
+{
+	char *text = NULL;
+	json_t *list, *e, *v = NULL;
+	size_t i;
+	if (qless_schedule_list(s, &text) != QLESS_OK)
+		return json_null();
+	list = json_parse(text);
+	qless_free(text);
+	json_array_foreach(list, i, e) {
+		const char *id = json_string_value(json_object_get(e, "jid"));
+		if (id != NULL && strcmp(id, jid) == 0 && json_is_number(json_object_get(e, "next")))
+			v = json_incref(json_object_get(e, "next"));
+	}
+	json_decref(list);
+	return v != NULL ? v : json_null();
+}
+
+/* The entry's next run: a template's from the server; a job's as asked when
+ * it was added, else the time the identical entry already had (the add
+ * changed nothing). */
+static json_t *next_json(cli *c, qless_schedule *s, const entry *e, const char *jid, int inserted)
 {
 	qless_recur *r = NULL;
 	double *t = NULL;
 	size_t n = 0;
 	json_t *v;
 	if (strcmp(e->kind, "at") == 0)
-		return json_real(e->when.at);
+		return inserted ? json_real(e->when.at) : listed_next(s, jid);
 	if (qless_client_get_recur(c->client, &r, jid) != QLESS_OK || qless_recur_next(r, 1, &t, &n) != QLESS_OK)
 		n = 0;
 	v = n == 1 ? json_real(t[0]) : json_null();
 	qless_free(t);
 	qless_recur_free(r);
 	return v;
+}
+
+/* Says on stderr that an identical entry was pending, so the add did
+ * nothing, and when it runs (stdout keeps only the jid, for scripts). */
+static void not_added(cli *c, qless_schedule *s, const entry *e, const char *jid)
+{
+	json_t *next = next_json(c, s, e, jid, 0);
+	char iso[QLESS_TIME_SIZE];
+	qless_job *job = NULL;
+	if (json_is_number(next) && qless_time_format(json_number_value(next), iso) == QLESS_OK) {
+		fprintf(stderr, "qless: schedule add: already scheduled for %s (%.15g): nothing added\n", iso,
+		        json_number_value(next));
+	} else if (strcmp(e->kind, "at") == 0 && qless_client_get_job(c->client, &job, jid) == QLESS_OK) {
+		fprintf(stderr, "qless: schedule add: already %s: nothing added\n", qless_job_state(job));
+	} else {
+		fprintf(stderr, "qless: schedule add: already scheduled: nothing added\n");
+	}
+	qless_job_free(job);
+	json_decref(next);
 }
 
 int schedule_add(cli *c, int argc, char **argv)
@@ -186,9 +229,12 @@ int schedule_add(cli *c, int argc, char **argv)
 		status = cli_lib_error(c);
 	if (status == 0 && c->json)
 		json_print(json_pack("{s:s,s:b,s:s,s:o}", "jid", jid, "inserted", inserted, "kind", e.kind, "next",
-		                     next_json(c, &e, jid)));
-	else if (status == 0)
+		                     next_json(c, s, &e, jid, inserted)));
+	else if (status == 0) {
 		printf("%s\n", jid);
+		if (!inserted)
+			not_added(c, s, &e, jid);
+	}
 	qless_free(jid);
 	qless_schedule_free(s);
 	free_list(tag_list);

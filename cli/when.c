@@ -17,11 +17,13 @@ static const char when_usage[] =
 	"    at <ISO> (<epoch>)\n"
 	"    every <seconds>s from <ISO>\n"
 	"    cron <EXPR>\n"
+	"  and after a cron result its next 3 fire times from --from on, \"<ISO>\n"
+	"  (<epoch>)\" a line, from the server's cron.next (--url or QLESS_URL).\n"
 	"  --from TIME   the time the text is read at: epoch seconds or ISO 8601\n"
 	"                (default: now); times are UTC unless the text has an offset\n"
-	"  --offline     print no fire times for a cron result (none are printed yet:\n"
-	"                they will come from the server's cron.next)\n"
-	"  --json        {\"kind\",\"at\",\"interval\",\"cron\"}\n";
+	"  --offline     no server: print no fire times\n"
+	"  --json        {\"kind\",\"at\",\"interval\",\"cron\"}, for a cron result\n"
+	"                with \"next\": [{\"at\",\"epoch\"}, ...] unless --offline\n";
 
 static const char cron_usage[] =
 	"usage: qless cron check EXPR...\n"
@@ -72,21 +74,33 @@ static json_t *json_seconds(double v)
 	return json_real(v);
 }
 
-static int print_when(cli *c, const qless_when *w)
+/* times: print a cron result's fire times t[0..nt) (0: --offline). */
+static int print_when(cli *c, const qless_when *w, int times, const double *t, size_t nt)
 {
 	static const char *const kinds[] = { "", "at", "interval", "cron" };
 	char iso[QLESS_TIME_SIZE] = "", num[64];
+	int status;
 	if (w->kind != QLESS_WHEN_CRON && qless_time_format(w->at, iso) != QLESS_OK)
 		return cli_lib_error(c);
 	if (c->json) {
-		json_print(json_pack("{s:s,s:o,s:o,s:s}", "kind", kinds[w->kind], "at", json_seconds(w->at),
-		                     "interval", json_seconds(w->interval), "cron", w->cron));
+		json_t *out = json_pack("{s:s,s:o,s:o,s:s}", "kind", kinds[w->kind], "at", json_seconds(w->at),
+		                        "interval", json_seconds(w->interval), "cron", w->cron), *next;
+		if (times) {
+			if ((status = times_json(c, t, nt, &next)) != 0) {
+				json_decref(out);
+				return status;
+			}
+			json_object_set_new(out, "next", next);
+		}
+		json_print(out);
 	} else if (w->kind == QLESS_WHEN_AT) {
 		printf("at %s (%s)\n", iso, seconds_text(w->at, num, sizeof num));
 	} else if (w->kind == QLESS_WHEN_INTERVAL) {
 		printf("every %ss from %s\n", seconds_text(w->interval, num, sizeof num), iso);
 	} else {
 		printf("cron %s\n", w->cron);
+		if (times)
+			return print_times(c, t, nt);
 	}
 	return 0;
 }
@@ -104,7 +118,8 @@ int cmd_when(cli *c, int argc, char **argv)
 	int status, n = cli_parse_all(c, argc, argv, opts, when_usage, &pos, &status);
 	if (n < 0)
 		return status;
-	double now = cli_now();
+	double now = cli_now(), *t = NULL;
+	size_t nt = 0;
 	qless_when w = QLESS_WHEN_INIT;
 	char *text = join(pos, 0, n);
 	free(pos);
@@ -114,8 +129,11 @@ int cmd_when(cli *c, int argc, char **argv)
 		status = cli_usage_error(c, "needs TEXT (see qless when --help)");
 	else if (qless_when_parse(text, now, &w) != QLESS_OK)
 		status = cli_lib_error(c);
+	else if (w.kind == QLESS_WHEN_CRON && !offline && (status = fire_times(c, w.cron, 3, &now, &t, &nt)) != 0)
+		; /* reported */
 	else
-		status = print_when(c, &w);
+		status = print_when(c, &w, w.kind == QLESS_WHEN_CRON && !offline, t, nt);
+	qless_free(t);
 	free(text);
 	return status;
 }

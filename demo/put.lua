@@ -1,7 +1,7 @@
 -- Puts the jobs described by the JSON list in arg[1] with the Lua binding
 -- (QLESS_URL names the server); prints each jid. Run by demo.py.
 local qless = require "qless"
-local json = require "qless.json"
+local json = require("qless").json
 
 local client = qless.Client(os.getenv("QLESS_URL"))
 for _, s in ipairs(json.decode(arg[1])) do

@@ -73,11 +73,36 @@ end
 
 -- Parsing (§2.1-§2.6) -----------------------------------------------------------
 
--- Digits as error messages show them (no leading zeros; any length).
+-- Reasons show at most this many bytes of a token or value, cut between
+-- characters and followed by "...": a reason quoting a 1000-byte token
+-- would not fit the library's message (qless_cron_check, whose reasons
+-- are these word for word).
+local SHOWN_MAX = 64
+local ESCAPES = {['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t', ['"'] = '\\"', ['\\'] = '\\\\'}
+
+local function clipped(text)
+  if #text <= SHOWN_MAX then return text, '' end
+  local n = SHOWN_MAX
+  while n > 0 and string.byte(text, n + 1) >= 0x80 and string.byte(text, n + 1) < 0xC0 do n = n - 1 end
+  return string.sub(text, 1, n), '...'
+end
+
+-- Digits as error messages show them (no leading zeros).
 local function shown(digits)
   local s = string.gsub(digits, '^0+', '')
-  if s == '' then return '0' end
-  return s
+  if s == '' then s = '0' end
+  local kept, cut = clipped(s)
+  return kept .. cut
+end
+
+-- A token as error messages show it: quoted, control characters, quotes
+-- and backslashes escaped (Redis turns CR and LF in an error into spaces).
+local function quoted(token)
+  local kept, cut = clipped(token)
+  local body = string.gsub(kept, '[%z\1-\31\127"\\]', function(c)
+    return ESCAPES[c] or string.format('\\x%02x', string.byte(c))
+  end)
+  return '"' .. body .. '"' .. cut
 end
 
 -- A value of the field: digits, or a name where the field has names.
@@ -106,7 +131,7 @@ end
 
 -- Parses one item of a list into f; returns an error reason or nil.
 local function parse_item(name, spec, f, item)
-  local bad = name .. ' field: bad token "' .. item .. '"'
+  local bad = name .. ' field: bad token ' .. quoted(item)
   local dow = name == 'day-of-week'
   local top = dow and 6 or spec[2]
   if item == '*' then
@@ -227,7 +252,7 @@ local function compile(text)
   for word in string.gmatch(norm, '[^ ]+') do words[#words + 1] = word end
   if #words == 1 and string.sub(norm, 1, 1) == '@' then
     local expansion = MACROS[norm]
-    if not expansion then return nil, 'unknown macro "' .. norm .. '"' end
+    if not expansion then return nil, 'unknown macro ' .. quoted(norm) end
     words = {}
     for word in string.gmatch(expansion, '[^ ]+') do words[#words + 1] = word end
   end

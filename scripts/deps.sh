@@ -9,7 +9,7 @@ PACKAGES=(
   redis-server redis-tools
   python3 python3-dev python3-pytest python3-redis
   ruby ruby-dev
-  lua5.4 liblua5.4-dev lua-busted
+  lua5.4 liblua5.4-dev lua-busted lua-dkjson
   php8.2-dev php8.2-cli phpunit
 )
 

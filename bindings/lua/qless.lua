@@ -11,7 +11,7 @@ local core = require "qless_core"
 
 local qless = {
   core = core,                       -- the SWIG module, for what the layer does not cover
-  json = require "qless.json",
+  json = require "qless.codec",
   VERSION = core.qless_version(),
   errors = core.error_classes(),     -- name -> metatable
   Client = require("qless.client").new,

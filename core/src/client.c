@@ -67,6 +67,10 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
 	if (opts != NULL && opts->worker_name != NULL && opts->worker_name[0] == '\0')
 		return qless__err_empty(F, "worker name");
+	/* Sent with every pop, settle and heartbeat: refused here, once, rather
+	 * than by the protocol at each of them. */
+	if (opts != NULL && opts->worker_name != NULL && !qless__utf8_valid(opts->worker_name))
+		return qless__err(QLESS_EINVAL, "%s: worker name is not valid UTF-8 text", F);
 	if (url == NULL) {
 		url = getenv("QLESS_URL");
 		if (url == NULL || url[0] == '\0') {

@@ -148,10 +148,53 @@ static int item_shape(qless_cron_field field, const char *s, size_t n, qless_cro
 	return p == end;
 }
 
+/* Reasons show at most this many bytes of a token or value, cut between
+ * characters and followed by "...", word for word as the script does: a
+ * long token would not fit the error message (and cutting it there could
+ * split a character). Quoted tokens have control characters, quotes and
+ * backslashes escaped, as Redis turns CR and LF in a script's error into
+ * spaces. buf holds SHOWN_SIZE bytes. */
+#define SHOWN_MAX 64
+#define SHOWN_SIZE (SHOWN_MAX * 4 + 8)
+
+static const char *clip(const char *s, size_t n, int quoted, char *buf)
+{
+	size_t keep = n, len = 0;
+	if (n > SHOWN_MAX) {
+		keep = SHOWN_MAX;
+		while (keep > 0 && ((unsigned char)s[keep] & 0xc0) == 0x80)
+			keep--;
+	}
+	if (quoted)
+		buf[len++] = '"';
+	for (size_t i = 0; i < keep; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *e = !quoted ? NULL : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t"
+		              : c == '"' ? "\\\"" : c == '\\' ? "\\\\" : NULL;
+		if (e != NULL) {
+			memcpy(buf + len, e, 2);
+			len += 2;
+		} else if (quoted && (c < 0x20 || c == 0x7f)) {
+			len += (size_t)snprintf(buf + len, SHOWN_SIZE - len, "\\x%02x", c);
+		} else {
+			buf[len++] = (char)c;
+		}
+	}
+	if (quoted)
+		buf[len++] = '"';
+	if (keep < n) {
+		memcpy(buf + len, "...", 3);
+		len += 3;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
 /* A number of item text s as the script's messages show it: the digits as
- * written after `sep` (0: at the start), without leading zeros and of any
- * length, since values read beyond CRON_VALUE_CAP are capped; v for a name. */
-static const char *shown(const char *s, size_t n, char sep, int64_t v, char *buf, size_t size)
+ * written after `sep` (0: at the start), without leading zeros and clipped
+ * (not the capped value read, CRON_VALUE_CAP); v for a name. buf holds
+ * SHOWN_SIZE bytes. */
+static const char *shown(const char *s, size_t n, char sep, int64_t v, char *buf)
 {
 	const char *p = s, *end = s + n, *d;
 	if (sep && (p = memchr(s, sep, n)) != NULL)
@@ -159,34 +202,33 @@ static const char *shown(const char *s, size_t n, char sep, int64_t v, char *buf
 	for (d = p; p && d < end && *d >= '0' && *d <= '9'; d++)
 		;
 	if (p == NULL || d == p) {
-		snprintf(buf, size, "%lld", (long long)v);
+		snprintf(buf, SHOWN_SIZE, "%lld", (long long)v);
 		return buf;
 	}
 	while (p + 1 < d && *p == '0')
 		p++;
-	snprintf(buf, size, "%.*s", (int)(d - p), p);
-	return buf;
+	return clip(p, (size_t)(d - p), 0, buf);
 }
 
 /* The values of a well-shaped item (text s, n bytes), left to right (§2.6). */
 static int item_values(const char *func, qless_cron_field field, const qless_cron_item *it, const char *s, size_t n)
 {
 	const field_def *f = &FIELDS[field];
-	char num[CRON_MAX_BYTES + 1];
+	char num[SHOWN_SIZE];
 	if (it->kind == QLESS_CRON_STAR || it->kind == QLESS_CRON_LAST) {
 		/* no values */
 	} else if (it->a < f->min || it->a > f->max) {
 		return invalid(func, "%s field: value %s out of range %lld-%lld", f->name,
-		               shown(s, n, 0, it->a, num, sizeof num), (long long)f->min, (long long)f->max);
+		               shown(s, n, 0, it->a, num), (long long)f->min, (long long)f->max);
 	} else if (it->has_range && (it->b < f->min || it->b > f->max)) {
 		return invalid(func, "%s field: value %s out of range %lld-%lld", f->name,
-		               shown(s, n, '-', it->b, num, sizeof num), (long long)f->min, (long long)f->max);
+		               shown(s, n, '-', it->b, num), (long long)f->min, (long long)f->max);
 	} else if (it->has_range && it->a > it->b) {
 		return invalid(func, "%s field: range %lld-%lld is reversed", f->name, (long long)it->a, (long long)it->b);
 	}
 	if (it->kind == QLESS_CRON_NTH && (it->step < 1 || it->step > 5))
 		return invalid(func, "day-of-week field: occurrence %s out of range 1-5",
-		               shown(s, n, '#', it->step, num, sizeof num));
+		               shown(s, n, '#', it->step, num));
 	if (it->kind != QLESS_CRON_NTH && it->has_step && it->step < 1)
 		return invalid(func, "%s field: step must be at least 1", f->name);
 	return QLESS_OK;
@@ -214,9 +256,10 @@ static int check_field(const char *func, qless_cron_field field, const char *tex
 		const char *comma = memchr(p, ',', (size_t)(end - p));
 		const char *stop = comma ? comma : end;
 		qless_cron_item it;
+		char tok[SHOWN_SIZE];
 		int rc;
 		if (!item_shape(field, p, (size_t)(stop - p), &it))
-			return invalid(func, "%s field: bad token \"%.*s\"", FIELDS[field].name, (int)(stop - p), p);
+			return invalid(func, "%s field: bad token %s", FIELDS[field].name, clip(p, (size_t)(stop - p), 1, tok));
 		if ((rc = item_values(func, field, &it, p, (size_t)(stop - p))) != QLESS_OK)
 			return rc;
 		if (comma == NULL)
@@ -291,7 +334,8 @@ int qless__cron_parse(const char *func, const char *expr, qless_cron *out)
 	if (nwords == 0) {
 		rc = invalid(func, "empty expression");
 	} else if (nwords == 1 && out->norm[0] == '@') {
-		rc = invalid(func, "unknown macro \"%s\"", out->norm);
+		char tok[SHOWN_SIZE];
+		rc = invalid(func, "unknown macro %s", clip(out->norm, strlen(out->norm), 1, tok));
 		for (size_t i = 0; i < sizeof MACROS / sizeof MACROS[0]; i++) {
 			if (strcmp(out->norm, MACROS[i].name) == 0) {
 				out->macro = 1;

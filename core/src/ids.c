@@ -97,6 +97,10 @@ char *qless__default_worker_name(void)
 	if (gethostname(host, sizeof host) != 0 || host[0] == '\0')
 		strcpy(host, "localhost");
 	host[sizeof host - 1] = '\0';
+	/* The name goes out with every pop: a hostname that is not UTF-8 (or
+	 * was cut inside a character) would make each of them fail. */
+	if (!qless__utf8_valid(host))
+		strcpy(host, "localhost");
 	snprintf(buf, sizeof buf, "%s-%ld", host, (long)getpid());
 	return qless__strdup(buf);
 }

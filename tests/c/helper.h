@@ -125,7 +125,6 @@ extern CU_TestInfo server_tests[];
 extern CU_TestInfo unique_tests[];
 extern CU_TestInfo when_tests[];
 extern CU_TestInfo cron_tests[];
-extern CU_TestInfo cron_agree_tests[];
 extern CU_TestInfo schedule_tests[];
 extern CU_TestInfo recur_cron_tests[];
 extern CU_TestInfo schedule_entry_tests[];

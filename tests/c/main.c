@@ -40,7 +40,6 @@ int main(int argc, char **argv)
 		SUITE("recur_cron", recur_cron_tests),
 		SUITE("schedule_entries", schedule_entry_tests),
 		SUITE("schedule_text", schedule_text_tests),
-		SUITE("cron_agree", cron_agree_tests),
 		SUITE("tree", tree_tests),
 		SUITE("tree_args", tree_arg_tests),
 		SUITE("tree_ports", tree_port_tests),

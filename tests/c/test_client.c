@@ -146,6 +146,47 @@ static void test_worker_name(void)
 	qless_client_free(NULL);
 }
 
+/* A worker name that is not UTF-8 would be sent with every pop, settle and
+ * heartbeat and refused there each time: the client refuses it up front. */
+static void test_worker_name_utf8(void)
+{
+	static const char *const bad[] = {
+		"w\xff",             /* never a UTF-8 byte */
+		"w\xc0\xaf",         /* overlong '/' */
+		"w\xe2\x82",         /* truncated sequence */
+		"w\xed\xa0\x80",     /* a surrogate */
+		"\x80w",             /* continuation byte first */
+	};
+	qless_client_options o = QLESS_CLIENT_OPTIONS_INIT;
+	qless_client *c = NULL;
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		long long before = th_commands();
+		c = (qless_client *)&o; /* must come back NULL */
+		o.worker_name = bad[i];
+		int rc = qless_client_new(&c, th_url(), &o);
+		th_refused_unsent(rc, before, "qless_client_new", "worker name");
+		TH_STREQ(qless_error_last_message(), "qless_client_new: worker name is not valid UTF-8 text");
+		CU_ASSERT_PTR_NULL(c);
+		if (c != NULL && c != (qless_client *)&o)
+			qless_client_free(c);
+	}
+
+	/* Non-ASCII UTF-8 is a name like any other: it pops and completes. */
+	o.worker_name = "w\xc3\xb6rker-\xe2\x82\xac";
+	TH_OK(qless_client_new(&c, th_url(), &o));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char *jid = th_put(c, "q", "K", NULL, NULL);
+	CU_ASSERT_PTR_NOT_NULL(jid);
+	qless_job *job = th_pop1(c, "q");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	TH_STREQ(qless_job_worker(job), o.worker_name);
+	TH_OK(qless_job_complete(job, NULL));
+	qless_job_free(job);
+	qless_free(jid);
+	qless_client_free(c);
+}
+
 static void test_time_offset(void)
 {
 	qless_client *c = th_client("w");
@@ -483,6 +524,7 @@ CU_TestInfo client_tests[] = {
 	{ "error_state", test_error_state },
 	{ "options_init", test_options_init },
 	{ "worker_name", test_worker_name },
+	{ "worker_name_utf8", test_worker_name_utf8 },
 	{ "time_offset", test_time_offset },
 	{ "call", test_call },
 	{ "config", test_config },

@@ -2,7 +2,10 @@
 schedule add/list/remove (CLI-3), cron templates through recur (CLI-4) and
 unique puts, each checked against what the server stored."""
 import json
+import re
 import time
+
+import pytest
 
 RNX2 = ["2026-03-05T09:00:00Z (1772701200)", "2026-03-06T09:00:00Z (1772787600)",
         "2026-03-09T09:00:00Z (1773046800)"]
@@ -33,10 +36,12 @@ def test_cron_next(qless, r):
     assert "takes no --from" in qless("cron", "check", "@daily", "--from", "0", code=2)[1]
 
 
-def test_schedule_add_twice_is_one_entry(qless, r):
+def test_schedule_add_twice_is_one_entry(qless, r, raw, url):
     # CLI-3
     first = qless("schedule", "add", "q", "K", "{}", "--in", "5m")[0].strip()
-    assert qless("schedule", "add", "q", "K", "{}", "--in", "5m")[0].strip() == first
+    again = raw("--url", url, "schedule", "add", "q", "K", "{}", "--in", "5m")
+    assert again.returncode == 0 and again.stdout.strip() == first
+    assert again.stderr.startswith("qless: schedule add: already scheduled for "), again.stderr
     got = json.loads(qless("--json", "schedule", "add", "q", "K", "{}", "--in", "5m")[0])
     assert got["jid"] == first and got["inserted"] is False and got["kind"] == "at"
     assert r.zcard("ql:q:q-scheduled") == 1
@@ -48,6 +53,40 @@ def test_schedule_add_twice_is_one_entry(qless, r):
     b = json.loads(qless("--json", "schedule", "add", "q", "B", "--now", "--key", "k1")[0])
     assert a["jid"] == b["jid"] and a["inserted"] and not b["inserted"]
     assert r.hget("ql:j:" + a["jid"], "klass") == "A" and r.hget("ql:j:" + a["jid"], "state") == "waiting"
+
+
+def test_schedule_add_identical_entry_keeps_its_time(qless, r, raw, url):
+    """An add that finds an identical entry pending adds nothing: --json gives
+    the time that stands (not the one just asked for), the text form says
+    so on stderr after the jid."""
+    later = json.loads(qless("--json", "schedule", "add", "s1", "Clear", "--in", "1h")[0])
+    stands = r.zscore("ql:q:s1-scheduled", later["jid"])
+    assert later["inserted"] and abs(later["next"] - stands) < 0.001
+    for flags in (["--now"], ["--in", "2h"], ["--at", "2099-01-01T00:00:00Z"]):
+        got = json.loads(qless("--json", "schedule", "add", "s1", "Clear", *flags)[0])
+        assert got == {"jid": later["jid"], "inserted": False, "kind": "at",
+                       "next": pytest.approx(stands, abs=0.001)}, flags
+        p = raw("--url", url, "schedule", "add", "s1", "Clear", *flags)
+        assert p.returncode == 0 and p.stdout == later["jid"] + "\n", p
+        said = re.fullmatch(r"qless: schedule add: already scheduled for (\S+)Z \(([\d.]+)\): nothing added\n",
+                            p.stderr)
+        assert said and said.group(1).startswith(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(stands))), p.stderr
+        assert float(said.group(2)) == pytest.approx(stands, abs=0.001)
+    assert r.zscore("ql:q:s1-scheduled", later["jid"]) == stands and r.zcard("ql:q:s1-scheduled") == 1
+    # an identical job that no longer waits for a time: no "next", its state
+    first = json.loads(qless("--json", "schedule", "add", "s1", "A", "--now", "--key", "k")[0])
+    got = json.loads(qless("--json", "schedule", "add", "s1", "B", "--now", "--key", "k")[0])
+    assert got == {"jid": first["jid"], "inserted": False, "kind": "at", "next": None}
+    p = raw("--url", url, "schedule", "add", "s1", "B", "--now", "--key", "k")
+    assert (p.returncode, p.stdout, p.stderr) == (0, first["jid"] + "\n",
+                                                  "qless: schedule add: already waiting: nothing added\n")
+    # a template: its next due time, from the server
+    ev = json.loads(qless("--json", "schedule", "add", "s1", "Ev", "--cron", "0 9 * * 1")[0])
+    again = json.loads(qless("--json", "schedule", "add", "s1", "Ev", "--cron", "0 9 * * 1")[0])
+    assert again == dict(ev, inserted=False) and again["next"] == r.zscore("ql:q:s1-cron", ev["jid"])
+    # a new entry prints only its jid
+    p = raw("--url", url, "schedule", "add", "s1", "Other", "--now")
+    assert p.returncode == 0 and p.stderr == "" and len(p.stdout.strip()) == 40
 
 
 def test_schedule_add_kinds_list_and_remove(qless, r, raw, url):

@@ -2,6 +2,7 @@
 half of CLI-2): schedule text read without a server, errors as usage errors
 with the library's reason, nothing written."""
 import json
+import time
 
 N_ISO = "2026-03-04T10:15:30Z"   # N = 1772619330, a Wednesday
 
@@ -30,11 +31,38 @@ def test_when_intervals_and_cron(qless):
     assert out == "cron 15 7 * * 1,3,5\n"
 
 
+def test_when_cron_prints_the_next_three_fire_times(qless, raw, r):
+    # the server's cron.next, read at --from (a fire time at --from counts)
+    out, _ = qless("when", "every mon, wed and fri at 07:15", "--from", N_ISO)
+    assert out.splitlines() == ["cron 15 7 * * 1,3,5", "2026-03-06T07:15:00Z (1772781300)",
+                                "2026-03-09T07:15:00Z (1773040500)", "2026-03-11T07:15:00Z (1773213300)"]
+    out, _ = qless("when", "every day at 10:15:30", "--from", "1772619330")
+    assert out.splitlines()[1:] == ["2026-03-04T10:15:30Z (1772619330)", "2026-03-05T10:15:30Z (1772705730)",
+                                    "2026-03-06T10:15:30Z (1772792130)"]
+    # without --from: from now on
+    out, _ = qless("when", "every minute")
+    times = [float(line.split("(")[1].rstrip(")")) for line in out.splitlines()[1:]]
+    assert len(times) == 3 and times[0] >= time.time() - 1 and times[2] - times[0] == 120
+    assert r.dbsize() == 0
+    # --offline: no server, no fire times; a server that is not there is an error
+    p = raw("--url", "redis://127.0.0.1:1", "when", "every day at 9am", "--offline")
+    assert (p.returncode, p.stdout, p.stderr) == (0, "cron 0 9 * * *\n", "")
+    p = raw("--url", "redis://127.0.0.1:1", "when", "every day at 9am")
+    assert p.returncode == 1 and p.stdout == "" and p.stderr.startswith("qless: when: "), p
+    # the help says so
+    out, _ = qless("when", "--help")
+    assert "next 3 fire times" in out and "not printed yet" not in out and "none are printed" not in out
+
+
 def test_when_json(qless):
     out, _ = qless("--json", "when", "every 90s", "--from", N_ISO)
     assert json.loads(out) == {"kind": "interval", "at": 1772619330, "interval": 90, "cron": ""}
-    out, _ = qless("when", "every last friday of the month at 17:00", "--json")
+    out, _ = qless("when", "every last friday of the month at 17:00", "--json", "--offline")
     assert json.loads(out) == {"kind": "cron", "at": 0, "interval": 0, "cron": "0 17 * * 5L"}
+    out, _ = qless("when", "every last friday of the month at 17:00", "--json", "--from", N_ISO)
+    assert json.loads(out) == {"kind": "cron", "at": 0, "interval": 0, "cron": "0 17 * * 5L", "next": [
+        {"at": "2026-03-27T17:00:00Z", "epoch": 1774630800}, {"at": "2026-04-24T17:00:00Z", "epoch": 1777050000},
+        {"at": "2026-05-29T17:00:00Z", "epoch": 1780074000}]}
     out, _ = qless("when", "2026-12-01T09:00:00.250Z", "--json")
     assert json.loads(out) == {"kind": "at", "at": 1796115600.25, "interval": 0, "cron": ""}
 
@@ -55,7 +83,7 @@ def test_when_bad_arguments(qless):
 
 def test_when_and_cron_check_need_no_server(raw, r):
     # a URL where nothing listens: neither command connects
-    for argv in (["when", "now", "--from", "5"], ["cron", "check", "@hourly"]):
+    for argv in (["when", "now", "--from", "5"], ["when", "every day", "--offline"], ["cron", "check", "@hourly"]):
         p = raw("--url", "redis://127.0.0.1:1", *argv)
         assert p.returncode == 0, p.stderr
     assert r.dbsize() == 0

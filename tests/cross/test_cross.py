@@ -97,7 +97,7 @@ def observe(lang, env, jid):
         out = php(env, "$j = (new Qless\\Client(getenv('QLESS_URL')))->job($argv[1]); "
                        "echo $j->state(), \"\\n\", json_encode($j->data()), \"\\n\";", jid)
     else:
-        code = ('local qless = require "qless"; local json = require "qless.json"; '
+        code = ('local qless = require "qless"; local json = qless.json; '
                 'local j = qless.Client(os.getenv("QLESS_URL")).jobs[%s]; print(j.state); print(json.encode(j.data))'
                 % json.dumps(jid))
         out = run(["lua5.4", "-e", code], lua_env(env))

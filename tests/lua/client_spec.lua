@@ -56,6 +56,35 @@ describe("qless client", function()
     assert.same({}, client.jobs[b].data)
   end)
 
+  it("sends data as the protocol keeps it and reads it back unchanged", function()
+    local json = qless.json
+    local function stored(jid) return json.decode(client.jobs[jid]:json()).data end
+    -- Empty data and empty tags: data is the object {}, tags a list.
+    local empty = client.queues["other"]:put("k", {}, { tags = {} })
+    assert.equal("{}", stored(empty))
+    assert.same({}, client.jobs[empty].tags)
+    local text = '{"big":9007199254740993,"empty":[],"f":1.0,"list":[1,null,"x"],"n":3,"none":null,"obj":{}}'
+    local jid = queue:put("k", { big = 9007199254740993, empty = json.array(), f = 1.0, list = { 1, json.null, "x" },
+                                 n = 3, none = json.null, obj = {} })
+    assert.equal(text, stored(jid))
+    -- Popped and completed untouched: the data goes back as it came.
+    local job = queue:pop()
+    assert.equal("integer", math.type(job.data.big))
+    assert.equal("float", math.type(job.data.f))
+    assert.equal(json.null, job.data.none)
+    assert.equal(3, #job.data.list)
+    job:complete()
+    assert.equal(text, stored(jid))
+    -- Data that JSON cannot carry is refused before anything is sent.
+    for _, bad in ipairs({ { s = "\255" }, { x = 0 / 0 }, { 1, nil, 3 } }) do
+      local ok, err = pcall(queue.put, queue, "k", bad)
+      assert.is_false(ok)
+      assert.is_true(qless.is_error(err, "InvalidArgument"), tostring(err))
+      assert.matches("job data: json: ", err.message, 1, true)
+    end
+    assert.equal(0, queue:length())
+  end)
+
   it("pops and peeks lists when given a count", function()
     for i = 1, 3 do queue:put("k", { i = i }, { priority = i }) end
     local peeked = queue:peek(2)

@@ -38,7 +38,17 @@ CRN_1 = [("0 30 9 * * 1-5", "expected 5 or 7 fields, got 6"),
          ("0 24 * * *", "hour field: value 24 out of range 0-23"),
          ("0 9 * * FRI-MON", "day-of-week field: range 5-1 is reversed"),
          ("x" * 1025, "expression longer than 1024 bytes"),
-         ("@reboot", 'unknown macro "@reboot"')]
+         ("@reboot", 'unknown macro "@reboot"'),
+         # Tokens are quoted with control characters, quotes and backslashes
+         # escaped (Redis would turn CR/LF into spaces) and clipped at 64
+         # bytes, between characters (qless_cron_check says the same).
+         ("0 0 * * *\n", 'day-of-week field: bad token "*\\n"'),
+         ("0 0 * * 1\r\x01\x7f", 'day-of-week field: bad token "1\\r\\x01\\x7f"'),
+         ('0 0 * * 1"\\', 'day-of-week field: bad token "1\\"\\\\"'),
+         ("@daily\n", 'unknown macro "@daily\\n"'),
+         ("0 0 * * " + "y" * 70, 'day-of-week field: bad token "' + "Y" * 64 + '"...'),
+         ("0 0 * * x" + "\u00e9" * 40, 'day-of-week field: bad token "X' + "\u00e9" * 31 + '"...'),
+         ("1" * 70 + " * * * *", "minute field: value " + "1" * 64 + "... out of range 0-59")]
 
 
 @pytest.mark.parametrize("expr,why", CRN_1, ids=lambda v: str(v)[:30])

@@ -515,3 +515,26 @@ def test_allow_list_required(h):
     rc, out = run("--max-jobs", "1", allow_env=" %s , other.*" % h.klass("Noop"))
     assert rc == 0, (rc, out)
     assert h.states([jid]) == ["complete"]
+
+
+def test_worker_name_not_utf8(h):
+    """A --name that is not UTF-8 is refused before anything is popped
+    (exit 2, naming the worker name); it used to be taken, and then every
+    reservation under it was refused by the protocol."""
+    argv, extra = launch(h.lang)
+    jid = h.noop("badname", log=False)
+    env = {k: v for k, v in os.environ.items() if k not in ("QLESS_URL", "QLESS_WORKER_ALLOW")}
+    env.update(extra)
+    try:
+        p = subprocess.run(argv + ["--url", h.url, "--queue", "badname", "--interval", "0.1",
+                                   "--max-jobs", "1", "--name", "w\udcff"],
+                           env=env, cwd=SRC, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           errors="backslashreplace", timeout=15)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail("the worker took the name and kept running: %s" % (e.stderr,))
+    out = p.stdout + p.stderr
+    assert p.returncode == 2, (p.returncode, out)
+    # The core names the worker name; Python's layer refuses the argument
+    # before the core sees it, showing it.
+    assert "not valid UTF-8" in out and ("worker name" in out or "'w\\xff'" in out), out
+    assert whats(h.ql.job(jid)) == ["put"]

@@ -1,7 +1,7 @@
 -- qless.convert: the few conversions every layer file needs between the
 -- generated proxies and Lua values (string lists, job lists, job data).
 local core = require "qless_core"
-local json = require "qless.json"
+local json = require "qless.codec"
 
 local M = {}
 

@@ -3,7 +3,7 @@
 -- once and sent back with complete/fail/heartbeat/retry, so changes made in
 -- Lua (job.data.x = 1, or job.data = {...}) reach the server.
 local core = require "qless_core"
-local json = require "qless.json"
+local json = require "qless.codec"
 local convert = require "qless.convert"
 local handle = require "qless.handle"
 

@@ -2,7 +2,7 @@
 local core = require "qless_core"
 local convert = require "qless.convert"
 local handle = require "qless.handle"
-local json = require "qless.json"
+local json = require "qless.codec"
 local Job = require "qless.job"
 local tree = require "qless.tree"
 

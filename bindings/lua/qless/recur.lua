@@ -3,7 +3,7 @@
 -- templates; interval is then 0). Fields read the snapshot; assigning
 -- priority, retries, interval, cron, backlog, data, klass or queue updates
 -- the template on the server.
-local json = require "qless.json"
+local json = require "qless.codec"
 local convert = require "qless.convert"
 local handle = require "qless.handle"
 

@@ -8,7 +8,7 @@
 -- Values are Lua data, encoded to JSON and decoded here; the protocol's
 -- rules stay in the server and the core.
 local core = require "qless_core"
-local json = require "qless.json"
+local json = require "qless.codec"
 local convert = require "qless.convert"
 local handle = require "qless.handle"
 

@@ -25,7 +25,7 @@ typedef struct qless_client_options {
 	int connect_timeout_ms;
 	/* Bounds each command's write and reply. 0: 30000 ms; < 0: wait forever */
 	int command_timeout_ms;
-	const char *worker_name;    /* NULL: "<hostname>-<pid>"; copied */
+	const char *worker_name;    /* NULL: "<hostname>-<pid>"; else non-empty UTF-8; copied */
 } qless_client_options;
 
 #define QLESS_CLIENT_OPTIONS_INIT { QLESS_CLIENT_OPTIONS_VERSION, 0, 0, NULL }
