@@ -66,13 +66,17 @@ namespace {
         {
             $q = $this->client->queue('w');
             $ok = $q->put('WorkerTestJobs\Ok');
+            $client = $q->put('WorkerTestJobs\UsesClient');
             $throws = $q->put('WorkerTestJobs\Throws');
             $retries = $q->put('WorkerTestJobs\Retries', [], ['retries' => 1]);
             $other = $q->put('Elsewhere\Job');
             $q->put('WorkerTestJobs\Stopper', [], ['priority' => -10]);
             $status = Worker::main(['--url', self::url(), '--queue', 'w', '--allow', 'WorkerTestJobs\*',
-                '--interval', '0.05']);
+                '--interval', '0.05', '--name', 'php-w']);
             $this->assertSame(0, $status);
+            $data = $this->client->job($client)->data();
+            $this->assertSame('php-w', $data['worker']);
+            $this->assertSame('waiting', $this->state($data['next']), 'put through $job->client');
 
             $this->assertSame(['complete', ['done' => true]], [$this->state($ok), $this->client->job($ok)->data()]);
             $this->expectFailed($throws, 'RuntimeException', "RuntimeException: thrown $throws\n#0 ");
