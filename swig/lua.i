@@ -6,6 +6,7 @@
 %module qless_core
 
 %{
+#define QLESS_SWIG_WORKER_ERROR "LuaError"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,273 +193,6 @@ static int qless_lua_release(lua_State *L)
 }
 
 
-/* ---- the worker engine ----
- * qless_core.worker_main(args, perform) runs qless_worker_main: the core
- * parses the flags, connects, handles signals, forks a process pool with
- * fork(2) and settles every job. Lua only supplies perform(job), called
- * with a proxy of the borrowed qless_job (own = 0: the engine frees it).
- * perform(job, phase) is also the tree hooks' trampoline: phase is
- * "perform", "startup" or "shutdown" (jobtrees.md §9, run by the engine).
- * perform returns what to do with the job:
- *   nothing, nil or "complete"           complete it (the engine's default)
- *   "fail", group, message               qless_result_fail
- *   "retry", group, message [, delay]    qless_result_retry (delay nil: the
- *                                        backoff policy)
- * The interpreter is entered only from the thread that called worker_main
- * (single_threaded = 1: the core refuses --pool threads), or from that
- * thread in a forked pool child. */
-struct qless_lua_worker {
-	lua_State *L;           /* the thread that called worker_main */
-	int perform_ref;        /* LUA_REGISTRYINDEX reference to perform */
-};
-
-/* What one perform call works on, handed to the protected call below. */
-struct qless_lua_perform_call {
-	struct qless_lua_worker *worker;
-	qless_job *job;
-	qless_result *result;
-	const char *phase;
-};
-
-/* The call in progress, so that job:suspend() reaches its result: a
- * result lives only during its call, and Lua never holds it. One per
- * process is enough, as one lua_State runs one job at a time. */
-static struct qless_lua_perform_call *qless_lua_current;
-
-/* Message handler for errors that escape perform: the message (through
- * __tostring when the error is a table) plus a traceback. It runs inside
- * the protected call, so a failing __tostring only makes lua_pcall return
- * LUA_ERRERR instead of jumping through the engine. */
-static int qless_lua_perform_traceback(lua_State *L)
-{
-	const char *msg = luaL_tolstring(L, 1, NULL);
-	luaL_traceback(L, L, msg, 1);
-	return 1;
-}
-
-/* Detaches a proxy from the borrowed job, so job code that kept the job
- * past perform gets an invalid-handle error instead of freed memory. */
-static void qless_lua_detach(lua_State *L, int index)
-{
-	swig_lua_userdata *usr = (swig_lua_userdata *)lua_touserdata(L, index);
-	if (usr) {
-		usr->own = 0;
-		usr->ptr = NULL;
-	}
-}
-
-static const char *qless_lua_string_at(lua_State *L, int index)
-{
-	return lua_type(L, index) == LUA_TSTRING ? lua_tostring(L, index) : NULL;
-}
-
-/* Fails the job as LuaError when perform itself went wrong (not the job
- * code: the Lua layer turns its errors into outcomes), and says so on
- * stderr, where the engine logs too. */
-static void qless_lua_perform_failed(qless_result *result, const char *why, const char *message)
-{
-	fprintf(stderr, "qless-worker: perform %s; the job fails as LuaError: %s\n", why, message);
-	if (qless_result_fail(result, "LuaError", message) < 0)
-		fprintf(stderr, "qless-worker: could not record the failure: %s\n", qless_error_last_message());
-}
-
-/* Runs perform and sets the result. Called by lua_pcall (everything that
- * may raise, such as allocating the proxy, is inside it); the job's own
- * errors are caught by the inner lua_pcall. */
-static int qless_lua_perform_protected(lua_State *L)
-{
-	struct qless_lua_perform_call *call = (struct qless_lua_perform_call *)lua_touserdata(L, 1);
-	const char *outcome, *group, *message;
-	int rc = QLESS_OK;
-	lua_settop(L, 0);
-	lua_pushcfunction(L, qless_lua_perform_traceback);                   /* 1 */
-	SWIG_NewPointerObj(L, call->job, SWIGTYPE_p_qless_job, 0);            /* 2 */
-	lua_rawgeti(L, LUA_REGISTRYINDEX, call->worker->perform_ref);        /* 3 */
-	lua_pushvalue(L, 2);
-	lua_pushstring(L, call->phase);
-	qless_lua_current = call;
-	rc = lua_pcall(L, 2, 4, 1);
-	qless_lua_current = NULL;
-	if (rc != LUA_OK) {
-		qless_lua_detach(L, 2);
-		message = qless_lua_string_at(L, -1);
-		qless_lua_perform_failed(call->result, "raised", message ? message : "error in the error handler");
-		return 0;
-	}
-	rc = QLESS_OK;
-	qless_lua_detach(L, 2);
-	/* results at 3..6: outcome, group, message, delay */
-	if (lua_isnil(L, 3))
-		return 0;
-	outcome = qless_lua_string_at(L, 3);
-	group = qless_lua_string_at(L, 4);
-	message = qless_lua_string_at(L, 5);
-	if (outcome && strcmp(outcome, "complete") == 0)
-		return 0;
-	if (outcome && strcmp(outcome, "fail") == 0 && group && message) {
-		rc = qless_result_fail(call->result, group, message);
-	} else if (outcome && strcmp(outcome, "retry") == 0 && (group != NULL) == (message != NULL) &&
-	           (lua_isnil(L, 6) || lua_type(L, 6) == LUA_TNUMBER)) {
-		rc = qless_result_retry(call->result, group, message, lua_isnil(L, 6) ? -1.0 : lua_tonumber(L, 6));
-	} else {
-		qless_lua_perform_failed(call->result, "returned an unknown outcome",
-		                         "perform must return nothing, \"complete\", \"fail\", group, message "
-		                         "or \"retry\", group, message[, delay]");
-		return 0;
-	}
-	if (rc < 0)
-		fprintf(stderr, "qless-worker: the core refused perform's outcome %s: %s\n", outcome,
-		        qless_error_last_message());
-	return 0;
-}
-
-/* The engine's perform callback. No Lua error may unwind through the
- * engine's C frames, so everything runs under lua_pcall; the stack is left
- * as it was found. */
-static void qless_lua_call(void *ctx, qless_job *job, qless_result *result, const char *phase)
-{
-	struct qless_lua_worker *worker = (struct qless_lua_worker *)ctx;
-	struct qless_lua_perform_call call;
-	lua_State *L = worker->L;
-	int top = lua_gettop(L);
-	call.worker = worker;
-	call.job = job;
-	call.result = result;
-	call.phase = phase;
-	if (!lua_checkstack(L, 3)) {
-		qless_lua_perform_failed(result, "could not run", "Lua stack overflow");
-		return;
-	}
-	lua_pushcfunction(L, qless_lua_perform_protected);
-	lua_pushlightuserdata(L, &call);
-	if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
-		/* Only the glue failed here (e.g. out of memory making the proxy). */
-		const char *message = qless_lua_string_at(L, -1);
-		qless_lua_perform_failed(result, "could not run", message ? message : "Lua error");
-	}
-	lua_settop(L, top);
-}
-
-static void qless_lua_perform(void *ctx, qless_job *job, qless_result *result)
-{
-	qless_lua_call(ctx, job, result, "perform");
-}
-
-static void qless_lua_startup(void *ctx, qless_job *job, qless_result *result)
-{
-	qless_lua_call(ctx, job, result, "startup");
-}
-
-static void qless_lua_shutdown(void *ctx, qless_job *job, qless_result *result)
-{
-	qless_lua_call(ctx, job, result, "shutdown");
-}
-
-/* qless_core.suspend(job): qless_result_suspend for the job being
- * performed; job must be that job's proxy (a job kept from an earlier
- * call, or one read by a client, has no result to suspend). */
-static int qless_lua_suspend(lua_State *L)
-{
-	void *job = NULL;
-	if (!SWIG_IsOK(SWIG_ConvertPtr(L, 1, &job, SWIGTYPE_p_qless_job, 0)) || job == NULL ||
-	    qless_lua_current == NULL || job != (void *)qless_lua_current->job ||
-	    strcmp(qless_lua_current->phase, "perform") != 0) {
-		qless_lua_push_error_message(L, QLESS_ESTATE,
-		                             "job:suspend(): only the job a worker is performing can suspend");
-		return lua_error(L);
-	}
-	if (qless_result_suspend(qless_lua_current->result) < 0) {
-		qless_lua_push_error(L, QLESS_ESTATE);
-		return lua_error(L);
-	}
-	return 0;
-}
-
-/* The n strings tree[field] (a list; a hole or false is NULL) into an
- * array pushed as userdata; each string is also stored in the table at
- * `keep`, which outlives the run, since the engine keeps the pointers. */
-static const char **qless_lua_strings(lua_State *L, int tree, const char *field, size_t n, int keep)
-{
-	const char **out = (const char **)lua_newuserdatauv(L, (n + 1) * sizeof *out, 0);
-	size_t i;
-	lua_getfield(L, tree, field);
-	if (!lua_isnil(L, -1) && !lua_istable(L, -1))
-		luaL_error(L, "worker_main: tree.%s must be a table", field);
-	for (i = 0; i < n; i++) {
-		int t = lua_istable(L, -1) ? lua_rawgeti(L, -1, (lua_Integer)i + 1) : (lua_pushnil(L), LUA_TNIL);
-		if (t != LUA_TSTRING && t != LUA_TNIL && !(t == LUA_TBOOLEAN && !lua_toboolean(L, -1)))
-			luaL_error(L, "worker_main: tree.%s[%d] is not a string", field, (int)i + 1);
-		out[i] = t == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-		lua_rawseti(L, keep, (lua_Integer)lua_rawlen(L, keep) + 1);
-	}
-	out[n] = NULL;
-	lua_pop(L, 1);
-	return out;
-}
-
-/* qless_core.worker_main(args, perform[, tree]) -> exit status. args
- * follows the convention of Lua's global `arg`: args[0] the program name
- * (optional), args[1..n] the flags, all strings. tree: {klasses = {...},
- * configs = {...}} (configs[i]: JSON text, or false for none) names the
- * tree classes; perform then also runs their startup and shutdown. */
-static int qless_lua_worker_main(lua_State *L)
-{
-	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
-	struct qless_lua_worker worker;
-	const char **argv;
-	lua_Integer i, n;
-	int status;
-	luaL_checktype(L, 1, LUA_TTABLE);
-	luaL_checktype(L, 2, LUA_TFUNCTION);
-	if (!lua_isnoneornil(L, 3))
-		luaL_checktype(L, 3, LUA_TTABLE);
-	lua_settop(L, 3);
-	n = (lua_Integer)lua_rawlen(L, 1);
-	/* The strings are copied into a table only this call sees (index 4):
-	 * job code may change the caller's table (it is often the global
-	 * `arg`), and the engine may keep pointers into argv while it runs. */
-	lua_createtable(L, (int)n + 1, 0);
-	argv = (const char **)lua_newuserdatauv(L, ((size_t)n + 2) * sizeof *argv, 0);   /* 5 */
-	if (lua_rawgeti(L, 1, 0) != LUA_TSTRING) {
-		lua_pop(L, 1);
-		lua_pushliteral(L, "qless-worker");
-	}
-	for (i = 0; i <= n; i++) {
-		if (i > 0 && lua_rawgeti(L, 1, i) != LUA_TSTRING)
-			return luaL_error(L, "worker_main: args[%d] is not a string", (int)i);
-		argv[i] = lua_tostring(L, -1);
-		lua_rawseti(L, 4, i + 1);
-	}
-	argv[n + 1] = NULL;
-	if (lua_istable(L, 3)) {
-		lua_getfield(L, 3, "klasses");
-		run.ntree = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0;
-		lua_pop(L, 1);
-		run.tree_klasses = qless_lua_strings(L, 3, "klasses", run.ntree, 4);
-		run.tree_configs = qless_lua_strings(L, 3, "configs", run.ntree, 4);
-		for (i = 0; i < (lua_Integer)run.ntree; i++)
-			if (!run.tree_klasses[i])
-				return luaL_error(L, "worker_main: tree.klasses[%d] is not a string", (int)i + 1);
-		run.startup = qless_lua_startup;
-		run.shutdown = qless_lua_shutdown;
-	}
-	lua_pushvalue(L, 2);
-	worker.L = L;
-	worker.perform_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-	run.perform = qless_lua_perform;
-	run.ctx = &worker;
-	run.fork = NULL;             /* fork(2): a pool child keeps a copy of this state */
-	run.single_threaded = 1;     /* one lua_State must not be entered from two threads */
-	run.resolves_classes = 1;    /* require(klass): the operator's allow-list is required */
-	/* A pool child exits from C: output Lua buffered so far must not be
-	 * written once by the parent and again by every child. */
-	fflush(NULL);
-	status = qless_worker_main((int)n + 1, argv, &run);
-	luaL_unref(L, LUA_REGISTRYINDEX, worker.perform_ref);
-	lua_pushinteger(L, status);
-	return 1;
-}
-
 /* qless_core.time(): seconds since the epoch, with sub-second precision
  * (os.time is whole seconds). */
 static int qless_lua_time(lua_State *L)
@@ -605,3 +339,213 @@ static int qless_lua_sleep(lua_State *L)
 %native(getpid) int qless_lua_getpid(lua_State *L);
 %native(sleep) int qless_lua_sleep(lua_State *L);
 %include "qless.i"
+
+/* ---- the worker: Lua's hooks of the trampoline (swig/worker.i) ----
+ * qless_core.worker_main(args, run[, tree]) runs qless_worker_main through
+ * the trampoline: run(job, client, phase) is the layer's dispatcher
+ * (qless.worker.run). The interpreter is entered only from the thread that
+ * called worker_main (single_threaded: the core refuses --pool threads), or
+ * from that thread in a forked pool child. */
+%{
+struct qless_swig_worker {
+	lua_State *L;   /* the thread that called worker_main */
+	int run_ref;    /* LUA_REGISTRYINDEX reference to run */
+};
+
+static void qless_swig_lang_enter(struct qless_swig_call *call)
+{
+	qless_swig_call_run(call);
+}
+
+/* The message handler: describes the error where it was raised, so the
+ * traceback is the job code's. group: the error's `name` field or its
+ * metatable's __name (a table), else LuaError; retried when the error is
+ * a table with retryable = true (qless.RetryableError makes one). */
+static int qless_lua_describe_error(lua_State *L)
+{
+	struct qless_swig_call *call = (struct qless_swig_call *)lua_touserdata(L, lua_upvalueindex(1));
+	const char *group = NULL;
+	int retry = 0;
+	lua_settop(L, 1);
+	if (lua_type(L, 1) == LUA_TTABLE) {
+		if (lua_getfield(L, 1, "name") == LUA_TSTRING && lua_rawlen(L, -1) > 0)
+			group = lua_tostring(L, -1);                                   /* 2 */
+		else if (luaL_getmetafield(L, 1, "__name") == LUA_TSTRING)
+			group = lua_tostring(L, -1);                                   /* 2 or 3 */
+		lua_getfield(L, 1, "retryable");
+		retry = lua_type(L, -1) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+		lua_pop(L, 1);
+	}
+	if (!group)
+		group = "LuaError";
+	/* A table without __tostring shows as "Name: message", not "table: 0x..". */
+	if (lua_type(L, 1) == LUA_TTABLE && luaL_getmetafield(L, 1, "__tostring") == LUA_TNIL &&
+	    lua_getfield(L, 1, "message") != LUA_TNIL) {
+		lua_pushfstring(L, "%s: %s", group, luaL_tolstring(L, -1, NULL));
+	} else {
+		luaL_tolstring(L, 1, NULL);
+	}
+	luaL_traceback(L, L, lua_tostring(L, -1), 1);
+	qless_swig_call_outcome(call, retry, group, lua_tostring(L, -1));
+	return 1;
+}
+
+/* Detaches a proxy from its borrowed handle, so job code that kept it gets
+ * an invalid-handle error instead of freed memory. */
+static void qless_lua_detach(lua_State *L, int index)
+{
+	swig_lua_userdata *usr = (swig_lua_userdata *)lua_touserdata(L, index);
+	if (usr) {
+		usr->own = 0;
+		usr->ptr = NULL;
+	}
+}
+
+/* Under lua_pcall: everything that may raise (allocating the proxies) is. */
+static int qless_lua_call_body(lua_State *L)
+{
+	struct qless_swig_call *call = (struct qless_swig_call *)lua_touserdata(L, 1);
+	int rc;
+	lua_settop(L, 0);
+	lua_pushlightuserdata(L, call);
+	lua_pushcclosure(L, qless_lua_describe_error, 1);                           /* 1 */
+	SWIG_NewPointerObj(L, call->job, SWIGTYPE_p_qless_job, 0);                   /* 2 */
+	SWIG_NewPointerObj(L, qless_job_client(call->job), SWIGTYPE_p_qless_client, 0); /* 3 */
+	lua_rawgeti(L, LUA_REGISTRYINDEX, call->worker->run_ref);
+	lua_pushvalue(L, 2);
+	lua_pushvalue(L, 3);
+	lua_pushstring(L, qless_swig_phase_names[call->phase]);
+	rc = lua_pcall(L, 3, 0, 1);
+	qless_lua_detach(L, 2);
+	qless_lua_detach(L, 3);
+	lua_pushboolean(L, rc == LUA_OK);
+	return 1;
+}
+
+static int qless_swig_lang_call(struct qless_swig_call *call)
+{
+	lua_State *L = call->worker->L;
+	int top = lua_gettop(L), ok = 0;
+	if (!lua_checkstack(L, 3)) {
+		qless_swig_call_outcome(call, 0, "LuaError", "Lua stack overflow: the job could not run");
+		return -1;
+	}
+	lua_pushcfunction(L, qless_lua_call_body);
+	lua_pushlightuserdata(L, call);
+	if (lua_pcall(L, 1, 1, 0) == LUA_OK)
+		ok = lua_toboolean(L, -1);
+	else if (!call->outcome)   /* only the glue failed (e.g. out of memory making a proxy) */
+		qless_swig_call_outcome(call, 0, "LuaError", lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "Lua error");
+	lua_settop(L, top);
+	return ok ? 0 : -1;
+}
+
+/* Described by the message handler already (a failing one: the skeleton's
+ * placeholder). */
+static void qless_swig_lang_describe(struct qless_swig_call *call)
+{
+	(void)call;
+}
+
+/* fork(2): the child keeps a copy of the lua_State. */
+static int qless_swig_lang_fork(struct qless_swig_worker *w)
+{
+	(void)w;
+	return (int)fork();
+}
+
+/* qless_core.suspend(job): job:suspend() of tree.lua, for the job a worker
+ * is performing (no other job has a run to suspend). */
+static int qless_lua_suspend(lua_State *L)
+{
+	void *job = NULL;
+	int handled = 0;
+	if (!SWIG_IsOK(SWIG_ConvertPtr(L, 1, &job, SWIGTYPE_p_qless_job, 0)))
+		job = NULL;
+	if (qless_swig_worker_suspend((qless_job *)job, &handled) < 0) {
+		qless_lua_push_error(L, qless_error_last_code());
+		return lua_error(L);
+	}
+	if (!handled) {
+		qless_lua_push_error_message(L, QLESS_ESTATE, "job:suspend(): only the job a worker is performing can suspend");
+		return lua_error(L);
+	}
+	return 0;
+}
+
+/* The n strings tree[field] (a list; a hole or false is NULL) into an
+ * array pushed as userdata; each string is also stored in the table at
+ * `keep`, which outlives the run, since the engine keeps the pointers. */
+static const char **qless_lua_strings(lua_State *L, int tree, const char *field, size_t n, int keep)
+{
+	const char **out = (const char **)lua_newuserdatauv(L, (n + 1) * sizeof *out, 0);
+	size_t i;
+	lua_getfield(L, tree, field);
+	if (!lua_isnil(L, -1) && !lua_istable(L, -1))
+		luaL_error(L, "worker_main: tree.%s must be a table", field);
+	for (i = 0; i < n; i++) {
+		int t = lua_istable(L, -1) ? lua_rawgeti(L, -1, (lua_Integer)i + 1) : (lua_pushnil(L), LUA_TNIL);
+		if (t != LUA_TSTRING && t != LUA_TNIL && !(t == LUA_TBOOLEAN && !lua_toboolean(L, -1)))
+			luaL_error(L, "worker_main: tree.%s[%d] is not a string", field, (int)i + 1);
+		out[i] = t == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+		lua_rawseti(L, keep, (lua_Integer)lua_rawlen(L, keep) + 1);
+	}
+	out[n] = NULL;
+	lua_pop(L, 1);
+	return out;
+}
+
+/* qless_core.worker_main(args, run[, tree]) -> exit status. args follows
+ * Lua's global `arg`: args[0] the program name (optional), args[1..n] the
+ * flags, all strings. tree: {klasses = {...}, configs = {...}}
+ * (configs[i]: JSON text, or false for none) names the tree classes. */
+static int qless_lua_worker_main(lua_State *L)
+{
+	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_swig_worker worker;
+	const char **argv, **klasses = NULL, **configs = NULL;
+	lua_Integer i, n;
+	size_t ntree = 0;
+	int status;
+	luaL_checktype(L, 1, LUA_TTABLE);
+	luaL_checktype(L, 2, LUA_TFUNCTION);
+	if (!lua_isnoneornil(L, 3))
+		luaL_checktype(L, 3, LUA_TTABLE);
+	lua_settop(L, 3);
+	n = (lua_Integer)lua_rawlen(L, 1);
+	/* The strings are copied into a table only this call sees (index 4):
+	 * job code may change the caller's table (often the global `arg`), and
+	 * the engine keeps pointers into argv while it runs. */
+	lua_createtable(L, (int)n + 1, 0);
+	argv = (const char **)lua_newuserdatauv(L, ((size_t)n + 2) * sizeof *argv, 0);   /* 5 */
+	if (lua_rawgeti(L, 1, 0) != LUA_TSTRING) {
+		lua_pop(L, 1);
+		lua_pushliteral(L, "qless-worker");
+	}
+	for (i = 0; i <= n; i++) {
+		if (i > 0 && lua_rawgeti(L, 1, i) != LUA_TSTRING)
+			return luaL_error(L, "worker_main: args[%d] is not a string", (int)i);
+		argv[i] = lua_tostring(L, -1);
+		lua_rawseti(L, 4, i + 1);
+	}
+	argv[n + 1] = NULL;
+	if (lua_istable(L, 3)) {
+		lua_getfield(L, 3, "klasses");
+		ntree = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0;
+		lua_pop(L, 1);
+		klasses = qless_lua_strings(L, 3, "klasses", ntree, 4);
+		configs = qless_lua_strings(L, 3, "configs", ntree, 4);
+		for (i = 0; i < (lua_Integer)ntree; i++)
+			if (!klasses[i])
+				return luaL_error(L, "worker_main: tree.klasses[%d] is not a string", (int)i + 1);
+	}
+	lua_pushvalue(L, 2);
+	worker.L = L;
+	worker.run_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	run.single_threaded = 1;   /* one lua_State must not be entered from two threads */
+	status = qless_swig_worker_run(&worker, &run, argv, (size_t)n + 1, klasses, ntree, configs, ntree);
+	luaL_unref(L, LUA_REGISTRYINDEX, worker.run_ref);
+	lua_pushinteger(L, status);
+	return 1;
+}
+%}

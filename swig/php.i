@@ -10,6 +10,7 @@
 %module qless
 
 %{
+#define QLESS_SWIG_WORKER_ERROR "Qless\\WorkerError"
 #include <string.h>
 #include <qless/qless.h>
 #include "ext/spl/spl_exceptions.h"
@@ -313,14 +314,13 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 	}
 }
 
-/* ==== the worker engine: qless_php_worker_main(argv, perform) ==========
- * (One block, kept apart from the typemaps above.) PHP reaches the engine
- * only through this function: the C entry points take C callbacks. The
- * interpreter is not thread-safe (NTS build, one thread), so the engine runs
- * on the calling thread with single_threaded set: perform is called here
- * and --pool threads is a usage error. A process pool forks with fork(2):
- * pcntl_fork does no more than that in the CLI, and needing the pcntl
- * extension would buy nothing. bindings/php/Worker.php is the other half. */
+/* ==== the worker: PHP's hooks of the trampoline (swig/worker.i) =========
+ * qless_php_worker_main(argv, run, klasses, configs) runs qless_worker_main
+ * through the trampoline; run($job, $client, $phase) is the layer's
+ * dispatcher (Qless\Worker::run). The interpreter is not thread-safe (NTS
+ * build, one thread): the engine runs on the calling thread with
+ * single_threaded set (--pool threads is a usage error), and a process pool
+ * forks with fork(2) (pcntl_fork does no more in the CLI). */
 %inline %{
 typedef int qless_php_exit_status;
 typedef zval qless_php_callable;
@@ -337,41 +337,38 @@ typedef zval qless_php_callable;
 %{
 #include <signal.h>
 #include <unistd.h>
+#include "zend_smart_str.h"
 
-/*
- * The protocol with Worker.php: perform($job, $client, $phase) gets proxies
- * of the borrowed qless_job and of its qless_client (neither owned, both
- * emptied after the call) and the phase ('perform', or a tree job's
- * 'startup' or 'shutdown') and returns
- *   null                            complete (the engine's default)
- *   ['fail', group, message]        qless_result_fail
- *   ['retry', group, message]       qless_result_retry with the backoff delay
- * Worker.php catches what job code throws. exit() and fatal errors (the
- * memory limit, ...) cannot be caught in PHP: they unwind (or longjmp, for a
- * bailout) out of the callable. Caught here, they fail the job and stop the
- * worker gracefully (SIGTERM to itself; a pool replaces the child), since
- * the script asked to end and after a fatal error the interpreter must not
- * run more job code; qless_php_worker_main then ends the script as exit()
- * or the fatal error would have. Any other exception that escapes (a bug in
- * the layer) fails the job and the worker carries on.
- */
+/* exit() and fatal errors (the memory limit, ...) cannot be caught in PHP:
+ * they unwind (or longjmp, for a bailout) out of the dispatcher. They fail
+ * the job and stop the worker gracefully (SIGTERM to itself; a pool
+ * replaces the child), since the script asked to end and after a fatal
+ * error no more job code may run; qless_php_worker_main then ends the
+ * script as exit() or the fatal error would have. */
 enum { QLESS_PHP_RUNNING, QLESS_PHP_EXIT, QLESS_PHP_BAILOUT };
 
-struct qless_php_worker {
-	zval *perform;
+struct qless_swig_worker {
+	zval *run;
 	int ending;        /* QLESS_PHP_*: how the script is to end after the run */
 	int exit_status;   /* of exit() or the fatal error */
 };
 
-/* Fails the job and stops the worker; the script ends after the run. */
-static void qless_php_end(struct qless_php_worker *w, const char *jid, qless_result *result, int how,
-                          const char *group, const char *why)
+static void qless_php_end(struct qless_swig_call *call, int how, const char *group, const char *why)
 {
-	w->ending = how;
-	w->exit_status = EG(exit_status);
-	qless_result_fail(result, group, why);
-	fprintf(stderr, "qless-worker: %s: %s; stopping this worker\n", jid, why);
+	call->worker->ending = how;
+	call->worker->exit_status = EG(exit_status);
+	qless_swig_call_outcome(call, 0, group, why);
+	fprintf(stderr, "qless-worker: %s: %s; stopping this worker\n", qless_job_jid(call->job), why);
 	kill(getpid(), SIGTERM);
+}
+
+static void qless_swig_lang_enter(struct qless_swig_call *call)
+{
+	if (call->worker->ending != QLESS_PHP_RUNNING)
+		qless_swig_call_outcome(call, 0, "Qless\\WorkerError",
+		                        "not run: this worker process is ending (exit() or a fatal error)");
+	else
+		qless_swig_call_run(call);
 }
 
 static void qless_php_forget(zval *proxy)
@@ -380,70 +377,22 @@ static void qless_php_forget(zval *proxy)
 		SWIG_Z_FETCH_OBJ_P(proxy)->ptr = NULL;
 }
 
-/* The ['fail'|'retry', group, message] answer into result; a message on
- * stderr and 0 if it is not one. */
-static int qless_php_apply(qless_result *result, zval *ret, const char *jid)
+static int qless_swig_lang_call(struct qless_swig_call *call)
 {
-	zval *kind, *group, *message;
-	int retry;
-
-	if (Z_TYPE_P(ret) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL_P(ret)) != 3 ||
-	    !(kind = zend_hash_index_find(Z_ARRVAL_P(ret), 0)) || !(group = zend_hash_index_find(Z_ARRVAL_P(ret), 1)) ||
-	    !(message = zend_hash_index_find(Z_ARRVAL_P(ret), 2)) || Z_TYPE_P(kind) != IS_STRING ||
-	    Z_TYPE_P(group) != IS_STRING || Z_TYPE_P(message) != IS_STRING) {
-		fprintf(stderr, "qless-worker: %s: perform returned neither null nor ['fail'|'retry', group, message]\n", jid);
-		return 0;
-	}
-	if (strcmp(Z_STRVAL_P(kind), "retry") == 0)
-		retry = 1;
-	else if (strcmp(Z_STRVAL_P(kind), "fail") == 0)
-		retry = 0;
-	else {
-		fprintf(stderr, "qless-worker: %s: unknown outcome '%s'\n", jid, Z_STRVAL_P(kind));
-		return 0;
-	}
-	/* The C side stops at a NUL: a cut message is better than none. */
-	if ((retry ? qless_result_retry(result, Z_STRVAL_P(group), Z_STRVAL_P(message), -1.0)
-	           : qless_result_fail(result, Z_STRVAL_P(group), Z_STRVAL_P(message))) < 0) {
-		fprintf(stderr, "qless-worker: %s: outcome %s/%s refused (%s)\n", jid, Z_STRVAL_P(kind), Z_STRVAL_P(group),
-		        qless_error_last_message());
-		return 0;
-	}
-	return 1;
-}
-
-/* The engine's call in progress, for Qless\Job::suspend (qless_php_suspend):
- * PHP runs on one thread, so one is enough. */
-static struct { qless_job *job; qless_result *result; } qless_php_current;
-
-/* One call of the PHP perform callable for the engine's perform, startup or
- * shutdown (phase: jobtrees.md §9), with the job, its client and the phase. */
-static void qless_php_call(void *ctx, qless_job *job, qless_result *result, const char *phase)
-{
-	struct qless_php_worker *w = ctx;
-	const char *jid = qless_job_jid(job);
 	zval args[3], ret;
 	volatile int bailed = 0;
-	int fatal;
+	int fatal, rc = 0;
 	char why[512];
 
-	if (w->ending != QLESS_PHP_RUNNING) {
-		qless_result_fail(result, "Qless\\WorkerError", "not run: this worker process is ending (exit() or a fatal error)");
-		return;
-	}
 	ZVAL_UNDEF(&ret);
-	qless_php_wrap(&args[0], (void *)job, SWIGTYPE_p_qless_job, 0);
-	qless_php_wrap(&args[1], (void *)qless_job_client(job), SWIGTYPE_p_qless_client, 0);
-	ZVAL_STRING(&args[2], phase);
-	qless_php_current.job = job;
-	qless_php_current.result = result;
+	qless_php_wrap(&args[0], (void *)call->job, SWIGTYPE_p_qless_job, 0);
+	qless_php_wrap(&args[1], (void *)qless_job_client(call->job), SWIGTYPE_p_qless_client, 0);
+	ZVAL_STRING(&args[2], qless_swig_phase_names[call->phase]);
 	zend_try {
-		call_user_function(NULL, NULL, w->perform, &ret, 3, args);
+		call_user_function(NULL, NULL, call->worker->run, &ret, 3, args);
 	} zend_catch {
 		bailed = 1;
 	} zend_end_try();
-	qless_php_current.job = NULL;
-	qless_php_current.result = NULL;
 	/* Job code that kept the job or client finds a dead proxy (TypeError on
 	 * use), not a dangling pointer. */
 	qless_php_forget(&args[0]);
@@ -452,108 +401,107 @@ static void qless_php_call(void *ctx, qless_job *job, qless_result *result, cons
 	if (fatal)
 		snprintf(why, sizeof why, "PHP fatal error: %s", ZSTR_VAL(PG(last_error_message)));
 	if (bailed) {
-		qless_php_end(w, jid, result, QLESS_PHP_BAILOUT, "Qless\\FatalError", fatal ? why : "PHP fatal error");
-		return;   /* after a bailout the interpreter's state is not to be touched */
+		qless_php_end(call, QLESS_PHP_BAILOUT, "Qless\\FatalError", fatal ? why : "PHP fatal error");
+		return 0;   /* after a bailout the interpreter's state is not to be touched */
 	}
 	if (EG(exception) && zend_is_unwind_exit(EG(exception))) {
 		zend_clear_exception();
-		if (fatal)
-			qless_php_end(w, jid, result, QLESS_PHP_EXIT, "Qless\\FatalError", why);
-		else
-			qless_php_end(w, jid, result, QLESS_PHP_EXIT, "Qless\\WorkerError", "the job code called exit()");
+		qless_php_end(call, QLESS_PHP_EXIT, fatal ? "Qless\\FatalError" : "Qless\\WorkerError",
+		              fatal ? why : "the job code called exit()");
 	} else if (EG(exception)) {
-		snprintf(why, sizeof why, "%s escaped the PHP perform callable", ZSTR_VAL(EG(exception)->ce->name));
-		zend_clear_exception();
-		fprintf(stderr, "qless-worker: %s: %s\n", jid, why);
-		qless_result_fail(result, "Qless\\WorkerError", why);
-	} else if (Z_TYPE(ret) != IS_NULL && !qless_php_apply(result, &ret, jid)) {
-		/* never the default complete */
-		qless_result_fail(result, "Qless\\WorkerError", "invalid outcome from the PHP perform callable");
+		rc = -1;
 	}
 	zval_ptr_dtor(&ret);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);
 	zval_ptr_dtor(&args[2]);
+	return rc;
 }
 
-static void qless_php_perform(void *ctx, qless_job *job, qless_result *result)
+/* $object->$method() as a string (NULL if it is none); no exception pending. */
+static zend_string *qless_php_method_string(zend_object *object, const char *method)
 {
-	qless_php_call(ctx, job, result, "perform");
+	zval self, fn, ret;
+	zend_string *out = NULL;
+	ZVAL_OBJ(&self, object);
+	ZVAL_STRING(&fn, method);
+	if (call_user_function(NULL, &self, &fn, &ret, 0, NULL) == SUCCESS && Z_TYPE(ret) == IS_STRING)
+		out = zend_string_copy(Z_STR(ret));
+	zval_ptr_dtor(&ret);
+	zval_ptr_dtor(&fn);
+	if (EG(exception))
+		zend_clear_exception();
+	return out;
 }
 
-static void qless_php_startup(void *ctx, qless_job *job, qless_result *result)
+/* group: the Throwable's class (an anonymous class: its nearest named
+ * parent); message: "Class: message" and the trace; retried when it is a
+ * Qless\RetryableError. */
+static void qless_swig_lang_describe(struct qless_swig_call *call)
 {
-	qless_php_call(ctx, job, result, "startup");
+	zend_object *e = EG(exception);
+	zend_class_entry *ce, *retryable;
+	zend_string *name, *text, *trace;
+	smart_str message = { 0 };
+
+	GC_ADDREF(e);
+	zend_clear_exception();
+	for (ce = e->ce; ce && strstr(ZSTR_VAL(ce->name), "@anonymous"); ce = ce->parent)
+		;
+	name = zend_string_init("Qless\\RetryableError", sizeof "Qless\\RetryableError" - 1, 0);
+	retryable = zend_lookup_class(name);
+	zend_string_release(name);
+	text = qless_php_method_string(e, "getMessage");
+	trace = qless_php_method_string(e, "getTraceAsString");
+	smart_str_appends(&message, ce ? ZSTR_VAL(ce->name) : "Throwable");
+	smart_str_appends(&message, ": ");
+	if (text)
+		smart_str_appendl(&message, ZSTR_VAL(text), ZSTR_LEN(text));
+	smart_str_appendc(&message, '\n');
+	if (trace)
+		smart_str_appendl(&message, ZSTR_VAL(trace), ZSTR_LEN(trace));
+	smart_str_0(&message);
+	/* The C side stops at a NUL: a cut message is better than none. */
+	qless_swig_call_outcome(call, retryable && instanceof_function(e->ce, retryable),
+	                        ce ? ZSTR_VAL(ce->name) : "Throwable", ZSTR_VAL(message.s));
+	smart_str_free(&message);
+	if (text)
+		zend_string_release(text);
+	if (trace)
+		zend_string_release(trace);
+	OBJ_RELEASE(e);
 }
 
-static void qless_php_shutdown(void *ctx, qless_job *job, qless_result *result)
+static int qless_swig_lang_fork(struct qless_swig_worker *w)
 {
-	qless_php_call(ctx, job, result, "shutdown");
+	(void)w;
+	return (int)fork();
 }
 %}
 
 %inline %{
-/* Qless\Job::suspend in a worker's perform: 1 after qless_result_suspend on
- * the run of the job being performed; 0 when job is not that one (a job
- * this client holds: the layer suspends it with the job's own method). */
-static qless_php_exit_status qless_php_suspend(qless_job *job)
-{
-	int rc;
-	if (!job || job != qless_php_current.job)
-		return 0;
-	if ((rc = qless_result_suspend(qless_php_current.result)) < 0) {
-		qless_php_throw(rc);
-		return 0;
-	}
-	return 1;
-}
-
-/* qless_worker_main for PHP: argv as a list of strings (the program name
- * first), perform($job, $client, $phase) as described above, and the run's
- * tree classes with their worker.register configs (JSON text; null: none;
- * run options version 4), whose jobs perform is also called for with phase
- * 'startup' and 'shutdown'. Returns the exit status. */
-static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless_php_callable *perform,
+/* qless_worker_main through the trampoline, for Worker.php: argv (the
+ * program name first), run($job, $client, $phase) as described above, and
+ * the run's tree classes with their worker.register configs (JSON text;
+ * null: none). Returns the exit status. */
+static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless_php_callable *run,
                                                    QLESS_STRV(tree_klasses, ntree),
                                                    QLESS_STRV(tree_configs, nconfigs))
 {
-	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
-	struct qless_php_worker w;
-	const char **args;
-	size_t n = argc ? argc : 1, i;
+	qless_worker_run_options options = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_swig_worker w;
 	int status;
 
-	/* A C main's argv: a program name first, NULL after the last. */
-	args = calloc(n + 1, sizeof *args);
-	if (!args) {
-		fputs("qless-worker: out of memory\n", stderr);
-		return 1;
+	if (tree_configs && nconfigs != ntree) {
+		zend_value_error("qless_php_worker_main(): tree_configs must have one entry per class of tree_klasses");
+		return 2;
 	}
-	args[0] = "qless-worker";
-	for (i = 0; i < argc; i++)
-		args[i] = argv[i];
-	w.perform = perform;
+	w.run = run;
 	w.ending = QLESS_PHP_RUNNING;
 	w.exit_status = 0;
-	run.perform = qless_php_perform;
-	run.ctx = &w;
-	run.single_threaded = 1;
-	/* Job code is found by class name: the operator's allow-list is required. */
-	run.resolves_classes = 1;
-	if (tree_klasses) {
-		if (tree_configs && nconfigs != ntree) {
-			free(args);
-			zend_value_error("qless_php_worker_main(): tree_configs must have one entry per class of tree_klasses");
-			return 2;
-		}
-		run.tree_klasses = tree_klasses;
-		run.tree_configs = tree_configs;
-		run.ntree = ntree;
-		run.startup = qless_php_startup;
-		run.shutdown = qless_php_shutdown;
-	}
-	status = qless_worker_main((int)n, args, &run);
-	free(args);
+	options.single_threaded = 1;
+	options.loads_files = 1;   /* --require: Worker.php loaded them */
+	status = qless_swig_worker_run(&w, &options, argv, argc, tree_klasses, ntree, tree_configs, nconfigs);
 	if (w.ending != QLESS_PHP_RUNNING) {
 		EG(exit_status) = w.exit_status;
 		if (w.ending == QLESS_PHP_BAILOUT)

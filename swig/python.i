@@ -170,8 +170,8 @@ static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec
 %thread qless_worker::lost_locks;
 %thread qless_heartbeater::~qless_heartbeater;
 /* The worker engine runs for the life of the worker with the GIL released;
- * its trampolines (below) take it around every call into Python. */
-%thread qless_swig_worker_main;
+ * the trampoline (swig/worker.i) takes it around every call into Python. */
+%thread qless_py_worker_main;
 
 %typemap(out) int QLESS_PLAIN_OUT = int;
 %typemap(out) int QLESS_STATUS_OUT {
@@ -217,143 +217,41 @@ static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec
 }
 %typemap(freearg) const SWIGTYPE *QLESS_OPTIONS { qless_swig_lists_free(&lists$argnum); Py_XDECREF(keep$argnum); }
 
-/* ---- the worker engine ----
- * Python reaches the engine only through qless_swig_worker_main (below):
- * the C entry points take C callbacks, which Python cannot supply. */
+/* ---- the worker: Python's hooks of the trampoline (swig/worker.i) ---- */
+%{
+#define QLESS_SWIG_WORKER_ERROR "qless.WorkerError"
+%}
 %inline %{
 typedef int qless_py_exit_status;
+typedef PyObject qless_py_callable;
 %}
 %apply int QLESS_PLAIN_OUT { qless_py_exit_status };
-
-/* Callables for the engine, checked while the GIL is still held: perform is
- * required; fork and log may be None (NULL: the engine's own default). */
-%inline %{
-typedef PyObject qless_py_callable;
-typedef PyObject qless_py_opt_callable;
-%}
+/* Checked while the GIL is still held. */
 %typemap(in) qless_py_callable * {
 	if (!PyCallable_Check($input)) { PyErr_SetString(PyExc_TypeError, "$1_name must be callable"); SWIG_fail; }
 	$1 = $input;
 }
-%typemap(in) qless_py_opt_callable * {
-	if ($input != Py_None && !PyCallable_Check($input)) {
-		PyErr_SetString(PyExc_TypeError, "$1_name must be callable or None");
-		SWIG_fail;
-	}
-	$1 = $input == Py_None ? NULL : $input;
-}
 
 %include "qless.i"
 
-/* Job.suspend in a worker's perform: qless_result_suspend on the result the
- * engine lent that call, reached through the outcome capsule the trampoline
- * passes (below). A capsule whose call is over holds no result any more. */
 %{
-#define QLESS_PY_OUTCOME "qless.outcome"
-%}
-%inline %{
-typedef qless_result qless_py_outcome;
-%}
-%typemap(in) qless_py_outcome * {
-	$1 = PyCapsule_IsValid($input, QLESS_PY_OUTCOME) ? PyCapsule_GetContext($input) : NULL;
-	if (!$1) {
-		qless_py_raise_message(QLESS_ESTATE, "Job.suspend: the worker's run of this job is over; "
-		                       "call suspend during perform");
-		SWIG_fail;
-	}
-}
-%inline %{
-static int qless_swig_suspend(qless_py_outcome *outcome)
+/* Referenced by the arguments of the qless_py_worker_main call for its
+ * whole duration (it runs without the GIL, so it could not own them). */
+struct qless_swig_worker {
+	PyObject *run;   /* run(job, client, phase): the layer's dispatcher */
+	PyObject *fork;  /* os.fork */
+};
+
+/* Any C thread (a pool thread too) becomes a Python thread here. */
+static void qless_swig_lang_enter(struct qless_swig_call *call)
 {
-	return qless_result_suspend(outcome);
-}
-%}
-
-%{
-/*
- * Trampolines from the engine into Python. The engine calls them with the
- * GIL released (qless_swig_worker_main is %thread) from the main thread, a
- * pool thread or a pool child, so each takes the GIL itself. Whatever the
- * Python side raises is reported through sys.unraisablehook and never
- * propagates: an exception cannot cross the C engine.
- *
- * The protocol with qless/worker.py: perform(job, client, phase, outcome)
- * gets proxies of the borrowed qless_job and of its qless_client (neither
- * owned), the phase ("perform", or a tree job's "startup" or "shutdown",
- * jobtrees.md §9) and the outcome capsule that Job.suspend hands to
- * qless_swig_suspend, and returns
- *   None                          complete (the engine's default)
- *   ("fail", group, message)      qless_result_fail
- *   ("retry", group, message)     qless_result_retry with the backoff delay
- * An exception, or any other value, fails the job with group = the
- * exception's class name and message = its text.
- */
-typedef struct qless_py_worker {
-	/* Referenced by the argument tuple of the qless_swig_worker_main call for
-	 * its whole duration: that function runs without the GIL and could not
-	 * touch reference counts anyway. */
-	PyObject *perform, *fork, *log;
-} qless_py_worker;
-
-/* Reports the pending Python error; with a result, fails the job with it. */
-static void qless_py_report(PyObject *where, qless_result *result)
-{
-	PyObject *type, *value, *tb, *text = NULL;
-	const char *message = NULL;
-
-	PyErr_Fetch(&type, &value, &tb);
-	PyErr_NormalizeException(&type, &value, &tb);
-	if (result) {
-		if (value)
-			text = PyObject_Str(value);
-		if (text)
-			message = PyUnicode_AsUTF8(text);
-		if (!message) {
-			PyErr_Clear();
-			message = "(the exception could not be printed)";
-		}
-		/* tp_name of a class defined in Python is its bare name, as the
-		 * layer's groups are; both strings are copied by the result. */
-		qless_result_fail(result, type ? ((PyTypeObject *)type)->tp_name : "Exception", message);
-		Py_XDECREF(text);
-	}
-	PyErr_Restore(type, value, tb);
-	PyErr_WriteUnraisable(where);
+	PyGILState_STATE gil = PyGILState_Ensure();
+	qless_swig_call_run(call);
+	PyGILState_Release(gil);
 }
 
-/* perform's answer -> the result; -1 with a Python error set if it is none
- * of the protocol's values. */
-static int qless_py_apply(qless_result *result, PyObject *ret)
-{
-	const char *kind, *group, *message;
-	int rc;
-
-	if (ret == Py_None)
-		return 0;
-	if (!PyTuple_Check(ret) || !PyArg_ParseTuple(ret, "sss", &kind, &group, &message)) {
-		PyErr_Format(PyExc_TypeError,
-		             "perform must return None, (\"fail\", group, message) or (\"retry\", group, message), not %R",
-		             ret);
-		return -1;
-	}
-	if (strcmp(kind, "fail") == 0) {
-		rc = qless_result_fail(result, group, message);
-	} else if (strcmp(kind, "retry") == 0) {
-		rc = qless_result_retry(result, group, message, -1);
-	} else {
-		PyErr_Format(PyExc_ValueError, "perform returned the unknown outcome %R", PyTuple_GET_ITEM(ret, 0));
-		return -1;
-	}
-	if (rc < 0) {   /* e.g. an empty group */
-		qless_py_raise(rc);
-		return -1;
-	}
-	return 0;
-}
-
-/* A proxy of a borrowed handle must not outlive the call it was made for:
- * job code that kept the job (or its client) finds a NULL handle, which the
- * library refuses, instead of a dangling pointer. */
+/* A proxy of a borrowed handle must not outlive the call: kept, it holds
+ * NULL, which the library refuses, not a dangling pointer. */
 static void qless_py_forget(PyObject *proxy)
 {
 	SwigPyObject *sobj = proxy ? SWIG_Python_GetSwigThis(proxy) : NULL;
@@ -361,142 +259,110 @@ static void qless_py_forget(PyObject *proxy)
 		sobj->ptr = NULL;
 }
 
-/* One call of the Python perform for the engine's perform, startup or
- * shutdown (phase). The outcome capsule lends the result to Job.suspend
- * (qless_swig_suspend) for this call only: its context is cleared after. */
-static void qless_py_call(void *ctx, qless_job *job, qless_result *result, const char *phase)
+/* A pool child exits from C, past Python's own flushing: what job code
+ * printed is flushed after each call (a broken stream is not the job's
+ * failure). The job's exception, if any, is kept pending. */
+static void qless_py_flush(const char *name)
 {
-	qless_py_worker *w = ctx;
-	PyGILState_STATE gil = PyGILState_Ensure();
-	PyObject *pyjob = SWIG_Python_NewPointerObj(NULL, SWIG_as_voidptr(job), SWIGTYPE_p_qless_job, 0);
-	PyObject *pyclient = SWIG_Python_NewPointerObj(NULL, SWIG_as_voidptr(qless_job_client(job)),
-	                                               SWIGTYPE_p_qless_client, 0);
-	PyObject *outcome = PyCapsule_New(result, QLESS_PY_OUTCOME, NULL);
-	PyObject *name = PyUnicode_FromString(phase);
-	PyObject *ret = NULL;
-
-	if (pyjob && pyclient && outcome && name && PyCapsule_SetContext(outcome, result) == 0)
-		ret = PyObject_CallFunctionObjArgs(w->perform, pyjob, pyclient, name, outcome, NULL);
-	if (!ret || qless_py_apply(result, ret) < 0)
-		qless_py_report(w->perform, result);
-	if (outcome)
-		PyCapsule_SetContext(outcome, NULL);
-	qless_py_forget(pyjob);
-	qless_py_forget(pyclient);
+	PyObject *type, *value, *tb, *stream = PySys_GetObject(name), *ret;
+	PyErr_Fetch(&type, &value, &tb);
+	ret = stream && stream != Py_None ? PyObject_CallMethod(stream, "flush", NULL) : NULL;
 	Py_XDECREF(ret);
-	Py_XDECREF(name);
-	Py_XDECREF(outcome);
-	Py_XDECREF(pyjob);
-	Py_XDECREF(pyclient);
-	PyGILState_Release(gil);
+	PyErr_Clear();
+	PyErr_Restore(type, value, tb);
 }
 
-static void qless_py_perform(void *ctx, qless_job *job, qless_result *result)
+static int qless_swig_lang_call(struct qless_swig_call *call)
 {
-	qless_py_call(ctx, job, result, "perform");
+	PyObject *job = SWIG_Python_NewPointerObj(NULL, SWIG_as_voidptr(call->job), SWIGTYPE_p_qless_job, 0);
+	PyObject *client = SWIG_Python_NewPointerObj(NULL, SWIG_as_voidptr(qless_job_client(call->job)),
+	                                             SWIGTYPE_p_qless_client, 0);
+	PyObject *phase = PyUnicode_FromString(qless_swig_phase_names[call->phase]);
+	PyObject *ret = job && client && phase
+		? PyObject_CallFunctionObjArgs(call->worker->run, job, client, phase, NULL) : NULL;
+
+	qless_py_forget(job);
+	qless_py_forget(client);
+	qless_py_flush("stdout");
+	qless_py_flush("stderr");
+	Py_XDECREF(job);
+	Py_XDECREF(client);
+	Py_XDECREF(phase);
+	Py_XDECREF(ret);
+	return ret ? 0 : -1;
 }
 
-static void qless_py_startup(void *ctx, qless_job *job, qless_result *result)
+/* group: the exception's class name (tp_name of a Python class is its bare
+ * name); message: the traceback as Python prints it; retried when it is a
+ * qless.RetryableError. */
+static void qless_swig_lang_describe(struct qless_swig_call *call)
 {
-	qless_py_call(ctx, job, result, "startup");
+	PyObject *type, *value, *tb, *mod = NULL, *lines = NULL, *sep = NULL, *text = NULL, *retryable = NULL;
+	const char *message = NULL;
+	int retry = 0;
+
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	if (tb && value)
+		PyException_SetTraceback(value, tb);
+	if ((mod = PyImport_ImportModule("traceback")) != NULL)
+		lines = PyObject_CallMethod(mod, "format_exception", "OOO", type ? type : Py_None, value ? value : Py_None,
+		                            tb ? tb : Py_None);
+	Py_XDECREF(mod);
+	if (lines && (sep = PyUnicode_FromString("")) != NULL)
+		text = PyUnicode_Join(sep, lines);
+	if (text)
+		message = PyUnicode_AsUTF8(text);
+	if ((mod = PyImport_ImportModule("qless.errors")) != NULL)
+		retryable = PyObject_GetAttrString(mod, "RetryableError");
+	if (retryable && type && PyType_Check(type))
+		retry = PyObject_IsSubclass(type, retryable) == 1;
+	PyErr_Clear();
+	qless_swig_call_outcome(call, retry, type && PyType_Check(type) ? ((PyTypeObject *)type)->tp_name : NULL,
+	                        message ? message : "(the exception could not be printed)");
+	Py_XDECREF(mod);
+	Py_XDECREF(retryable);
+	Py_XDECREF(lines);
+	Py_XDECREF(sep);
+	Py_XDECREF(text);
+	Py_XDECREF(type);
+	Py_XDECREF(value);
+	Py_XDECREF(tb);
 }
 
-static void qless_py_shutdown(void *ctx, qless_job *job, qless_result *result)
+/* os.fork with the GIL held: Python's own before/after-fork handling
+ * (locks, threading state) runs in both processes. */
+static int qless_swig_lang_fork(struct qless_swig_worker *w)
 {
-	qless_py_call(ctx, job, result, "shutdown");
-}
-
-/* Python's os.fork (or what the caller passed) run with the GIL held, so
- * the interpreter's own before/after-fork handling happens in both
- * processes. */
-static int qless_py_fork(void *ctx)
-{
-	qless_py_worker *w = ctx;
 	PyGILState_STATE gil = PyGILState_Ensure();
 	PyObject *ret = PyObject_CallNoArgs(w->fork);
 	long pid = ret ? PyLong_AsLong(ret) : -1;
 
 	if (PyErr_Occurred()) {
-		qless_py_report(w->fork, NULL);
+		PyErr_WriteUnraisable(w->fork);
 		pid = -1;
 	}
 	Py_XDECREF(ret);
 	PyGILState_Release(gil);
 	return (int)pid;
 }
-
-static void qless_py_log(void *ctx, const char *line)
-{
-	qless_py_worker *w = ctx;
-	PyGILState_STATE gil = PyGILState_Ensure();
-	/* Log lines may quote job data: undecodable bytes must not lose the line. */
-	PyObject *text = PyUnicode_DecodeUTF8(line, (Py_ssize_t)strlen(line), "replace");
-	PyObject *ret = text ? PyObject_CallOneArg(w->log, text) : NULL;
-
-	if (!ret)
-		qless_py_report(w->log, NULL);
-	Py_XDECREF(ret);
-	Py_XDECREF(text);
-	PyGILState_Release(gil);
-}
 %}
 
 %inline %{
-/* qless_worker_main for Python: argv as a list of str (argv[0] is the
- * program name shown in messages), perform as described above,
- * fork (os.fork; None: fork(2), which skips Python's at-fork handling) and
- * log (one line per call; None: lines on stderr), and the run's tree
- * classes and their worker.register configs (JSON text; None: none; run
- * options version 4), with whose jobs perform is also called for startup
- * and shutdown. Returns the exit status.
- * Pool threads call perform concurrently, each taking the GIL. */
-static qless_py_exit_status qless_swig_worker_main(QLESS_STRV(argv, argc), qless_py_callable *perform,
-                                  qless_py_opt_callable *fork, qless_py_opt_callable *log,
-                                  QLESS_STRV(tree_klasses, ntree), QLESS_STRV(tree_configs, nconfigs))
+/* qless_worker_main through the trampoline, for qless/worker.py: argv (the
+ * program name first), run(job, client, phase) (its exceptions are the
+ * job's outcome, see swig/worker.i), fork (os.fork), and the tree classes
+ * with their worker.register configs (JSON text; None: none). Returns the
+ * exit status. Pool threads call run concurrently, each taking the GIL. */
+static qless_py_exit_status qless_py_worker_main(QLESS_STRV(argv, argc), qless_py_callable *run,
+                                                 qless_py_callable *fork, QLESS_STRV(tree_klasses, ntree),
+                                                 QLESS_STRV(tree_configs, nconfigs))
 {
-	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
-	qless_py_worker w;
-	const char **args;
-	size_t n = argc ? argc : 1, i;
-	int status;
+	qless_worker_run_options options = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_swig_worker w;
 
-	/* A C main's argv: a program name first, NULL after the last (the list
-	 * typemap promises neither), and an array the engine may reorder. */
-	args = calloc(n + 1, sizeof *args);
-	if (!args) {
-		fputs("qless worker: out of memory\n", stderr);
-		return 1;
-	}
-	args[0] = "qless-worker";
-	for (i = 0; i < argc; i++)
-		args[i] = argv[i];
-	w.perform = perform;
+	w.run = run;
 	w.fork = fork;
-	w.log = log;
-	run.perform = qless_py_perform;
-	run.ctx = &w;
-	run.fork = fork ? qless_py_fork : NULL;
-	run.log = log ? qless_py_log : NULL;
-	/* PyGILState_Ensure makes any C thread a Python thread: pools of
-	 * threads are fine. */
-	run.single_threaded = 0;
-	/* Job code is imported by class name: the operator's allow-list is required. */
-	run.resolves_classes = 1;
-	/* Tree classes (None: none): their configs are one per class, or none. */
-	if (tree_klasses) {
-		if (tree_configs && nconfigs != ntree) {
-			free(args);
-			fprintf(stderr, "qless worker: tree_configs must have one entry per class of tree_klasses\n");
-			return 2;
-		}
-		run.tree_klasses = tree_klasses;
-		run.tree_configs = tree_configs;
-		run.ntree = ntree;
-		run.startup = qless_py_startup;
-		run.shutdown = qless_py_shutdown;
-	}
-	status = qless_worker_main((int)n, args, &run);
-	free(args);
-	return status;
+	return qless_swig_worker_run(&w, &options, argv, argc, tree_klasses, ntree, tree_configs, nconfigs);
 }
 %}

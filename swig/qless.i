@@ -489,4 +489,5 @@ QLESS_HANDLE(qless_swig_times, TimeList, qless_swig_times_free)
 %include "qless/schedule.h"
 %include "qless/tree.h"
 
+%include "worker.i"
 %include "objects.i"

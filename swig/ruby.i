@@ -48,6 +48,7 @@
  * perform call, where the trampoline applies the Ruby outcome to it. */
 
 %{
+#define QLESS_SWIG_WORKER_ERROR "Qless::WorkerError"
 #include <limits.h>
 #include <string.h>
 #include <qless/qless.h>
@@ -208,126 +209,227 @@ static VALUE qless_rb_released(VALUE self, VALUE obj)
 	return RB_TYPE_P(obj, T_DATA) && !RTYPEDDATA_P(obj) && !DATA_PTR(obj) ? Qtrue : Qfalse;
 }
 
-/* ---- the worker engine: Qless::Core.worker_main(argv, perform) ----
- *
- * qless_worker_main runs without the GVL (so other Ruby threads live while
- * the engine waits for jobs) on the calling Ruby thread; single_threaded
- * makes the engine call perform and fork on that same thread, where the
- * trampolines take the GVL back. Ruby code runs only under rb_protect: an
- * exception must never longjmp through the engine's frames. */
-enum { QLESS_RB_COMPLETE = 0, QLESS_RB_FAIL = 1, QLESS_RB_RETRY = 2 };
+/* qless_events_next without the GVL, so other Ruby threads run while one
+ * waits for a message. No unblocking function: callers keep timeouts short
+ * to stay responsive to signals. */
+struct qless_rb_next_args {
+	qless_events *events;
+	int timeout_ms;
+	char **channel, **message;
+	int rc;
+};
 
-/* A thread pool's perform calls, handed from the engine's pool threads
- * (not Ruby threads: they may not enter Ruby, not even to take the GVL)
- * to Ruby threads that worker_main starts for the pool and that run them
- * with the GVL. */
+static void *qless_rb_next_nogvl(void *p)
+{
+	struct qless_rb_next_args *a = p;
+	a->rc = qless_events_next(a->events, a->timeout_ms, a->channel, a->message);
+	return NULL;
+}
+%}
+
+%init %{
+{
+	VALUE mQless = rb_define_module("Qless");
+	int i;
+	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
+		qless_rb_errors[i] = rb_define_class_under(mQless, qless_swig_errors[i].klass,
+		                                           i ? qless_rb_errors[0] : rb_eStandardError);
+		rb_gc_register_mark_object(qless_rb_errors[i]);
+	}
+	rb_define_attr(qless_rb_errors[0], "code", 1, 0);
+	rb_define_attr(qless_rb_errors[0], "name", 1, 0);
+	rb_define_module_function(rb_define_module_under(mQless, "Core"), "release", qless_rb_release, 1);
+	rb_define_module_function(rb_define_module_under(mQless, "Core"), "released?", qless_rb_released, 1);
+	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, -1);
+}
+%}
+
+/* Borrowed strings from accessors: UTF-8 Ruby strings, NULL -> nil. */
+%typemap(out) const char * { $result = qless_rb_str($1); }
+
+%typemap(out) int QLESS_PLAIN_OUT = int;
+/* qless_nout counts this call's output values (see qless_rb_output); every
+ * function with out-parameters returns a status, so the argout typemaps
+ * below can rely on it being declared. */
+%typemap(out) int QLESS_STATUS_OUT (int qless_nout = 0) {
+	if ($1 < 0) qless_rb_raise($1);
+	$result = Qnil;
+}
+
+%typemap(in, numinputs=0) SWIGTYPE **QLESS_OUT_HANDLE ($*1_ltype tmp = NULL) { $1 = &tmp; }
+%typemap(argout) SWIGTYPE **QLESS_OUT_HANDLE {
+	$result = qless_rb_output($result, tmp$argnum
+		? SWIG_NewPointerObj(SWIG_as_voidptr(tmp$argnum), $*1_descriptor, SWIG_POINTER_OWN)
+		: Qnil, &qless_nout);
+}
+
+/* The string is copied into Ruby before freearg frees the C one. */
+%typemap(in, numinputs=0) char **QLESS_OUT_STRING (char *tmp = NULL) { $1 = &tmp; }
+%typemap(argout) char **QLESS_OUT_STRING { $result = qless_rb_output($result, qless_rb_str(tmp$argnum), &qless_nout); }
+%typemap(freearg) char **QLESS_OUT_STRING { qless_free(tmp$argnum); }
+
+%typemap(in, numinputs=0) int64_t *QLESS_OUT_INT (int64_t tmp = 0) { $1 = &tmp; }
+%typemap(argout) int64_t *QLESS_OUT_INT { $result = qless_rb_output($result, LL2NUM(tmp$argnum), &qless_nout); }
+%typemap(in, numinputs=0) double *QLESS_OUT_DOUBLE (double tmp = 0) { $1 = &tmp; }
+%typemap(argout) double *QLESS_OUT_DOUBLE { $result = qless_rb_output($result, rb_float_new(tmp$argnum), &qless_nout); }
+%typemap(in, numinputs=0) int *QLESS_OUT_FLAG (int tmp = 0) { $1 = &tmp; }
+%typemap(argout) int *QLESS_OUT_FLAG { $result = qless_rb_output($result, tmp$argnum ? Qtrue : Qfalse, &qless_nout); }
+%typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) { tmp[0] = '\0'; $1 = tmp; }
+%typemap(argout) char QLESS_OUT_BUF[ANY] { $result = qless_rb_output($result, qless_rb_str(tmp$argnum), &qless_nout); }
+
+/* nil -> (NULL, 0); an Array of Strings, even empty -> a non-NULL array.
+ * The pointer array lives in a Ruby string so that a raise (type error
+ * here, qless error later) cannot leak it; the array and its strings are
+ * referenced from this frame until the call returns. */
+%typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (VALUE buf = Qnil, VALUE ary = Qnil) {
+	if (NIL_P($input)) {
+		$1 = NULL; $2 = 0;
+	} else {
+		long i, n;
+		const char **v;
+		ary = rb_check_array_type($input);
+		if (NIL_P(ary)) rb_raise(rb_eTypeError, "expected an Array of Strings");
+		ary = rb_ary_dup(ary);   /* a snapshot the caller cannot change under us */
+		n = RARRAY_LEN(ary);
+		buf = rb_str_new(NULL, (long)((n ? n : 1) * sizeof(char *)));
+		v = (const char **)RSTRING_PTR(buf);
+		for (i = 0; i < n; i++) {
+			VALUE item = rb_ary_entry(ary, i);
+			if (!RB_TYPE_P(item, T_STRING)) rb_raise(rb_eTypeError, "expected an Array of Strings");
+			v[i] = StringValueCStr(item);
+		}
+		$1 = ($1_ltype)v; $2 = (size_t)n;
+	}
+}
+%typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { RB_GC_GUARD(buf$argnum); RB_GC_GUARD(ary$argnum); }
+
+/* ---- options structs: a Hash of option name -> value (nil: not given) ---- */
+%typemap(in) const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, VALUE keep = Qnil) {
+	qless_rb_options($input, QLESS_SWIG_OPTSPEC(&opts), &opts, &keep);
+	$1 = &opts;
+}
+%typemap(freearg) const SWIGTYPE *QLESS_OPTIONS { RB_GC_GUARD(keep$argnum); }
+
+%include "qless.i"
+
+/* ---- the worker: Ruby's hooks of the trampoline (swig/worker.i) ----
+ * Qless::Core.worker_main(argv, run, threads = 0, tree = nil) runs
+ * qless_worker_main without the GVL (other Ruby threads live while the
+ * engine waits for jobs) on the calling Ruby thread; single_threaded makes
+ * the engine call job code and fork on that same thread, where the hooks
+ * take the GVL back. Ruby code runs only under rb_protect: an exception
+ * must never longjmp through the engine's frames. */
+%{
+/* A thread pool's calls, handed from the engine's pool threads (not Ruby
+ * threads: they may not enter Ruby, not even to take the GVL) to Ruby
+ * threads that worker_main starts for the pool and that run them with the
+ * GVL. */
+struct qless_rb_relayed {
+	struct qless_swig_call *call;
+	struct qless_rb_relayed *next;
+	int done;                 /* set by the Ruby thread that ran it */
+};
+
 struct qless_rb_relay {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;        /* a call queued, a call done, or closed */
-	struct qless_rb_perform_call *queue;
+	struct qless_rb_relayed *queue;
 	int closed;
 	VALUE runners;            /* the Ruby threads serving it (an Array) */
 };
 
-struct qless_rb_worker {
-	VALUE perform;            /* callable(job, client) -> nil | [:fail|:retry, group, message] */
-	VALUE startup, shutdown;  /* tree-job hooks, the same kind of callable, or nil */
+struct qless_swig_worker {
+	VALUE run;                /* run.call(job, client, phase): Qless::Worker.method(:run) */
 	int argc;
 	const char **argv;        /* malloc'ed with the strings: GC compaction cannot move them */
-	const char **tree;        /* ntree class names, then ntree configs (NULL: none); one block, like argv */
+	const char **tree;        /* ntree class names, then ntree configs (NULL: none); one block */
 	size_t ntree;
-	qless_worker_run_options run;
+	qless_worker_run_options options;
 	int status;
 	struct qless_rb_relay relay;
 };
 
-struct qless_rb_perform_call {
-	struct qless_rb_worker *worker;
-	VALUE fn;                  /* the callable this call runs: perform or a tree hook */
-	qless_job *job;
-	qless_result *result;
-	VALUE job_obj, client_obj; /* proxies over borrowed pointers (no free at GC) */
-	VALUE outcome_obj;         /* the job's @outcome (suspend), over the borrowed result */
-	VALUE error;               /* the exception that escaped the callable */
-	int kind;                  /* QLESS_RB_* */
-	VALUE group, message;      /* NUL-free copies, kept alive by this frame */
-	struct qless_rb_perform_call *next;   /* in the relay's queue */
-	int done;                  /* set by the Ruby thread that ran a relayed call */
+/* The Ruby side of one call, on the Ruby thread that runs it: VALUEs on a
+ * stack the GC scans (a pool thread's is not). */
+struct qless_rb_frame {
+	struct qless_swig_call *call;
+	VALUE job, client, below; /* proxies over borrowed pointers; the stack under the call */
 };
+
+static void *qless_rb_enter_gvl(void *call)
+{
+	qless_swig_call_run(call);
+	return NULL;
+}
+
+static void qless_swig_lang_enter(struct qless_swig_call *call)
+{
+	struct qless_rb_relay *r = &call->worker->relay;
+	struct qless_rb_relayed item;
+	if (ruby_native_thread_p()) {
+		rb_thread_call_with_gvl(qless_rb_enter_gvl, call);
+		return;
+	}
+	/* A pool thread: queue the call and wait until a Ruby thread ran it.
+	 * The relay stays open until the engine, and so this thread, is done. */
+	item.call = call;
+	item.done = 0;
+	pthread_mutex_lock(&r->mu);
+	item.next = r->queue;
+	r->queue = &item;
+	pthread_cond_broadcast(&r->cv);
+	while (!item.done)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+}
+
+static VALUE qless_rb_frame_body(VALUE arg)
+{
+	struct qless_rb_frame *f = (struct qless_rb_frame *)arg;
+	struct qless_swig_call *call = f->call;
+	f->below = rb_make_backtrace();
+	f->job = SWIG_NewPointerObj(SWIG_as_voidptr(call->job), SWIGTYPE_p_qless_job, 0);
+	f->client = SWIG_NewPointerObj(SWIG_as_voidptr(qless_job_client(call->job)), SWIGTYPE_p_qless_client, 0);
+	return rb_funcall(call->worker->run, rb_intern("call"), 3, f->job, f->client,
+	                  ID2SYM(rb_intern(qless_swig_phase_names[call->phase])));
+}
+
+/* The exception's description (below) needs the stack under the call,
+ * kept for the thread's current call only. */
+static __thread VALUE *qless_rb_below;
+static void qless_swig_lang_describe(struct qless_swig_call *call);
+
+static int qless_swig_lang_call(struct qless_swig_call *call)
+{
+	struct qless_rb_frame f;
+	VALUE *outer = qless_rb_below;
+	int state = 0;
+	f.call = call;
+	f.job = f.client = f.below = Qnil;
+	qless_rb_below = &f.below;
+	rb_protect(qless_rb_frame_body, (VALUE)&f, &state);
+	/* The job and its client are the engine's and only lent for this call:
+	 * a proxy kept by job code must raise on use, not touch them. */
+	if (RB_TYPE_P(f.job, T_DATA))
+		DATA_PTR(f.job) = NULL;
+	if (RB_TYPE_P(f.client, T_DATA))
+		DATA_PTR(f.client) = NULL;
+	/* Described here, while f.below is alive: the outcome is then set, and
+	 * the skeleton has nothing left to ask. */
+	if (state)
+		qless_swig_lang_describe(call);
+	qless_rb_below = outer;
+	RB_GC_GUARD(f.job);
+	RB_GC_GUARD(f.client);
+	RB_GC_GUARD(f.below);
+	return 0;
+}
 
 /* A copy of v's string form up to its first NUL byte: the C side can carry no more. */
 static VALUE qless_rb_cstr(VALUE v)
 {
 	v = rb_obj_as_string(v);
 	return rb_str_new(RSTRING_PTR(v), (long)strnlen(RSTRING_PTR(v), (size_t)RSTRING_LEN(v)));
-}
-
-static VALUE qless_rb_outcome_class;   /* Qless::Core::Outcome */
-
-/* Outcome#suspend: qless_result_suspend on the result of the call that
- * lent it, so job code learns at once when its job cannot be suspended. */
-static VALUE qless_rb_outcome_suspend(VALUE self)
-{
-	qless_result *result = DATA_PTR(self);
-	int rc;
-	if (!result)
-		qless_rb_raise_message(QLESS_ESTATE, "Job#suspend: the worker's run of this job is over; "
-		                       "call suspend during perform");
-	if ((rc = qless_result_suspend(result)) != QLESS_OK)
-		qless_rb_raise(rc);
-	return Qnil;
-}
-
-static VALUE qless_rb_perform_body(VALUE arg)
-{
-	struct qless_rb_perform_call *c = (struct qless_rb_perform_call *)arg;
-	VALUE r, kind, job, client, outcome;
-
-	/* Locals guarded below: a relayed call's struct is on a pool thread's
-	 * stack, which Ruby's GC does not scan, while these allocate. */
-	c->job_obj = job = SWIG_NewPointerObj(SWIG_as_voidptr(c->job), SWIGTYPE_p_qless_job, 0);
-	c->client_obj = client = SWIG_NewPointerObj(SWIG_as_voidptr(qless_job_client(c->job)), SWIGTYPE_p_qless_client, 0);
-	c->outcome_obj = outcome = rb_data_object_wrap(qless_rb_outcome_class, c->result, NULL, NULL);
-	rb_ivar_set(job, rb_intern("@outcome"), outcome);
-	r = rb_funcall(c->fn, rb_intern("call"), 2, job, client);
-	RB_GC_GUARD(job);
-	RB_GC_GUARD(client);
-	RB_GC_GUARD(outcome);
-	if (NIL_P(r))
-		return Qnil;
-	if (!RB_TYPE_P(r, T_ARRAY) || RARRAY_LEN(r) != 3)
-		rb_raise(rb_eTypeError, "the perform callable returned %" PRIsVALUE ", not nil or [:fail|:retry, group, message]",
-		         rb_inspect(r));
-	kind = rb_ary_entry(r, 0);
-	if (kind == ID2SYM(rb_intern("fail")))
-		c->kind = QLESS_RB_FAIL;
-	else if (kind == ID2SYM(rb_intern("retry")))
-		c->kind = QLESS_RB_RETRY;
-	else
-		rb_raise(rb_eArgError, "unknown outcome %" PRIsVALUE " (expected :fail or :retry)", rb_inspect(kind));
-	c->group = qless_rb_cstr(rb_ary_entry(r, 1));
-	c->message = qless_rb_cstr(rb_ary_entry(r, 2));
-	return Qnil;
-}
-
-/* Group and message of an exception that escaped the callable, in the
- * layer's own format: "Class: message\n" + backtrace. */
-static VALUE qless_rb_describe(VALUE arg)
-{
-	struct qless_rb_perform_call *c = (struct qless_rb_perform_call *)arg;
-	VALUE group = qless_rb_cstr(rb_class_name(rb_obj_class(c->error)));
-	VALUE message = rb_str_dup(group), bt;
-
-	rb_str_cat_cstr(message, ": ");
-	rb_str_append(message, qless_rb_cstr(rb_funcall(c->error, rb_intern("message"), 0)));
-	bt = rb_funcall(c->error, rb_intern("backtrace"), 0);
-	if (RB_TYPE_P(bt, T_ARRAY)) {
-		rb_str_cat_cstr(message, "\n");
-		rb_str_append(message, qless_rb_cstr(rb_ary_join(bt, rb_str_new_cstr("\n"))));
-	}
-	c->group = group;
-	c->message = message;
-	return Qnil;
 }
 
 /* Takes the pending exception out of the interpreter (rb_protect left it
@@ -339,91 +441,65 @@ static VALUE qless_rb_take_error(void)
 	return (RB_TYPE_P(err, T_OBJECT) && rb_obj_is_kind_of(err, rb_eException)) ? err : Qnil;
 }
 
-static void *qless_rb_perform_gvl(void *arg)
+/* "Class: message\n" and the backtrace without the worker's own frames
+ * (the stack under the call, then the dispatcher's); group: the class, or
+ * an anonymous class's nearest named ancestor; retried when it is a
+ * Qless::RetryableError. d: error, below, run; out: group, message, retry. */
+static VALUE qless_rb_describe(VALUE arg)
 {
-	struct qless_rb_perform_call *c = arg;
-	int state = 0, rc = QLESS_OK;
-	const char *group = NULL, *message = NULL;
-
-	rb_protect(qless_rb_perform_body, (VALUE)c, &state);
-	/* The job and its client are the engine's and only borrowed for this
-	 * call: a proxy kept by job code must raise on use, not touch them. */
-	if (RB_TYPE_P(c->job_obj, T_DATA))
-		DATA_PTR(c->job_obj) = NULL;
-	if (RB_TYPE_P(c->client_obj, T_DATA))
-		DATA_PTR(c->client_obj) = NULL;
-	if (RB_TYPE_P(c->outcome_obj, T_DATA))
-		DATA_PTR(c->outcome_obj) = NULL;
-	if (state) {
-		c->kind = QLESS_RB_FAIL;
-		c->group = c->message = Qnil;
-		c->error = qless_rb_take_error();
-		if (!NIL_P(c->error)) {
-			rb_protect(qless_rb_describe, (VALUE)c, &state);
-			if (state)
-				qless_rb_take_error();
+	VALUE *d = (VALUE *)arg;
+	VALUE klass = rb_obj_class(d[0]), message, bt = rb_funcall(d[0], rb_intern("backtrace"), 0);
+	VALUE where = rb_funcall(d[2], rb_intern("source_location"), 0), file;
+	long n, m, i;
+	file = RB_TYPE_P(where, T_ARRAY) ? rb_str_plus(rb_obj_as_string(rb_ary_entry(where, 0)), rb_str_new_cstr(":"))
+	                                 : rb_str_new_cstr("\n");
+	while (RTEST(klass) && NIL_P(rb_mod_name(klass)))
+		klass = rb_class_superclass(klass);
+	d[3] = RTEST(klass) ? qless_rb_cstr(rb_mod_name(klass)) : rb_str_new_cstr("Exception");
+	d[5] = rb_obj_is_kind_of(d[0], rb_path2class("Qless::RetryableError"));
+	message = rb_str_dup(d[3]);
+	rb_str_cat_cstr(message, ": ");
+	rb_str_append(message, qless_rb_cstr(rb_funcall(d[0], rb_intern("message"), 0)));
+	if (RB_TYPE_P(bt, T_ARRAY)) {
+		n = RARRAY_LEN(bt);
+		m = RB_TYPE_P(d[1], T_ARRAY) ? RARRAY_LEN(d[1]) : 0;
+		for (i = 0; i < m && i < n && rb_equal(RARRAY_AREF(bt, n - 1 - i), RARRAY_AREF(d[1], m - 1 - i)); i++)
+			;
+		if (i == m)
+			n -= m;
+		while (n > 0 && RTEST(rb_funcall(rb_obj_as_string(RARRAY_AREF(bt, n - 1)), rb_intern("start_with?"), 1, file)))
+			n--;
+		if (n > 0) {
+			rb_str_cat_cstr(message, "\n");
+			rb_str_append(message, qless_rb_cstr(rb_ary_join(rb_ary_subseq(bt, 0, n), rb_str_new_cstr("\n"))));
 		}
-		if (NIL_P(c->group) || NIL_P(c->message)) {
-			c->group = rb_str_new_cstr("Qless::WorkerError");
-			c->message = rb_str_new_cstr("the job code left by a non-local jump, or its exception could not be described");
-		}
-		fprintf(stderr, "qless-worker: %s: an exception escaped the Ruby perform callable: %s\n",
-		        qless_job_jid(c->job), RSTRING_PTR(c->message));
 	}
-	if (c->kind == QLESS_RB_COMPLETE)
-		return NULL;   /* the engine's default outcome */
-	group = RSTRING_PTR(c->group);
-	message = RSTRING_PTR(c->message);
-	rc = c->kind == QLESS_RB_RETRY ? qless_result_retry(c->result, group, message, -1.0)
-	                               : qless_result_fail(c->result, group, message);
-	if (rc != QLESS_OK) {
-		/* e.g. an empty group: still a failure, never the default complete */
-		fprintf(stderr, "qless-worker: %s: outcome %s/%s refused (%s): failing the job\n", qless_job_jid(c->job),
-		        group, message, qless_error_last_message());
-		qless_result_fail(c->result, "Qless::WorkerError", message[0] ? message : "invalid outcome");
-	}
-	RB_GC_GUARD(c->group);
-	RB_GC_GUARD(c->message);
-	return NULL;
+	d[4] = message;
+	return Qnil;
 }
 
-static void qless_rb_call(struct qless_rb_worker *w, VALUE fn, qless_job *job, qless_result *result)
+/* Called by qless_swig_lang_call itself, while the stack under the call
+ * (qless_rb_below) is alive. */
+static void qless_swig_lang_describe(struct qless_swig_call *call)
 {
-	struct qless_rb_perform_call c;
-	memset(&c, 0, sizeof c);
-	c.worker = w;
-	c.fn = fn;
-	c.job = job;
-	c.result = result;
-	c.job_obj = c.client_obj = c.outcome_obj = c.error = c.group = c.message = Qnil;
-	if (ruby_native_thread_p()) {
-		rb_thread_call_with_gvl(qless_rb_perform_gvl, &c);
+	VALUE d[6] = { qless_rb_take_error(), Qnil, call->worker->run, Qnil, Qnil, Qfalse };
+	int state = 0;
+	if (NIL_P(d[0])) {
+		qless_swig_call_outcome(call, 0, "Qless::WorkerError", "the job code left by a non-local jump (throw)");
 		return;
 	}
-	/* A pool thread: queue the call and wait until a Ruby thread ran it.
-	 * The relay stays open until the engine, and so this thread, is done. */
-	pthread_mutex_lock(&c.worker->relay.mu);
-	c.next = c.worker->relay.queue;
-	c.worker->relay.queue = &c;
-	pthread_cond_broadcast(&c.worker->relay.cv);
-	while (!c.done)
-		pthread_cond_wait(&c.worker->relay.cv, &c.worker->relay.mu);
-	pthread_mutex_unlock(&c.worker->relay.mu);
-}
-
-static void qless_rb_perform(void *ctx, qless_job *job, qless_result *result)
-{
-	qless_rb_call(ctx, ((struct qless_rb_worker *)ctx)->perform, job, result);
-}
-
-static void qless_rb_startup(void *ctx, qless_job *job, qless_result *result)
-{
-	qless_rb_call(ctx, ((struct qless_rb_worker *)ctx)->startup, job, result);
-}
-
-static void qless_rb_shutdown(void *ctx, qless_job *job, qless_result *result)
-{
-	qless_rb_call(ctx, ((struct qless_rb_worker *)ctx)->shutdown, job, result);
+	d[1] = qless_rb_below ? *qless_rb_below : Qnil;
+	rb_protect(qless_rb_describe, (VALUE)d, &state);
+	if (state) {
+		qless_rb_take_error();
+		qless_swig_call_outcome(call, 0, "Qless::WorkerError", "the job's exception could not be described");
+	} else {
+		qless_swig_call_outcome(call, RTEST(d[5]), RSTRING_PTR(d[3]), RSTRING_PTR(d[4]));
+	}
+	RB_GC_GUARD(d[0]);
+	RB_GC_GUARD(d[1]);
+	RB_GC_GUARD(d[3]);
+	RB_GC_GUARD(d[4]);
 }
 
 /* Waits (without the GVL) until a call is queued or the relay closed. */
@@ -444,23 +520,23 @@ static void *qless_rb_relay_wait(void *arg)
 static VALUE qless_rb_relay_serve(void *arg)
 {
 	struct qless_rb_relay *r = arg;
-	struct qless_rb_perform_call *c;
+	struct qless_rb_relayed *item;
 	int closed;
 	for (;;) {
 		rb_thread_call_without_gvl(qless_rb_relay_wait, r, NULL, NULL);
 		pthread_mutex_lock(&r->mu);
-		if ((c = r->queue) != NULL)
-			r->queue = c->next;
+		if ((item = r->queue) != NULL)
+			r->queue = item->next;
 		closed = r->closed;
 		pthread_mutex_unlock(&r->mu);
-		if (c == NULL) {
+		if (item == NULL) {
 			if (closed)
 				return Qnil;
 			continue;
 		}
-		qless_rb_perform_gvl(c);
+		qless_swig_call_run(item->call);
 		pthread_mutex_lock(&r->mu);
-		c->done = 1;
+		item->done = 1;
 		pthread_cond_broadcast(&r->cv);
 		pthread_mutex_unlock(&r->mu);
 	}
@@ -494,18 +570,19 @@ static void *qless_rb_fork_gvl(void *arg)
 	return NULL;
 }
 
-static int qless_rb_fork(void *ctx)
+static int qless_swig_lang_fork(struct qless_swig_worker *w)
 {
 	int pid = -1;
-	(void)ctx;
+	(void)w;
 	rb_thread_call_with_gvl(qless_rb_fork_gvl, &pid);
 	return pid;
 }
 
 static void *qless_rb_worker_main_nogvl(void *arg)
 {
-	struct qless_rb_worker *w = arg;
-	w->status = qless_worker_main(w->argc, (const char *const *)w->argv, &w->run);
+	struct qless_swig_worker *w = arg;
+	w->status = qless_swig_worker_run(w, &w->options, w->argv, (size_t)w->argc, w->tree, w->ntree,
+	                                  w->tree ? w->tree + w->ntree : NULL, w->ntree);
 	/* Freed here: the return to Ruby may raise (pending interrupts). */
 	free(w->argv);
 	w->argv = NULL;
@@ -603,30 +680,21 @@ static VALUE qless_rb_tree_list(VALUE tree, const char *key)
 	return rb_ary_dup(v);
 }
 
-static VALUE qless_rb_tree_hook(VALUE tree, const char *key)
-{
-	VALUE v = rb_hash_aref(tree, ID2SYM(rb_intern(key)));
-	if (!NIL_P(v) && !rb_respond_to(v, rb_intern("call")))
-		rb_raise(rb_eTypeError, "worker_main: tree[:%s] must respond to call", key);
-	return v;
-}
-
-/* Qless::Core.worker_main(argv, perform, threads = 0, tree = nil) -> exit
- * status (Integer). argv: [program name, flags...] (Strings).
- * perform.call(job, client) gets the job and its client as Core proxies
- * valid during the call only, and returns nil (complete) or [:fail |
- * :retry, group, message]; the job's @outcome (a Core::Outcome, valid as
- * long) suspends a tree job. threads > 0 starts that many Ruby threads to
- * run the calls of a thread pool (argv's --pool threads --size threads);
- * with 0 the engine refuses thread pools. tree: the run's tree-job options
- * (worker.h, version 4): {klasses: [class names], configs: [JSON text or
- * nil, one per class], startup:, shutdown: (callables like perform, or
- * nil)}. */
+/* Qless::Core.worker_main(argv, run, threads = 0, tree = nil) -> exit
+ * status (Integer). argv: [program name, flags...] (Strings); --require is
+ * accepted (the layer loaded the files). run.call(job, client, phase) is
+ * the layer's dispatcher (Qless::Worker.run): it gets the job and its
+ * client as Core proxies valid during the call only and the phase
+ * (:perform, :startup, :shutdown); what it raises is the job's outcome.
+ * threads > 0 starts that many Ruby threads to run the calls of a thread
+ * pool (argv's --pool threads --size threads); with 0 the engine refuses
+ * thread pools. tree: {klasses: [class names], configs: [JSON text or nil,
+ * one per class]}, the run's tree classes. */
 static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 {
 	qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
-	struct qless_rb_worker w;
-	VALUE argv, perform, tree = Qnil, klasses, configs, startup = Qnil, shutdown = Qnil;
+	struct qless_swig_worker w;
+	VALUE argv, run, tree = Qnil, klasses, configs;
 	size_t size, tree_size;
 	long n, ntree, i, threads = 0;
 	int state = 0;
@@ -634,7 +702,7 @@ static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 	(void)self;
 	rb_check_arity(nargs, 2, 4);
 	argv = args[0];
-	perform = args[1];
+	run = args[1];
 	if (nargs >= 3) {
 		if (!RB_INTEGER_TYPE_P(args[2]) || (threads = NUM2LONG(args[2])) < 0 || threads > 128)
 			rb_raise(rb_eArgError, "worker_main: threads must be an Integer from 0 to 128");
@@ -644,17 +712,13 @@ static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 	argv = rb_check_array_type(argv);
 	if (NIL_P(argv) || RARRAY_LEN(argv) < 1 || RARRAY_LEN(argv) > 100000)
 		rb_raise(rb_eArgError, "worker_main: argv must be an Array of Strings, the program name first");
-	if (!rb_respond_to(perform, rb_intern("call")))
-		rb_raise(rb_eTypeError, "worker_main: perform must respond to call");
+	if (!rb_respond_to(run, rb_intern("call")))
+		rb_raise(rb_eTypeError, "worker_main: run must respond to call");
 	argv = rb_ary_dup(argv);
 	n = RARRAY_LEN(argv);
 	size = (size_t)(n + 1) * sizeof(char *) + qless_rb_strv_size(argv, "argv", 0);
 	klasses = NIL_P(tree) ? rb_ary_new() : qless_rb_tree_list(tree, "klasses");
 	configs = NIL_P(tree) ? rb_ary_new() : qless_rb_tree_list(tree, "configs");
-	if (!NIL_P(tree)) {
-		startup = qless_rb_tree_hook(tree, "startup");
-		shutdown = qless_rb_tree_hook(tree, "shutdown");
-	}
 	ntree = RARRAY_LEN(klasses);
 	if (ntree > 100000 || (RARRAY_LEN(configs) != 0 && RARRAY_LEN(configs) != ntree))
 		rb_raise(rb_eArgError, "worker_main: tree[:configs] must have one entry per class of tree[:klasses]");
@@ -685,143 +749,23 @@ static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 		for (i = 0; i < ntree; i++)
 			w.tree[ntree + i] = NULL;
 	w.ntree = (size_t)ntree;
-	w.perform = perform;
-	w.startup = startup;
-	w.shutdown = shutdown;
-	w.run = init;
-	w.run.perform = qless_rb_perform;
-	w.run.tree_klasses = w.tree;
-	w.run.tree_configs = w.tree + ntree;
-	w.run.ntree = w.ntree;
-	w.run.startup = NIL_P(startup) ? NULL : qless_rb_startup;
-	w.run.shutdown = NIL_P(shutdown) ? NULL : qless_rb_shutdown;
-	w.run.fork = qless_rb_fork;
-	w.run.ctx = &w;
-	w.run.single_threaded = threads == 0;
-	/* Klass.perform by const lookup: the operator's allow-list is required. */
-	w.run.resolves_classes = 1;
+	w.run = run;
+	w.options = init;
+	w.options.single_threaded = threads == 0;
+	w.options.loads_files = 1;
 	rb_thread_call_without_gvl(qless_rb_worker_main_nogvl, &w, NULL, NULL);
 	/* The engine's threads are gone: no call is queued or running. */
 	state = qless_rb_relay_close(&w.relay);
-	RB_GC_GUARD(perform);
+	RB_GC_GUARD(run);
 	RB_GC_GUARD(argv);
 	RB_GC_GUARD(klasses);
 	RB_GC_GUARD(configs);
-	RB_GC_GUARD(startup);
-	RB_GC_GUARD(shutdown);
 	RB_GC_GUARD(w.relay.runners);
 	if (state)
 		rb_jump_tag(state);
 	return INT2NUM(w.status);
 }
-
-/* qless_events_next without the GVL, so other Ruby threads run while one
- * waits for a message. No unblocking function: callers keep timeouts short
- * to stay responsive to signals. */
-struct qless_rb_next_args {
-	qless_events *events;
-	int timeout_ms;
-	char **channel, **message;
-	int rc;
-};
-
-static void *qless_rb_next_nogvl(void *p)
-{
-	struct qless_rb_next_args *a = p;
-	a->rc = qless_events_next(a->events, a->timeout_ms, a->channel, a->message);
-	return NULL;
-}
 %}
-
-%init %{
-{
-	VALUE mQless = rb_define_module("Qless");
-	int i;
-	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
-		qless_rb_errors[i] = rb_define_class_under(mQless, qless_swig_errors[i].klass,
-		                                           i ? qless_rb_errors[0] : rb_eStandardError);
-		rb_gc_register_mark_object(qless_rb_errors[i]);
-	}
-	rb_define_attr(qless_rb_errors[0], "code", 1, 0);
-	rb_define_attr(qless_rb_errors[0], "name", 1, 0);
-	rb_define_module_function(rb_define_module_under(mQless, "Core"), "release", qless_rb_release, 1);
-	rb_define_module_function(rb_define_module_under(mQless, "Core"), "released?", qless_rb_released, 1);
-	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, -1);
-	/* Lent to job code as job's @outcome during one engine call only. */
-	qless_rb_outcome_class = rb_define_class_under(rb_define_module_under(mQless, "Core"), "Outcome", rb_cObject);
-	rb_undef_alloc_func(qless_rb_outcome_class);
-	rb_gc_register_mark_object(qless_rb_outcome_class);
-	rb_define_method(qless_rb_outcome_class, "suspend", qless_rb_outcome_suspend, 0);
-}
-%}
-
-/* Borrowed strings from accessors: UTF-8 Ruby strings, NULL -> nil. */
-%typemap(out) const char * { $result = qless_rb_str($1); }
-
-%typemap(out) int QLESS_PLAIN_OUT = int;
-/* qless_nout counts this call's output values (see qless_rb_output); every
- * function with out-parameters returns a status, so the argout typemaps
- * below can rely on it being declared. */
-%typemap(out) int QLESS_STATUS_OUT (int qless_nout = 0) {
-	if ($1 < 0) qless_rb_raise($1);
-	$result = Qnil;
-}
-
-%typemap(in, numinputs=0) SWIGTYPE **QLESS_OUT_HANDLE ($*1_ltype tmp = NULL) { $1 = &tmp; }
-%typemap(argout) SWIGTYPE **QLESS_OUT_HANDLE {
-	$result = qless_rb_output($result, tmp$argnum
-		? SWIG_NewPointerObj(SWIG_as_voidptr(tmp$argnum), $*1_descriptor, SWIG_POINTER_OWN)
-		: Qnil, &qless_nout);
-}
-
-/* The string is copied into Ruby before freearg frees the C one. */
-%typemap(in, numinputs=0) char **QLESS_OUT_STRING (char *tmp = NULL) { $1 = &tmp; }
-%typemap(argout) char **QLESS_OUT_STRING { $result = qless_rb_output($result, qless_rb_str(tmp$argnum), &qless_nout); }
-%typemap(freearg) char **QLESS_OUT_STRING { qless_free(tmp$argnum); }
-
-%typemap(in, numinputs=0) int64_t *QLESS_OUT_INT (int64_t tmp = 0) { $1 = &tmp; }
-%typemap(argout) int64_t *QLESS_OUT_INT { $result = qless_rb_output($result, LL2NUM(tmp$argnum), &qless_nout); }
-%typemap(in, numinputs=0) double *QLESS_OUT_DOUBLE (double tmp = 0) { $1 = &tmp; }
-%typemap(argout) double *QLESS_OUT_DOUBLE { $result = qless_rb_output($result, rb_float_new(tmp$argnum), &qless_nout); }
-%typemap(in, numinputs=0) int *QLESS_OUT_FLAG (int tmp = 0) { $1 = &tmp; }
-%typemap(argout) int *QLESS_OUT_FLAG { $result = qless_rb_output($result, tmp$argnum ? Qtrue : Qfalse, &qless_nout); }
-%typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) { tmp[0] = '\0'; $1 = tmp; }
-%typemap(argout) char QLESS_OUT_BUF[ANY] { $result = qless_rb_output($result, qless_rb_str(tmp$argnum), &qless_nout); }
-
-/* nil -> (NULL, 0); an Array of Strings, even empty -> a non-NULL array.
- * The pointer array lives in a Ruby string so that a raise (type error
- * here, qless error later) cannot leak it; the array and its strings are
- * referenced from this frame until the call returns. */
-%typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (VALUE buf = Qnil, VALUE ary = Qnil) {
-	if (NIL_P($input)) {
-		$1 = NULL; $2 = 0;
-	} else {
-		long i, n;
-		const char **v;
-		ary = rb_check_array_type($input);
-		if (NIL_P(ary)) rb_raise(rb_eTypeError, "expected an Array of Strings");
-		ary = rb_ary_dup(ary);   /* a snapshot the caller cannot change under us */
-		n = RARRAY_LEN(ary);
-		buf = rb_str_new(NULL, (long)((n ? n : 1) * sizeof(char *)));
-		v = (const char **)RSTRING_PTR(buf);
-		for (i = 0; i < n; i++) {
-			VALUE item = rb_ary_entry(ary, i);
-			if (!RB_TYPE_P(item, T_STRING)) rb_raise(rb_eTypeError, "expected an Array of Strings");
-			v[i] = StringValueCStr(item);
-		}
-		$1 = ($1_ltype)v; $2 = (size_t)n;
-	}
-}
-%typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { RB_GC_GUARD(buf$argnum); RB_GC_GUARD(ary$argnum); }
-
-/* ---- options structs: a Hash of option name -> value (nil: not given) ---- */
-%typemap(in) const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, VALUE keep = Qnil) {
-	qless_rb_options($input, QLESS_SWIG_OPTSPEC(&opts), &opts, &keep);
-	$1 = &opts;
-}
-%typemap(freearg) const SWIGTYPE *QLESS_OPTIONS { RB_GC_GUARD(keep$argnum); }
-
-%include "qless.i"
 
 /* Declared after qless.i so the channel/message out-typemaps apply. */
 %extend qless_events {

@@ -30,6 +30,16 @@ function qless.is_error(err, name)
   return name == nil or name == "Error" or err.name == name
 end
 
+-- error(qless.RetryableError(message[, name])) in job code: the worker
+-- retries the job after the backoff delay instead of failing it (group:
+-- name, default "RetryableError"). Any error table with retryable = true
+-- does the same (docs/workers.md).
+local Retryable = { __name = "qless.RetryableError" }
+Retryable.__tostring = function(e) return e.name .. ": " .. tostring(e.message) end
+function qless.RetryableError(message, name)
+  return setmetatable({ name = name or "RetryableError", message = message, retryable = true }, Retryable)
+end
+
 -- What Lua's standard library lacks, for job code and scripts: a sleep
 -- (not cut short by signals), the time with sub-second precision, and the
 -- process id (children of a worker pool differ).

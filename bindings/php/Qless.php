@@ -20,6 +20,11 @@ require_once __DIR__ . '/Schedule.php';
 require_once __DIR__ . '/Tree.php';
 require_once __DIR__ . '/Ports.php';
 
+/** Throw it (or a subclass) from job code to have the job retried after the
+ *  worker's backoff delay instead of failed (failed once its retries are
+ *  used up; docs/workers.md). */
+class RetryableError extends \Exception {}
+
 /** @internal Job data is a JSON object; an empty PHP array means {}. */
 function encode(mixed $data, string $method): string
 {
@@ -357,11 +362,13 @@ final class Job extends \QlessJob
             "Qless\\Job::$what: this job does not know its client (jobs from perform, Client::job() and a Client::queue()'s pop and peek do)");
     }
 
-    /** ->ports (->in['p'], ->out['p']: Ports.php) and ->store (the job's
-     *  private state; state() is its qless state). */
+    /** ->ports (->in['p'], ->out['p']: Ports.php), ->store (the job's
+     *  private state; state() is its qless state) and ->client (the client
+     *  the job was read with; in a worker, the engine's connection). */
     public function __get($name)
     {
         return match ($name) {
+            'client' => $this->owner($name),
             'ports' => new Ports($this->owner($name), $this->jid()),
             'store' => new State($this->owner($name), $this->jid()),
             default => parent::__get($name),
@@ -371,7 +378,7 @@ final class Job extends \QlessJob
     /** So that $job->store['k'] ?? $default reads the state (?? asks __isset first). */
     public function __isset($name): bool
     {
-        return $name === 'ports' || $name === 'store' || parent::__isset($name);
+        return $name === 'client' || $name === 'ports' || $name === 'store' || parent::__isset($name);
     }
 
     /** The job's tree record, null once the job is gone. */
@@ -400,7 +407,7 @@ final class Job extends \QlessJob
      *  it now; true when input that came during the run requeued it. */
     public function suspend(): ?bool
     {
-        if (\qless_php_suspend($this)) {
+        if (\qless_swig_worker_suspend($this)) {   // the worker's perform of this job
             return null;
         }
         return (bool)parent::suspend();

@@ -32,6 +32,7 @@ static int run_options_copy(const char *F, const qless_worker_run_options *src, 
 	static const size_t size_of[] = { 0, offsetof(qless_worker_run_options, allow),
 		                          offsetof(qless_worker_run_options, thread_names),
 		                          offsetof(qless_worker_run_options, tree_klasses),
+		                          offsetof(qless_worker_run_options, loads_files),
 		                          sizeof(qless_worker_run_options) };
 	if (src->version < 1 || src->version > QLESS_WORKER_RUN_OPTIONS_VERSION)
 		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, src->version);

@@ -7,6 +7,8 @@
 
 #include "qless/qless.h"
 #include "allowlist.h"
+#include "errors.h"
+#include "strlist.h"
 #include "util.h"
 
 static const char USAGE[] =
@@ -29,7 +31,8 @@ static const char USAGE[] =
 	"                          ending in '*' (myapp.jobs.*, MyApp::Jobs::*) or '*' (every class);\n"
 	"                          default: $QLESS_WORKER_ALLOW (comma-separated), which --allow replaces.\n"
 	"                          A job of another class fails in group qless.ClassNotAllowed, unrun.\n"
-	"                          Workers that find job code by name (Python, Ruby, Lua) need a list.\n"
+	"                          Workers that find job code by name (Python, Ruby, Lua, PHP) need a list.\n"
+	"  --require, -r FILE      load job code from FILE before the run (repeatable; Ruby, PHP)\n"
 	"SIGTERM/SIGINT finish the running jobs, then exit 0; SIGQUIT exits at once.\n";
 
 typedef struct parsed {
@@ -139,6 +142,9 @@ static int parse(int argc, const char *const *argv, parsed *p, qless_worker_run_
 			p->backoffs[p->nbackoffs++] = v;
 		} else if (strcmp(f, "--allow") == 0) {
 			p->allows[p->nallows++] = v;
+		} else if (o->loads_files && (strcmp(f, "--require") == 0 || strcmp(f, "-r") == 0)) {
+			if (!*v)
+				return usage_error(prog, "%s is empty", f);   /* the language loaded it already */
 		} else {
 			return usage_error(prog, "unknown option '%s'", f);
 		}
@@ -255,6 +261,74 @@ static int connect_waiting(const char *prog, const char *url, const qless_client
 	return rc;
 }
 
+int qless_worker_main_args(const char *const *argv, size_t argc, qless_strlist **allow, qless_strlist **files)
+{
+	static const char F[] = "qless_worker_main_args";
+	qless_strlist *a, *r;
+	const char *env;
+	size_t i;
+	int help = 0;
+
+	QLESS_CHECK_NULL(F, allow);
+	QLESS_CHECK_NULL(F, files);
+	*allow = *files = NULL;
+	if (argc > 0 && argv == NULL)
+		return qless__err(QLESS_EINVAL, "%s: argv is NULL", F);
+	a = qless__strlist_new(argc);
+	r = qless__strlist_new(argc);
+	if (a == NULL || r == NULL)
+		goto nomem;
+	/* The walk of parse(): every flag but --help takes the next argument. */
+	for (i = 0; i < argc; i++) {
+		const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (f == NULL)
+			continue;
+		if (strcmp(f, "--help") == 0 || strcmp(f, "-h") == 0) {
+			help = 1;
+			break;
+		}
+		if (v == NULL)
+			break;
+		i++;
+		if (strcmp(f, "--allow") == 0 && qless__strlist_push(a, v, strlen(v), 0) != QLESS_OK)
+			goto nomem;
+		if ((strcmp(f, "--require") == 0 || strcmp(f, "-r") == 0) && *v &&
+		    qless__strlist_push(r, v, strlen(v), 0) != QLESS_OK)
+			goto nomem;
+	}
+	if (help) {
+		/* Nothing is loaded or looked up when the user asked for help. */
+		while (a->size > 0)
+			free(a->items[--a->size]);
+		while (r->size > 0)
+			free(r->items[--r->size]);
+	}
+	env = getenv("QLESS_WORKER_ALLOW");
+	if (!help && a->size == 0 && env != NULL) {
+		/* The items as env_allows() splits them: at commas, blanks dropped. */
+		const char *item = env;
+		while (*item) {
+			const char *end = strchr(item, ',');
+			size_t len = end ? (size_t)(end - item) : strlen(item);
+			const char *b = item, *e = item + len;
+			while (b < e && (*b == ' ' || *b == '\t'))
+				b++;
+			while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
+			if (e > b && qless__strlist_push(a, b, (size_t)(e - b), 0) != QLESS_OK)
+				goto nomem;
+			item += len + (end ? 1 : 0);
+		}
+	}
+	*allow = a;
+	*files = r;
+	return QLESS_OK;
+nomem:
+	qless_strlist_free(a);
+	qless_strlist_free(r);
+	return qless__err_nomem(F);
+}
+
 int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_options *run)
 {
 	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
@@ -285,6 +359,8 @@ int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_
 		o.allow = run->allow;
 		o.nallow = run->nallow;
 	}
+	if (run->version >= 5)
+		o.loads_files = run->loads_files;
 	if (run->version >= 4) {
 		o.tree_klasses = run->tree_klasses;
 		o.tree_configs = run->tree_configs;

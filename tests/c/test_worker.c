@@ -368,6 +368,65 @@ static void test_allowlist_check(void)
 	TH_OK(qless_allowlist_check(NULL, 0));
 }
 
+/* Asserts that list holds exactly the n strings of want. */
+static void strlist_is(const qless_strlist *list, const char *const *want, size_t n)
+{
+	CU_ASSERT_EQUAL(qless_strlist_size(list), n);
+	for (size_t i = 0; i < n && i < qless_strlist_size(list); i++)
+		TH_STREQ(qless_strlist_get(list, i), want[i]);
+}
+
+/* qless_worker_main_args: the allow-list and --require files the run will
+ * see, by the same walk of the flags (a value is never read as a flag). */
+static void test_main_args(void)
+{
+	qless_strlist *allow = NULL, *files = NULL;
+	const char *argv[] = { "--queue", "q", "--allow", "a.*", "-r", "f1", "--name", "--allow", "--allow", "b.C",
+		               "--require", "f2", "--require", "" };
+	const char *want_allow[] = { "a.*", "b.C" }, *want_files[] = { "f1", "f2" };
+	const char *env_allow[] = { "x.*", "y.Z" };
+
+	unsetenv("QLESS_WORKER_ALLOW");
+	TH_OK(qless_worker_main_args(argv, 14, &allow, &files));
+	strlist_is(allow, want_allow, 2);
+	strlist_is(files, want_files, 2);
+	qless_strlist_free(allow);
+	qless_strlist_free(files);
+
+	/* No --allow: the variable's items, blanks and empty items dropped. */
+	setenv("QLESS_WORKER_ALLOW", " x.* ,, y.Z ,", 1);
+	TH_OK(qless_worker_main_args(argv, 2, &allow, &files));
+	strlist_is(allow, env_allow, 2);
+	strlist_is(files, NULL, 0);
+	qless_strlist_free(allow);
+	qless_strlist_free(files);
+	/* The flags replace it; --help asks for nothing; a flag without its value is not read. */
+	TH_OK(qless_worker_main_args(argv + 2, 2, &allow, &files));
+	strlist_is(allow, want_allow, 1);
+	qless_strlist_free(allow);
+	qless_strlist_free(files);
+	const char *help[] = { "--allow", "a.*", "-r", "f1", "--help" };
+	TH_OK(qless_worker_main_args(help, 5, &allow, &files));
+	strlist_is(allow, NULL, 0);
+	strlist_is(files, NULL, 0);
+	qless_strlist_free(allow);
+	qless_strlist_free(files);
+	unsetenv("QLESS_WORKER_ALLOW");
+	const char *dangling[] = { "--require" };
+	TH_OK(qless_worker_main_args(dangling, 1, &allow, &files));
+	strlist_is(files, NULL, 0);
+	qless_strlist_free(allow);
+	qless_strlist_free(files);
+
+	TH_OK(qless_worker_main_args(NULL, 0, &allow, &files));
+	strlist_is(allow, NULL, 0);
+	qless_strlist_free(allow);
+	qless_strlist_free(files);
+	TH_RC(qless_worker_main_args(NULL, 1, &allow, &files), QLESS_EINVAL);
+	CU_ASSERT_PTR_NULL(allow);
+	TH_RC(qless_worker_main_args(argv, 2, NULL, &files), QLESS_EINVAL);
+}
+
 CU_TestInfo worker_tests[] = {
 	{ "new", test_new },
 	{ "reserve_ordered", test_reserve_ordered },
@@ -376,5 +435,6 @@ CU_TestInfo worker_tests[] = {
 	{ "lost_locks", test_lost_locks },
 	{ "allowlist_match", test_allowlist_match },
 	{ "allowlist_check", test_allowlist_check },
+	{ "main_args", test_main_args },
 	CU_TEST_INFO_NULL,
 };

@@ -225,10 +225,13 @@ describe("qless-worker", function()
   end)
 end)
 
-describe("qless.worker.resolve", function()
-  it("requires plain module names only, never a path", function()
-    local resolve = require("qless.worker").resolve
-    assert.is_function(resolve("conformance_jobs.noop"))
+describe("qless.worker.class", function()
+  it("requires plain module names only, never a path, and a table with perform", function()
+    local resolve = require("qless.worker").class
+    assert.is_function(resolve("conformance_jobs.noop").perform)
+    local ok, err = pcall(resolve, "conformance_jobs")
+    assert.is_false(ok)
+    assert.matches("is not a table with perform(job)", err, 1, true)
     for _, klass in ipairs({ "conformance_jobs/noop", "conformance_jobs..noop", ".noop", "noop.", "" }) do
       local ok, err = pcall(resolve, klass)
       assert.is_false(ok, klass)
@@ -248,7 +251,7 @@ describe("qless_core.worker_main", function()
     return w
   end
 
-  it("fails the job as LuaError when perform raises, and goes on", function()
+  it("fails the job as LuaError when run raises a bare table, and goes on", function()
     local a = queue:put("k", {})
     local b = queue:put("k", {})
     local w = raw("raise", "--max-jobs", "2")
@@ -259,35 +262,36 @@ describe("qless_core.worker_main", function()
       assert.equal("LuaError", job.failure.group)
       assert.matches("^table: 0x%x+\nstack traceback:", job.failure.message)
     end
-    assert.matches("perform raised", w.log())
   end)
 
-  it("fails the job as LuaError when perform returns an unknown outcome", function()
+  it("completes the job whatever run returns", function()
     local jid = queue:put("k", {})
-    local w = raw("bogus", "--max-jobs", "1")
+    local w = raw("value", "--max-jobs", "1")
     assert.equal(0, w.wait(20), w.log())
-    local job = client.jobs[jid]
-    assert.equal("failed", job.state, w.log())
-    assert.equal("LuaError", job.failure.group)
-    assert.matches("perform must return", job.failure.message)
+    assert.equal("complete", client.jobs[jid].state, w.log())
   end)
 
-  it("maps \"fail\" and \"retry\" with a delay to the result", function()
+  it("fails with the error's name, retries a retryable error, and passes job, client and phase", function()
     local jid = queue:put("k", {})
     local w = raw("fail", "--max-jobs", "1")
     assert.equal(0, w.wait(20), w.log())
     local job = client.jobs[jid]
     assert.equal("failed", job.state, w.log())
     assert.equal("RawGroup", job.failure.group)
-    assert.equal("raw failure of " .. jid, job.failure.message)
+    assert.matches("^RawGroup: raw failure of " .. jid .. "\nstack traceback:", job.failure.message)
 
     jid = queue:put("k", {}, { retries = 2 })
-    w = raw("retry", "--max-jobs", "1")
+    w = raw("retry", "--max-jobs", "1", "--backoff", "fixed:30")
     assert.equal(0, w.wait(20), w.log())
     job = client.jobs[jid]
     assert.equal("scheduled", job.state, w.log())
     assert.equal(1, job.remaining)
     assert.equal("RawRetry", job.failure.group)
+
+    jid = queue:put("k", {})
+    w = raw("args", "--max-jobs", "1", "--name", "raw-w")
+    assert.equal(0, w.wait(20), w.log())
+    assert.matches("^Args: phase=perform worker=raw%-w\n", client.jobs[jid].failure.message)
   end)
 
   it("detaches the borrowed job from Lua once perform returns", function()
@@ -297,7 +301,7 @@ describe("qless_core.worker_main", function()
     assert.equal(0, w.wait(20), w.log())
     local job = client.jobs[second]
     assert.equal("Stashed", job.failure.group, w.log())
-    assert.matches("^jid=nil ok=false err=qless.InvalidArgument", job.failure.message)
+    assert.matches("^Stashed: jid=nil ok=false err=qless.InvalidArgument", job.failure.message)
   end)
 
   it("rejects args that are not strings before running anything", function()

@@ -31,7 +31,7 @@ final class TreeWorkerTest extends QlessTestCase
     public function testWorkerMainRefusesBadTreeOptions(): void
     {
         $argv = ['w', '--url', self::url(), '--queue', 'q', '--allow', '*', '--max-jobs', '1'];
-        $perform = fn () => null;
+        $perform = fn () => null;   // never called: refused before the run
         foreach ([[['A', 1], null], [['A'], [null]], ['A', null]] as [$klasses, $configs]) {
             try {
                 \qless_php_worker_main($argv, $perform, $klasses, $configs);

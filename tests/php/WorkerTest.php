@@ -33,14 +33,32 @@ namespace {
             }
         }
 
+        /** The trampoline (swig/worker.i) straight under qless_php_worker_main: what the
+         *  dispatcher throws is the outcome; what it returns is ignored. */
         public function testOutcomes(): void
         {
-            [$kind, $group, $message] = Worker::outcome(new WorkerTestJobs\Retry('r'));
-            $this->assertSame(['retry', 'WorkerTestJobs\Retry'], [$kind, $group]);
-            $this->assertStringStartsWith("WorkerTestJobs\\Retry: r\n#0 ", $message);
-            $this->assertSame(['fail', 'TypeError'], array_slice(Worker::outcome(new \TypeError('t')), 0, 2));
-            $anon = new class('a') extends \LogicException {};
-            $this->assertSame(['fail', 'LogicException'], array_slice(Worker::outcome($anon), 0, 2));
+            $q = $this->client->queue('raw');
+            $throw = ['retry' => new WorkerTestJobs\Retry('r'), 'type' => new \TypeError('t'),
+                      'anon' => new class('a') extends \LogicException {}, 'value' => null];
+            $jids = [];
+            foreach (array_keys($throw) as $name) {
+                $jids[$name] = $q->put('K', ['name' => $name], ['retries' => 2]);
+            }
+            $phases = [];
+            $run = function (Qless\Job $job, Qless\Client $client, string $phase) use ($throw, &$phases) {
+                $phases[] = [$phase, $client->worker_name];
+                return $throw[$job->data()['name']] === null ? 'ignored' : throw $throw[$job->data()['name']];
+            };
+            $this->assertSame(0, \qless_php_worker_main(['w', '--url', self::url(), '--queue', 'raw', '--allow', 'K',
+                '--name', 'raw-w', '--max-jobs', '4', '--interval', '0.05'], $run, null, null));
+            $this->assertSame(array_fill(0, 4, ['perform', 'raw-w']), $phases);
+            $retried = $this->client->job($jids['retry']);
+            $this->assertSame(['waiting', 'WorkerTestJobs\Retry', 1],
+                [$retried->state(), $retried->failureGroup(), $retried->remaining()]);
+            $this->assertStringStartsWith("WorkerTestJobs\\Retry: r\n#0 ", $retried->failureMessage());
+            $this->expectFailed($jids['type'], 'TypeError', "TypeError: t\n");
+            $this->expectFailed($jids['anon'], 'LogicException', 'LogicException: a');   // an anonymous class: its parent
+            $this->assertSame('complete', $this->state($jids['value']));
         }
 
         /** The worker in this process, over jobs whose code completes, throws and retries. */
@@ -48,13 +66,17 @@ namespace {
         {
             $q = $this->client->queue('w');
             $ok = $q->put('WorkerTestJobs\Ok');
+            $client = $q->put('WorkerTestJobs\UsesClient');
             $throws = $q->put('WorkerTestJobs\Throws');
             $retries = $q->put('WorkerTestJobs\Retries', [], ['retries' => 1]);
             $other = $q->put('Elsewhere\Job');
             $q->put('WorkerTestJobs\Stopper', [], ['priority' => -10]);
             $status = Worker::main(['--url', self::url(), '--queue', 'w', '--allow', 'WorkerTestJobs\*',
-                '--interval', '0.05']);
+                '--interval', '0.05', '--name', 'php-w']);
             $this->assertSame(0, $status);
+            $data = $this->client->job($client)->data();
+            $this->assertSame('php-w', $data['worker']);
+            $this->assertSame('waiting', $this->state($data['next']), 'put through $job->client');
 
             $this->assertSame(['complete', ['done' => true]], [$this->state($ok), $this->client->job($ok)->data()]);
             $this->expectFailed($throws, 'RuntimeException', "RuntimeException: thrown $throws\n#0 ");

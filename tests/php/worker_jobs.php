@@ -16,6 +16,13 @@ final class Ok
         $job->setData(['done' => true]);
     }
 }
+final class UsesClient   // $job->client: the engine's connection for the job
+{
+    public static function perform(\Qless\Job $job): void
+    {
+        $job->setData(['worker' => $job->client->worker_name, 'next' => $job->client->queue('next')->put('K')]);
+    }
+}
 final class Throws
 {
     public static function perform($job): void { throw new \RuntimeException('thrown ' . $job->jid()); }

@@ -47,8 +47,12 @@ def test_success_and_failure(client, run_worker, pool):
     assert code == 0, err
     done = client.jobs[ok]
     assert done.state == "complete" and done.data == {"n": 1, "seen": True}   # data sent back
-    assert client.jobs[fn].state == "complete" and client.jobs[fn].data == {"function": True}
-    assert client.jobs[inst].state == "complete" and client.jobs[inst].data == {"called": True}
+    # The one call shape is a class with process(job): a function or a
+    # callable class is refused, unrun.
+    assert client.jobs[fn].failure["group"] == "TypeError" and client.jobs[fn].data == {}
+    assert "is not a class" in client.jobs[fn].failure["message"]
+    assert client.jobs[inst].failure["group"] == "TypeError" and client.jobs[inst].data == {}
+    assert "has no process(job) method" in client.jobs[inst].failure["message"]
     failed = client.jobs[bad]
     assert failed.state == "failed"
     assert failed.failure["group"] == "Boom"
@@ -199,7 +203,7 @@ def test_retryable_error_is_exported():
 
 
 def test_output_of_pool_children_is_not_lost(client, url):
-    jid = client.queues["q"].put("sample.prints", {})
+    jid = client.queues["q"].put("sample.Prints", {})
     env = worker_env(url)
     env.pop("PYTHONUNBUFFERED", None)   # block-buffered stdout, as in production
     proc = subprocess.Popen([sys.executable, "-m", "qless.worker", "--queue", "q", "--interval", "0.1",
@@ -218,12 +222,14 @@ def test_output_of_pool_children_is_not_lost(client, url):
 
 
 def test_resolve_stays_within_the_class_name():
-    """The engine matched klass against the allow-list; resolve reaches
+    """The engine matched klass against the allow-list; target reaches
     nothing beyond that name (stdlib modules stand in for job modules)."""
     import json
-    from qless.worker import resolve
+    from qless.worker import job_code, target as resolve
     assert resolve("json.loads") is json.loads
     assert resolve("json.JSONDecodeError") is not None   # defined in json.decoder, under json
+    with pytest.raises(TypeError, match="is not a class"):
+        job_code("json.loads", "q", "perform")          # the call shape is a class with process(job)
     for klass in ["json.codecs",          # a module json imports
                   "os.system",            # defined in posix, imported by os
                   "json._default_decoder",

@@ -1,10 +1,9 @@
-"""The SWIG wrapper qless_swig_worker_main in this process: its trampolines
-and the perform protocol of swig/python.i, with Python callables standing in
-for qless.worker.perform."""
-import contextlib
+"""The SWIG wrapper qless_py_worker_main in this process: the trampoline
+of swig/worker.i with Python's hooks (swig/python.i), with Python callables
+standing in for qless.worker.run (the dispatcher: what it raises is the
+job's outcome)."""
 import os
 import signal
-import sys
 import threading
 import time
 
@@ -14,64 +13,60 @@ import qless
 from qless import _core
 
 
-@contextlib.contextmanager
-def reported():
-    """What the trampolines reported through sys.unraisablehook. Set inside
-    the test: pytest installs its own hook around the test call."""
-    seen = []
-    saved, sys.unraisablehook = sys.unraisablehook, lambda u: seen.append((u.exc_type, u.object))
-    try:
-        yield seen
-    finally:
-        sys.unraisablehook = saved
-
-
-def run(url, queue, perform, *flags, log=None, jobs=None):
+def run(url, queue, perform, *flags, jobs=None):
     # The trampoline requires an allow-list; these performs ignore the class.
     argv = ["test-worker", "--url", url, "--queue", queue, "--interval", "0.1", "--name", "inproc", "--allow", "*"]
     if jobs is not None:
         argv += ["--max-jobs", str(jobs)]
-    return _core.qless_swig_worker_main(argv + list(flags), perform, None, log, None, None)
+    return _core.qless_py_worker_main(argv + list(flags), perform, os.fork, None, None)
+
+
+class Again(qless.RetryableError):
+    pass
+
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no text")
 
 
 def test_outcomes(client, url):
     queue = client.queues["q"]
-    answers = {"none": None, "fail": ("fail", "G", "m1"), "retry": ("retry", "R", "m2"),
-               "raise": ValueError("bad value"), "int": 42, "kind": ("explode", "G", "m"),
-               "short": ("fail", "G")}
+    answers = {"none": None, "value": 42, "raise": ValueError("bad value"), "retry": Again("later"),
+               "exit": SystemExit(3), "unprintable": Unprintable()}
     jids = {name: queue.put("K", {"name": name}, retries=3) for name in answers}
-    threads = set()
+    threads, phases = set(), set()
 
-    def perform(job, client_h, phase, outcome):
+    def perform(job, client_h, phase):
         threads.add(threading.get_ident())
+        phases.add(phase)
         answer = answers[qless.Job(job, None).data["name"]]
-        if isinstance(answer, Exception):
+        if isinstance(answer, BaseException):
             raise answer
         return answer
 
-    with reported() as unraisable:
-        assert run(url, "q", perform, jobs=len(answers)) == 0
+    assert run(url, "q", perform, jobs=len(answers)) == 0
     assert threads == {threading.get_ident()}          # serial: on the calling thread
+    assert phases == {"perform"}
     job = {name: client.jobs[jid] for name, jid in jids.items()}
     assert job["none"].state == "complete"
-    assert job["fail"].state == "failed" and job["fail"].failure["group"] == "G"
-    assert job["fail"].failure["message"] == "m1"
+    assert job["value"].state == "complete"            # what perform returns is ignored
+    failure = job["raise"].failure
+    assert job["raise"].state == "failed" and failure["group"] == "ValueError"
+    assert "Traceback" in failure["message"] and "ValueError: bad value" in failure["message"]
+    assert "raise answer" in failure["message"]
     assert job["retry"].state == "waiting" and job["retry"].remaining == 2
-    assert job["retry"].failure["group"] == "R"
-    assert job["raise"].failure["group"] == "ValueError" and job["raise"].failure["message"] == "bad value"
-    assert job["int"].failure["group"] == "TypeError" and "42" in job["int"].failure["message"]
-    assert job["kind"].failure["group"] == "ValueError" and "explode" in job["kind"].failure["message"]
-    assert job["short"].failure["group"] == "TypeError"
-    # Each of the four bad answers was reported, naming perform.
-    assert sorted(t.__name__ for t, _ in unraisable) == ["TypeError", "TypeError", "ValueError", "ValueError"]
-    assert all(obj is perform for _, obj in unraisable)
+    assert job["retry"].failure["group"] == "Again" and "Again: later" in job["retry"].failure["message"]
+    assert job["exit"].failure["group"] == "SystemExit"            # fails the job, not the worker
+    assert job["unprintable"].failure["group"] == "Unprintable"    # described all the same
+    assert job["unprintable"].failure["message"]
 
 
 def test_borrowed_handles_are_forgotten_after_the_call(client, url):
     jid = client.queues["q"].put("K", {})
     kept = []
 
-    def perform(job, client_h, phase, outcome):
+    def perform(job, client_h, phase):
         kept.append((job, client_h))
         assert _core.qless_job_jid(job) == jid and _core.qless_job_state(job) == "running"
         assert _core.qless_client_worker_name(client_h) == "inproc"
@@ -98,7 +93,7 @@ def test_thread_pool_calls_perform_from_its_threads(client, url):
     lock = threading.Lock()
     running, peak, done, threads = [0], [0], [0], set()
 
-    def perform(job, client_h, phase, outcome):
+    def perform(job, client_h, phase):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
@@ -117,29 +112,27 @@ def test_thread_pool_calls_perform_from_its_threads(client, url):
     assert [client.jobs[j].state for j in jids] == ["complete"] * 4
 
 
-def test_log_callback(client, url):
-    client.queues["q"].put("K", {})
-    lines = []
-    assert run(url, "q", lambda job, c, phase, outcome: None, log=lines.append, jobs=1) == 0
-    assert lines and all(isinstance(line, str) and "\n" not in line for line in lines)
-    client.queues["q"].put("K", {})
-
-    def broken(line):
-        raise RuntimeError("log broke")
-
-    with reported() as unraisable:
-        assert run(url, "q", lambda job, c, phase, outcome: None, log=broken, jobs=1) == 0   # reported, not fatal
-    assert unraisable and all(t is RuntimeError and obj is broken for t, obj in unraisable)
-
-
 def test_arguments_are_checked(url):
-    with pytest.raises(TypeError, match="perform must be callable"):
-        _core.qless_swig_worker_main(["w"], None, None, None, None, None)
-    with pytest.raises(TypeError, match="fork must be callable or None"):
-        _core.qless_swig_worker_main(["w"], print, 3, None, None, None)
-    with pytest.raises(TypeError, match="log must be callable or None"):
-        _core.qless_swig_worker_main(["w"], print, None, "stderr", None, None)
+    with pytest.raises(TypeError, match="run must be callable"):
+        _core.qless_py_worker_main(["w"], None, os.fork, None, None)
+    with pytest.raises(TypeError, match="fork must be callable"):
+        _core.qless_py_worker_main(["w"], print, 3, None, None)
     with pytest.raises(TypeError, match="list of strings"):
-        _core.qless_swig_worker_main(["w", 1], print, None, None, None, None)
-    assert _core.qless_swig_worker_main(["w", "--url", url, "--no-such-flag"], print, None, None, None, None) == 2
-    assert _core.qless_swig_worker_main([], print, None, None, None, None) == 2      # no --queue
+        _core.qless_py_worker_main(["w", 1], print, os.fork, None, None)
+    assert _core.qless_py_worker_main(["w", "--url", url, "--no-such-flag"], print, os.fork, None, None) == 2
+    assert _core.qless_py_worker_main([], print, os.fork, None, None) == 2      # no --queue
+    # --require is Ruby's and PHP's (run->loads_files): an unknown flag here.
+    assert _core.qless_py_worker_main(["w", "--queue", "q", "--require", "x.py"], print, os.fork, None, None) == 2
+
+
+def test_main_args_give_the_allow_list_and_files(monkeypatch):
+    from qless._util import strlist
+    allow, files = _core.qless_worker_main_args(["--queue", "q", "--allow", "a.*", "-r", "f1", "--allow", "b.C",
+                                                 "--require", "f2"])
+    assert strlist(allow) == ["a.*", "b.C"] and strlist(files) == ["f1", "f2"]
+    monkeypatch.setenv("QLESS_WORKER_ALLOW", " x.* , ,y.Z")
+    assert strlist(_core.qless_worker_main_args(["--queue", "q"])[0]) == ["x.*", "y.Z"]
+    assert strlist(_core.qless_worker_main_args(["--allow", "w.*"])[0]) == ["w.*"]   # the flags replace it
+    # A flag's value is never read as a flag; --help asks for nothing.
+    assert strlist(_core.qless_worker_main_args(["--name", "--allow", "--queue", "q"])[0]) == ["x.*", "y.Z"]
+    assert [strlist(v) for v in _core.qless_worker_main_args(["--allow", "a.*", "--help"])] == [[], []]

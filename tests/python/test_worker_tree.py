@@ -4,6 +4,7 @@ tree classes, the hooks, suspend and wake, children and parent from perform,
 suspend refused for a plain job, and bad tree options refused before
 anything runs."""
 import json
+import os
 import subprocess
 import sys
 
@@ -40,11 +41,11 @@ def test_worker_main_refuses_bad_tree_options(url):
     perform = lambda *a: None  # noqa: E731
     argv = ["w", "--url", url, "--queue", "q", "--allow", "*", "--max-jobs", "1"]
     with pytest.raises(TypeError, match="list of strings"):
-        _core.qless_swig_worker_main(argv, perform, None, None, ["A", 1], None)
+        _core.qless_py_worker_main(argv, perform, os.fork, ["A", 1], None)
     with pytest.raises(TypeError, match="list of strings"):
-        _core.qless_swig_worker_main(argv, perform, None, None, ["A"], [None])
+        _core.qless_py_worker_main(argv, perform, os.fork, ["A"], [None])
     # One config per class, or none: refused before connecting.
-    assert _core.qless_swig_worker_main(argv, perform, None, None, ["A"], ["{}", "{}"]) == 2
+    assert _core.qless_py_worker_main(argv, perform, os.fork, ["A"], ["{}", "{}"]) == 2
 
 
 def run(url, *args, allow="tree_jobs.*"):

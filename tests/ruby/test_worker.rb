@@ -147,27 +147,32 @@ class TestWorker < QlessTest::WorkerTest
     end
   end
 
-  # The C trampoline's own net, under the layer: an exception escaping the
-  # perform callable, or an outcome it cannot read, fails the job and the
-  # worker carries on.
-  def test_core_worker_main_contains_escaping_exceptions
-    raising = @queue.put("K", {}, priority: 2)
-    garbled = @queue.put("K", {}, priority: 1)
+  # The trampoline (swig/worker.i with ruby.i's hooks) under the layer:
+  # what the dispatcher raises is the outcome (group and message described
+  # in C, the frames under the call cut), what it returns is ignored, and
+  # it gets the job, its client and the phase.
+  def test_core_worker_main_maps_what_run_raises
+    raising = @queue.put("K", {}, priority: 3)
+    anon = @queue.put("K", {}, priority: 2)
+    value = @queue.put("K", {}, priority: 1)
     code = <<~'RUBY'
       require "qless"
-      perform = lambda do |job, _client|
-        raise "escaped from #{Qless::Core.qless_job_jid(job)}" if Qless::Core.qless_job_jid(job) == ARGV[0]
-        :garbled
+      run = lambda do |job, client, phase|
+        jid = Qless::Core.qless_job_jid(job)
+        raise "escaped from #{jid} #{phase} #{client.worker_name}" if jid == ARGV[0]
+        raise Class.new(ArgumentError), "anonymous" if jid == ARGV[2]
+        :ignored
       end
-      exit Qless::Core.worker_main(["w", "--url", ARGV[1], "--queue", "testing", "--max-jobs", "2", "--allow", "K"],
-                                   perform)
+      exit Qless::Core.worker_main(["w", "--url", ARGV[1], "--queue", "testing", "--max-jobs", "3", "--allow", "K",
+                                    "--name", "raw-w"], run)
     RUBY
-    _out, err, status = Open3.capture3(*QlessTest.ruby_command("-e", code, raising, QlessTest::URL))
+    _out, err, status = Open3.capture3(*QlessTest.ruby_command("-e", code, raising, QlessTest::URL, anon))
     assert_equal 0, status.exitstatus, err
     failure = @client.jobs[raising].failure
     assert_equal "RuntimeError", failure["group"], err
-    assert_match(/\ARuntimeError: escaped from #{raising}\n.*-e:3/, failure["message"])
-    assert_equal "TypeError", @client.jobs[garbled].failure["group"], err
-    assert_match(/escaped the Ruby perform callable/, err)
+    # The dispatcher's own frames (here all of them: its file, -e) are cut.
+    assert_equal "RuntimeError: escaped from #{raising} perform raw-w", failure["message"]
+    assert_equal "ArgumentError", @client.jobs[anon].failure["group"], "an anonymous class: its named ancestor"
+    assert_equal "complete", @client.jobs[value].state
   end
 end

@@ -56,8 +56,6 @@ class TestWorkerTree < QlessTest::WorkerTest
     assert_raises(ArgumentError) { main.call({ klasses: ["A\0B"] }) }
     e = assert_raises(TypeError) { main.call({ klasses: "A" }) }
     assert_match(/tree\[:klasses\] must be an Array/, e.message)
-    e = assert_raises(TypeError) { main.call({ shutdown: 5 }) }
-    assert_match(/tree\[:shutdown\] must respond to call/, e.message)
     assert_raises(TypeError) { main.call([]) }
   end
 

@@ -21,14 +21,12 @@ _UNREAD = object()
 class Job:
     """``client`` is the Client the job was read with; for a job given to
     worker code it is the engine's connection for that job (do not keep it)."""
-    __slots__ = ("_h", "client", "_data", "_outcome")
+    __slots__ = ("_h", "client", "_data")
 
-    def __init__(self, handle: Any, client: "Client", outcome: Any = None) -> None:
+    def __init__(self, handle: Any, client: "Client") -> None:
         self._h = handle
         self.client = client
         self._data: Any = _UNREAD
-        # The worker's run of this job (the engine's result), for suspend.
-        self._outcome = outcome
 
     def __repr__(self) -> str:
         return "<qless.Job %s %s %s>" % (self.klass, self.jid, self.state)
@@ -208,7 +206,8 @@ class Job:
         None. StateError at the call when the worker does not run the job as
         a tree job. Otherwise, for a job this client holds: suspends it now;
         True when input that came during the run requeued it."""
-        if self._outcome is not None:
-            _core.qless_swig_suspend(self._outcome)
+        if _core.qless_swig_worker_suspend(self._h):   # the worker's perform of this job
             return None
+        if self.jid is None:   # lent by the worker for a call that is over
+            raise _core.StateError("Job.suspend: the worker's run of this job is over; call suspend during perform")
         return bool(self._h.suspend())

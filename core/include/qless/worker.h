@@ -147,8 +147,8 @@ typedef enum qless_pool_kind {
  * thread_names and give_up; older structs run every pool thread under the
  * worker's name and wait for Redis for ever. Version 4 added the tree-job
  * fields; older structs run every job as a plain one (a terminating tree
- * job still ends, with no shutdown hook). */
-#define QLESS_WORKER_RUN_OPTIONS_VERSION 4
+ * job still ends, with no shutdown hook). Version 5 added loads_files. */
+#define QLESS_WORKER_RUN_OPTIONS_VERSION 5
 
 typedef struct qless_worker_run_options {
 	unsigned int version;     /* QLESS_WORKER_RUN_OPTIONS_VERSION */
@@ -201,11 +201,15 @@ typedef struct qless_worker_run_options {
 	                             started; a fail or retry result is kept as the history entry
 	                             shutdown-error {"error": "<group>: <message>"} and the job is
 	                             terminated all the same */
+	/* version 5 */
+	int loads_files;          /* non-zero: qless_worker_main accepts --require FILE / -r FILE
+	                             (repeatable), files of job code the language loaded before the
+	                             call (qless_worker_main_args lists them); 0: they are unknown flags */
 } qless_worker_run_options;
 
 #define QLESS_WORKER_RUN_OPTIONS_INIT \
 	{ QLESS_WORKER_RUN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, QLESS_POOL_SERIAL, 1, 5.0, 0, 0, 5.0, 0, 0, \
-	  NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL, NULL }
+	  NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL, NULL, 0 }
 
 /*
  * The allow-list of job classes. A pattern is a class name (exact match),
@@ -264,8 +268,21 @@ QLESS_EXTERN(int) qless_backoff_parse(const char *spec, qless_backoff *out);
  *   --backoff SPEC  --backoff-queue Q=SPEC  --backoff-class KLASS=SPEC
  *   --allow PATTERN (repeatable; default: $QLESS_WORKER_ALLOW, comma-separated;
  *                    required when run->resolves_classes is set)
+ *   --require FILE, -r FILE (repeatable; only with run->loads_files)
  */
 QLESS_EXTERN(int) qless_worker_main(int argc, const char *const *argv, const qless_worker_run_options *run);
+
+/*
+ * What a language acts on before it calls qless_worker_main with the same
+ * flags (argv: the flags only, without the program name): *allow, the
+ * allow-list the run will use (the --allow patterns, else the items of
+ * $QLESS_WORKER_ALLOW), by which a language finds its tree classes before
+ * any job arrives; *files, the --require / -r files in order, which it
+ * loads first. Both owned (qless_strlist_free), possibly empty. Flags are
+ * not checked here: a bad one is qless_worker_main's usage error. With
+ * --help or -h anywhere both lists are empty.
+ */
+QLESS_EXTERN(int) qless_worker_main_args(QLESS_STRV(argv, argc), qless_strlist **allow, qless_strlist **files);
 
 #ifdef __cplusplus
 }

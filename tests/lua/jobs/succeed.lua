@@ -1,4 +1,6 @@
 -- Job class for the worker tests: records that it ran in its data.
-return function(job)
-  job.data.performed_by = job.worker
-end
+return {
+  perform = function(job)
+    job.data.performed_by = job.worker
+  end,
+}

@@ -27,7 +27,7 @@ class Explode:
 
 
 class Callable:
-    """No process(): the worker calls an instance."""
+    """No process(): not a job class (the one call shape is process(job))."""
 
     def __call__(self, job):
         job.data["called"] = True
@@ -52,12 +52,8 @@ class SelfRetry:
 
 
 def function_job(job):
+    """A function: not a job class."""
     job.data["function"] = True
-
-
-def crash(job):
-    import os
-    os._exit(3)
 
 
 class TryAgain(qless.RetryableError):
@@ -110,5 +106,7 @@ class Exits:
         sys.exit(7)
 
 
-def prints(job):
-    print("printed %s" % job.jid)   # block-buffered: stdout is a pipe
+class Prints:
+    @staticmethod
+    def process(job):
+        print("printed %s" % job.jid)   # block-buffered: stdout is a pipe

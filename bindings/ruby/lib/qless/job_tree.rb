@@ -34,10 +34,9 @@ module Qless
       # job as a tree job. Otherwise, for a job this client holds: suspends
       # it now; true when input that came during the run requeued it.
       def suspend
-        return super.tap { @finished = true } unless @outcome
+        return nil if Core.qless_swig_worker_suspend(handle) # the worker's perform of this job
 
-        @outcome.suspend
-        nil
+        super.tap { @finished = true }
       end
     end
     prepend TreeLayer

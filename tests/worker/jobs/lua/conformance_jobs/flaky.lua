@@ -1,8 +1,10 @@
 -- conformance_jobs.flaky: the conformance suite's job that is retried. It
--- raises a retryable error (retryable = true) of class ConformanceRetry
--- with the message "flaky <jid>", so the worker retries the job.
+-- raises the binding's retryable error (qless.RetryableError) named
+-- ConformanceRetry with the message "flaky <jid>", so the worker retries it.
+local qless = require "qless"
+
 return {
   perform = function(job)
-    error({ name = "ConformanceRetry", message = "flaky " .. job.jid, retryable = true })
+    error(qless.RetryableError("flaky " .. job.jid, "ConformanceRetry"))
   end,
 }
