@@ -177,10 +177,15 @@ static int every_interval(parser *p, qless_when *r)
 {
 	const qless_word *first;
 	cron_parts c;
+	when_dur d;
 	double total;
 	int rc;
-	if ((rc = qless__when_amounts(p, &total, &first)) < 0)
+	if ((rc = qless__when_amounts(p, &d, &first)) < 0)
 		return QLESS_EINVAL;
+	if (d.months != 0)
+		return qless__when_word_err("months and years repeat on the calendar (every month, every year): not",
+		                            first);
+	total = d.seconds;
 	if (!(total > 0))
 		return qless__when_word_err("interval must be positive", first);
 	memset(&c, 0, sizeof c);
