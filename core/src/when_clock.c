@@ -126,7 +126,7 @@ int qless__when_time(parser *p, int after_at, tod *out)
 		p->i++;
 		return 1;
 	}
-	if (is_ampm(next))
+	if (is_ampm(next) || portion_phrase_at(p, 1))
 		return hour_word(p, out);
 	if (!after_at)
 		return 0;

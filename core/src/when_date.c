@@ -322,6 +322,8 @@ int qless__when_day_part(parser *p, day_part *d)
 		return 0;
 	if (is_kw(w, KW_THE)) {
 		/* the day after tomorrow, the 28th, the end of the month */
+		if (next == NULL)
+			return qless__when_missing("day", w);
 		p->i++;
 		if ((rc = qless__when_day_part(p, d)) == 0)
 			p->i = save;
@@ -351,6 +353,8 @@ int qless__when_day_part(parser *p, day_part *d)
 		p->i++;
 		save = p->i;
 		if (is_kw(cur(p), KW_COMMA))
+			p->i++;
+		if (is_kw(cur(p), KW_THE))
 			p->i++;
 		memset(&date, 0, sizeof date);
 		date.check_wday = -1;

@@ -83,6 +83,13 @@ static inline when_portion portion_of(const qless_word *w)
 	       PORTION_NONE;
 }
 
+/* "in the evening" (or morning, afternoon, night) k words ahead. */
+static inline int portion_phrase_at(const parser *p, size_t k)
+{
+	return is_kw(ahead(p, k), KW_IN) && is_kw(ahead(p, k + 1), KW_THE) &&
+	       portion_of(ahead(p, k + 2)) != PORTION_NONE && !is_kw(ahead(p, k + 2), KW_TONIGHT);
+}
+
 /* Errors naming a word and its column (§5.5). */
 int qless__when_word_err(const char *reason, const qless_word *w);
 int qless__when_missing(const char *what, const qless_word *after);

@@ -421,14 +421,16 @@ static size_t join_tens(qless_word *words, size_t n)
 		                                           (u->ordinal > 0 && u->ordinal <= 9));
 		words[out] = *w;
 		if (tens && unit) {
+			/* j may be w itself: take what is needed from u first */
 			qless_word *j = &words[out];
-			j->len = (size_t)(u->text + u->len - w->text);
+			double tens_value = w->number;
+			j->len = (size_t)(u->text + u->len - j->text);
 			if (u->ordinal > 0) {
 				j->is_number = j->is_int = 0;
 				j->number = 0;
-				j->ordinal = (long)w->number + u->ordinal;
+				j->ordinal = (long)tens_value + u->ordinal;
 			} else {
-				j->number += u->number;
+				j->number = tens_value + u->number;
 			}
 			j->unit = 0;
 			j->kw = KW_NONE;

@@ -2,11 +2,16 @@
  * the reference table row by row, spelling variants of each row, and
  * seeded random text that must never do worse than QLESS_EINVAL. No test
  * here needs a server (WHN-1: the suite runs without the fixture too). */
+/* timegm and gmtime_r: the test's own calendar, to check the library's */
+#define _DEFAULT_SOURCE
 #include "helper.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
+
+#include "when_phrases.h"
 
 /* 2026-03-04T10:15:30Z, a Wednesday */
 #define N 1772619330.0
@@ -540,7 +545,136 @@ static void test_read_as(void)
 	TH_RC(qless_when_read(NULL, QLESS_WHEN_READ_AT, now, &a), QLESS_EINVAL);
 }
 
+/* text read at N with flags into *w. */
+static int parse_with(const char *text, unsigned flags, qless_when *w)
+{
+	qless_when init = QLESS_WHEN_INIT;
+	*w = init;
+	w->flags = flags;
+	w->at = -1;
+	return qless_when_parse(text, N, w);
+}
+
+/* The phrase's expectation against rc and w: 1 when it holds, else 0
+ * with what was got in why. */
+static int phrase_holds(const when_phrase *ph, int rc, const qless_when *w, char *why, size_t size)
+{
+	const char *msg = qless_error_last_message();
+	char want[512], iso[QLESS_TIME_SIZE] = "";
+	double t = 0;
+	if (ph->kind == 0) {
+		snprintf(want, sizeof want, "qless_when_parse: %s", ph->want);
+		snprintf(why, size, "rc %d, \"%s\"", rc, rc != QLESS_OK ? msg : "");
+		return rc == QLESS_EINVAL && strcmp(msg, want) == 0 && w->kind == 0 && w->at == -1;
+	}
+	if (rc != QLESS_OK) {
+		snprintf(why, size, "refused: %s", msg);
+		return 0;
+	}
+	if (w->kind != QLESS_WHEN_CRON)
+		qless_time_format(w->at, iso);
+	snprintf(why, size, "kind %d at %s interval %g cron \"%s\"", (int)w->kind, iso, w->interval, w->cron);
+	if ((int)w->kind != ph->kind)
+		return 0;
+	if (ph->kind == QLESS_WHEN_CRON)
+		return strcmp(w->cron, ph->want) == 0 && w->at == 0 && w->interval == 0;
+	if (qless_time_parse(ph->want, &t) != QLESS_OK)
+		return 0;
+	return usec(w->at) == usec(t) && w->interval == ph->interval && w->cron[0] == '\0';
+}
+
+/* Every phrase of when_phrases.h, family by family. */
+static void test_phrases(void)
+{
+	size_t failed = 0, families = 0;
+	const char *family = "";
+	for (size_t i = 0; i < NPHRASES; i++) {
+		const when_phrase *ph = &PHRASES[i];
+		qless_when w;
+		char why[600];
+		int rc = parse_with(ph->text, ph->flags, &w);
+		if (strcmp(family, ph->family) != 0) {
+			family = ph->family;
+			families++;
+		}
+		if (!phrase_holds(ph, rc, &w, why, sizeof why)) {
+			fprintf(stderr, "\n  [%s] \"%s\": want %s%s, got %s", ph->family, ph->text, ph->kind ? "" : "refusal ",
+			        ph->want, why);
+			failed++;
+		}
+	}
+	CU_ASSERT_EQUAL(failed, 0);
+	CU_ASSERT(NPHRASES >= 400 && families >= 11);
+}
+
+static int is_weekday_word(const char *w, size_t n)
+{
+	static const char *const DAYS[] = { "sun", "mon", "tue", "wed", "thu", "fri", "sat" };
+	for (size_t k = 0; k < 7; k++)
+		if (n >= 3 && strncasecmp(w, DAYS[k], 3) == 0)
+			return 1;
+	return 0;
+}
+
+/* A respelling of text with a comma where one may stand: before " at "
+ * after a day, or after a leading weekday. 0 when there is no such place. */
+static int with_comma(const char *text, char *out, size_t size)
+{
+	const char *at = strstr(text, " at ");
+	size_t first = strcspn(text, " ");
+	if (strncmp(text, "in ", 3) == 0 || isdigit((unsigned char)text[0]) || strncmp(text, "every", 5) == 0)
+		return 0;
+	if (at != NULL && at != text && at[-1] != ',') {
+		snprintf(out, size, "%.*s,%s", (int)(at - text), text, at);
+		return 1;
+	}
+	if (is_weekday_word(text, first) && text[first] == ' ' && text[first - 1] != ',') {
+		snprintf(out, size, "%.*s,%s", (int)first, text, text + first);
+		return 1;
+	}
+	return 0;
+}
+
+/* Each phrase that is read, respelt: upper case, random case and blanks,
+ * blanks around it, a comma where one may stand: the same result. */
+static void test_phrase_respellings(void)
+{
+	unsigned seed = 4242;
+	size_t failed = 0, commas = 0;
+	for (size_t i = 0; i < NPHRASES; i++) {
+		const when_phrase *ph = &PHRASES[i];
+		char texts[5][300];
+		int n = 0;
+		if (ph->kind == 0)
+			continue;
+		snprintf(texts[n], sizeof texts[n], "%s", ph->text);
+		for (char *c = texts[n]; *c; c++)
+			*c = (char)toupper((unsigned char)*c);
+		n++;
+		respell(ph->text, texts[n++], sizeof texts[0], &seed);
+		respell(ph->text, texts[n++], sizeof texts[0], &seed);
+		snprintf(texts[n++], sizeof texts[0], " \t %s \t", ph->text);
+		if (with_comma(ph->text, texts[n], sizeof texts[0])) {
+			n++;
+			commas++;
+		}
+		for (int k = 0; k < n; k++) {
+			qless_when w;
+			char why[600];
+			int rc = parse_with(texts[k], ph->flags, &w);
+			if (!phrase_holds(ph, rc, &w, why, sizeof why)) {
+				fprintf(stderr, "\n  \"%s\" respelt as \"%s\": want %s, got %s", ph->text, texts[k], ph->want, why);
+				failed++;
+			}
+		}
+	}
+	CU_ASSERT_EQUAL(failed, 0);
+	CU_ASSERT(commas >= 50);
+}
+
 CU_TestInfo when_tests[] = {
+	{ "phrases by family", test_phrases },
+	{ "phrases respelt", test_phrase_respellings },
 	{ "read as at/in/every", test_read_as },
 	{ "table (WHN-3)", test_table },
 	{ "case and blanks (WHN-4)", test_spelling },
