@@ -672,9 +672,166 @@ static void test_phrase_respellings(void)
 	CU_ASSERT(commas >= 50);
 }
 
+/* The test's own calendar, by libc (not libqless): t moved by months with
+ * the day clamped to the month reached. */
+static double months_later(double t, long months)
+{
+	time_t s = (time_t)floor(t);
+	double frac = t - (double)s;
+	struct tm tm, first, next;
+	gmtime_r(&s, &tm);
+	long idx = (tm.tm_year + 1900L) * 12 + tm.tm_mon + months;
+	long y = (long)floor(idx / 12.0);
+	int m = (int)(idx - y * 12);
+	memset(&first, 0, sizeof first);
+	first.tm_year = (int)(y - 1900);
+	first.tm_mon = m;
+	first.tm_mday = 1;
+	next = first;
+	next.tm_mon++;
+	int len = (int)((timegm(&next) - timegm(&first)) / 86400);
+	tm.tm_year = (int)(y - 1900);
+	tm.tm_mon = m;
+	if (tm.tm_mday > len)
+		tm.tm_mday = len;
+	return (double)timegm(&tm) + frac;
+}
+
+static const char *const UNIT_WORDS[7][2] = {
+	{ "second", "seconds" }, { "minute", "minutes" }, { "hour", "hours" }, { "day", "days" },
+	{ "week", "weeks" }, { "month", "months" }, { "year", "years" },
+};
+static const double UNIT_SECONDS[5] = { 1, 60, 3600, 86400, 604800 };
+static const char *const SPELLED[21] = {
+	"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+	"twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+};
+static const char *const DAY_NAMES[7] = { "sunday", "monday", "tuesday", "wednesday", "thursday", "friday",
+                                          "saturday" };
+static const char *const MONTH_NAMES[12] = { "january", "february", "march", "april", "may", "june", "july",
+                                             "august", "september", "october", "november", "december" };
+
+/* An amount of n units, the way people write it: digits, a spelled
+ * number, or "a"/"an" for one. */
+static void amount_text(char *out, size_t size, long n, int unit, unsigned *seed)
+{
+	const char *word = UNIT_WORDS[unit][n == 1 ? 0 : 1];
+	if (n == 1 && rand_r(seed) % 3 == 0)
+		snprintf(out, size, "%s %s", unit == 2 ? "an" : "a", word);
+	else if (n <= 20 && n > 0 && rand_r(seed) % 3 == 0)
+		snprintf(out, size, "%s %s", SPELLED[n], word);
+	else
+		snprintf(out, size, "%ld %s", n, word);
+}
+
+/* now moved by n units (months and years on the calendar). */
+static double moved(double now, long n, int unit)
+{
+	if (unit >= 5)
+		return months_later(now, n * (unit == 6 ? 12 : 1));
+	return now + (double)n * UNIT_SECONDS[unit];
+}
+
+/* One generated relative phrase and the instant the test works out for it. */
+static void random_relative(char *text, size_t size, double now, double *want, unsigned *seed)
+{
+	char amount[64];
+	int unit = rand_r(seed) % 7, wday = rand_r(seed) % 7;
+	long n = rand_r(seed) % (unit >= 5 ? 40 : 400);
+	time_t s = (time_t)floor(now);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	double today = floor(now / 86400) * 86400;
+	int ahead = (wday - tm.tm_wday + 7) % 7;
+	amount_text(amount, sizeof amount, n, unit, seed);
+	switch (rand_r(seed) % 9) {
+	case 0:
+		snprintf(text, size, "%s from now", amount);
+		*want = moved(now, n, unit);
+		break;
+	case 1:
+		snprintf(text, size, "in %s", amount);
+		*want = moved(now, n, unit);
+		break;
+	case 2:
+		snprintf(text, size, "%s ago", amount);
+		*want = moved(now, -n, unit);
+		break;
+	case 3:
+		snprintf(text, size, "%s hence", amount);
+		*want = moved(now, n, unit);
+		break;
+	case 4:
+		snprintf(text, size, "next %s", DAY_NAMES[wday]);
+		*want = today + 86400.0 * (ahead == 0 ? 7 : ahead);
+		break;
+	case 5:
+		snprintf(text, size, "last %s", DAY_NAMES[wday]);
+		*want = today - 86400.0 * (ahead == 0 ? 7 : 7 - ahead);
+		break;
+	case 6: {
+		int hour = rand_r(seed) % 24, minute = rand_r(seed) % 60;
+		double at = today + 86400.0 * ahead + hour * 3600 + minute * 60;
+		snprintf(text, size, "%s at %d:%02d", DAY_NAMES[wday], hour, minute);
+		*want = at >= now ? at : at + 7 * 86400.0;
+		break;
+	}
+	case 7:
+		n %= 40;
+		snprintf(text, size, "%ld days %s tomorrow", n, n % 2 ? "after" : "before");
+		*want = today + 86400.0 * (1 + (n % 2 ? n : -n));
+		break;
+	default: {
+		int month = rand_r(seed) % 12, day = 1 + rand_r(seed) % 28 + (rand_r(seed) % 2 ? 3 : 0);
+		long year = 1971 + rand_r(seed) % 120;
+		struct tm d;
+		memset(&d, 0, sizeof d);
+		d.tm_year = (int)(year - 1900);
+		d.tm_mon = month;
+		d.tm_mday = day;
+		time_t base = timegm(&d);
+		gmtime_r(&base, &d);
+		if (d.tm_mon != month) {
+			/* no such day (april 31): the parser must refuse it */
+			snprintf(text, size, "%s %d, %ld + %ld months", MONTH_NAMES[month], day, year, n % 30);
+			*want = NAN;
+			break;
+		}
+		snprintf(text, size, "%s %d, %ld + %ld months", MONTH_NAMES[month], day, year, n % 30);
+		*want = months_later((double)base, n % 30);
+		break;
+	}
+	}
+}
+
+/* Seeded (QLESS_TEST_SEED to replay; the seed is printed): generated
+ * relative phrases at random nows against the same arithmetic done here
+ * with libc's calendar. */
+static void test_relative_property(void)
+{
+	const char *env = getenv("QLESS_TEST_SEED");
+	unsigned seed = env ? (unsigned)strtoul(env, NULL, 10) : (unsigned)time(NULL);
+	size_t failed = 0;
+	fprintf(stderr, "\n  relative seed %u (QLESS_TEST_SEED=%u to replay)", seed, seed);
+	for (int round = 0; round < 5000; round++) {
+		char text[160];
+		double want, now = -2208988800.0 + (double)(rand_r(&seed) % 1000000) * 9467.0 + (rand_r(&seed) % 2) * 0.5;
+		qless_when w = QLESS_WHEN_INIT;
+		random_relative(text, sizeof text, now, &want, &seed);
+		int rc = qless_when_parse(text, now, &w);
+		int ok = isnan(want) ? rc == QLESS_EINVAL && strstr(qless_error_last_message(), "invalid date") != NULL
+		                     : rc == QLESS_OK && w.kind == QLESS_WHEN_AT && usec(w.at) == usec(want);
+		if (!ok && failed++ < 20)
+			fprintf(stderr, "\n  \"%s\" at now %.1f: want %.6f, got rc %d at %.6f (%s)", text, now, want, rc, w.at,
+			        rc != QLESS_OK ? qless_error_last_message() : "");
+	}
+	CU_ASSERT_EQUAL(failed, 0);
+}
+
 CU_TestInfo when_tests[] = {
 	{ "phrases by family", test_phrases },
 	{ "phrases respelt", test_phrase_respellings },
+	{ "relative phrases against libc's calendar", test_relative_property },
 	{ "read as at/in/every", test_read_as },
 	{ "table (WHN-3)", test_table },
 	{ "case and blanks (WHN-4)", test_spelling },
