@@ -253,6 +253,23 @@ static void test_arguments(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "version"));
 	w.version = 0;
 	TH_RC(qless_when_parse("now", N, &w), QLESS_EINVAL);
+	/* flags: day first from version 2; unknown bits refused; a version 1
+	 * struct has none (and is read month first) */
+	w.version = QLESS_WHEN_VERSION;
+	w.flags = QLESS_WHEN_DAY_FIRST;
+	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	CU_ASSERT_EQUAL(w.at, 1801440000); /* 2027-02-01 */
+	CU_ASSERT_EQUAL(w.flags, QLESS_WHEN_DAY_FIRST);
+	w.flags = 0;
+	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	CU_ASSERT_EQUAL(w.at, 1798848000); /* 2027-01-02 */
+	w.flags = 6;
+	TH_RC(qless_when_parse("now", N, &w), QLESS_EINVAL);
+	TH_STREQ(qless_error_last_message(), "qless_when_parse: out->flags has unknown bits 0x6");
+	w.version = 1;
+	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	CU_ASSERT_EQUAL(w.at, 1798848000);
+	w.flags = 0;
 	w.version = QLESS_WHEN_VERSION;
 	TH_RC(qless_when_parse("now", NAN, &w), QLESS_EINVAL);
 	TH_RC(qless_when_parse("now", INFINITY, &w), QLESS_EINVAL);
