@@ -36,7 +36,6 @@ static const struct { const char *word; double seconds; int months; } UNITS[] = 
 	{ "h", 3600, 0 }, { "hr", 3600, 0 }, { "hrs", 3600, 0 }, { "hour", 3600, 0 }, { "hours", 3600, 0 },
 	{ "d", 86400, 0 }, { "day", 86400, 0 }, { "days", 86400, 0 },
 	{ "w", 604800, 0 }, { "wk", 604800, 0 }, { "wks", 604800, 0 }, { "week", 604800, 0 }, { "weeks", 604800, 0 },
-	{ "fortnight", 1209600, 0 }, { "fortnights", 1209600, 0 },
 	{ "mo", 0, 1 }, { "mos", 0, 1 }, { "month", 0, 1 }, { "months", 0, 1 },
 	{ "yr", 0, 12 }, { "yrs", 0, 12 }, { "year", 0, 12 }, { "years", 0, 12 },
 };
@@ -349,6 +348,13 @@ static void classify_shapes(qless_word *w, const char *lw, size_t n)
 	}
 	if (named_date(lw, n, &w->date))
 		return;
+	if (lw[0] == ':' && n == 3 && is_digit(lw[1]) && is_digit(lw[2])) {
+		int minute = (lw[1] - '0') * 10 + (lw[2] - '0');
+		w->minute_mark = minute + 1;
+		if (minute > 59)
+			w->error = WORD_BAD_TIME;
+		return;
+	}
 	if (!is_digit(lw[0]))
 		return;
 	switch ((w->iso = qless__iso_parse(lw, n, &w->iso_value))) {
@@ -396,7 +402,7 @@ int qless__word_known(const qless_word *w)
 {
 	return w->kw != KW_NONE || w->unit > 0 || w->wday >= 0 || w->month > 0 || w->ordinal > 0 ||
 	       w->is_number || w->is_compact || w->is_clock || w->iso != QLESS_ISO_NONE || w->is_epoch ||
-	       w->months > 0 || w->date.form != DATE_NONE || w->error != WORD_OK;
+	       w->months > 0 || w->date.form != DATE_NONE || w->minute_mark > 0 || w->error != WORD_OK;
 }
 
 static void classify(qless_word *w, char *lw)

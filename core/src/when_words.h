@@ -75,6 +75,7 @@ typedef struct qless_word {
 	qless_numdate date;         /* form DATE_NONE when not a numeric date */
 	int is_epoch;
 	double epoch;
+	int minute_mark;            /* ":30" (past every hour): the minute + 1, else 0 */
 	qless_word_error error;
 } qless_word;
 

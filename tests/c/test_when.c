@@ -87,7 +87,7 @@ static const when_row ROWS[] = {
 	{ "every monday and wednesday at 7pm", QLESS_WHEN_CRON, 0, 0, "0 19 * * 1,3", NULL, NULL },
 	{ "every mon, wed and fri at 07:15", QLESS_WHEN_CRON, 0, 0, "15 7 * * 1,3,5", NULL, NULL },
 	{ "every 2nd sunday at 10am", QLESS_WHEN_CRON, 0, 0, "0 10 * * 0/2", NULL, NULL },
-	{ "every other friday", QLESS_WHEN_CRON, 0, 0, "0 0 * * 5/2", NULL, NULL },
+	{ "every other friday", QLESS_WHEN_INTERVAL, 0, 1209600, NULL, NULL, "2026-03-06T00:00:00Z" },
 	{ "every 2nd sunday of the month at 10am", QLESS_WHEN_CRON, 0, 0, "0 10 * * 0#2", NULL, NULL },
 	{ "every first monday", QLESS_WHEN_CRON, 0, 0, "0 0 * * 1#1", NULL, NULL },
 	{ "every last friday of the month at 17:00", QLESS_WHEN_CRON, 0, 0, "0 17 * * 5L", NULL, NULL },
@@ -445,20 +445,24 @@ static const char *const WEEKDAY_WORDS[] = { "sunday", "mon", "Tuesday", "wed", 
 static const char *const MONTH_WORDS[] = { "jan", "february", "mar", "April", "may", "june",
                                            "jul", "aug", "sept", "oct", "november", "dec" };
 static const char *const ORDINAL_WORDS[] = { "first", "2nd", "third", "4th", "fifth", "1st", "second" };
+static const int ORDINAL_VALUES[] = { 1, 2, 3, 4, 5, 1, 2 };
 
 /* One "every ..." text of §5.4 that must become a cron expression: a
  * random day pattern and zero to three times sharing minute and second. */
 static void random_every(char *out, size_t size, unsigned *seed)
 {
-	const char *wd = WEEKDAY_WORDS[rand_r(seed) % 7], *ord = ORDINAL_WORDS[rand_r(seed) % 7];
+	int k = rand_r(seed) % 7;
+	const char *wd = WEEKDAY_WORDS[rand_r(seed) % 7], *ord = ORDINAL_WORDS[k];
 	int n;
 	switch (rand_r(seed) % 9) {
 	case 0: n = snprintf(out, size, "every %s", rand_r(seed) % 2 ? "day" : "week"); break;
 	case 1: n = snprintf(out, size, "every %s", rand_r(seed) % 2 ? "weekday" : "weekend"); break;
 	case 2: n = snprintf(out, size, "every %s, %s and %s", wd, WEEKDAY_WORDS[rand_r(seed) % 7],
 	                     WEEKDAY_WORDS[rand_r(seed) % 7]); break;
-	case 3: n = snprintf(out, size, "every other %s", wd); break;
-	case 4: n = snprintf(out, size, "every %s %s%s", ord, wd, rand_r(seed) % 2 ? " of the month" : ""); break;
+	case 3: n = snprintf(out, size, "every 2nd %s", wd); break;
+	/* from the 3rd on, "of the month" is needed (else: every n weeks?) */
+	case 4: n = snprintf(out, size, "every %s %s%s", ord, wd,
+	                     rand_r(seed) % 2 || ORDINAL_VALUES[k] >= 3 ? " of the month" : ""); break;
 	case 5: n = snprintf(out, size, "every last %s%s", wd, rand_r(seed) % 2 ? " of the month" : ""); break;
 	case 6: n = rand_r(seed) % 2 ? snprintf(out, size, "every month on the %dth", 4 + rand_r(seed) % 17)
 	                            : snprintf(out, size, "every month on the last day"); break;
@@ -555,6 +559,14 @@ static void test_read_as(void)
 	TH_RC(qless_when_read("7pm tomorrow", QLESS_WHEN_READ_EVERY, now, &a), QLESS_EINVAL);
 	/* "every" goes in front, so one-off text does not even read. */
 	TH_STREQ(qless_error_last_message(), "qless_when_read: unexpected \"7pm\" at column 1");
+	/* what people type after --every */
+	TH_OK(qless_when_read("on the 1st and 15th", QLESS_WHEN_READ_EVERY, now, &a));
+	TH_STREQ(a.cron, "0 0 1,15 * *");
+	TH_OK(qless_when_read("other week on monday at 9am", QLESS_WHEN_READ_EVERY, now, &a));
+	CU_ASSERT(a.kind == QLESS_WHEN_INTERVAL && a.interval == 14 * 86400.0 && a.at == 1773046800);
+	/* and after --in, calendar units */
+	TH_OK(qless_when_read("1 month", QLESS_WHEN_READ_IN, now, &a));
+	CU_ASSERT(a.kind == QLESS_WHEN_AT && a.at == 1775297730);
 	TH_RC(qless_when_read("5 blorps", QLESS_WHEN_READ_IN, now, &a), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "at column 3"));
 	TH_RC(qless_when_read("5 minutes", (qless_when_read_as)7, now, &a), QLESS_EINVAL);
@@ -593,8 +605,13 @@ static int phrase_holds(const when_phrase *ph, int rc, const qless_when *w, char
 	snprintf(why, size, "kind %d at %s interval %g cron \"%s\"", (int)w->kind, iso, w->interval, w->cron);
 	if ((int)w->kind != ph->kind)
 		return 0;
-	if (ph->kind == QLESS_WHEN_CRON)
-		return strcmp(w->cron, ph->want) == 0 && w->at == 0 && w->interval == 0;
+	if (ph->kind == QLESS_WHEN_CRON) {
+		/* and the expression is one the script takes, as it spells it */
+		char *norm = NULL;
+		int valid = qless_cron_check(w->cron, &norm) == QLESS_OK && strcmp(norm, w->cron) == 0;
+		qless_free(norm);
+		return valid && strcmp(w->cron, ph->want) == 0 && w->at == 0 && w->interval == 0;
+	}
 	if (qless_time_parse(ph->want, &t) != QLESS_OK)
 		return 0;
 	return usec(w->at) == usec(t) && w->interval == ph->interval && w->cron[0] == '\0';
