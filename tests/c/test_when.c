@@ -409,6 +409,12 @@ static const char *const VOCAB[] = {
 	"2nd", "6th", "99th", "90s", "1h30m", "7pm", "13pm", "9:30", "25:00", "09:00:30", "01:00+02:00",
 	"2026-12-01", "2026-02-30", "2026-12-01T09:00:00.250Z", "@1700000000", "@-", "minutes", "x",
 	"99999999999999999999", "0.0000001", "12am", "7:5", "L", "of", "1st", "3rd", "saturday",
+	/* the grown grammar's words and shapes */
+	"ago", "from", "before", "after", "hence", "later", "this", "half", "quarter", "past", "to", "till",
+	"o'clock", "+", "-", "plus", "end", "start", "tonight", "morning", "evening", "night", "yesterday",
+	"5/27/1979", "5/27", "13/45/99", "30.07.2013", "2000-1-1", "22-feb", "feb-30-2027", "twenty", "first",
+	"thirty-first", "twenty-blorp", "forty", ":30", ":99", "1045pm", "4a.m.", "p.m.", "0900", "9999",
+	"months", "years", "mo", "yr", "quarter", "99999999th", "31st", "5th", "noon", "midday",
 };
 
 static void check_result(const char *text, int rc, const qless_when *w)
