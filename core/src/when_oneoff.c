@@ -49,7 +49,40 @@ static int clock_period(parser *p, double *at)
 	return 1;
 }
 
-/* [in] duration [ago | hence | later | from now | (from|after|before) time]. */
+/* "at 5pm" (or a clock word) after a duration of whole days from now:
+ * that day at that time ("in 2 days at 9am"). */
+static int relative_time_of_day(parser *p, const when_dur *d, double *at)
+{
+	size_t save = p->i;
+	const qless_word *w;
+	int after_at, rc;
+	tod t;
+	if (cur(p) == NULL || !(d->months > 0 || (d->seconds > 0 && qless__floor(d->seconds / 86400) * 86400 == d->seconds)))
+		return QLESS_OK;
+	if (is_kw(cur(p), KW_COMMA) && ahead(p, 1) != NULL)
+		p->i++;
+	w = cur(p);
+	if ((after_at = is_kw(w, KW_AT))) {
+		p->i++;
+		if (cur(p) == NULL)
+			return qless__when_missing("time", w);
+	}
+	if ((rc = qless__when_time(p, after_at, &t)) < 0)
+		return QLESS_EINVAL;
+	if (rc == 0 && (after_at || p->i > save))
+		return qless__when_reject(cur(p));
+	if (rc == 0) {
+		p->i = save;
+		return QLESS_OK;
+	}
+	if (t.c.has_zone)
+		return qless__when_word_err("time zone offsets are not allowed after a duration", t.word);
+	*at = qless__floor(*at / 86400) * 86400 + t.c.hour * 3600.0 + t.c.minute * 60.0 + t.c.second;
+	return QLESS_OK;
+}
+
+/* [in] duration [ago | hence | later | from now | (from|after|before) time],
+ * then "at <time>" when the duration is whole days and runs from now. */
 static int relative(parser *p, double *at)
 {
 	const qless_word *in = is_kw(cur(p), KW_IN) ? cur(p) : NULL, *first, *tail;
@@ -66,11 +99,15 @@ static int relative(parser *p, double *at)
 	if (rc == 0)
 		return qless__when_reject(cur(p));
 	tail = cur(p);
-	if (in != NULL || tail == NULL)
-		return qless__when_shift(p->now, &d, 1, first, at);
-	if (is_kw(tail, KW_AGO) || is_kw(tail, KW_HENCE) || is_kw(tail, KW_LATER)) {
-		p->i++;
-		return qless__when_shift(p->now, &d, is_kw(tail, KW_AGO) ? -1 : 1, first, at);
+	if (in != NULL || tail == NULL || is_kw(tail, KW_AT))
+		return qless__when_shift(p->now, &d, 1, first, at) != QLESS_OK ? QLESS_EINVAL
+		                                                               : relative_time_of_day(p, &d, at);
+	if (is_kw(tail, KW_AGO) || is_kw(tail, KW_HENCE) || is_kw(tail, KW_LATER) ||
+	    (is_kw(tail, KW_FROM) && is_kw(ahead(p, 1), KW_NOW))) {
+		int dir = is_kw(tail, KW_AGO) ? -1 : 1;
+		p->i += is_kw(tail, KW_FROM) ? 2 : 1;
+		return qless__when_shift(p->now, &d, dir, first, at) != QLESS_OK ? QLESS_EINVAL
+		                                                                  : relative_time_of_day(p, &d, at);
 	}
 	if (!is_kw(tail, KW_FROM) && !is_kw(tail, KW_AFTER) && !is_kw(tail, KW_BEFORE))
 		return qless__when_shift(p->now, &d, 1, first, at);

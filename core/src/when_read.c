@@ -107,7 +107,10 @@ int qless__when_amounts(parser *p, when_dur *total, const qless_word **first)
 				p->i += 3;
 			}
 		}
-		if (is_sep(cur(p))) {
+		if (is_kw(cur(p), KW_COMMA) && ahead(p, 1) != NULL && !is_amount(ahead(p, 1))) {
+			/* "in 2 days, at 9am": the comma ends the duration */
+			return 1;
+		} else if (is_sep(cur(p))) {
 			if (ahead(p, 1) == NULL)
 				return qless__when_missing("duration", cur(p));
 			p->i++;
