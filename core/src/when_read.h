@@ -1,6 +1,7 @@
 /* The parser of natural-language time text (qless_when_parse), shared by
  * its files: when_read.c (parts both kinds of text use), when_clock.c
- * (times of day), when_date.c (day parts of one-off texts), when_oneoff.c
+ * (times of day), when_date.c and when_resolve.c (day parts of one-off
+ * texts and their dates), when_oneoff.c
  * (one-off texts, §5.3) and when_every.c (recurring texts, §5.4). The
  * grammar as users read it is docs/times.md. */
 #ifndef QLESS_WHEN_READ_H
@@ -168,10 +169,12 @@ typedef struct day_part {
 	when_portion portion;       /* tonight, this evening, last night */
 } day_part;
 
-/* A day part at the current word: 1, 0 (none, nothing consumed) or -1. */
+/* A day part at the current word: 1, 0 (none, nothing consumed) or -1
+ * (when_date.c). */
 int qless__when_day_part(parser *p, day_part *d);
 /* The date of d for a time of day tod_s on the wall clock where today
- * and local (now + zone) are; QLESS_OK and *date, or QLESS_EINVAL. */
+ * and local (now + zone) are; QLESS_OK and *date, or QLESS_EINVAL
+ * (when_resolve.c). */
 int qless__when_resolve(const day_part *d, double tod_s, int64_t today, double local, int64_t *date);
 
 /* The two kinds of text, from the current word; QLESS_OK and *r. */
