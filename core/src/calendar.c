@@ -60,6 +60,19 @@ void qless__civil(int64_t days, int64_t *y, int *m, int *d)
 	*y = yoe + 400 * era + (*m <= 2);
 }
 
+int64_t qless__add_months(int64_t days, int64_t months)
+{
+	int64_t y;
+	int m, d;
+	qless__civil(days, &y, &m, &d);
+	int64_t index = y * 12 + (m - 1) + months;
+	y = qless__floordiv(index, 12);
+	m = (int)(index - y * 12) + 1;
+	if (d > qless__month_len(y, m))
+		d = qless__month_len(y, m);
+	return qless__days(y, m, d);
+}
+
 int qless__weekday(int64_t days)
 {
 	return (int)(days + 4 - 7 * qless__floordiv(days + 4, 7));

@@ -12,6 +12,10 @@ int qless__month_len(int64_t y, int m);
 int64_t qless__days(int64_t y, int m, int d);
 /* The inverse of qless__days. */
 void qless__civil(int64_t days, int64_t *y, int *m, int *d);
+/* The date months (may be negative) after days, its day of the month
+ * clamped to the length of the month reached (Jan 31 + 1 month = Feb 28
+ * or 29). */
+int64_t qless__add_months(int64_t days, int64_t months);
 /* 0 = Sunday. */
 int qless__weekday(int64_t days);
 /* Floor division, for negative times. */

@@ -12,9 +12,6 @@
 
 static const char *const FUNC = QLESS_WHEN_FUNC;
 
-/* 0000-01-01 and 10000-01-01, as qless_time_format. */
-#define WHEN_NOW_MIN -62167219200.0
-#define WHEN_NOW_END 253402300800.0
 /* No sensible time text is longer; bounds the words kept per call. */
 #define WHEN_MAX_BYTES 4096
 
@@ -58,13 +55,17 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	int rc;
 	QLESS_CHECK_NULL(FUNC, text);
 	QLESS_CHECK_NULL(FUNC, out);
-	if (out->version != QLESS_WHEN_VERSION)
-		return qless__err(QLESS_EINVAL, "%s: out->version is %u, expected %d (QLESS_WHEN_INIT)", FUNC,
+	if (out->version < 1 || out->version > QLESS_WHEN_VERSION)
+		return qless__err(QLESS_EINVAL, "%s: out->version is %u, expected 1 to %d (QLESS_WHEN_INIT)", FUNC,
 		                  out->version, QLESS_WHEN_VERSION);
+	/* a version 1 struct ends before flags */
+	unsigned flags = out->version >= 2 ? out->flags : 0;
+	if ((flags & ~QLESS_WHEN_DAY_FIRST) != 0)
+		return qless__err(QLESS_EINVAL, "%s: out->flags has unknown bits 0x%x", FUNC, flags & ~QLESS_WHEN_DAY_FIRST);
 	if ((rc = qless__check_finite(FUNC, "now", now)) != QLESS_OK)
 		return rc;
 	/* days are counted in int64: keep now where every date is printable */
-	if (now < WHEN_NOW_MIN || now >= WHEN_NOW_END)
+	if (now < WHEN_TIME_MIN || now >= WHEN_TIME_END)
 		return qless__err(QLESS_EINVAL, "%s: now is outside years 0000-9999", FUNC);
 	if (strlen(text) > WHEN_MAX_BYTES)
 		return qless__err(QLESS_EINVAL, "%s: text longer than %d bytes", FUNC, WHEN_MAX_BYTES);
@@ -77,6 +78,7 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	p.n = n;
 	p.i = 0;
 	p.now = now;
+	p.day_first = (flags & QLESS_WHEN_DAY_FIRST) != 0;
 	if (n == 0) {
 		rc = qless__err(QLESS_EINVAL, "%s: empty text", FUNC);
 	} else if (is_kw(&words[0], KW_EVERY)) {

@@ -1,6 +1,7 @@
-/* Recurring time texts (schedules.md §5.4): "every" followed by an
- * interval, or by a pattern of days and times that becomes a cron
- * expression. */
+/* Recurring time texts (schedules.md §5.4, docs/times.md): "every"
+ * followed by an interval (anchored at its first run when a weekday or a
+ * time is given: "every other week on monday at 9am"), or by a pattern of
+ * days and times that becomes a cron expression. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,7 @@
 #include "when_words.h"
 
 typedef struct cron_parts {
-	char dom[8], month[4], dow[32];
+	char dom[96], month[32], dow[32];
 	tod times[24];
 	int ntimes;
 } cron_parts;
@@ -96,18 +97,27 @@ static int every_weekdays(parser *p, cron_parts *c)
 	return QLESS_OK;
 }
 
-/* every [other|ordinal|last] weekday [of the month] */
+/* every [ordinal|last] weekday [of the month]; an ordinal from 3rd on
+ * needs "of the month" (else it could mean every n weeks) */
 static int every_nth_weekday(parser *p, cron_parts *c)
 {
 	const qless_word *w = cur(p);
 	int wday = 0, rc;
-	long n = is_kw(w, KW_OTHER) ? 2 : w->ordinal;
+	long n = w->ordinal;
 	if ((rc = weekday_after(p, w, &wday)) != QLESS_OK)
 		return rc;
 	if (!is_kw(w, KW_LAST) && (n < 1 || n > 5))
 		return qless__when_word_err("number out of range", w);
-	if ((rc = of_the_month(p)) < 0 || (rc == 1 && is_kw(w, KW_OTHER)))
-		return rc < 0 ? QLESS_EINVAL : qless__when_reject(&p->w[p->i - 3]);
+	if ((rc = of_the_month(p)) < 0)
+		return QLESS_EINVAL;
+	if (rc == 0 && !is_kw(w, KW_LAST) && n >= 3) {
+		/* a 3rd friday of each month, or every third week? */
+		const qless_word *day = &p->w[p->i - 1];
+		char reason[200];
+		snprintf(reason, sizeof reason, "say \"every %.*s %.*s of the month\" or \"every %ld weeks on %.*s\"",
+		         (int)w->len, w->text, (int)day->len, day->text, n, (int)day->len, day->text);
+		return qless__when_word_err(reason, w);
+	}
 	if (is_kw(w, KW_LAST))
 		snprintf(c->dow, sizeof c->dow, "%dL", wday);
 	else if (rc == 1 || n == 1)
@@ -117,7 +127,44 @@ static int every_nth_weekday(parser *p, cron_parts *c)
 	return QLESS_OK;
 }
 
-/* every month [on the (ordinal [day] | last day)] */
+/* One day of the month at w: an ordinal 1-31 and an optional "day".
+ * Its number, or -1. */
+static long month_day_at(parser *p)
+{
+	const qless_word *w = cur(p);
+	if (w->ordinal <= 0 || w->error != WORD_OK)
+		return qless__when_reject(w);
+	if (w->ordinal > 31)
+		return qless__when_word_err("number out of range", w);
+	p->i++;
+	if (is_kw(cur(p), KW_DAY))
+		p->i++;
+	return w->ordinal;
+}
+
+/* ordinal [day] ((and|,) ordinal [day])... [of the month] into dom
+ * ("1,15"): QLESS_OK or QLESS_EINVAL. */
+static int month_days(parser *p, cron_parts *c)
+{
+	int mask_len = 0;
+	char seen[32] = { 0 };
+	for (;;) {
+		long day = month_day_at(p);
+		if (day < 0)
+			return QLESS_EINVAL;
+		seen[day] = 1;
+		if (!is_sep(cur(p)) || ahead(p, 1) == NULL || ahead(p, 1)->ordinal <= 0)
+			break;
+		p->i++;
+	}
+	for (int d = 1; d <= 31; d++)
+		if (seen[d])
+			mask_len += snprintf(c->dom + mask_len, sizeof c->dom - (size_t)mask_len, mask_len ? ",%d" : "%d", d);
+	return of_the_month(p) < 0 ? QLESS_EINVAL : QLESS_OK;
+}
+
+/* every month|quarter [on the (ordinal [day] [and ordinal...] | last day)];
+ * also "every on the 1st and 15th" */
 static int every_month(parser *p, cron_parts *c)
 {
 	const qless_word *on = cur(p), *w;
@@ -137,15 +184,7 @@ static int every_month(parser *p, cron_parts *c)
 		snprintf(c->dom, sizeof c->dom, "L");
 		return QLESS_OK;
 	}
-	if (w->ordinal <= 0 || w->error != WORD_OK)
-		return qless__when_reject(w);
-	if (w->ordinal > 31)
-		return qless__when_word_err("number out of range", w);
-	snprintf(c->dom, sizeof c->dom, "%ld", w->ordinal);
-	p->i++;
-	if (is_kw(cur(p), KW_DAY))
-		p->i++;
-	return QLESS_OK;
+	return month_days(p, c);
 }
 
 /* every year [on month day | on [the] day [of] month]; "the" as in
@@ -173,30 +212,97 @@ static int every_year(parser *p, cron_parts *c)
 	return QLESS_OK;
 }
 
-static int every_interval(parser *p, qless_when *r)
+/* The first time >= now on weekday wday (-1: any) at tod_s seconds into
+ * the day. */
+static double first_run(double now, int wday, double tod_s)
 {
-	const qless_word *first;
+	double day = qless__floor(now / 86400);
+	for (int k = 0; k < 8; k++) {
+		double t = (day + k) * 86400 + tod_s;
+		if (t >= now && (wday < 0 || qless__weekday((int64_t)(day + k)) == wday))
+			return t;
+	}
+	return now;
+}
+
+/* After an interval of total seconds: [on weekday] [at time] for whole
+ * days, [at :MM] for whole hours. The interval runs from its first such
+ * time; without one, from now. wday: a weekday already read, or -1. */
+static int interval_anchor(parser *p, qless_when *r, double total, int wday)
+{
+	int whole_days = qless__floor(total / 86400) * 86400 == total;
+	int whole_hours = qless__floor(total / 3600) * 3600 == total;
+	const qless_word *on = cur(p), *next = ahead(p, 1);
 	cron_parts c;
-	double total;
 	int rc;
-	if ((rc = qless__when_amounts(p, &total, &first)) < 0)
-		return QLESS_EINVAL;
-	if (!(total > 0))
-		return qless__when_word_err("interval must be positive", first);
 	memset(&c, 0, sizeof c);
 	r->kind = QLESS_WHEN_INTERVAL;
 	r->interval = total;
 	r->at = p->now;
-	if (qless__floor(total / 86400) * 86400 == total) {
+	if (whole_days && wday < 0 && is_kw(on, KW_ON)) {
+		if (next == NULL)
+			return qless__when_missing("weekday", on);
+		if (next->wday < 0 || next->error != WORD_OK)
+			return qless__when_reject(next);
+		wday = next->wday;
+		p->i += 2;
+	}
+	if (whole_hours && !whole_days && is_kw(cur(p), KW_AT) && ahead(p, 1) != NULL && ahead(p, 1)->minute_mark > 0) {
+		/* every 2 hours at :30 */
+		if (ahead(p, 1)->error != WORD_OK)
+			return qless__when_reject(ahead(p, 1));
+		double t = qless__floor(p->now / 3600) * 3600 + (ahead(p, 1)->minute_mark - 1) * 60.0;
+		r->at = t >= p->now ? t : t + 3600;
+		p->i += 2;
+		return qless__when_at_end(p);
+	}
+	if (whole_days) {
 		if ((rc = times_read(p, &c, 1)) != QLESS_OK)
 			return rc;
-		if (c.ntimes == 1) {
-			double tod_s = c.times[0].c.hour * 3600.0 + c.times[0].c.minute * 60.0 + c.times[0].c.second;
-			double first_run = qless__floor(p->now / 86400) * 86400 + tod_s;
-			r->at = first_run >= p->now ? first_run : first_run + 86400;
+		if (c.ntimes == 1 || wday >= 0) {
+			double tod_s = c.ntimes ? c.times[0].c.hour * 3600.0 + c.times[0].c.minute * 60.0 + c.times[0].c.second
+			                        : 0;
+			r->at = first_run(p->now, wday, tod_s);
 		}
 	}
 	return qless__when_at_end(p);
+}
+
+static int every_interval(parser *p, qless_when *r)
+{
+	const qless_word *first;
+	when_dur d;
+	int rc;
+	if ((rc = qless__when_amounts(p, &d, &first)) < 0)
+		return QLESS_EINVAL;
+	if (d.months != 0)
+		return qless__when_word_err("months and years are not fixed intervals (say every month, every quarter or "
+		                            "every year)", first);
+	if (!(d.seconds > 0))
+		return qless__when_word_err("interval must be positive", first);
+	return interval_anchor(p, r, d.seconds, -1);
+}
+
+/* every other (unit | weekday): twice the unit, or 14 days from the
+ * weekday's next start, as an interval. */
+static int every_other(parser *p, qless_when *r)
+{
+	const qless_word *other = cur(p), *next = ahead(p, 1);
+	if (next == NULL)
+		return qless__when_missing("unit", other);
+	if (next->error != WORD_OK)
+		return qless__when_reject(next);
+	p->i += 2;
+	if (next->wday >= 0)
+		return interval_anchor(p, r, 14 * 86400.0, next->wday);
+	if (next->months > 0)
+		return qless__when_word_err("months and years are not fixed intervals (say every month, every quarter or "
+		                            "every year)", next);
+	if (next->unit <= 0) {
+		p->i -= 2;
+		return qless__when_reject(next);
+	}
+	return interval_anchor(p, r, 2 * next->unit, -1);
 }
 
 /* The expression of the pattern and times in c. */
@@ -237,6 +343,15 @@ int qless__when_every(parser *p, qless_when *r)
 		return qless__when_reject(w);
 	const qless_word *next = ahead(p, 1);
 	int ordinal_second = is_kw(w, KW_SECOND) && next != NULL && next->wday >= 0;
+	if (is_kw(w, KW_HOUR) && is_kw(next, KW_AT) && ahead(p, 2) != NULL && ahead(p, 2)->minute_mark > 0) {
+		/* every hour at :30 */
+		if (ahead(p, 2)->error != WORD_OK)
+			return qless__when_reject(ahead(p, 2));
+		r->kind = QLESS_WHEN_CRON;
+		snprintf(r->cron, sizeof r->cron, "%d * * * *", ahead(p, 2)->minute_mark - 1);
+		p->i += 3;
+		return qless__when_at_end(p);
+	}
 	if (!ordinal_second && (is_kw(w, KW_SECOND) || is_kw(w, KW_MINUTE) || is_kw(w, KW_HOUR))) {
 		r->kind = QLESS_WHEN_CRON;
 		snprintf(r->cron, sizeof r->cron, "%s", is_kw(w, KW_SECOND) ? "* * * * * * *" :
@@ -252,11 +367,24 @@ int qless__when_every(parser *p, qless_when *r)
 		p->i++;
 	} else if (w->wday >= 0) {
 		rc = every_weekdays(p, &c);
-	} else if (is_kw(w, KW_OTHER) || is_kw(w, KW_LAST) || w->ordinal > 0) {
+	} else if (is_kw(w, KW_OTHER)) {
+		return every_other(p, r);
+	} else if (is_kw(w, KW_LAST) && is_kw(next, KW_DAY)) {
+		/* every last day of the month */
+		p->i += 2;
+		snprintf(c.dom, sizeof c.dom, "L");
+		rc = of_the_month(p) < 0 ? QLESS_EINVAL : QLESS_OK;
+	} else if (w->ordinal > 0 && (next == NULL || next->wday < 0)) {
+		/* every 1st and 15th [of the month] */
+		rc = month_days(p, &c);
+	} else if (is_kw(w, KW_LAST) || w->ordinal > 0) {
 		rc = every_nth_weekday(p, &c);
-	} else if (is_kw(w, KW_MONTH)) {
+	} else if (is_kw(w, KW_MONTH) || is_kw(w, KW_QUARTER) || is_kw(w, KW_ON)) {
 		snprintf(c.dom, sizeof c.dom, "1");
-		p->i++;
+		if (is_kw(w, KW_QUARTER))
+			snprintf(c.month, sizeof c.month, "1,4,7,10");
+		if (!is_kw(w, KW_ON))
+			p->i++;
 		rc = every_month(p, &c);
 	} else if (is_kw(w, KW_YEAR)) {
 		p->i++;

@@ -1,6 +1,8 @@
-/* One-off time texts (schedules.md §5.3): now, epoch and ISO instants,
- * durations from now, and a day part and a time part read on the wall
- * clock of the text's zone. */
+/* One-off time texts (schedules.md §5.3, docs/times.md): now, epoch and
+ * ISO instants; durations from now, ago, or before or after another time
+ * ("2 hours before 7pm tomorrow"); a day part, a time part and a day
+ * portion read on the wall clock of the text's zone; and offsets after
+ * any of them ("jan 31 + 1 month"). */
 #include <string.h>
 
 #include "qless/qless.h"
@@ -8,116 +10,148 @@
 #include "when_read.h"
 #include "when_words.h"
 
-typedef enum day_kind {
-	DAY_NONE, DAY_TODAY, DAY_TOMORROW, DAY_WEEKDAY, DAY_NEXT_WEEKDAY, DAY_MONTH_DAY, DAY_ISO
-} day_kind;
+static int instant(parser *p, double *at);
 
-typedef struct day_part {
-	day_kind kind;
-	int wday, month, day;
-	int64_t year;               /* 0: none written */
-	int64_t days;               /* DAY_ISO */
-} day_part;
-
-static int day_part_read(parser *p, day_part *d)
+/* The words at p start a duration ("3 days", "an hour", "half an hour")
+ * rather than a time or a date ("3 pm", "3 may", "10 to 2"). */
+static int starts_duration(const parser *p)
 {
-	const qless_word *w = cur(p), *next = ahead(p, 1), *day_word = NULL;
-	long day;
-	int r;
-	memset(d, 0, sizeof *d);
+	const qless_word *w = cur(p), *next = ahead(p, 1);
 	if (w == NULL || w->error != WORD_OK)
 		return 0;
-	if (is_kw(w, KW_TODAY) || is_kw(w, KW_TOMORROW)) {
-		d->kind = is_kw(w, KW_TODAY) ? DAY_TODAY : DAY_TOMORROW;
-		p->i++;
+	if (w->is_compact || is_kw(w, KW_A) || is_kw(w, KW_AN))
 		return 1;
-	}
-	if (w->wday >= 0) {
-		d->kind = DAY_WEEKDAY;
-		d->wday = w->wday;
-		p->i++;
-		return 1;
-	}
-	if (is_kw(w, KW_NEXT)) {
-		if (next == NULL)
-			return qless__when_missing("weekday", w);
-		if (next->wday < 0)
-			return qless__when_reject(next);
-		d->kind = DAY_NEXT_WEEKDAY;
-		d->wday = next->wday;
-		p->i += 2;
-		return 1;
-	}
-	if (w->iso == QLESS_ISO_DATE) {
-		d->kind = DAY_ISO;
-		d->days = w->iso_value.days;
-		p->i++;
-		return 1;
-	}
-	if ((r = qless__when_month_day(p, &d->month, &day, &day_word)) <= 0)
-		return r;
-	d->kind = DAY_MONTH_DAY;
-	d->day = (int)day;
-	w = cur(p);
-	if (w != NULL && w->is_number && w->is_int && w->len == 4 && !is_ampm(ahead(p, 1))) {
-		d->year = (int64_t)w->number;
-		p->i++;
-		if (d->year < 1 || d->day > qless__month_len(d->year, d->month))
-			return qless__when_word_err("invalid date", day_word);
-	}
+	if (is_kw(w, KW_HALF))
+		return !is_kw(next, KW_PAST);
+	if (!w->is_number)
+		return 0;
+	return !(is_ampm(next) || portion_phrase_at(p, 1) || is_kw(next, KW_OF) || is_kw(next, KW_TO) ||
+	         is_kw(next, KW_PAST) || is_kw(next, KW_OCLOCK) || (next != NULL && next->month > 0 && next->kw == KW_NONE));
+}
+
+/* this|next|last hour|minute|second: the start of that one. */
+static int clock_period(parser *p, double *at)
+{
+	const qless_word *w = cur(p), *next = ahead(p, 1);
+	double size;
+	if (!(is_kw(w, KW_THIS) || is_kw(w, KW_NEXT) || is_kw(w, KW_LAST)))
+		return 0;
+	if (is_kw(next, KW_HOUR))
+		size = 3600;
+	else if (is_kw(next, KW_MINUTE))
+		size = 60;
+	else if (is_kw(next, KW_SECOND) && !(ahead(p, 2) != NULL && ahead(p, 2)->wday >= 0))
+		size = 1;
+	else
+		return 0;
+	*at = qless__floor(p->now / size) * size + (is_kw(w, KW_NEXT) ? size : is_kw(w, KW_LAST) ? -size : 0);
+	p->i += 2;
 	return 1;
 }
 
-/* The date of an absolute text (§5.3's table); today and L as there. */
-static int64_t resolve_date(const day_part *d, double tod_s, int64_t today, double local)
+/* "at 5pm" (or a clock word) after a duration of whole days from now:
+ * that day at that time ("in 2 days at 9am"). */
+static int relative_time_of_day(parser *p, const when_dur *d, double *at)
 {
-	int64_t y, date = today;
-	int m, dd;
-	switch (d->kind) {
-	case DAY_NONE:
-		return (double)today * 86400 + tod_s >= local ? today : today + 1;
-	case DAY_TODAY:
-		return today;
-	case DAY_TOMORROW:
-		return today + 1;
-	case DAY_WEEKDAY:
-		while (qless__weekday(date) != d->wday || (double)date * 86400 + tod_s < local)
-			date++;
-		return date;
-	case DAY_NEXT_WEEKDAY:
-		do
-			date++;
-		while (qless__weekday(date) != d->wday);
-		return date;
-	case DAY_ISO:
-		return d->days;
-	case DAY_MONTH_DAY:
-		if (d->year > 0)
-			return qless__days(d->year, d->month, d->day);
-		qless__civil(today, &y, &m, &dd);
-		/* February 29th is at most eight years away (1896 to 1904) */
-		for (;; y++) {
-			if (d->day <= qless__month_len(y, d->month)) {
-				date = qless__days(y, d->month, d->day);
-				if ((double)date * 86400 + tod_s >= local)
-					return date;
-			}
-		}
+	size_t save = p->i;
+	const qless_word *w;
+	int after_at, rc;
+	tod t;
+	if (cur(p) == NULL || !(d->months > 0 || (d->seconds > 0 && qless__floor(d->seconds / 86400) * 86400 == d->seconds)))
+		return QLESS_OK;
+	if (is_kw(cur(p), KW_COMMA) && ahead(p, 1) != NULL)
+		p->i++;
+	w = cur(p);
+	if ((after_at = is_kw(w, KW_AT))) {
+		p->i++;
+		if (cur(p) == NULL)
+			return qless__when_missing("time", w);
 	}
-	return date;
+	if ((rc = qless__when_time(p, after_at, &t)) < 0)
+		return QLESS_EINVAL;
+	if (rc == 0 && (after_at || p->i > save))
+		return qless__when_reject(cur(p));
+	if (rc == 0) {
+		p->i = save;
+		return QLESS_OK;
+	}
+	if (t.c.has_zone)
+		return qless__when_word_err("time zone offsets are not allowed after a duration", t.word);
+	*at = qless__floor(*at / 86400) * 86400 + t.c.hour * 3600.0 + t.c.minute * 60.0 + t.c.second;
+	return QLESS_OK;
 }
 
-static int oneoff_absolute(parser *p, qless_when *r)
+/* [in] duration [ago | hence | later | from now | (from|after|before) time],
+ * then "at <time>" when the duration is whole days and runs from now. */
+static int relative(parser *p, double *at)
 {
-	day_part d = { DAY_NONE, 0, 0, 0, 0, 0 };
+	const qless_word *in = is_kw(cur(p), KW_IN) ? cur(p) : NULL, *first, *tail;
+	when_dur d;
+	double anchor;
+	int rc, sign = 1;
+	if (in != NULL) {
+		p->i++;
+		if (cur(p) == NULL)
+			return qless__when_missing("duration", in);
+	}
+	if ((rc = qless__when_amounts(p, &d, &first)) < 0)
+		return QLESS_EINVAL;
+	if (rc == 0)
+		return qless__when_reject(cur(p));
+	tail = cur(p);
+	if (in != NULL || tail == NULL || is_kw(tail, KW_AT))
+		return qless__when_shift(p->now, &d, 1, first, at) != QLESS_OK ? QLESS_EINVAL
+		                                                               : relative_time_of_day(p, &d, at);
+	if (is_kw(tail, KW_AGO) || is_kw(tail, KW_HENCE) || is_kw(tail, KW_LATER) ||
+	    (is_kw(tail, KW_FROM) && is_kw(ahead(p, 1), KW_NOW))) {
+		int dir = is_kw(tail, KW_AGO) ? -1 : 1;
+		p->i += is_kw(tail, KW_FROM) ? 2 : 1;
+		return qless__when_shift(p->now, &d, dir, first, at) != QLESS_OK ? QLESS_EINVAL
+		                                                                  : relative_time_of_day(p, &d, at);
+	}
+	if (!is_kw(tail, KW_FROM) && !is_kw(tail, KW_AFTER) && !is_kw(tail, KW_BEFORE))
+		return qless__when_shift(p->now, &d, 1, first, at);
+	p->i++;
+	if (cur(p) == NULL)
+		return qless__when_missing("time", tail);
+	if ((rc = instant(p, &anchor)) != QLESS_OK)
+		return rc;
+	if (is_kw(tail, KW_BEFORE))
+		sign = -1;
+	return qless__when_shift(anchor, &d, sign, first, at);
+}
+
+/* Day part, time part and day portion, each at most once, in any order. */
+static int absolute(parser *p, double *at)
+{
+	day_part d;
 	tod t;
+	const qless_word *portion_word = NULL;
+	when_portion portion = PORTION_NONE;
 	int have_day = 0, have_time = 0, rc;
+	int64_t date;
+	memset(&d, 0, sizeof d);
 	memset(&t, 0, sizeof t);
-	while (cur(p) != NULL) {
+	d.check_wday = -1;
+	while (cur(p) != NULL && !is_kw(cur(p), KW_PLUS) && !is_kw(cur(p), KW_MINUS)) {
 		const qless_word *w = cur(p);
 		day_part nd;
 		tod nt;
 		int is_day;
+		if (is_kw(w, KW_COMMA) && (have_day || have_time || portion) && ahead(p, 1) != NULL) {
+			p->i++;
+			continue;
+		}
+		/* evening; in the evening; at night */
+		size_t k = is_kw(w, KW_IN) && is_kw(ahead(p, 1), KW_THE) ? 2 : is_kw(w, KW_AT) && is_kw(ahead(p, 1), KW_NIGHT);
+		if (portion_of(ahead(p, k)) != PORTION_NONE && !is_kw(ahead(p, k), KW_TONIGHT)) {
+			if (portion != PORTION_NONE)
+				return qless__when_reject(ahead(p, k));
+			portion_word = ahead(p, k);
+			portion = portion_of(portion_word);
+			p->i += k + 1;
+			continue;
+		}
 		if (is_kw(w, KW_ON) || is_kw(w, KW_AT)) {
 			is_day = is_kw(w, KW_ON);
 			if (is_day ? have_day : have_time)
@@ -125,12 +159,12 @@ static int oneoff_absolute(parser *p, qless_when *r)
 			p->i++;
 			if (cur(p) == NULL)
 				return qless__when_missing(is_day ? "day" : "time", w);
-			rc = is_day ? day_part_read(p, &nd) : qless__when_time(p, 1, &nt);
+			rc = is_day ? qless__when_day_part(p, &nd) : qless__when_time(p, 1, &nt);
 			if (rc == 0)
 				return qless__when_reject(cur(p));
 		} else {
 			is_day = 1;
-			if ((rc = day_part_read(p, &nd)) == 0) {
+			if ((rc = qless__when_day_part(p, &nd)) == 0) {
 				is_day = 0;
 				rc = qless__when_time(p, 0, &nt);
 			}
@@ -147,40 +181,70 @@ static int oneoff_absolute(parser *p, qless_when *r)
 			t = nt;
 		}
 	}
+	if (!have_day && !have_time && portion == PORTION_NONE)
+		return cur(p) == NULL ? qless__when_missing("time", &p->w[p->i - 1]) : qless__when_reject(cur(p));
+	if (d.portion != PORTION_NONE) {
+		if (portion != PORTION_NONE)
+			return qless__when_reject(portion_word);
+		portion = d.portion;
+	}
+	if (portion != PORTION_NONE && have_time) {
+		qless__when_in_portion(&t, portion);
+	} else if (portion != PORTION_NONE) {
+		t.c.hour = qless__when_portion_hour(portion);
+		have_time = 1;
+	}
 	double z = t.c.has_zone ? t.c.zone : 0;
 	double local = p->now + z;
 	int64_t today = (int64_t)qless__floor(local / 86400);
 	double tod_s = have_time ? t.c.hour * 3600.0 + t.c.minute * 60.0 + t.c.second : 0;
-	r->kind = QLESS_WHEN_AT;
-	r->at = (double)resolve_date(&d, tod_s, today, local) * 86400 + tod_s - z;
+	if ((rc = qless__when_resolve(&d, tod_s, today, local, &date)) != QLESS_OK)
+		return rc;
+	*at = (double)date * 86400 + tod_s - z;
+	if (!(*at >= WHEN_TIME_MIN && *at < WHEN_TIME_END))
+		return qless__when_word_err("time outside years 0000-9999", d.word ? d.word : t.word);
+	return QLESS_OK;
+}
+
+/* One time, then any "+ duration" or "- duration" after it. */
+static int instant(parser *p, double *at)
+{
+	const qless_word *w = cur(p);
+	int rc;
+	if (w->error == WORD_OK && (is_kw(w, KW_NOW) || w->is_epoch || w->iso == QLESS_ISO_DATETIME)) {
+		*at = w->is_epoch ? w->epoch : w->iso == QLESS_ISO_DATETIME ? w->iso_value.t : p->now;
+		p->i++;
+	} else if (clock_period(p, at)) {
+		rc = QLESS_OK;
+	} else if (is_kw(w, KW_IN) || starts_duration(p)) {
+		if ((rc = relative(p, at)) != QLESS_OK)
+			return rc;
+	} else if ((rc = absolute(p, at)) != QLESS_OK) {
+		return rc;
+	}
+	while (is_kw(cur(p), KW_PLUS) || is_kw(cur(p), KW_MINUS)) {
+		const qless_word *op = cur(p), *first;
+		when_dur d;
+		p->i++;
+		if (cur(p) == NULL)
+			return qless__when_missing("duration", op);
+		if ((rc = qless__when_amounts(p, &d, &first)) < 0)
+			return QLESS_EINVAL;
+		if (rc == 0)
+			return qless__when_reject(cur(p));
+		if (qless__when_shift(*at, &d, is_kw(op, KW_PLUS) ? 1 : -1, first, at) != QLESS_OK)
+			return QLESS_EINVAL;
+	}
 	return QLESS_OK;
 }
 
 int qless__when_oneoff(parser *p, qless_when *r)
 {
-	const qless_word *w = cur(p), *next = ahead(p, 1);
-	double total;
+	double at = 0;
 	int rc;
-	if (w->error == WORD_OK && (is_kw(w, KW_NOW) || w->is_epoch || w->iso == QLESS_ISO_DATETIME)) {
-		r->kind = QLESS_WHEN_AT;
-		r->at = w->is_epoch ? w->epoch : w->iso == QLESS_ISO_DATETIME ? w->iso_value.t : p->now;
-		p->i++;
-		return qless__when_at_end(p);
-	}
-	if (is_kw(w, KW_IN) || (is_amount(w) && !(w->is_number && (is_ampm(next) || is_kw(next, KW_OF) ||
-	                                                          (next != NULL && next->month > 0))))) {
-		if (is_kw(w, KW_IN)) {
-			p->i++;
-			if (cur(p) == NULL)
-				return qless__when_missing("duration", w);
-		}
-		if ((rc = qless__when_amounts(p, &total, &w)) < 0)
-			return QLESS_EINVAL;
-		if (rc == 0)
-			return qless__when_reject(cur(p));
-		r->kind = QLESS_WHEN_AT;
-		r->at = p->now + total;
-		return qless__when_at_end(p);
-	}
-	return oneoff_absolute(p, r);
+	if ((rc = instant(p, &at)) != QLESS_OK || (rc = qless__when_at_end(p)) != QLESS_OK)
+		return rc;
+	r->kind = QLESS_WHEN_AT;
+	r->at = at;
+	return QLESS_OK;
 }

@@ -42,11 +42,34 @@ int qless__when_at_end(const parser *p)
 	return cur(p) == NULL ? QLESS_OK : qless__when_reject(cur(p));
 }
 
+/* The number an amount word stands for: 1 for "a"/"an". */
+static double amount_value(const qless_word *w)
+{
+	return w->is_number ? w->number : 1;
+}
+
+/* n units of u into *total: calendar months must come whole. */
+static int amount_add(when_dur *total, double n, const qless_word *u, const qless_word *w)
+{
+	if (u->months > 0) {
+		double months = n * u->months;
+		if (qless__floor(months) != months)
+			return qless__when_word_err("months and years must be whole", w);
+		if (months > WHEN_MAX_MONTHS || total->months + (int64_t)months > WHEN_MAX_MONTHS)
+			return qless__when_word_err("number out of range", w);
+		total->months += (int64_t)months;
+	} else {
+		total->seconds += n * u->unit;
+	}
+	return QLESS_OK;
+}
+
 /* One or more amounts, optionally separated by "and" or ",". 1 when read
  * (sum in *total, first word in *first), 0 when none starts here. */
-int qless__when_amounts(parser *p, double *total, const qless_word **first)
+int qless__when_amounts(parser *p, when_dur *total, const qless_word **first)
 {
-	*total = 0;
+	total->seconds = 0;
+	total->months = 0;
 	*first = cur(p);
 	if (!is_amount(cur(p)))
 		return 0;
@@ -55,17 +78,39 @@ int qless__when_amounts(parser *p, double *total, const qless_word **first)
 		if (!is_amount(w))
 			return qless__when_reject(w);
 		if (w->is_compact) {
-			*total += w->compact;
+			total->seconds += w->compact;
 			p->i++;
 		} else {
+			double n = amount_value(w);
+			if (is_kw(w, KW_HALF)) {
+				/* half a day, half an hour, half hour */
+				if (u == NULL)
+					return qless__when_missing("unit", w);
+				n = 0.5;
+				if (is_kw(u, KW_A) || is_kw(u, KW_AN)) {
+					p->i++;
+					u = ahead(p, 1);
+					w = cur(p);
+				}
+			}
 			if (u == NULL)
 				return qless__when_missing("unit", w);
-			if (u->unit <= 0)
+			if (!qless__word_is_unit(u))
 				return qless__when_reject(u);
-			*total += (w->is_number ? w->number : 1) * u->unit;
+			if (amount_add(total, n, u, w) != QLESS_OK)
+				return QLESS_EINVAL;
 			p->i += 2;
+			/* an hour and a half */
+			if (is_kw(cur(p), KW_AND) && is_kw(ahead(p, 1), KW_A) && is_kw(ahead(p, 2), KW_HALF)) {
+				if (amount_add(total, 0.5, u, ahead(p, 2)) != QLESS_OK)
+					return QLESS_EINVAL;
+				p->i += 3;
+			}
 		}
-		if (is_sep(cur(p))) {
+		if (is_kw(cur(p), KW_COMMA) && ahead(p, 1) != NULL && !is_amount(ahead(p, 1))) {
+			/* "in 2 days, at 9am": the comma ends the duration */
+			return 1;
+		} else if (is_sep(cur(p))) {
 			if (ahead(p, 1) == NULL)
 				return qless__when_missing("duration", cur(p));
 			p->i++;
@@ -75,49 +120,23 @@ int qless__when_amounts(parser *p, double *total, const qless_word **first)
 	}
 }
 
-/* A time of day: a clock word (with a following am/pm), a number with
- * am/pm, noon, midnight, or after "at" a bare hour. 1, 0 or -1. */
-int qless__when_time(parser *p, int after_at, tod *out)
+int qless__when_shift(double t, const when_dur *d, int sign, const qless_word *word, double *out)
 {
-	const qless_word *w = cur(p), *next = ahead(p, 1);
-	memset(out, 0, sizeof *out);
-	out->word = w;
-	if (w == NULL || w->error != WORD_OK)
-		return 0;
-	if (is_kw(w, KW_NOON) || is_kw(w, KW_MIDNIGHT)) {
-		out->c.hour = is_kw(w, KW_NOON) ? 12 : 0;
-		p->i++;
-		return 1;
+	double r = t;
+	if (d->months != 0) {
+		double day = qless__floor(t / 86400);
+		int64_t moved = qless__add_months((int64_t)day, sign * d->months);
+		r = (double)moved * 86400 + (t - day * 86400);
 	}
-	if (w->is_clock) {
-		out->c = w->clock;
-		p->i++;
-		if (!w->clock.ampm && !w->clock.has_zone && is_ampm(next)) {
-			if (w->clock.hour < 1 || w->clock.hour > 12)
-				return qless__when_word_err("invalid time", w);
-			out->c.hour = w->clock.hour % 12 + (is_kw(next, KW_PM) ? 12 : 0);
-			p->i++;
-		}
-		return 1;
-	}
-	if (!w->is_number || (!after_at && !is_ampm(next)))
-		return 0;
-	if (is_ampm(next)) {
-		if (!w->is_int || w->number < 1 || w->number > 12)
-			return qless__when_word_err("invalid time", w);
-		out->c.hour = (int)w->number % 12 + (is_kw(next, KW_PM) ? 12 : 0);
-		p->i += 2;
-		return 1;
-	}
-	if (!w->is_int || w->number > 23)
-		return qless__when_word_err("invalid time", w);
-	out->c.hour = (int)w->number;
-	p->i++;
-	return 1;
+	r += sign * d->seconds;
+	if (!(r >= WHEN_TIME_MIN && r < WHEN_TIME_END))
+		return qless__when_word_err("time outside years 0000-9999", word);
+	*out = r;
+	return QLESS_OK;
 }
 
 /* The largest day a month has in any year (February: 29). */
-static int month_max(int month)
+int qless__when_month_max(int month)
 {
 	return month == 2 ? 29 : qless__month_len(2001, month);
 }
@@ -165,7 +184,7 @@ int qless__when_month_day(parser *p, int *month, long *day, const qless_word **d
 	} else {
 		return 0;
 	}
-	if (*day < 1 || *day > month_max(*month))
+	if (*day < 1 || *day > qless__when_month_max(*month))
 		return qless__when_word_err("invalid date", *day_word);
 	return 1;
 }

@@ -12,19 +12,32 @@
 /* Epoch times must be printable as four-digit years. */
 #define WORD_EPOCH_MAX 253402300799.0
 
-static const char *const KEYWORDS[] = {
-	"now", "in", "at", "on", "today", "tomorrow", "next", "noon", "midnight",
-	"am", "pm", "and", ",", "every", "of", "the", "day", "week", "month",
-	"year", "hour", "minute", "second", "weekday", "weekend", "other", "last",
-	"a", "an",
+/* Every spelling of each keyword (the first is the one the grammar names). */
+static const struct { const char *word; qless_kw kw; } KEYWORDS[] = {
+	{ "now", KW_NOW }, { "in", KW_IN }, { "at", KW_AT }, { "on", KW_ON }, { "today", KW_TODAY },
+	{ "tomorrow", KW_TOMORROW }, { "next", KW_NEXT }, { "noon", KW_NOON }, { "midday", KW_NOON },
+	{ "midnight", KW_MIDNIGHT }, { "am", KW_AM }, { "a.m.", KW_AM }, { "a.m", KW_AM }, { "pm", KW_PM },
+	{ "p.m.", KW_PM }, { "p.m", KW_PM }, { "and", KW_AND }, { ",", KW_COMMA }, { "every", KW_EVERY },
+	{ "of", KW_OF }, { "the", KW_THE }, { "day", KW_DAY }, { "week", KW_WEEK }, { "month", KW_MONTH },
+	{ "year", KW_YEAR }, { "hour", KW_HOUR }, { "minute", KW_MINUTE }, { "second", KW_SECOND },
+	{ "weekday", KW_WEEKDAY }, { "weekend", KW_WEEKEND }, { "other", KW_OTHER }, { "last", KW_LAST },
+	{ "a", KW_A }, { "an", KW_AN }, { "yesterday", KW_YESTERDAY }, { "ago", KW_AGO }, { "hence", KW_HENCE },
+	{ "later", KW_LATER }, { "from", KW_FROM }, { "before", KW_BEFORE }, { "after", KW_AFTER },
+	{ "this", KW_THIS }, { "half", KW_HALF }, { "quarter", KW_QUARTER }, { "past", KW_PAST }, { "to", KW_TO },
+	{ "till", KW_TO }, { "o'clock", KW_OCLOCK }, { "oclock", KW_OCLOCK }, { "+", KW_PLUS }, { "plus", KW_PLUS },
+	{ "-", KW_MINUS }, { "minus", KW_MINUS }, { "end", KW_END }, { "start", KW_START },
+	{ "beginning", KW_START }, { "tonight", KW_TONIGHT }, { "morning", KW_MORNING },
+	{ "afternoon", KW_AFTERNOON }, { "evening", KW_EVENING }, { "night", KW_NIGHT },
 };
 
-static const struct { const char *word; double seconds; } UNITS[] = {
-	{ "s", 1 }, { "sec", 1 }, { "secs", 1 }, { "second", 1 }, { "seconds", 1 },
-	{ "m", 60 }, { "min", 60 }, { "mins", 60 }, { "minute", 60 }, { "minutes", 60 },
-	{ "h", 3600 }, { "hr", 3600 }, { "hrs", 3600 }, { "hour", 3600 }, { "hours", 3600 },
-	{ "d", 86400 }, { "day", 86400 }, { "days", 86400 },
-	{ "w", 604800 }, { "wk", 604800 }, { "wks", 604800 }, { "week", 604800 }, { "weeks", 604800 },
+static const struct { const char *word; double seconds; int months; } UNITS[] = {
+	{ "s", 1, 0 }, { "sec", 1, 0 }, { "secs", 1, 0 }, { "second", 1, 0 }, { "seconds", 1, 0 },
+	{ "m", 60, 0 }, { "min", 60, 0 }, { "mins", 60, 0 }, { "minute", 60, 0 }, { "minutes", 60, 0 },
+	{ "h", 3600, 0 }, { "hr", 3600, 0 }, { "hrs", 3600, 0 }, { "hour", 3600, 0 }, { "hours", 3600, 0 },
+	{ "d", 86400, 0 }, { "day", 86400, 0 }, { "days", 86400, 0 },
+	{ "w", 604800, 0 }, { "wk", 604800, 0 }, { "wks", 604800, 0 }, { "week", 604800, 0 }, { "weeks", 604800, 0 },
+	{ "mo", 0, 1 }, { "mos", 0, 1 }, { "month", 0, 1 }, { "months", 0, 1 },
+	{ "yr", 0, 12 }, { "yrs", 0, 12 }, { "year", 0, 12 }, { "years", 0, 12 },
 };
 
 static const char *const WEEKDAYS[7] = {
@@ -34,7 +47,21 @@ static const char *const MONTHS[12] = {
 	"january", "february", "march", "april", "may", "june", "july",
 	"august", "september", "october", "november", "december",
 };
-static const char *const ORDINALS[5] = { "first", "second", "third", "fourth", "fifth" };
+/* Numbers spelled out: 1-19 and the tens, as cardinals and ordinals;
+ * "twenty-one", "twenty one" and "thirty-first" are put together. */
+static const char *const CARDINALS[20] = {
+	"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+	"twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+};
+static const char *const ORDINALS[20] = {
+	"", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+	"eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+	"eighteenth", "nineteenth",
+};
+static const struct { const char *cardinal, *ordinal; int value; } TENS[] = {
+	{ "twenty", "twentieth", 20 }, { "thirty", "thirtieth", 30 }, { "forty", "fortieth", 40 },
+	{ "fifty", "fiftieth", 50 },
+};
 
 static int is_digit(char c)
 {
@@ -70,38 +97,193 @@ static int read_number(const char **p, const char *end, double *v)
 	return 1;
 }
 
+/* A number spelled out (1-59; ordinals to fifty-ninth): 1 and *value,
+ * *ordinal set when it is an ordinal. */
+static int spelled_number(const char *lw, size_t n, int *value, int *ordinal)
+{
+	const char *dash = memchr(lw, '-', n);
+	for (int i = 1; i < 20; i++) {
+		if (word_is(lw, n, CARDINALS[i]) || word_is(lw, n, ORDINALS[i])) {
+			*value = i;
+			*ordinal = word_is(lw, n, ORDINALS[i]);
+			return 1;
+		}
+	}
+	for (size_t t = 0; t < sizeof TENS / sizeof TENS[0]; t++) {
+		size_t tl = strlen(TENS[t].cardinal);
+		if (word_is(lw, n, TENS[t].cardinal) || word_is(lw, n, TENS[t].ordinal)) {
+			*value = TENS[t].value;
+			*ordinal = word_is(lw, n, TENS[t].ordinal);
+			return 1;
+		}
+		if (dash == lw + tl && memcmp(lw, TENS[t].cardinal, tl) == 0) {
+			int unit, ord;
+			if (!spelled_number(dash + 1, n - tl - 1, &unit, &ord) || unit > 9)
+				return 0;
+			*value = TENS[t].value + unit;
+			*ordinal = ord;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void classify_names(qless_word *w, const char *lw, size_t n)
 {
+	int value, ordinal;
 	for (size_t i = 0; i < sizeof KEYWORDS / sizeof KEYWORDS[0]; i++)
-		if (word_is(lw, n, KEYWORDS[i]))
-			w->kw = (qless_kw)i;
-	for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++)
-		if (word_is(lw, n, UNITS[i].word))
+		if (word_is(lw, n, KEYWORDS[i].word))
+			w->kw = KEYWORDS[i].kw;
+	for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++) {
+		if (word_is(lw, n, UNITS[i].word)) {
 			w->unit = UNITS[i].seconds;
+			w->months = UNITS[i].months;
+		}
+	}
 	for (int i = 0; i < 7; i++)
 		if (word_is(lw, n, WEEKDAYS[i]) || (n == 3 && memcmp(lw, WEEKDAYS[i], 3) == 0))
 			w->wday = i;
+	if (word_is(lw, n, "tues"))
+		w->wday = 2;
+	if (word_is(lw, n, "thur") || word_is(lw, n, "thurs"))
+		w->wday = 4;
 	for (int i = 0; i < 12; i++)
 		if (word_is(lw, n, MONTHS[i]) || (n == 3 && memcmp(lw, MONTHS[i], 3) == 0))
 			w->month = i + 1;
 	if (word_is(lw, n, "sept"))
 		w->month = 9;
-	for (int i = 0; i < 5; i++)
-		if (word_is(lw, n, ORDINALS[i]))
-			w->ordinal = i + 1;
+	if (spelled_number(lw, n, &value, &ordinal)) {
+		if (ordinal) {
+			w->ordinal = value;
+		} else {
+			w->is_number = w->is_int = 1;
+			w->number = value;
+		}
+	}
 }
 
-/* H[:MM[:SS]] with am/pm attached, or H:MM[:SS] with an optional zone. */
+/* "22-feb", "feb-22", "22-feb-2013", "feb-22-2013": 1 and *d. */
+static int named_date(const char *lw, size_t n, qless_numdate *d)
+{
+	const char *p = lw, *end = lw + n;
+	long v[2];
+	int nv = 0, month = 0, year_digits = 0;
+	for (int part = 0; part < 3 && p < end; part++) {
+		const char *s = p;
+		if (part > 0 && *p++ != '-')
+			return 0;
+		s = p;
+		if (is_digit(*p)) {
+			long x = 0;
+			for (; p < end && is_digit(*p); p++)
+				x = x < 100000 ? x * 10 + (*p - '0') : x;
+			if (nv == 2)
+				return 0;
+			v[nv++] = x;
+			if (nv == 2)
+				year_digits = (int)(p - s);
+		} else {
+			while (p < end && *p != '-')
+				p++;
+			if (month != 0 || part == 2)
+				return 0;
+			for (int i = 0; i < 12; i++)
+				if (word_is(s, (size_t)(p - s), MONTHS[i]) || ((p - s) == 3 && memcmp(s, MONTHS[i], 3) == 0))
+					month = i + 1;
+			if (word_is(s, (size_t)(p - s), "sept"))
+				month = 9;
+			if (month == 0)
+				return 0;
+		}
+	}
+	if (p != end || month == 0 || nv == 0 || memchr(lw, '-', n) == NULL)
+		return 0;
+	d->form = DATE_NAMED;
+	d->nparts = nv + 1;
+	d->parts[0] = v[0];
+	d->parts[1] = month;
+	d->parts[2] = nv == 2 ? v[1] : 0;
+	d->year_digits = year_digits;
+	return 1;
+}
+
+/* a/b[/c], a.b.c and a-b-c of digits: 1 and *d. */
+static int numeric_date(const char *lw, size_t n, qless_numdate *d)
+{
+	const char *p = lw, *end = lw + n;
+	char sep = 0;
+	int len[3] = { 0, 0, 0 };
+	memset(d, 0, sizeof *d);
+	for (int part = 0; part < 3 && p < end; part++) {
+		if (part > 0) {
+			if (sep == 0 && (*p == '/' || *p == '.' || *p == '-'))
+				sep = *p;
+			if (*p++ != sep)
+				return 0;
+		}
+		long x = 0;
+		const char *s = p;
+		for (; p < end && is_digit(*p); p++)
+			x = x < 100000 ? x * 10 + (*p - '0') : x;
+		if ((len[part] = (int)(p - s)) == 0 || len[part] > 4)
+			return 0;
+		d->parts[part] = x;
+		d->nparts = part + 1;
+	}
+	if (p != end || sep == 0 || (d->nparts == 2 && sep != '/'))
+		return 0;
+	if (len[0] == 4 && d->nparts == 3 && sep != '.') {
+		d->form = DATE_YMD;
+		d->year_digits = 4;
+	} else {
+		d->form = sep == '.' ? DATE_DOTS : DATE_SLASH;
+		d->year_digits = d->nparts == 3 ? len[2] : 0;
+	}
+	return 1;
+}
+
+/* The am/pm suffix at the end of the n bytes at s ("pm", "p.m.", "p.m"):
+ * its length and *kw, else 0. */
+static size_t ampm_suffix(const char *s, size_t n, int *kw)
+{
+	static const char *const SUFFIXES[] = { "am", "a.m.", "a.m", "pm", "p.m.", "p.m" };
+	for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
+		size_t k = strlen(SUFFIXES[i]);
+		if (n > k && memcmp(s + n - k, SUFFIXES[i], k) == 0 && is_digit(s[n - k - 1])) {
+			*kw = i < 3 ? KW_AM : KW_PM;
+			return k;
+		}
+	}
+	return 0;
+}
+
+/* H[:MM[:SS]] or HMM/HHMM with am/pm attached ("4a.m.", "1045pm"), or
+ * H:MM[:SS] with an optional zone. */
 static int clock_parse(const char *lw, size_t n, qless_clock *c)
 {
 	const char *p = lw, *end = lw + n;
-	int colon = 0;
+	int colon = 0, kw = 0, k;
+	size_t suffix = ampm_suffix(lw, n, &kw);
 	memset(c, 0, sizeof *c);
-	for (int k = 0; k < 2 && p < end && is_digit(*p); k++, p++)
-		c->hour = c->hour * 10 + (*p - '0');
-	if (p == lw)
+	end -= suffix;
+	for (k = 0; p + k < end && is_digit(p[k]); k++)
+		;
+	if (k == 0)
 		return 0;
-	for (int part = 0; part < 2 && p + 2 < end + 0 && *p == ':'; part++) {
+	if (suffix > 0 && (k == 3 || k == 4) && p + k == end) {
+		/* 930pm, 1045pm: the last two digits are the minutes */
+		for (int i = 0; i < k - 2; i++)
+			c->hour = c->hour * 10 + (p[i] - '0');
+		c->minute = (p[k - 2] - '0') * 10 + (p[k - 1] - '0');
+		p += k;
+	} else {
+		if (k > 2)
+			return 0;
+		for (int i = 0; i < k; i++)
+			c->hour = c->hour * 10 + (p[i] - '0');
+		p += k;
+	}
+	for (int part = 0; part < 2 && p + 2 < end && *p == ':'; part++) {
 		if (!is_digit(p[1]) || !is_digit(p[2]))
 			return 0;
 		int v = (p[1] - '0') * 10 + (p[2] - '0');
@@ -112,8 +294,10 @@ static int clock_parse(const char *lw, size_t n, qless_clock *c)
 		colon = 1;
 		p += 3;
 	}
-	if (end - p == 2 && (memcmp(p, "am", 2) == 0 || memcmp(p, "pm", 2) == 0)) {
-		c->ampm = p[0] == 'a' ? KW_AM : KW_PM;
+	if (suffix > 0) {
+		if (p != end)
+			return 0;
+		c->ampm = kw;
 		if (c->hour < 1 || c->hour > 12)
 			return 0;
 		c->hour = c->hour % 12 + (c->ampm == KW_PM ? 12 : 0);
@@ -162,6 +346,15 @@ static void classify_shapes(qless_word *w, const char *lw, size_t n)
 		}
 		return;
 	}
+	if (named_date(lw, n, &w->date))
+		return;
+	if (lw[0] == ':' && n == 3 && is_digit(lw[1]) && is_digit(lw[2])) {
+		int minute = (lw[1] - '0') * 10 + (lw[2] - '0');
+		w->minute_mark = minute + 1;
+		if (minute > 59)
+			w->error = WORD_BAD_TIME;
+		return;
+	}
 	if (!is_digit(lw[0]))
 		return;
 	switch ((w->iso = qless__iso_parse(lw, n, &w->iso_value))) {
@@ -178,10 +371,14 @@ static void classify_shapes(qless_word *w, const char *lw, size_t n)
 	default:
 		return;
 	}
-	if (read_number(&p, end, &v) && p == end) {
+	if (numeric_date(lw, n, &w->date)) {
+		return;
+	} else if (read_number(&p, end, &v) && p == end) {
+		const char *dot = memchr(lw, '.', n);
 		w->is_number = 1;
 		w->number = v;
-		w->is_int = memchr(lw, '.', n) == NULL;
+		w->is_int = dot == NULL;
+		w->digits = (int)((dot ? dot : end) - lw);
 	} else if (p + 2 == end && p > lw && (memcmp(p, "st", 2) == 0 || memcmp(p, "nd", 2) == 0 ||
 	                                      memcmp(p, "rd", 2) == 0 || memcmp(p, "th", 2) == 0) &&
 	           memchr(lw, '.', n) == NULL) {
@@ -205,7 +402,7 @@ int qless__word_known(const qless_word *w)
 {
 	return w->kw != KW_NONE || w->unit > 0 || w->wday >= 0 || w->month > 0 || w->ordinal > 0 ||
 	       w->is_number || w->is_compact || w->is_clock || w->iso != QLESS_ISO_NONE || w->is_epoch ||
-	       w->error != WORD_OK;
+	       w->months > 0 || w->date.form != DATE_NONE || w->minute_mark > 0 || w->error != WORD_OK;
 }
 
 static void classify(qless_word *w, char *lw)
@@ -216,6 +413,38 @@ static void classify(qless_word *w, char *lw)
 		lw[i] = (w->text[i] >= 'A' && w->text[i] <= 'Z') ? (char)(w->text[i] + 32) : w->text[i];
 	classify_names(w, lw, w->len);
 	classify_shapes(w, lw, w->len);
+}
+
+/* "twenty one" and "thirty first" as one word: the tens spelled out
+ * followed by a unit (1-9) spelled out. The new count. */
+static size_t join_tens(qless_word *words, size_t n)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++) {
+		qless_word *w = &words[i], *u = i + 1 < n ? &words[i + 1] : NULL;
+		int tens = w->is_number && w->digits == 0 && w->number >= 20 && (int)w->number % 10 == 0;
+		int unit = u != NULL && u->text[0] >= 'A' && ((u->is_number && u->number <= 9) ||
+		                                           (u->ordinal > 0 && u->ordinal <= 9));
+		words[out] = *w;
+		if (tens && unit) {
+			/* j may be w itself: take what is needed from u first */
+			qless_word *j = &words[out];
+			double tens_value = w->number;
+			j->len = (size_t)(u->text + u->len - j->text);
+			if (u->ordinal > 0) {
+				j->is_number = j->is_int = 0;
+				j->number = 0;
+				j->ordinal = (long)tens_value + u->ordinal;
+			} else {
+				j->number = tens_value + u->number;
+			}
+			j->unit = 0;
+			j->kw = KW_NONE;
+			i++;
+		}
+		out++;
+	}
+	return out;
 }
 
 int qless__when_words(const char *text, qless_word **out, size_t *n)
@@ -255,7 +484,7 @@ int qless__when_words(const char *text, qless_word **out, size_t *n)
 		}
 	}
 	free(lw);
+	*n = join_tens(words, count);
 	*out = words;
-	*n = count;
 	return 0;
 }

@@ -2,11 +2,16 @@
  * the reference table row by row, spelling variants of each row, and
  * seeded random text that must never do worse than QLESS_EINVAL. No test
  * here needs a server (WHN-1: the suite runs without the fixture too). */
+/* timegm and gmtime_r: the test's own calendar, to check the library's */
+#define _DEFAULT_SOURCE
 #include "helper.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
+
+#include "when_phrases.h"
 
 /* 2026-03-04T10:15:30Z, a Wednesday */
 #define N 1772619330.0
@@ -82,7 +87,7 @@ static const when_row ROWS[] = {
 	{ "every monday and wednesday at 7pm", QLESS_WHEN_CRON, 0, 0, "0 19 * * 1,3", NULL, NULL },
 	{ "every mon, wed and fri at 07:15", QLESS_WHEN_CRON, 0, 0, "15 7 * * 1,3,5", NULL, NULL },
 	{ "every 2nd sunday at 10am", QLESS_WHEN_CRON, 0, 0, "0 10 * * 0/2", NULL, NULL },
-	{ "every other friday", QLESS_WHEN_CRON, 0, 0, "0 0 * * 5/2", NULL, NULL },
+	{ "every other friday", QLESS_WHEN_INTERVAL, 0, 1209600, NULL, NULL, "2026-03-06T00:00:00Z" },
 	{ "every 2nd sunday of the month at 10am", QLESS_WHEN_CRON, 0, 0, "0 10 * * 0#2", NULL, NULL },
 	{ "every first monday", QLESS_WHEN_CRON, 0, 0, "0 0 * * 1#1", NULL, NULL },
 	{ "every last friday of the month at 17:00", QLESS_WHEN_CRON, 0, 0, "0 17 * * 5L", NULL, NULL },
@@ -93,8 +98,9 @@ static const when_row ROWS[] = {
 	{ "", 0, 0, 0, NULL, "empty text", NULL },
 	{ "tomorow", 0, 0, 0, NULL, "unknown word \"tomorow\" at column 1", NULL },
 	{ "in 5 parsecs", 0, 0, 0, NULL, "unknown word \"parsecs\" at column 6", NULL },
-	{ "in 1 month", 0, 0, 0, NULL, "unexpected \"month\" at column 6", NULL },
-	{ "in 5 minutes ago", 0, 0, 0, NULL, "unknown word \"ago\" at column 14", NULL },
+	{ "in 1 month", QLESS_WHEN_AT, 1775297730, 0, NULL, NULL, "2026-04-04T10:15:30Z" },
+	{ "in 1.5 months", 0, 0, 0, NULL, "months and years must be whole \"1.5\" at column 4", NULL },
+	{ "in 5 minutes ago", 0, 0, 0, NULL, "unexpected \"ago\" at column 14", NULL },
 	{ "5", 0, 0, 0, NULL, "missing unit after \"5\" at column 1", NULL },
 	{ "in", 0, 0, 0, NULL, "missing duration after \"in\" at column 1", NULL },
 	{ "at", 0, 0, 0, NULL, "missing time after \"at\" at column 1", NULL },
@@ -242,11 +248,28 @@ static void test_arguments(void)
 	TH_RC(qless_when_parse(NULL, N, &w), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_when_parse: text is NULL");
 	TH_RC(qless_when_parse("now", N, NULL), QLESS_EINVAL);
-	w.version = 2;
+	w.version = QLESS_WHEN_VERSION + 1;
 	TH_RC(qless_when_parse("now", N, &w), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "version"));
 	w.version = 0;
 	TH_RC(qless_when_parse("now", N, &w), QLESS_EINVAL);
+	/* flags: day first from version 2; unknown bits refused; a version 1
+	 * struct has none (and is read month first) */
+	w.version = QLESS_WHEN_VERSION;
+	w.flags = QLESS_WHEN_DAY_FIRST;
+	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	CU_ASSERT_EQUAL(w.at, 1801440000); /* 2027-02-01 */
+	CU_ASSERT_EQUAL(w.flags, QLESS_WHEN_DAY_FIRST);
+	w.flags = 0;
+	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	CU_ASSERT_EQUAL(w.at, 1798848000); /* 2027-01-02 */
+	w.flags = 6;
+	TH_RC(qless_when_parse("now", N, &w), QLESS_EINVAL);
+	TH_STREQ(qless_error_last_message(), "qless_when_parse: out->flags has unknown bits 0x6");
+	w.version = 1;
+	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	CU_ASSERT_EQUAL(w.at, 1798848000);
+	w.flags = 0;
 	w.version = QLESS_WHEN_VERSION;
 	TH_RC(qless_when_parse("now", NAN, &w), QLESS_EINVAL);
 	TH_RC(qless_when_parse("now", INFINITY, &w), QLESS_EINVAL);
@@ -273,7 +296,7 @@ static void test_more_texts(void)
 		{ "at 23:59:59", N, 1772668799 },
 		{ "on 29 feb", N, 1835395200 },
 		{ "feb 29 2028", N, 1835395200 },
-		{ "the 4th of july", N, -1 },
+		{ "the 4th of july", N, 1783123200 },
 		{ "2026-03-05T01:00-02", N, 1772679600 },
 		{ "2026-03-04t10:15:30z", N, N },
 		{ "saturday noon", N, 1772884800 },
@@ -386,6 +409,12 @@ static const char *const VOCAB[] = {
 	"2nd", "6th", "99th", "90s", "1h30m", "7pm", "13pm", "9:30", "25:00", "09:00:30", "01:00+02:00",
 	"2026-12-01", "2026-02-30", "2026-12-01T09:00:00.250Z", "@1700000000", "@-", "minutes", "x",
 	"99999999999999999999", "0.0000001", "12am", "7:5", "L", "of", "1st", "3rd", "saturday",
+	/* the grown grammar's words and shapes */
+	"ago", "from", "before", "after", "hence", "later", "this", "half", "quarter", "past", "to", "till",
+	"o'clock", "+", "-", "plus", "end", "start", "tonight", "morning", "evening", "night", "yesterday",
+	"5/27/1979", "5/27", "13/45/99", "30.07.2013", "2000-1-1", "22-feb", "feb-30-2027", "twenty", "first",
+	"thirty-first", "twenty-blorp", "forty", ":30", ":99", "1045pm", "4a.m.", "p.m.", "0900", "9999",
+	"months", "years", "mo", "yr", "quarter", "99999999th", "31st", "5th", "noon", "midday",
 };
 
 static void check_result(const char *text, int rc, const qless_when *w)
@@ -422,20 +451,24 @@ static const char *const WEEKDAY_WORDS[] = { "sunday", "mon", "Tuesday", "wed", 
 static const char *const MONTH_WORDS[] = { "jan", "february", "mar", "April", "may", "june",
                                            "jul", "aug", "sept", "oct", "november", "dec" };
 static const char *const ORDINAL_WORDS[] = { "first", "2nd", "third", "4th", "fifth", "1st", "second" };
+static const int ORDINAL_VALUES[] = { 1, 2, 3, 4, 5, 1, 2 };
 
 /* One "every ..." text of §5.4 that must become a cron expression: a
  * random day pattern and zero to three times sharing minute and second. */
 static void random_every(char *out, size_t size, unsigned *seed)
 {
-	const char *wd = WEEKDAY_WORDS[rand_r(seed) % 7], *ord = ORDINAL_WORDS[rand_r(seed) % 7];
+	int k = rand_r(seed) % 7;
+	const char *wd = WEEKDAY_WORDS[rand_r(seed) % 7], *ord = ORDINAL_WORDS[k];
 	int n;
 	switch (rand_r(seed) % 9) {
 	case 0: n = snprintf(out, size, "every %s", rand_r(seed) % 2 ? "day" : "week"); break;
 	case 1: n = snprintf(out, size, "every %s", rand_r(seed) % 2 ? "weekday" : "weekend"); break;
 	case 2: n = snprintf(out, size, "every %s, %s and %s", wd, WEEKDAY_WORDS[rand_r(seed) % 7],
 	                     WEEKDAY_WORDS[rand_r(seed) % 7]); break;
-	case 3: n = snprintf(out, size, "every other %s", wd); break;
-	case 4: n = snprintf(out, size, "every %s %s%s", ord, wd, rand_r(seed) % 2 ? " of the month" : ""); break;
+	case 3: n = snprintf(out, size, "every 2nd %s", wd); break;
+	/* from the 3rd on, "of the month" is needed (else: every n weeks?) */
+	case 4: n = snprintf(out, size, "every %s %s%s", ord, wd,
+	                     rand_r(seed) % 2 || ORDINAL_VALUES[k] >= 3 ? " of the month" : ""); break;
 	case 5: n = snprintf(out, size, "every last %s%s", wd, rand_r(seed) % 2 ? " of the month" : ""); break;
 	case 6: n = rand_r(seed) % 2 ? snprintf(out, size, "every month on the %dth", 4 + rand_r(seed) % 17)
 	                            : snprintf(out, size, "every month on the last day"); break;
@@ -532,6 +565,14 @@ static void test_read_as(void)
 	TH_RC(qless_when_read("7pm tomorrow", QLESS_WHEN_READ_EVERY, now, &a), QLESS_EINVAL);
 	/* "every" goes in front, so one-off text does not even read. */
 	TH_STREQ(qless_error_last_message(), "qless_when_read: unexpected \"7pm\" at column 1");
+	/* what people type after --every */
+	TH_OK(qless_when_read("on the 1st and 15th", QLESS_WHEN_READ_EVERY, now, &a));
+	TH_STREQ(a.cron, "0 0 1,15 * *");
+	TH_OK(qless_when_read("other week on monday at 9am", QLESS_WHEN_READ_EVERY, now, &a));
+	CU_ASSERT(a.kind == QLESS_WHEN_INTERVAL && a.interval == 14 * 86400.0 && a.at == 1773046800);
+	/* and after --in, calendar units */
+	TH_OK(qless_when_read("1 month", QLESS_WHEN_READ_IN, now, &a));
+	CU_ASSERT(a.kind == QLESS_WHEN_AT && a.at == 1775297730);
 	TH_RC(qless_when_read("5 blorps", QLESS_WHEN_READ_IN, now, &a), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "at column 3"));
 	TH_RC(qless_when_read("5 minutes", (qless_when_read_as)7, now, &a), QLESS_EINVAL);
@@ -539,7 +580,298 @@ static void test_read_as(void)
 	TH_RC(qless_when_read(NULL, QLESS_WHEN_READ_AT, now, &a), QLESS_EINVAL);
 }
 
+/* text read at N with flags into *w. */
+static int parse_with(const char *text, unsigned flags, qless_when *w)
+{
+	qless_when init = QLESS_WHEN_INIT;
+	*w = init;
+	w->flags = flags;
+	w->at = -1;
+	return qless_when_parse(text, N, w);
+}
+
+/* The phrase's expectation against rc and w: 1 when it holds, else 0
+ * with what was got in why. */
+static int phrase_holds(const when_phrase *ph, int rc, const qless_when *w, char *why, size_t size)
+{
+	const char *msg = qless_error_last_message();
+	char want[512], iso[QLESS_TIME_SIZE] = "";
+	double t = 0;
+	if (ph->kind == 0) {
+		snprintf(want, sizeof want, "qless_when_parse: %s", ph->want);
+		snprintf(why, size, "rc %d, \"%s\"", rc, rc != QLESS_OK ? msg : "");
+		return rc == QLESS_EINVAL && strcmp(msg, want) == 0 && w->kind == 0 && w->at == -1;
+	}
+	if (rc != QLESS_OK) {
+		snprintf(why, size, "refused: %s", msg);
+		return 0;
+	}
+	if (w->kind != QLESS_WHEN_CRON)
+		qless_time_format(w->at, iso);
+	snprintf(why, size, "kind %d at %s interval %g cron \"%s\"", (int)w->kind, iso, w->interval, w->cron);
+	if ((int)w->kind != ph->kind)
+		return 0;
+	if (ph->kind == QLESS_WHEN_CRON) {
+		/* and the expression is one the script takes, as it spells it */
+		char *norm = NULL;
+		int valid = qless_cron_check(w->cron, &norm) == QLESS_OK && strcmp(norm, w->cron) == 0;
+		qless_free(norm);
+		return valid && strcmp(w->cron, ph->want) == 0 && w->at == 0 && w->interval == 0;
+	}
+	if (qless_time_parse(ph->want, &t) != QLESS_OK)
+		return 0;
+	return usec(w->at) == usec(t) && w->interval == ph->interval && w->cron[0] == '\0';
+}
+
+/* Every phrase of when_phrases.h, family by family. */
+static void test_phrases(void)
+{
+	size_t failed = 0, families = 0;
+	const char *family = "";
+	for (size_t i = 0; i < NPHRASES; i++) {
+		const when_phrase *ph = &PHRASES[i];
+		qless_when w;
+		char why[600];
+		int rc = parse_with(ph->text, ph->flags, &w);
+		if (strcmp(family, ph->family) != 0) {
+			family = ph->family;
+			families++;
+		}
+		if (!phrase_holds(ph, rc, &w, why, sizeof why)) {
+			fprintf(stderr, "\n  [%s] \"%s\": want %s%s, got %s", ph->family, ph->text, ph->kind ? "" : "refusal ",
+			        ph->want, why);
+			failed++;
+		}
+	}
+	CU_ASSERT_EQUAL(failed, 0);
+	CU_ASSERT(NPHRASES >= 400 && families >= 11);
+}
+
+static int is_weekday_word(const char *w, size_t n)
+{
+	static const char *const DAYS[] = { "sun", "mon", "tue", "wed", "thu", "fri", "sat" };
+	for (size_t k = 0; k < 7; k++)
+		if (n >= 3 && strncasecmp(w, DAYS[k], 3) == 0)
+			return 1;
+	return 0;
+}
+
+/* A respelling of text with a comma where one may stand: before " at "
+ * after a day, or after a leading weekday. 0 when there is no such place. */
+static int with_comma(const char *text, char *out, size_t size)
+{
+	const char *at = strstr(text, " at ");
+	size_t first = strcspn(text, " ");
+	if (strncmp(text, "in ", 3) == 0 || isdigit((unsigned char)text[0]) || strncmp(text, "every", 5) == 0)
+		return 0;
+	if (at != NULL && at != text && at[-1] != ',') {
+		snprintf(out, size, "%.*s,%s", (int)(at - text), text, at);
+		return 1;
+	}
+	if (is_weekday_word(text, first) && text[first] == ' ' && text[first - 1] != ',') {
+		snprintf(out, size, "%.*s,%s", (int)first, text, text + first);
+		return 1;
+	}
+	return 0;
+}
+
+/* Each phrase that is read, respelt: upper case, random case and blanks,
+ * blanks around it, a comma where one may stand: the same result. */
+static void test_phrase_respellings(void)
+{
+	unsigned seed = 4242;
+	size_t failed = 0, commas = 0;
+	for (size_t i = 0; i < NPHRASES; i++) {
+		const when_phrase *ph = &PHRASES[i];
+		char texts[5][300];
+		int n = 0;
+		if (ph->kind == 0)
+			continue;
+		snprintf(texts[n], sizeof texts[n], "%s", ph->text);
+		for (char *c = texts[n]; *c; c++)
+			*c = (char)toupper((unsigned char)*c);
+		n++;
+		respell(ph->text, texts[n++], sizeof texts[0], &seed);
+		respell(ph->text, texts[n++], sizeof texts[0], &seed);
+		snprintf(texts[n++], sizeof texts[0], " \t %s \t", ph->text);
+		if (with_comma(ph->text, texts[n], sizeof texts[0])) {
+			n++;
+			commas++;
+		}
+		for (int k = 0; k < n; k++) {
+			qless_when w;
+			char why[600];
+			int rc = parse_with(texts[k], ph->flags, &w);
+			if (!phrase_holds(ph, rc, &w, why, sizeof why)) {
+				fprintf(stderr, "\n  \"%s\" respelt as \"%s\": want %s, got %s", ph->text, texts[k], ph->want, why);
+				failed++;
+			}
+		}
+	}
+	CU_ASSERT_EQUAL(failed, 0);
+	CU_ASSERT(commas >= 50);
+}
+
+/* The test's own calendar, by libc (not libqless): t moved by months with
+ * the day clamped to the month reached. */
+static double months_later(double t, long months)
+{
+	time_t s = (time_t)floor(t);
+	double frac = t - (double)s;
+	struct tm tm, first, next;
+	gmtime_r(&s, &tm);
+	long idx = (tm.tm_year + 1900L) * 12 + tm.tm_mon + months;
+	long y = (long)floor(idx / 12.0);
+	int m = (int)(idx - y * 12);
+	memset(&first, 0, sizeof first);
+	first.tm_year = (int)(y - 1900);
+	first.tm_mon = m;
+	first.tm_mday = 1;
+	next = first;
+	next.tm_mon++;
+	int len = (int)((timegm(&next) - timegm(&first)) / 86400);
+	tm.tm_year = (int)(y - 1900);
+	tm.tm_mon = m;
+	if (tm.tm_mday > len)
+		tm.tm_mday = len;
+	return (double)timegm(&tm) + frac;
+}
+
+static const char *const UNIT_WORDS[7][2] = {
+	{ "second", "seconds" }, { "minute", "minutes" }, { "hour", "hours" }, { "day", "days" },
+	{ "week", "weeks" }, { "month", "months" }, { "year", "years" },
+};
+static const double UNIT_SECONDS[5] = { 1, 60, 3600, 86400, 604800 };
+static const char *const SPELLED[21] = {
+	"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+	"twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+};
+static const char *const DAY_NAMES[7] = { "sunday", "monday", "tuesday", "wednesday", "thursday", "friday",
+                                          "saturday" };
+static const char *const MONTH_NAMES[12] = { "january", "february", "march", "april", "may", "june", "july",
+                                             "august", "september", "october", "november", "december" };
+
+/* An amount of n units, the way people write it: digits, a spelled
+ * number, or "a"/"an" for one. */
+static void amount_text(char *out, size_t size, long n, int unit, unsigned *seed)
+{
+	const char *word = UNIT_WORDS[unit][n == 1 ? 0 : 1];
+	if (n == 1 && rand_r(seed) % 3 == 0)
+		snprintf(out, size, "%s %s", unit == 2 ? "an" : "a", word);
+	else if (n <= 20 && n > 0 && rand_r(seed) % 3 == 0)
+		snprintf(out, size, "%s %s", SPELLED[n], word);
+	else
+		snprintf(out, size, "%ld %s", n, word);
+}
+
+/* now moved by n units (months and years on the calendar). */
+static double moved(double now, long n, int unit)
+{
+	if (unit >= 5)
+		return months_later(now, n * (unit == 6 ? 12 : 1));
+	return now + (double)n * UNIT_SECONDS[unit];
+}
+
+/* One generated relative phrase and the instant the test works out for it. */
+static void random_relative(char *text, size_t size, double now, double *want, unsigned *seed)
+{
+	char amount[64];
+	int unit = rand_r(seed) % 7, wday = rand_r(seed) % 7;
+	long n = rand_r(seed) % (unit >= 5 ? 40 : 400);
+	time_t s = (time_t)floor(now);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	double today = floor(now / 86400) * 86400;
+	int ahead = (wday - tm.tm_wday + 7) % 7;
+	amount_text(amount, sizeof amount, n, unit, seed);
+	switch (rand_r(seed) % 9) {
+	case 0:
+		snprintf(text, size, "%s from now", amount);
+		*want = moved(now, n, unit);
+		break;
+	case 1:
+		snprintf(text, size, "in %s", amount);
+		*want = moved(now, n, unit);
+		break;
+	case 2:
+		snprintf(text, size, "%s ago", amount);
+		*want = moved(now, -n, unit);
+		break;
+	case 3:
+		snprintf(text, size, "%s hence", amount);
+		*want = moved(now, n, unit);
+		break;
+	case 4:
+		snprintf(text, size, "next %s", DAY_NAMES[wday]);
+		*want = today + 86400.0 * (ahead == 0 ? 7 : ahead);
+		break;
+	case 5:
+		snprintf(text, size, "last %s", DAY_NAMES[wday]);
+		*want = today - 86400.0 * (ahead == 0 ? 7 : 7 - ahead);
+		break;
+	case 6: {
+		int hour = rand_r(seed) % 24, minute = rand_r(seed) % 60;
+		double at = today + 86400.0 * ahead + hour * 3600 + minute * 60;
+		snprintf(text, size, "%s at %d:%02d", DAY_NAMES[wday], hour, minute);
+		*want = at >= now ? at : at + 7 * 86400.0;
+		break;
+	}
+	case 7:
+		n %= 40;
+		snprintf(text, size, "%ld days %s tomorrow", n, n % 2 ? "after" : "before");
+		*want = today + 86400.0 * (1 + (n % 2 ? n : -n));
+		break;
+	default: {
+		int month = rand_r(seed) % 12, day = 1 + rand_r(seed) % 28 + (rand_r(seed) % 2 ? 3 : 0);
+		long year = 1971 + rand_r(seed) % 120;
+		struct tm d;
+		memset(&d, 0, sizeof d);
+		d.tm_year = (int)(year - 1900);
+		d.tm_mon = month;
+		d.tm_mday = day;
+		time_t base = timegm(&d);
+		gmtime_r(&base, &d);
+		if (d.tm_mon != month) {
+			/* no such day (april 31): the parser must refuse it */
+			snprintf(text, size, "%s %d, %ld + %ld months", MONTH_NAMES[month], day, year, n % 30);
+			*want = NAN;
+			break;
+		}
+		snprintf(text, size, "%s %d, %ld + %ld months", MONTH_NAMES[month], day, year, n % 30);
+		*want = months_later((double)base, n % 30);
+		break;
+	}
+	}
+}
+
+/* Seeded (QLESS_TEST_SEED to replay; the seed is printed): generated
+ * relative phrases at random nows against the same arithmetic done here
+ * with libc's calendar. */
+static void test_relative_property(void)
+{
+	const char *env = getenv("QLESS_TEST_SEED");
+	unsigned seed = env ? (unsigned)strtoul(env, NULL, 10) : (unsigned)time(NULL);
+	size_t failed = 0;
+	fprintf(stderr, "\n  relative seed %u (QLESS_TEST_SEED=%u to replay)", seed, seed);
+	for (int round = 0; round < 5000; round++) {
+		char text[160];
+		double want, now = -2208988800.0 + (double)(rand_r(&seed) % 1000000) * 9467.0 + (rand_r(&seed) % 2) * 0.5;
+		qless_when w = QLESS_WHEN_INIT;
+		random_relative(text, sizeof text, now, &want, &seed);
+		int rc = qless_when_parse(text, now, &w);
+		int ok = isnan(want) ? rc == QLESS_EINVAL && strstr(qless_error_last_message(), "invalid date") != NULL
+		                     : rc == QLESS_OK && w.kind == QLESS_WHEN_AT && usec(w.at) == usec(want);
+		if (!ok && failed++ < 20)
+			fprintf(stderr, "\n  \"%s\" at now %.1f: want %.6f, got rc %d at %.6f (%s)", text, now, want, rc, w.at,
+			        rc != QLESS_OK ? qless_error_last_message() : "");
+	}
+	CU_ASSERT_EQUAL(failed, 0);
+}
+
 CU_TestInfo when_tests[] = {
+	{ "phrases by family", test_phrases },
+	{ "phrases respelt", test_phrase_respellings },
+	{ "relative phrases against libc's calendar", test_relative_property },
 	{ "read as at/in/every", test_read_as },
 	{ "table (WHN-3)", test_table },
 	{ "case and blanks (WHN-4)", test_spelling },

@@ -59,7 +59,7 @@ class TestSchedule < QlessTest::SpecNowTest
     assert_empty q("KEYS", "ql:*")
   end
 
-  BAD_TEXTS = ["", "tomorow", "in 5 parsecs", "in 1 month", "13pm", "feb 30", "at 25:00", "tomorrow tomorrow",
+  BAD_TEXTS = ["", "tomorow", "in 5 parsecs", "in 1.5 months", "13pm", "feb 30", "at 25:00", "tomorrow tomorrow",
                "in 5 minutes ago"].freeze
   BAD_CRONS = ["0 24 * * *", "61 * * * *", "* * 32 * *", "* * * 13 *", "* * * * 8", "* *", "x * * * *",
                "0 0 * * 1#6", "@weekly-ish"].freeze

@@ -21,7 +21,13 @@ typedef enum qless_when_kind {
 
 /* Holds any expression qless_when_parse makes. */
 #define QLESS_CRON_SIZE 256
-#define QLESS_WHEN_VERSION 1
+/* 2: flags. A version 1 struct (without them) is still read. */
+#define QLESS_WHEN_VERSION 2
+
+/* flags: read a/b/c as day/month/year ("27/5/1979"); without it,
+ * month/day/year ("5/27/1979"). Dotted dates (30.07.2013) are always day
+ * first, dashed ones with the year first (2000-1-1) always y-m-d. */
+#define QLESS_WHEN_DAY_FIRST 1u
 
 typedef struct qless_when {
 	unsigned int version;       /* QLESS_WHEN_VERSION, set by the caller */
@@ -29,14 +35,17 @@ typedef struct qless_when {
 	double at;                  /* AT: the time; INTERVAL: first run; CRON: 0 */
 	double interval;            /* INTERVAL: seconds > 0; else 0 */
 	char cron[QLESS_CRON_SIZE]; /* CRON: the normalised expression; else "" */
+	/* version >= 2 */
+	unsigned int flags;         /* how to read: QLESS_WHEN_DAY_FIRST or 0; set by the caller, kept */
 } qless_when;
 
-#define QLESS_WHEN_INIT { QLESS_WHEN_VERSION, (qless_when_kind)0, 0, 0, "" }
+#define QLESS_WHEN_INIT { QLESS_WHEN_VERSION, (qless_when_kind)0, 0, 0, "", 0 }
 
 /* Reads English time text relative to now (epoch seconds) into *out, whose
- * version the caller sets. No I/O. QLESS_EINVAL with a message naming the
- * word and its column when the text is not understood; *out is then
- * unchanged. */
+ * version (and flags) the caller sets. No I/O. QLESS_EINVAL with a message
+ * naming the word and its column when the text is not understood; *out
+ * is then unchanged. Past times are times like any other (whether one
+ * may be used is for the caller to say). The grammar: docs/times.md. */
 QLESS_EXTERN(int) qless_when_parse(const char *text, double now, qless_when *out);
 
 /* What a text given for one purpose may mean. */
