@@ -285,7 +285,36 @@ static void test_schedule_put(void)
 	qless_client_free(c);
 }
 
+/* A bound port or channel keeps its client: usable after the caller's free. */
+static void test_bound_handles(void)
+{
+	qless_client *c = th_client("w");
+	qless_port *p = NULL;
+	qless_channel *ch = NULL;
+	qless_strlist *l = NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	put_tree(c);
+	TH_RC(qless_port_open(&p, c, "t", (qless_port_dir)3, "in1"), QLESS_EINVAL);
+	TH_RC(qless_port_open(&p, c, "", QLESS_PORT_IN, "in1"), QLESS_EINVAL);
+	TH_RC(qless_channel_open(&ch, c, ""), QLESS_EINVAL);
+	TH_OK(qless_port_open(&p, c, "t", QLESS_PORT_IN, "in1"));
+	TH_OK(qless_channel_open(&ch, c, "/x"));
+	qless_client_free(c);
+	TH_STREQ(qless_port_jid(p), "t");
+	TH_STREQ(qless_port_name(p), "in1");
+	CU_ASSERT_EQUAL(qless_port_direction(p), QLESS_PORT_IN);
+	TH_STREQ(qless_channel_name(ch), "/x");
+	TH_OK(qless_port_peek_values(&l, qless_port_client(p), qless_port_jid(p), qless_port_direction(p),
+	                             qless_port_name(p), 5));
+	CU_ASSERT_EQUAL(qless_strlist_size(l), 2);
+	qless_strlist_free(l);
+	TH_OK(qless_channel_publish(qless_channel_client(ch), qless_channel_name(ch), "1", NULL, NULL));
+	qless_port_free(p);
+	qless_channel_free(ch);
+}
+
 CU_TestInfo tree_typed_tests[] = {
+	{ "bound_handles", test_bound_handles },
 	{ "tree_record", test_tree_record },
 	{ "tree_errors", test_tree_errors },
 	{ "values_subscribers", test_values_subscribers },

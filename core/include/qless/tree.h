@@ -259,6 +259,31 @@ QLESS_EXTERN(size_t) qless_subscribers_size(const qless_subscribers *subscribers
 QLESS_EXTERN(const char *) qless_subscribers_jid(const qless_subscribers *subscribers, size_t index);
 QLESS_EXTERN(const char *) qless_subscribers_port(const qless_subscribers *subscribers, size_t index);
 
+/* ---- bound handles: one port, one channel ----
+ * For callers that hand a port or a channel around as an object (the
+ * language bindings): each names its client, which it keeps alive, and
+ * does no I/O until it is used with the calls above. *out owned (*_free);
+ * strings borrowed from the handle. */
+
+typedef struct qless_port qless_port;
+typedef struct qless_channel qless_channel;
+
+/* jid and port non-empty UTF-8, copied; dir QLESS_PORT_IN or _OUT. */
+QLESS_EXTERN(int) qless_port_open(qless_port **out, qless_client *client, const char *jid, qless_port_dir dir,
+                                  const char *port);
+QLESS_EXTERN(void) qless_port_free(qless_port *port);
+/* Borrowed: the client, valid while the handle is. */
+QLESS_EXTERN(qless_client *) qless_port_client(const qless_port *port);
+QLESS_EXTERN(const char *) qless_port_jid(const qless_port *port);
+QLESS_EXTERN(const char *) qless_port_name(const qless_port *port);
+QLESS_EXTERN(qless_port_dir) qless_port_direction(const qless_port *port);
+
+/* name non-empty UTF-8, copied (the server checks its syntax when used). */
+QLESS_EXTERN(int) qless_channel_open(qless_channel **out, qless_client *client, const char *name);
+QLESS_EXTERN(void) qless_channel_free(qless_channel *channel);
+QLESS_EXTERN(qless_client *) qless_channel_client(const qless_channel *channel);
+QLESS_EXTERN(const char *) qless_channel_name(const qless_channel *channel);
+
 /* ---- aliases ---- */
 
 /* The jid `alias` names: *out owned (qless_free), NULL (with QLESS_OK) when
