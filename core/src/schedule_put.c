@@ -21,7 +21,8 @@ int qless_schedule_put(char **out_jid, int *out_inserted, qless_schedule *s, con
 	static const qless_schedule_add_options init = QLESS_SCHEDULE_ADD_OPTIONS_INIT;
 	qless_schedule_options so = QLESS_SCHEDULE_OPTIONS_INIT;
 	qless_schedule_add_options o;
-	const char *names[7] = { "at", "at_text", "in", "in_text", "every", "every_text", "cron" };
+	/* Named by concept (at_text is "at" too), as every binding spells them. */
+	const char *names[7] = { "at", "at", "in", "in", "every", "every", "cron" };
 	char given[80] = "";
 	int count = 0, which = -1, i, rc;
 
@@ -45,7 +46,7 @@ int qless_schedule_put(char **out_jid, int *out_inserted, qless_schedule *s, con
 		}
 	}
 	if (count != 1)
-		return qless__err(QLESS_EINVAL, "%s: give exactly one of at, at_text, in, in_text, every, every_text, cron "
+		return qless__err(QLESS_EINVAL, "%s: give exactly one of at, in, every and cron, each a number or a text "
 		                  "(given: %s)", F, count ? given : "none");
 	so.unique = o.unique;
 	so.key = o.key;
@@ -59,7 +60,7 @@ int qless_schedule_put(char **out_jid, int *out_inserted, qless_schedule *s, con
 	switch (which) {
 	case 0: return qless_schedule_add_at(s, out_jid, out_inserted, o.at, klass, data, &so);
 	case 1: return qless_schedule_add_at_text(s, out_jid, out_inserted, o.at_text, klass, data, &so);
-	case 2: return qless_schedule_add_in(s, out_jid, out_inserted, o.in, klass, data, &so);
+	case 2: return qless_schedule_add_in(s, out_jid, out_inserted, o.in_seconds, klass, data, &so);
 	case 3: return qless_schedule_add_in_text(s, out_jid, out_inserted, o.in_text, klass, data, &so);
 	case 4: return qless_schedule_add_every(s, out_jid, out_inserted, o.every, o.first, klass, data, &so);
 	case 5: return qless_schedule_add_every_text(s, out_jid, out_inserted, o.every_text, klass, data, &so);

@@ -206,7 +206,7 @@ static void test_schedule_put(void)
 	TH_RC(qless_schedule_put(&jid, &inserted, s, "K", NULL, &o), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "given: none"));
 	o.has_in = 1;
-	o.in = 60;
+	o.in_seconds = 60;
 	o.cron = "0 9 * * *";
 	TH_RC(qless_schedule_put(&jid, &inserted, s, "K", NULL, &o), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "given: in, cron"));

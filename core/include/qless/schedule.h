@@ -158,8 +158,9 @@ QLESS_EXTERN(void) qless_schedule_stop(qless_schedule *schedule);
 
 #define QLESS_SCHEDULE_ADD_OPTIONS_VERSION 1
 
-/* When the entry runs: exactly one of at, at_text, in, in_text, every,
- * every_text and cron (has_at, has_in, has_every say a number is given).
+/* When the entry runs: exactly one of at, at_text, in_seconds, in_text,
+ * every, every_text and cron (has_at, has_in, has_every say a number is
+ * given).
  * The texts are read as qless_schedule_add_at_text, _in_text and
  * _every_text read them; the numbers as add_at, add_in and add_every. The
  * rest are qless_schedule_options' fields, with its defaults (unique). */
@@ -169,7 +170,7 @@ typedef struct qless_schedule_add_options {
 	double at;                 /* epoch seconds (a past time runs at once) */
 	const char *at_text;       /* "7pm tomorrow" */
 	int has_in;
-	double in;                 /* seconds from now (<= 0: at once) */
+	double in_seconds;         /* seconds from now (<= 0: at once) */
 	const char *in_text;       /* "5 minutes" */
 	int has_every;
 	double every;              /* seconds (> 0) between runs of a template */
