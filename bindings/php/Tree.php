@@ -1,7 +1,7 @@
 <?php
 // Job trees (qless/tree.h) on PHP's side: $client->trees[$jid] and
 // $client->aliases[$alias]. The protocol's rules stay in the server; this
-// only turns JSON into arrays and "not found" into null.
+// only turns the extension's Tree into arrays and "not found" into null.
 declare(strict_types=1);
 
 namespace Qless;
@@ -30,12 +30,10 @@ final class Trees extends ReadOnlyMap
             throw new \TypeError('Qless\Trees[]: jid must be a string, ' . get_debug_type($jid) . ' given');
         }
         try {
-            $json = $this->client->tree_get($jid);
+            return new Tree($this->client, $this->client->tree($jid));
         } catch (NotFound) {
             return null;
         }
-        $data = $json === null ? null : json_decode($json, true, 512, JSON_THROW_ON_ERROR);
-        return is_array($data) ? new Tree($this->client, $data) : null;
     }
 }
 
@@ -48,44 +46,76 @@ final class Aliases extends ReadOnlyMap
             throw new \TypeError('Qless\Aliases[]: alias must be a string, ' . get_debug_type($alias) . ' given');
         }
         try {
-            return $this->client->alias_get($alias);
+            return $this->client->alias($alias);
         } catch (NotFound) {
             return null;
         }
     }
 }
 
-/** A snapshot of tree.get (its fields as public properties, as the server
- *  sent them) with the tree commands on its jid. */
+/** A snapshot of a tree job (the extension's Tree): its fields as read-only
+ *  properties under tree.get's names (jid, klass, queue, state, parent,
+ *  name, created_by, started, runs, rerun, children, aliases, inports,
+ *  outports, inchannels, outchannels, sizes; data: all of them), ->ports and
+ *  ->store, and the tree commands on its jid. */
 final class Tree
 {
     public readonly string $jid;
-    /** @var array<string,mixed> the whole tree.get object */
-    public readonly array $data;
 
-    public function __construct(private \QlessClient $client, array $data)
+    public function __construct(private \QlessClient $client, private \QlessTree $h)
     {
-        $this->jid = $data['jid'];
-        $this->data = $data;
+        $this->jid = $h->jid;
     }
 
     public function __get(string $name): mixed
     {
-        // tree.get has a field "state" (the job's state), so the per-job
-        // state map is ->store here.
-        if ($name === 'ports' || $name === 'store') {
-            return $name === 'ports' ? new Ports($this->client, $this->jid) : new State($this->client, $this->jid);
-        }
-        if (!array_key_exists($name, $this->data)) {
-            throw new \Error("Qless\\Tree: no field $name");
-        }
-        return $this->data[$name];
+        $h = $this->h;
+        // The job's qless state is ->state, so the per-job state map is ->store.
+        return match ($name) {
+            'ports' => new Ports($this->client, $this->jid),
+            'store' => new Store($this->client, $this->jid),
+            'klass', 'queue', 'parent', 'name', 'created_by', 'runs' => $h->$name,
+            'state' => $h->status,
+            'started' => $h->started ?: false,
+            'rerun' => (bool)$h->rerun,
+            'children' => pairs($h->child_count(), fn($i) => [$h->child_name($i), $h->child_jid($i)]),
+            'aliases' => array_map(fn($i) => $h->alias($i), $h->alias_count() ? range(0, $h->alias_count() - 1) : []),
+            'inports', 'outports' => $this->ports($name === 'inports' ? 0 : 1),
+            'inchannels', 'outchannels' => array_filter($this->channels($name === 'inchannels' ? 0 : 1)),
+            'sizes' => ['in' => $this->sizes(0), 'out' => $this->sizes(1)],
+            'data' => json_decode($h->json, true, 512, JSON_THROW_ON_ERROR),
+            default => throw new \Error("Qless\\Tree: no field $name"),
+        };
     }
 
     /** So that $tree->store['k'] ?? $default reads the state (?? asks __isset first). */
     public function __isset(string $name): bool
     {
-        return $name === 'ports' || $name === 'store' || isset($this->data[$name]);
+        return in_array($name, ['ports', 'store', 'jid', 'klass', 'queue', 'state', 'created_by', 'runs', 'rerun',
+            'children', 'aliases', 'inports', 'outports', 'inchannels', 'outchannels', 'sizes', 'data'], true)
+            || ($name === 'parent' || $name === 'name') && $this->h->$name !== null
+            || $name === 'started' && $this->h->started;
+    }
+
+    private function ports(int $d): array
+    {
+        $h = $this->h;
+        return pairs($h->port_count($d), fn($i) => [$h->port_name($d, $i),
+            ($v = $h->port_default($d, $i)) === null ? [] : ['default' => json_decode($v, true, 512, JSON_THROW_ON_ERROR)]]);
+    }
+
+    private function channels(int $d): array
+    {
+        $h = $this->h;
+        return pairs($h->port_count($d), fn($i) => [$h->port_name($d, $i),
+            array_values(pairs($h->port_channel_count($d, $i), fn($j) => [$j, $h->port_channel($d, $i, $j)]))]);
+    }
+
+    private function sizes(int $d): array
+    {
+        $h = $this->h;
+        return array_filter(pairs($h->port_count($d), fn($i) => [$h->port_name($d, $i), $h->port_size($d, $i)]),
+            fn($n) => $n >= 0);
     }
 
     /** job.run: returns the job's state after it. */
@@ -101,6 +131,16 @@ final class Tree
     public function addAliases(string ...$aliases): int { return (int)$this->client->alias_set($this->jid, $aliases); }
     /** @return int how many were removed */
     public function removeAliases(string ...$aliases): int { return (int)$this->client->alias_del($aliases); }
+}
+
+/** @internal [key => value] of the pairs $pair(0 .. $n - 1) gives. */
+function pairs(int $n, callable $pair): array
+{
+    for ($out = [], $i = 0; $i < $n; $i++) {
+        [$k, $v] = $pair($i);
+        $out[$k] = $v;
+    }
+    return $out;
 }
 
 /** A tree job's children ($job->children()): $children['name'] is its jid
