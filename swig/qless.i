@@ -423,6 +423,7 @@ static long qless_swig_version_number(void)
 /* Listening runs job code on pool threads: each language listens through
  * its own worker trampoline instead (as for the engine above). */
 %ignore qless_schedule_listen;
+%ignore qless_schedule_listen_run;
 %ignore qless_schedule_stop;
 %ignore qless_listen_options;
 %ignore qless_listen_options_init;

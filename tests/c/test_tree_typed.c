@@ -3,6 +3,7 @@
 #include "helper.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 /* Tree job "t" (alias "nightly") with children "c" (named "kid") and "a"
@@ -313,7 +314,116 @@ static void test_bound_handles(void)
 	qless_channel_free(ch);
 }
 
+/* ---- the typed listen of a language's run ---- */
+
+static int perform_nothing(qless_job *job, void *userdata)
+{
+	(void)job;
+	(void)userdata;
+	return 0;
+}
+
+typedef struct runs {
+	int calls;
+	char klass[64];
+} runs;
+
+static void run_perform(void *ctx, qless_job *job, qless_result *result)
+{
+	runs *r = ctx;
+	(void)result;
+	__atomic_add_fetch(&r->calls, 1, __ATOMIC_SEQ_CST);
+	snprintf(r->klass, sizeof r->klass, "%s", qless_job_klass(job));
+}
+
+static void quiet(void *ctx, const char *line)
+{
+	(void)ctx;
+	(void)line;
+}
+
+static void test_listen_run(void)
+{
+	qless_client *c = th_client("lsn");
+	qless_schedule *s = NULL;
+	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
+	qless_listen_options o = QLESS_LISTEN_OPTIONS_INIT;
+	const char *allow[] = { "app.*" };
+	runs r = { 0, "" };
+	int i;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	TH_OK(qless_schedule_new(&s, c, "lq"));
+	/* other.Job pops first: the allow-list fails it (no perform; one of max_jobs) */
+	TH_OK(qless_schedule_add_now(s, NULL, NULL, "other.Job", "{\"o\":1}", NULL));
+	for (i = 0; i < 3; i++) {
+		char data[32];
+		snprintf(data, sizeof data, "{\"i\":%d}", i);
+		TH_OK(qless_schedule_add_now(s, NULL, NULL, "app.Job", data, NULL));
+	}
+	run.perform = run_perform;
+	run.ctx = &r;
+	run.log = quiet;
+	run.resolves_classes = 1;
+
+	/* a run that resolves classes needs an allow-list: nothing runs without one */
+	unsetenv("QLESS_WORKER_ALLOW");
+	TH_RC(qless_schedule_listen_run(s, &run, &o), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "no job classes are allowed"));
+	o.pool = (qless_pool_kind)9;
+	TH_RC(qless_schedule_listen_run(s, &run, &o), QLESS_EINVAL);
+	o.pool = QLESS_POOL_PROCESSES;
+	TH_RC(qless_schedule_listen(s, NULL, NULL, &o), QLESS_EINVAL);   /* perform first */
+	CU_ASSERT_EQUAL(r.calls, 0);
+	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:lq-work"), 4);
+
+	/* typed options, no command line: 2 threads, the allow-list, 4 jobs */
+	qless_listen_options_init(&o, QLESS_LISTEN_OPTIONS_VERSION);
+	o.threads = 2;
+	o.interval = 0.05;
+	o.max_jobs = 4;
+	o.allow = allow;
+	o.nallow = 1;
+	TH_OK(qless_schedule_listen_run(s, &run, &o));
+	CU_ASSERT_EQUAL(r.calls, 3);
+	TH_STREQ(r.klass, "app.Job");
+	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:lq-work"), 0);
+	CU_ASSERT_EQUAL(th_int("LLEN ql:f:qless.ClassNotAllowed"), 1);   /* other.Job failed, not run */
+
+	/* $QLESS_WORKER_ALLOW stands in for a missing allow-list */
+	TH_OK(qless_schedule_add_now(s, NULL, NULL, "app.Job", "{\"n\":2}", NULL));
+	setenv("QLESS_WORKER_ALLOW", " zz.* , app.Job ", 1);
+	o.allow = NULL;
+	o.nallow = 0;
+	o.max_jobs = 1;
+	TH_OK(qless_schedule_listen_run(s, &run, &o));
+	CU_ASSERT_EQUAL(r.calls, 4);
+	unsetenv("QLESS_WORKER_ALLOW");
+	qless_schedule_free(s);
+	qless_client_free(c);
+}
+
+/* A version-1 listen options struct is read only that far (ASan watches a
+ * heap block of exactly its size). */
+static void test_listen_options_v1(void)
+{
+	qless_client *c = th_client("lsn");
+	qless_schedule *s = NULL;
+	struct listen_v1 { unsigned int version; int threads; double interval; int64_t max_jobs; } *o = malloc(sizeof *o);
+	CU_ASSERT_FATAL(c != NULL && o != NULL);
+	CU_ASSERT_EQUAL(sizeof *o, offsetof(qless_listen_options, pool));
+	TH_OK(qless_listen_options_init((qless_listen_options *)o, 1));
+	o->max_jobs = -1;
+	TH_OK(qless_schedule_new(&s, c, "lq"));
+	TH_RC(qless_schedule_listen(s, perform_nothing, NULL, (qless_listen_options *)o), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "max_jobs"));
+	free(o);
+	qless_schedule_free(s);
+	qless_client_free(c);
+}
+
 CU_TestInfo tree_typed_tests[] = {
+	{ "listen_run", test_listen_run },
+	{ "listen_options_v1", test_listen_options_v1 },
 	{ "bound_handles", test_bound_handles },
 	{ "tree_record", test_tree_record },
 	{ "tree_errors", test_tree_errors },

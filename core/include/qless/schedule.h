@@ -11,6 +11,7 @@
 #define QLESS_SCHEDULE_H
 
 #include "common.h"
+#include "worker.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -124,16 +125,29 @@ QLESS_EXTERN(int) qless_schedule_list(qless_schedule *schedule, char **out_json)
  */
 typedef int (*qless_schedule_perform_fn)(qless_job *job, void *userdata);
 
-#define QLESS_LISTEN_OPTIONS_VERSION 1
+/* Version 2 added pool, allow, nallow and signals; a version 1 struct
+ * (without them) is still accepted: a thread pool, every class, no signals. */
+#define QLESS_LISTEN_OPTIONS_VERSION 2
 
 typedef struct qless_listen_options {
 	unsigned int version;   /* QLESS_LISTEN_OPTIONS_VERSION */
-	int threads;            /* pool size, 1 to 128; 0: 1 */
+	int threads;            /* pool size (threads, or processes with pool), 1 to 128; 0: 1 */
 	double interval;        /* seconds between reservations while the queue is empty; 0: 5 */
-	int64_t max_jobs;       /* stop after this many jobs in total (all threads); 0: no limit */
+	int64_t max_jobs;       /* stop after this many jobs in total (all threads; a process
+	                           pool's child: its own); 0: no limit */
+	/* version 2 */
+	qless_pool_kind pool;   /* QLESS_POOL_THREADS (the default: 0 too) or, for
+	                           qless_schedule_listen_run only, QLESS_POOL_PROCESSES */
+	const char *const *allow; /* the job classes the listen may run (qless_allowlist_match
+	                           patterns), borrowed for the call; nallow 0: every class, or
+	                           for a run that resolves classes $QLESS_WORKER_ALLOW
+	                           (comma-separated), which it then requires */
+	size_t nallow;
+	int signals;            /* non-zero: during the listen SIGTERM and SIGINT stop it
+	                           gracefully, SIGQUIT at once (handlers restored afterwards) */
 } qless_listen_options;
 
-#define QLESS_LISTEN_OPTIONS_INIT { QLESS_LISTEN_OPTIONS_VERSION, 1, 0, 0 }
+#define QLESS_LISTEN_OPTIONS_INIT { QLESS_LISTEN_OPTIONS_VERSION, 1, 0, 0, QLESS_POOL_THREADS, NULL, 0, 0 }
 
 QLESS_EXTERN(int) qless_listen_options_init(qless_listen_options *opts, unsigned int version);
 
@@ -149,6 +163,20 @@ QLESS_EXTERN(int) qless_listen_options_init(qless_listen_options *opts, unsigned
  */
 QLESS_EXTERN(int) qless_schedule_listen(qless_schedule *schedule, qless_schedule_perform_fn perform,
                                         void *userdata, const qless_listen_options *opts);
+/*
+ * The listen of a language binding, whose job code the worker engine
+ * reaches through run (qless/worker.h): run's perform, ctx, fork, log,
+ * single_threaded, resolves_classes and tree fields (tree_klasses,
+ * tree_configs, ntree, startup, shutdown) are used, the rest of run is
+ * ignored and comes from opts, typed: no command line is parsed. Returns
+ * as qless_schedule_listen (a process pool's children never return); a
+ * run that resolves classes with no allow-list (neither opts nor
+ * $QLESS_WORKER_ALLOW) is QLESS_EINVAL, nothing run. Logs as run->log
+ * says (NULL: lines on stderr). A run with no tree classes runs tree jobs
+ * of every class by jobtrees.md §9, as qless_schedule_listen does.
+ */
+QLESS_EXTERN(int) qless_schedule_listen_run(qless_schedule *schedule, const qless_worker_run_options *run,
+                                            const qless_listen_options *opts);
 /* Stops a running listener gracefully: no new job is reserved, running
  * jobs finish. Async-signal-safe, callable from any thread. A stop that
  * comes before the listen has begun is kept: that listen returns at once. */
