@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional
 
 from . import _core
-from ._util import attr, encode, indexed
+from ._util import attr, encode
 from .errors import NotFound
 
 if TYPE_CHECKING:
@@ -136,60 +136,38 @@ class Store(MutableMapping[str, Any]):
         return len(self.all())
 
 
+def _record(h: Any) -> Dict[str, Any]:
+    """The core's Tree snapshot under tree.get's names, as native values."""
+    ports = {side: [(h.port_name(d, i), h.port_size(d, i), h.port_default(d, i),
+                     [h.port_channel(d, i, j) for j in range(h.port_channel_count(d, i))])
+                    for i in range(h.port_count(d))] for side, d in _DIRS}
+    return dict(jid=h.jid, klass=h.klass, queue=h.queue, state=h.status, parent=h.parent, name=h.name,
+                created_by=h.created_by, started=h.started or False, runs=h.runs, rerun=bool(h.rerun),
+                children={h.child_name(i): h.child_jid(i) for i in range(h.child_count())},
+                aliases=[h.alias(i) for i in range(h.alias_count())],
+                sizes={side: {p[0]: p[1] for p in ps if p[1] >= 0} for side, ps in ports.items()},
+                **{side + "ports": {p[0]: {} if p[2] is None else {"default": json.loads(p[2])} for p in ps}
+                   for side, ps in ports.items()},
+                **{side + "channels": {p[0]: p[3] for p in ps if p[3]} for side, ps in ports.items()})
+
+
 class Tree:
-    """A snapshot of a tree job's record (the core's Tree) with the
-    operations on it; `state` is the job's qless state, `store` its map."""
+    """A snapshot of a tree job's record (the core's Tree, its fields as
+    attributes under tree.get's names) with the operations on it; `state`
+    is the job's qless state, `store` its per-job map."""
 
     def __init__(self, client: "Client", handle: Any) -> None:
-        self.client, self._h = client, handle
+        self.client = client
+        self.record = _record(handle)
+        self.__dict__.update(self.record)
         self.ports = Ports(client, self.jid)
         self.store = Store(client, self.jid)
-
-    jid, klass, queue, state = attr("jid"), attr("klass"), attr("queue"), attr("status")
-    parent, name, created_by, runs = attr("parent"), attr("name"), attr("created_by"), attr("runs")
-    started = attr("started", lambda t: t or False)
-    rerun = attr("rerun", bool)
-
-    @property
-    def record(self) -> Dict[str, Any]:
-        return json.loads(self._h.json)
-
-    @property
-    def children(self) -> Dict[str, str]:
-        h = self._h
-        return {h.child_name(i): h.child_jid(i) for i in range(h.child_count())}
-
-    @property
-    def aliases(self) -> List[str]:
-        return indexed(self._h.alias, self._h.alias_count())
-
-    def _ports(self, dir: int) -> Dict[str, Dict[str, Any]]:
-        h = self._h
-        return {h.port_name(dir, i): ({} if h.port_default(dir, i) is None
-                                      else {"default": json.loads(h.port_default(dir, i))})
-                for i in range(h.port_count(dir))}
-
-    def _channels(self, dir: int) -> Dict[str, List[str]]:
-        h = self._h
-        return {h.port_name(dir, i): [h.port_channel(dir, i, j) for j in range(h.port_channel_count(dir, i))]
-                for i in range(h.port_count(dir)) if h.port_channel_count(dir, i)}
-
-    inports = property(lambda self: self._ports(_core.QLESS_PORT_IN))
-    outports = property(lambda self: self._ports(_core.QLESS_PORT_OUT))
-    inchannels = property(lambda self: self._channels(_core.QLESS_PORT_IN))
-    outchannels = property(lambda self: self._channels(_core.QLESS_PORT_OUT))
-
-    @property
-    def sizes(self) -> Dict[str, Dict[str, int]]:
-        h = self._h
-        return {side: {h.port_name(d, i): h.port_size(d, i) for i in range(h.port_count(d)) if h.port_size(d, i) >= 0}
-                for side, d in _DIRS}
 
     def __repr__(self) -> str:
         return "<qless.Tree %s %s %s>" % (self.klass, self.jid, self.state)
 
     def refresh(self) -> "Tree":
-        self._h = self.client._h.tree(self.jid)
+        self.__init__(self.client, self.client._h.tree(self.jid))  # type: ignore[misc]
         return self
 
     def run(self, delay: float = 0) -> str:
