@@ -160,9 +160,32 @@ end
 
 ---------------------------------------------------------------- trees
 
--- A Tree is the core's Tree snapshot read as Lua tables.
-local Tree = handle.class("qless.Tree", "jid klass queue state=status name created_by runs")
+-- A Tree: the core's Tree snapshot read once into tree.get's names.
+local Tree = handle.class("qless.Tree", "")
 M.Tree = Tree
+
+-- The fields of a core Tree t as Lua values (nil, not 0, for "none").
+local function record(t)
+  local r = { jid = t.jid, klass = t.klass, queue = t.queue, state = t.status, parent = t.parent, name = t.name,
+              created_by = t.created_by, runs = t.runs, rerun = t.rerun ~= 0, children = {}, aliases = {},
+              started = t.started ~= 0 and t.started or nil, sizes = {} }
+  for i = 0, t:child_count() - 1 do r.children[t:child_name(i)] = t:child_jid(i) end
+  for i = 0, t:alias_count() - 1 do r.aliases[i + 1] = t:alias(i) end
+  for side, d in pairs(DIRS) do
+    local ports, links, sizes = {}, {}, {}
+    for i = 0, t:port_count(d) - 1 do
+      local name, default = t:port_name(d, i), t:port_default(d, i)
+      ports[name] = default == nil and {} or { default = json.decode(default) }
+      if t:port_size(d, i) >= 0 then sizes[name] = t:port_size(d, i) end
+      for j = 0, t:port_channel_count(d, i) - 1 do
+        links[name] = links[name] or {}
+        links[name][j + 1] = t:port_channel(d, i, j)
+      end
+    end
+    r[side .. "ports"], r[side .. "channels"], r.sizes[side] = ports, links, sizes
+  end
+  return r
+end
 
 -- The Tree of jid, or nil when there is no such job (a plain job is
 -- StateError, from the core).
@@ -173,66 +196,23 @@ function M.tree(h, jid)
     if type(t) == "table" and t.code == core.QLESS_ENOTFOUND then return nil end
     error(t, 0)
   end
-  return Tree.wrap(t, { _client = h })
+  local tree = record(t)
+  tree._client = h
+  return Tree.wrap(t, tree)
 end
 
 function Tree.meta.__tostring(self) return string.format("qless.Tree(%s %s %s)", self.jid, self.klass, self.state) end
 
--- { key(i) = value(i) } for i below n.
-local function map(n, key, value)
-  local out = {}
-  for i = 0, n - 1 do out[key(i)] = value(i) end
-  return out
-end
-
-local function tree_ports(t, dir)
-  return map(t:port_count(dir), function(i) return t:port_name(dir, i) end, function(i)
-    local default = t:port_default(dir, i)
-    return default == nil and {} or { default = json.decode(default) }
-  end)
-end
-
-local function tree_channels(t, dir)
-  local out = {}
-  for i = 0, t:port_count(dir) - 1 do
-    local n = t:port_channel_count(dir, i)
-    if n > 0 then
-      out[t:port_name(dir, i)] = map(n, function(j) return j + 1 end, function(j) return t:port_channel(dir, i, j) end)
-    end
-  end
-  return out
-end
-
-local function tree_sizes(t, dir)
-  local out = {}
-  for i = 0, t:port_count(dir) - 1 do
-    if t:port_size(dir, i) >= 0 then out[t:port_name(dir, i)] = t:port_size(dir, i) end
-  end
-  return out
-end
-
--- nil, not the core's 0 / false, for "none", as everywhere in the layer.
-function Tree.fields.parent(self) return self._h.parent end
-function Tree.fields.started(self) return self._h.started ~= 0 and self._h.started or nil end
-function Tree.fields.rerun(self) return self._h.rerun ~= 0 end
-function Tree.fields.children(self)
-  local t = self._h
-  return map(t:child_count(), function(i) return t:child_name(i) end, function(i) return t:child_jid(i) end)
-end
-function Tree.fields.aliases(self)
-  local t = self._h
-  return map(t:alias_count(), function(i) return i + 1 end, function(i) return t:alias(i) end)
-end
-function Tree.fields.inports(self) return tree_ports(self._h, DIRS["in"]) end
-function Tree.fields.outports(self) return tree_ports(self._h, DIRS.out) end
-function Tree.fields.inchannels(self) return tree_channels(self._h, DIRS["in"]) end
-function Tree.fields.outchannels(self) return tree_channels(self._h, DIRS.out) end
-function Tree.fields.sizes(self) return { ["in"] = tree_sizes(self._h, DIRS["in"]), out = tree_sizes(self._h, DIRS.out) } end
 function Tree.fields.ports(self) return M.ports(self._client, self.jid) end
 function Tree.fields.store(self) return M.store(self._client, self.jid) end
 
 -- Re-reads the record (raises NotFound once the job is gone).
-function Tree.methods:refresh() rawset(self, "_h", self._client:tree(self.jid)) end
+function Tree.methods:refresh()
+  local t, old = self._client:tree(self.jid), record(self._h)
+  for k in pairs(old) do rawset(self, k, nil) end
+  for k, v in pairs(record(t)) do rawset(self, k, v) end
+  rawset(self, "_h", t)
+end
 
 -- Wakes or restarts the job after delay seconds (default 0); returns its state.
 function Tree.methods:run(delay) return self._client:job_run(self.jid, delay or 0) end
@@ -269,8 +249,9 @@ end
 
 -- The input ports subscribed to exactly this channel: {{jid, port}, ...}.
 function Channel.fields.subscribers(self)
-  local s = self._h:subscribers()
-  return map(s:size(), function(i) return i + 1 end, function(i) return { s:jid(i), s:port(i) } end)
+  local s, out = self._h:subscribers(), {}
+  for i = 0, s:size() - 1 do out[i + 1] = { s:jid(i), s:port(i) } end
+  return out
 end
 
 -- The tables a Client gets: trees, aliases, channels.
