@@ -61,61 +61,55 @@ final class Aliases extends ReadOnlyMap
 final class Tree
 {
     public readonly string $jid;
+    /** @var array<string,mixed> every field */
+    public readonly array $data;
 
-    public function __construct(private \QlessClient $client, private \QlessTree $h)
+    public function __construct(private \QlessClient $client, \QlessTree $h)
     {
         $this->jid = $h->jid;
+        $data = ['jid' => $h->jid, 'klass' => $h->klass, 'queue' => $h->queue, 'state' => $h->status,
+            'parent' => $h->parent, 'name' => $h->name, 'created_by' => $h->created_by, 'runs' => $h->runs,
+            'started' => $h->started ?: false, 'rerun' => (bool)$h->rerun, 'children' => [], 'aliases' => []];
+        for ($i = 0; $i < $h->child_count(); $i++) {
+            $data['children'][$h->child_name($i)] = $h->child_jid($i);
+        }
+        for ($i = 0; $i < $h->alias_count(); $i++) {
+            $data['aliases'][] = $h->alias($i);
+        }
+        foreach (['in' => 0, 'out' => 1] as $side => $d) {
+            $data[$side . 'ports'] = $data[$side . 'channels'] = $data['sizes'][$side] = [];
+            for ($i = 0; $i < $h->port_count($d); $i++) {
+                $name = $h->port_name($d, $i);
+                $default = $h->port_default($d, $i);
+                $data[$side . 'ports'][$name] = $default === null ? [] : ['default' => decode("[$default]")[0]];
+                if ($h->port_size($d, $i) >= 0) {
+                    $data['sizes'][$side][$name] = $h->port_size($d, $i);
+                }
+                for ($j = 0; $j < $h->port_channel_count($d, $i); $j++) {
+                    $data[$side . 'channels'][$name][] = $h->port_channel($d, $i, $j);
+                }
+            }
+        }
+        $this->data = $data;
     }
 
     public function __get(string $name): mixed
     {
-        $h = $this->h;
-        // The job's qless state is ->state, so the per-job state map is ->store.
-        return match ($name) {
-            'ports' => new Ports($this->client, $this->jid),
-            'store' => new Store($this->client, $this->jid),
-            'klass', 'queue', 'parent', 'name', 'created_by', 'runs' => $h->$name,
-            'state' => $h->status,
-            'started' => $h->started ?: false,
-            'rerun' => (bool)$h->rerun,
-            'children' => pairs($h->child_count(), fn($i) => [$h->child_name($i), $h->child_jid($i)]),
-            'aliases' => array_map(fn($i) => $h->alias($i), $h->alias_count() ? range(0, $h->alias_count() - 1) : []),
-            'inports', 'outports' => $this->ports($name === 'inports' ? 0 : 1),
-            'inchannels', 'outchannels' => array_filter($this->channels($name === 'inchannels' ? 0 : 1)),
-            'sizes' => ['in' => $this->sizes(0), 'out' => $this->sizes(1)],
-            'data' => json_decode($h->json, true, 512, JSON_THROW_ON_ERROR),
-            default => throw new \Error("Qless\\Tree: no field $name"),
-        };
+        // tree.get has a field "state" (the job's state), so the per-job
+        // state map is ->store here.
+        if ($name === 'ports' || $name === 'store') {
+            return $name === 'ports' ? new Ports($this->client, $this->jid) : new Store($this->client, $this->jid);
+        }
+        if (!array_key_exists($name, $this->data)) {
+            throw new \Error("Qless\\Tree: no field $name");
+        }
+        return $this->data[$name];
     }
 
     /** So that $tree->store['k'] ?? $default reads the state (?? asks __isset first). */
     public function __isset(string $name): bool
     {
-        return in_array($name, ['ports', 'store', 'jid', 'klass', 'queue', 'state', 'created_by', 'runs', 'rerun',
-            'children', 'aliases', 'inports', 'outports', 'inchannels', 'outchannels', 'sizes', 'data'], true)
-            || ($name === 'parent' || $name === 'name') && $this->h->$name !== null
-            || $name === 'started' && $this->h->started;
-    }
-
-    private function ports(int $d): array
-    {
-        $h = $this->h;
-        return pairs($h->port_count($d), fn($i) => [$h->port_name($d, $i),
-            ($v = $h->port_default($d, $i)) === null ? [] : ['default' => json_decode($v, true, 512, JSON_THROW_ON_ERROR)]]);
-    }
-
-    private function channels(int $d): array
-    {
-        $h = $this->h;
-        return pairs($h->port_count($d), fn($i) => [$h->port_name($d, $i),
-            array_values(pairs($h->port_channel_count($d, $i), fn($j) => [$j, $h->port_channel($d, $i, $j)]))]);
-    }
-
-    private function sizes(int $d): array
-    {
-        $h = $this->h;
-        return array_filter(pairs($h->port_count($d), fn($i) => [$h->port_name($d, $i), $h->port_size($d, $i)]),
-            fn($n) => $n >= 0);
+        return $name === 'ports' || $name === 'store' || isset($this->data[$name]);
     }
 
     /** job.run: returns the job's state after it. */
@@ -131,16 +125,6 @@ final class Tree
     public function addAliases(string ...$aliases): int { return (int)$this->client->alias_set($this->jid, $aliases); }
     /** @return int how many were removed */
     public function removeAliases(string ...$aliases): int { return (int)$this->client->alias_del($aliases); }
-}
-
-/** @internal [key => value] of the pairs $pair(0 .. $n - 1) gives. */
-function pairs(int $n, callable $pair): array
-{
-    for ($out = [], $i = 0; $i < $n; $i++) {
-        [$k, $v] = $pair($i);
-        $out[$k] = $v;
-    }
-    return $out;
 }
 
 /** A tree job's children ($job->children()): $children['name'] is its jid
