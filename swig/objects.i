@@ -16,7 +16,8 @@
  * type would collide with the flat qless_<type>_<method> wrappers, which
  * stay for the layers that still call them. Hence each class's own name
  * (Client, Queue, Job, Recur, Worker, Events, StrList, JobList,
- * QueueCountList, Heartbeater, Schedule), given by QLESS_HANDLE in qless.i.
+ * QueueCountList, Heartbeater, Schedule, Tree, Store, Port, Channel,
+ * Subscribers, ScheduleEntries), given by QLESS_HANDLE in qless.i.
  *
  * A language adds its sugar on top (iterators, properties over the
  * attributes, JSON, keyword arguments) in swig/<lang>.i or its layer.
@@ -40,6 +41,16 @@ static CTYPE TYPE##_##NAME##_get(const TYPE *self)
  * languages. */
 %rename(cron_next) qless_client::cron_times;
 %rename(next) qless_recur::due_times;
+%rename(read) qless_port::take;
+%rename(peek) qless_port::look;
+%rename(size) qless_port::length;
+%rename(write) qless_port::put;
+%rename(connect) qless_port::link;
+%rename(disconnect) qless_port::unlink;
+%rename(publish) qless_channel::post;
+%rename(subscribers) qless_channel::listeners;
+%rename(kind) qless_entries::kind_name;
+%rename(next) qless_schedule::due_times;
 
 /* ---- client ---- */
 QLESS_ATTR(qless_client, const char *, worker_name)
@@ -154,6 +165,18 @@ QLESS_ATTR(qless_client, double, now)
 	{
 		return qless_state_del($self, jid, QLESS_STRV, QLESS_STRC, out_removed);
 	}
+
+	/* Typed job trees: a Tree snapshot (nil for no such job is the
+	 * language's choice: NotFound here), a Store snapshot, a Port or a
+	 * Channel bound to this client (no I/O), the jid an alias names. */
+	int tree(qless_tree **out, const char *jid) { return qless_tree_get(out, $self, jid); }
+	int store(qless_store **out, const char *jid) { return qless_store_get(out, $self, jid); }
+	int port(qless_port **out, const char *jid, qless_port_dir dir, const char *name)
+	{
+		return qless_port_open(out, $self, jid, dir, name);
+	}
+	int channel(qless_channel **out, const char *name) { return qless_channel_open(out, $self, name); }
+	int alias(char **out, const char *alias) { return qless_alias_resolve(out, $self, alias); }
 }
 
 /* ---- queue ---- */
@@ -323,6 +346,145 @@ QLESS_ATTR(qless_schedule, const char *, name)
 	int remove(const char *jid, int *out_removed);
 	/* The pending entries as JSON text. */
 	int list(char **out_json);
+	/* The one add: (jid, inserted) for a map with exactly one of at,
+	 * at_text, in, in_text, every (+ first), every_text, cron, and the
+	 * entry's options (unique, key, jid, priority, retries, backlog, tags). */
+	int add_entry(char **out_jid, int *out_inserted, const char *klass, const char *data,
+	              const qless_schedule_add_options *opts)
+	{
+		return qless_schedule_put(out_jid, out_inserted, $self, klass, data, opts);
+	}
+	/* The pending entries as ScheduleEntries. */
+	int entries(qless_entries **out) { return qless_entries_get(out, $self); }
+	/* next(jid, count): an entry's next due times as a TimeList. */
+	int due_times(qless_swig_times **out, const char *jid, int64_t count)
+	{
+		qless_swig_times *t = (qless_swig_times *)calloc(1, sizeof *t);
+		int rc = t ? qless_schedule_next_times(&t->v, &t->n, $self, jid, count) : QLESS_ENOMEM;
+		return qless_swig_times_done(out, t, rc);
+	}
+}
+
+/* ---- job trees (qless/tree.h): one class per concept, for every language ---- */
+
+/* Tree: a snapshot of a tree job's record and its store, read by
+ * Client.tree(jid). Children, aliases and ports by index, sorted. */
+QLESS_ATTR(qless_tree, const char *, jid)
+QLESS_ATTR(qless_tree, const char *, klass)
+QLESS_ATTR(qless_tree, const char *, queue)
+QLESS_ATTR(qless_tree, const char *, status)
+QLESS_ATTR(qless_tree, const char *, parent)
+QLESS_ATTR(qless_tree, const char *, name)
+QLESS_ATTR(qless_tree, const char *, created_by)
+QLESS_ATTR(qless_tree, const char *, json)
+QLESS_ATTR(qless_tree, double, started)
+QLESS_ATTR(qless_tree, int64_t, runs)
+QLESS_ATTR(qless_tree, qless_bool, rerun)
+%extend qless_tree {
+	size_t child_count();
+	const char *child_name(size_t index);
+	const char *child_jid(size_t index);
+	const char *child(const char *name);
+	size_t alias_count();
+	const char *alias(size_t index);
+	size_t port_count(qless_port_dir dir);
+	const char *port_name(qless_port_dir dir, size_t index);
+	int64_t port_size(qless_port_dir dir, size_t index);
+	const char *port_default(qless_port_dir dir, size_t index);
+	size_t port_channel_count(qless_port_dir dir, size_t index);
+	const char *port_channel(qless_port_dir dir, size_t index, size_t channel);
+	/* The store read with the record (a Store of its own would borrow it). */
+	size_t store_size() { return qless_store_size(qless_tree_store($self)); }
+	const char *store_key(size_t index) { return qless_store_key(qless_tree_store($self), index); }
+	const char *store_value(size_t index) { return qless_store_value(qless_tree_store($self), index); }
+	const char *store_find(const char *key) { return qless_store_find(qless_tree_store($self), key); }
+	const char *store_json() { return qless_store_json(qless_tree_store($self)); }
+}
+
+/* Store: a snapshot of a job's per-job state map; values are JSON texts. */
+QLESS_ATTR(qless_store, const char *, json)
+%extend qless_store {
+	size_t size();
+	const char *key(size_t index);
+	const char *value(size_t index);
+	const char *find(const char *key);
+}
+
+/* Port: one port of a job, bound to its client; values are JSON texts. */
+QLESS_ATTR(qless_port, const char *, jid)
+QLESS_ATTR(qless_port, const char *, name)
+QLESS_ATTR(qless_port, qless_port_dir, direction)
+%extend qless_port {
+	/* read(count) and peek(count): a StrList of JSON texts, oldest first. */
+	int take(qless_strlist **out, int64_t count)
+	{
+		return qless_port_read_values(out, qless_port_client($self), qless_port_jid($self),
+		                              qless_port_direction($self), qless_port_name($self), count);
+	}
+	int look(qless_strlist **out, int64_t count)
+	{
+		return qless_port_peek_values(out, qless_port_client($self), qless_port_jid($self),
+		                              qless_port_direction($self), qless_port_name($self), count);
+	}
+	int length(int64_t *out)
+	{
+		return qless_port_size(qless_port_client($self), qless_port_jid($self), qless_port_direction($self),
+		                       qless_port_name($self), out);
+	}
+	int put(QLESS_STRV(values, n))
+	{
+		return qless_port_write(qless_port_client($self), qless_port_jid($self), qless_port_direction($self),
+		                        qless_port_name($self), QLESS_STRV, QLESS_STRC);
+	}
+	int link(QLESS_STRV(channels, n), int64_t *out_added)
+	{
+		return qless_port_connect(qless_port_client($self), qless_port_jid($self), qless_port_direction($self),
+		                          qless_port_name($self), QLESS_STRV, QLESS_STRC, out_added);
+	}
+	int unlink(QLESS_STRV(channels, n), int64_t *out_removed)
+	{
+		return qless_port_disconnect(qless_port_client($self), qless_port_jid($self),
+		                             qless_port_direction($self), qless_port_name($self), QLESS_STRV, QLESS_STRC,
+		                             out_removed);
+	}
+}
+
+/* Channel: bound to its client; publish(json, from_jid) -> ports reached. */
+QLESS_ATTR(qless_channel, const char *, name)
+%extend qless_channel {
+	int post(const char *json, const char *from_jid, int64_t *out_delivered)
+	{
+		return qless_channel_publish(qless_channel_client($self), qless_channel_name($self), json, from_jid,
+		                             out_delivered);
+	}
+	int listeners(qless_subscribers **out)
+	{
+		return qless_subscribers_get(out, qless_channel_client($self), qless_channel_name($self));
+	}
+}
+
+/* Subscribers: (jid, port) pairs by index. */
+%extend qless_subscribers {
+	size_t size();
+	const char *jid(size_t index);
+	const char *port(size_t index);
+}
+
+/* ScheduleEntries: a schedule's pending entries by index; kind is "at",
+ * "interval" or "cron". */
+%extend qless_entries {
+	size_t size();
+	const char *jid(size_t index);
+	const char *klass(size_t index);
+	const char *kind_name(size_t index);
+	const char *cron(size_t index);
+	double interval(size_t index);
+	double next(size_t index);
+	double priority(size_t index);
+	size_t tag_count(size_t index);
+	const char *tag(size_t index, size_t tag);
+	const char *description(size_t index);
+	const char *json(size_t index);
 }
 
 /* ---- lists: items are copied out; take moves a job out of its list ---- */

@@ -172,6 +172,29 @@ static const struct qless_swig_field qless_swig_schedule_fields[] = {
 	{ "backlog", QLESS_SWIG_INT, offsetof(qless_schedule_options, backlog), 0 },
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_schedule_options, tags), offsetof(qless_schedule_options, ntags) },
 };
+/* The one add of schedules: when (exactly one of the time fields) and the
+ * entry's options, in one map. */
+static const qless_schedule_add_options qless_swig_schedule_add_defaults = QLESS_SCHEDULE_ADD_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_schedule_add_fields[] = {
+	{ "at", QLESS_SWIG_DOUBLE, offsetof(qless_schedule_add_options, at), offsetof(qless_schedule_add_options, has_at) },
+	{ "at_text", QLESS_SWIG_STR, offsetof(qless_schedule_add_options, at_text), 0 },
+	{ "in", QLESS_SWIG_DOUBLE, offsetof(qless_schedule_add_options, in_seconds), offsetof(qless_schedule_add_options, has_in) },
+	{ "in_text", QLESS_SWIG_STR, offsetof(qless_schedule_add_options, in_text), 0 },
+	{ "every", QLESS_SWIG_DOUBLE, offsetof(qless_schedule_add_options, every),
+	  offsetof(qless_schedule_add_options, has_every) },
+	{ "first", QLESS_SWIG_DOUBLE, offsetof(qless_schedule_add_options, first), 0 },
+	{ "every_text", QLESS_SWIG_STR, offsetof(qless_schedule_add_options, every_text), 0 },
+	{ "cron", QLESS_SWIG_STR, offsetof(qless_schedule_add_options, cron), 0 },
+	{ "unique", QLESS_SWIG_INT, offsetof(qless_schedule_add_options, unique), 0 },
+	{ "key", QLESS_SWIG_STR, offsetof(qless_schedule_add_options, key), 0 },
+	{ "jid", QLESS_SWIG_STR, offsetof(qless_schedule_add_options, jid), 0 },
+	{ "priority", QLESS_SWIG_DOUBLE, offsetof(qless_schedule_add_options, priority),
+	  offsetof(qless_schedule_add_options, has_priority) },
+	{ "retries", QLESS_SWIG_INT, offsetof(qless_schedule_add_options, retries), 0 },
+	{ "backlog", QLESS_SWIG_INT, offsetof(qless_schedule_add_options, backlog), 0 },
+	{ "tags", QLESS_SWIG_STRV, offsetof(qless_schedule_add_options, tags),
+	  offsetof(qless_schedule_add_options, ntags) },
+};
 #define QLESS_SWIG_OPTSPEC_ROW(what, type, fields) \
 	{ what, &qless_swig_##fields##_defaults, sizeof(type), qless_swig_##fields##_fields, \
 	  sizeof qless_swig_##fields##_fields / sizeof *qless_swig_##fields##_fields }
@@ -186,6 +209,8 @@ static const struct qless_swig_optspec qless_swig_worker_spec =
 	QLESS_SWIG_OPTSPEC_ROW("worker options", qless_worker_options, worker);
 static const struct qless_swig_optspec qless_swig_schedule_spec =
 	QLESS_SWIG_OPTSPEC_ROW("schedule options", qless_schedule_options, schedule);
+static const struct qless_swig_optspec qless_swig_schedule_add_spec =
+	QLESS_SWIG_OPTSPEC_ROW("schedule add options", qless_schedule_add_options, schedule_add);
 
 /* The table of the options struct opts points to, chosen by its C type so
  * that one typemap per language serves every options struct. */
@@ -195,7 +220,8 @@ static const struct qless_swig_optspec qless_swig_schedule_spec =
 	qless_recur_options *: &qless_swig_recur_spec, \
 	qless_client_options *: &qless_swig_client_spec, \
 	qless_worker_options *: &qless_swig_worker_spec, \
-	qless_schedule_options *: &qless_swig_schedule_spec)
+	qless_schedule_options *: &qless_swig_schedule_spec, \
+	qless_schedule_add_options *: &qless_swig_schedule_add_spec)
 
 /* C arrays a typemap allocated for the list fields of one call. */
 #define QLESS_SWIG_MAXLISTS 4
@@ -305,6 +331,12 @@ static int qless_swig_error_index(int code)
 %ignore qless_heartbeater_free;
 %ignore qless_queue_countlist_free;
 %ignore qless_schedule_free;
+%ignore qless_tree_free;
+%ignore qless_store_free;
+%ignore qless_port_free;
+%ignore qless_channel_free;
+%ignore qless_subscribers_free;
+%ignore qless_entries_free;
 %ignore qless_joblist_get;
 /* Operators use `qless server status`; programs only need start and stop. */
 %ignore qless_server_status;
@@ -315,8 +347,10 @@ static int qless_swig_error_index(int code)
 /* Options structs in from the language's native map (see QLESS_OPTIONS). */
 %apply const SWIGTYPE *QLESS_OPTIONS {
   const qless_put_options *, const qless_complete_options *, const qless_recur_options *,
-  const qless_client_options *, const qless_worker_options *, const qless_schedule_options *
+  const qless_client_options *, const qless_worker_options *, const qless_schedule_options *,
+  const qless_schedule_add_options *
 };
+%ignore qless_schedule_add_options_init;
 %ignore qless_schedule_options_init;
 /* Bindings read time text through Schedule.add_at_text and friends. */
 %ignore qless_when_read;
@@ -329,7 +363,7 @@ static int qless_swig_error_index(int code)
 
 /* ---- results: an int is a status; values have types of their own ---- */
 %typemap(out) int = int QLESS_STATUS_OUT;
-%apply int QLESS_PLAIN_OUT { qless_bool, qless_error_code, qless_when_kind };
+%apply int QLESS_PLAIN_OUT { qless_bool, qless_error_code, qless_when_kind, qless_port_dir, qless_entry_kind };
 /* The one int result that is a value, kept an int in C for the ABI. */
 %ignore qless_version_number;
 %rename(qless_version_number) qless_swig_version_number;
@@ -344,7 +378,8 @@ static long qless_swig_version_number(void)
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
   qless_client **, qless_queue **, qless_job **, qless_recur **, qless_worker **,
   qless_events **, qless_heartbeater **, qless_joblist **, qless_strlist **,
-  qless_queue_countlist **, qless_schedule **, qless_swig_times **
+  qless_queue_countlist **, qless_schedule **, qless_swig_times **,
+  qless_tree **, qless_store **, qless_port **, qless_channel **, qless_subscribers **, qless_entries **
 };
 %apply char **QLESS_OUT_STRING { char ** };
 /* SWIG drops qualifiers when no typemap fits a type exactly, and a list of
@@ -369,6 +404,7 @@ static long qless_swig_version_number(void)
 %ignore qless_recur_options;
 %ignore qless_worker_options;
 %ignore qless_schedule_options;
+%ignore qless_schedule_add_options;
 /* Pipelined raw calls: a C-level batching tool, not wrapped. */
 %ignore qless_call;
 %ignore qless_client_call_batch;
@@ -387,6 +423,7 @@ static long qless_swig_version_number(void)
 /* Listening runs job code on pool threads: each language listens through
  * its own worker trampoline instead (as for the engine above). */
 %ignore qless_schedule_listen;
+%ignore qless_schedule_listen_run;
 %ignore qless_schedule_stop;
 %ignore qless_listen_options;
 %ignore qless_listen_options_init;
@@ -415,6 +452,12 @@ static long qless_swig_version_number(void)
  * functions stay C-only. */
 %ignore qless_client_cron_next;
 %ignore qless_recur_next;
+%ignore qless_schedule_next_times;
+/* Borrowed from its tree: a proxy could outlive it (Tree has store_* instead). */
+%ignore qless_tree_store;
+/* The handles' clients are borrowed: languages hold the Client they made. */
+%ignore qless_port_client;
+%ignore qless_channel_client;
 %{
 typedef struct qless_swig_times {
 	double *v;   /* owned: qless_free */
@@ -475,6 +518,13 @@ QLESS_HANDLE(qless_heartbeater, Heartbeater, qless_heartbeater_free)
 QLESS_HANDLE(qless_queue_countlist, QueueCountList, qless_queue_countlist_free)
 QLESS_HANDLE(qless_schedule, Schedule, qless_schedule_free)
 QLESS_HANDLE(qless_swig_times, TimeList, qless_swig_times_free)
+/* Job trees and schedule entries (qless/tree.h, qless/schedule.h). */
+QLESS_HANDLE(qless_tree, Tree, qless_tree_free)
+QLESS_HANDLE(qless_store, Store, qless_store_free)
+QLESS_HANDLE(qless_port, Port, qless_port_free)
+QLESS_HANDLE(qless_channel, Channel, qless_channel_free)
+QLESS_HANDLE(qless_subscribers, Subscribers, qless_subscribers_free)
+QLESS_HANDLE(qless_entries, ScheduleEntries, qless_entries_free)
 
 %include "qless/common.h"
 %include "qless/client.h"

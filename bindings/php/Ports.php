@@ -12,24 +12,24 @@ function json(mixed $value): string { return json_encode($value, JSON_THROW_ON_E
  *  reserved as a property name in PHP, so the spelling stays.) */
 final class Ports
 {
-    public readonly PortMap $in;
-    public readonly PortMap $out;
+    public readonly PortSide $in;
+    public readonly PortSide $out;
 
     public function __construct(\QlessClient $client, string $jid)
     {
-        $this->in = new PortMap($client, $jid, 0);
-        $this->out = new PortMap($client, $jid, 1);
+        $this->in = new PortSide($client, $jid, 0);
+        $this->out = new PortSide($client, $jid, 1);
     }
 }
 
 /** $ports->in['p']: a Port (no I/O until it is used). */
-final class PortMap implements \ArrayAccess
+final class PortSide implements \ArrayAccess
 {
     public function __construct(private \QlessClient $client, private string $jid, private int $dir) {}
 
     public function offsetGet(mixed $name): Port { return new Port($this->client, $this->jid, $this->dir, $name); }
     public function offsetExists(mixed $name): bool { return true; }
-    public function offsetSet(mixed $name, mixed $value): void { throw new \LogicException('Qless\PortMap: use define()'); }
+    public function offsetSet(mixed $name, mixed $value): void { throw new \LogicException('Qless\PortSide: use define()'); }
     public function offsetUnset(mixed $name): void { $this->remove($name); }
 
     /** @param array<string,array> $ports port => [] or ['default' => v] */
@@ -42,39 +42,38 @@ final class PortMap implements \ArrayAccess
     public function remove(string ...$names): int { return (int)$this->client->port_remove($this->jid, $this->dir, $names); }
 }
 
+/** One port of a job: the extension's Port (no I/O until it is used), with
+ *  PHP values in and out. */
 final class Port
 {
-    public function __construct(private \QlessClient $client, private string $jid, private int $dir,
-                                public readonly string $name) {}
+    private \QlessPort $h;
+    public readonly string $name;
+
+    public function __construct(\QlessClient $client, string $jid, int $dir, string $name)
+    {
+        $this->h = $client->port($jid, $dir, $name);
+        $this->name = $name;
+    }
 
     /** @return array up to $count values, removed from the port */
-    public function read($count = 1): array
-    {
-        return decode($this->client->port_read($this->jid, $this->dir, $this->name, count_arg($count, __METHOD__)));
-    }
+    public function read($count = 1): array { return values($this->h->read(count_arg($count, __METHOD__))); }
 
     /** @return array up to $count values, left in the port */
-    public function peek($count = 1): array
-    {
-        return decode($this->client->port_peek($this->jid, $this->dir, $this->name, count_arg($count, __METHOD__)));
-    }
+    public function peek($count = 1): array { return values($this->h->peek(count_arg($count, __METHOD__))); }
 
-    public function size(): int { return (int)$this->client->port_size($this->jid, $this->dir, $this->name); }
+    public function size(): int { return (int)$this->h->size(); }
+    public function write(mixed ...$values): void { $this->h->write(array_map(json(...), $values)); }
+    public function connect(string ...$channels): int { return (int)$this->h->connect($channels); }
+    public function disconnect(string ...$channels): int { return (int)$this->h->disconnect($channels); }
+}
 
-    public function write(mixed ...$values): void
-    {
-        $this->client->port_write($this->jid, $this->dir, $this->name, array_map(json(...), $values));
+/** @internal The values of a StrList of JSON texts. */
+function values(\QlessStrList $list): array
+{
+    for ($out = [], $i = 0, $n = $list->size(); $i < $n; $i++) {
+        $out[] = json_decode($list->get($i), true, 512, JSON_THROW_ON_ERROR);
     }
-
-    public function connect(string ...$channels): int
-    {
-        return (int)$this->client->port_connect($this->jid, $this->dir, $this->name, $channels);
-    }
-
-    public function disconnect(string ...$channels): int
-    {
-        return (int)$this->client->port_disconnect($this->jid, $this->dir, $this->name, $channels);
-    }
+    return $out;
 }
 
 /** $client->channels['/a']. */
@@ -88,22 +87,31 @@ final class Channels implements \ArrayAccess
     public function offsetUnset(mixed $name): void { $this->offsetSet($name, null); }
 }
 
+/** A channel: the extension's Channel, with PHP values in and out. */
 final class Channel
 {
-    public function __construct(private \QlessClient $client, public readonly string $name) {}
+    private \QlessChannel $h;
+    public readonly string $name;
 
-    /** @return int the input ports it reached */
-    public function publish(mixed $value, ?string $from = null): int
+    public function __construct(\QlessClient $client, string $name)
     {
-        return (int)$this->client->channel_publish($this->name, json($value), $from);
+        $this->h = $client->channel($name);
+        $this->name = $name;
     }
 
+    /** @return int the input ports it reached */
+    public function publish(mixed $value, ?string $from = null): int { return (int)$this->h->publish(json($value), $from); }
+
     /** @return array<array{0:string,1:string}> [jid, port] pairs subscribed to exactly this channel */
-    public function subscribers(): array { return decode($this->client->channel_subscribers($this->name)); }
+    public function subscribers(): array
+    {
+        $s = $this->h->subscribers();
+        return array_map(fn($i) => [$s->jid($i), $s->port($i)], $s->size() ? range(0, $s->size() - 1) : []);
+    }
 }
 
 /** $tree->store['k']: a job's per-job state as PHP data; null for an unset key. */
-final class State implements \ArrayAccess
+final class Store implements \ArrayAccess
 {
     public function __construct(private \QlessClient $client, private string $jid) {}
 
@@ -117,15 +125,20 @@ final class State implements \ArrayAccess
     public function offsetSet(mixed $key, mixed $value): void
     {
         if ($key === null) {
-            throw new \TypeError('Qless\State[]: a key is needed ($state[] = ... has none)');
+            throw new \TypeError('Qless\Store[]: a key is needed ($store[] = ... has none)');
         }
         $this->client->state_set($this->jid, $key, json($value));
     }
     public function offsetUnset(mixed $key): void { $this->client->state_del($this->jid, [$key]); }
 
-    /** @return array<string,mixed> every key */
+    /** @return array<string,mixed> every key (a snapshot: the extension's Store) */
     public function all(): array
     {
-        return json_decode($this->client->state_get($this->jid, null), true, 512, JSON_THROW_ON_ERROR) ?: [];
+        $h = $this->client->store($this->jid);
+        $all = [];
+        for ($i = 0, $n = $h->size(); $i < $n; $i++) {
+            $all[$h->key($i)] = json_decode($h->value($i), true, 512, JSON_THROW_ON_ERROR);
+        }
+        return $all;
     }
 }

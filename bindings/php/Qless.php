@@ -370,7 +370,7 @@ final class Job extends \QlessJob
         return match ($name) {
             'client' => $this->owner($name),
             'ports' => new Ports($this->owner($name), $this->jid()),
-            'store' => new State($this->owner($name), $this->jid()),
+            'store' => new Store($this->owner($name), $this->jid()),
             default => parent::__get($name),
         };
     }

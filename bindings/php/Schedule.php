@@ -68,7 +68,6 @@ function seconds(mixed $value, string $what): float
  *  entry), list() (the entries as JSON text). */
 final class Schedule extends \QlessSchedule
 {
-    private const WHENS = ['at', 'in', 'cron', 'every'];
     private const ADD_OPTIONS = ['at' => null, 'in' => null, 'cron' => null, 'every' => null, 'unique' => true,
         'key' => null, 'jid' => null, 'priority' => null, 'retries' => null, 'tags' => null, 'backlog' => null,
         'report' => false];
@@ -90,22 +89,16 @@ final class Schedule extends \QlessSchedule
     public function add(string $klass, mixed $data = null, array $opts = []): string|array
     {
         $o = $this->options($opts, self::ADD_OPTIONS, __METHOD__);
-        $given = array_values(array_filter(self::WHENS, fn($k) => $o[$k] !== null));
-        if (count($given) !== 1) {
-            throw new InvalidArgument(__METHOD__ . '(): give exactly one of the options at, in, cron, every (got '
-                . ($given ? implode(', ', $given) : 'none') . '); addNow runs at once', \QLESS_EINVAL);
+        $c = $this->cOptions($o) + ['cron' => $o['cron']];
+        // Text goes to the extension as text, which reads it as each option
+        // means it; the core chooses (and refuses) among the times.
+        foreach (['at' => epoch(...), 'in' => seconds(...), 'every' => seconds(...)] as $k => $convert) {
+            if ($o[$k] !== null) {
+                $c[is_string($o[$k]) ? "{$k}_text" : $k] = is_string($o[$k]) ? $o[$k]
+                    : $convert($o[$k], "Qless\\Schedule::add(): option $k");
+            }
         }
-        $args = [$klass, $data === null ? null : encode($data, __METHOD__), $this->cOptions($o)];
-        $found = match ($given[0]) {
-            // Text goes to the extension, which reads it as each option means it.
-            'at' => is_string($o['at']) ? $this->add_at_text($o['at'], ...$args)
-                : $this->add_at(epoch($o['at'], 'Qless\Schedule::add(): option at'), ...$args),
-            'in' => is_string($o['in']) ? $this->add_in_text($o['in'], ...$args)
-                : $this->add_in(seconds($o['in'], 'Qless\Schedule::add(): option in'), ...$args),
-            'every' => is_string($o['every']) ? $this->add_every_text($o['every'], ...$args)
-                : $this->add_every(seconds($o['every'], 'Qless\Schedule::add(): option every'), 0, ...$args),
-            'cron' => $this->add_cron($this->text($o['cron'], 'cron'), ...$args),
-        };
+        $found = $this->add_entry($klass, $data === null ? null : encode($data, __METHOD__), $c);
         return $o['report'] ? $found : $found[0];
     }
 
@@ -113,7 +106,7 @@ final class Schedule extends \QlessSchedule
      *  (without the times and backlog). */
     public function addNow(string $klass, mixed $data = null, array $opts = []): string|array
     {
-        $defaults = array_diff_key(self::ADD_OPTIONS, array_flip([...self::WHENS, 'backlog']));
+        $defaults = array_diff_key(self::ADD_OPTIONS, array_flip(['at', 'in', 'cron', 'every', 'backlog']));
         $o = $this->options($opts, $defaults, __METHOD__);
         $found = $this->add_now($klass, $data === null ? null : encode($data, __METHOD__), $this->cOptions($o));
         return $o['report'] ? $found : $found[0];
@@ -121,25 +114,35 @@ final class Schedule extends \QlessSchedule
 
     /** @return array[] the pending entries: templates by next due time, then
      *  scheduled jobs, each ['jid', 'klass', 'kind' => 'cron'|'interval'|'at',
-     *  'cron' or 'interval', 'next', ...]. Jobs waiting or running are none. */
-    public function entries(): array { return decode($this->list()); }
-
-    /** @return float[] the next $n due times of entry $jid: a template's from
-     *  the server, a scheduled job's one time. NotFound when $jid is no
-     *  pending entry of this schedule. */
-    public function next(string $jid, $n = 5): array
+     *  'cron' or 'interval', 'next', 'priority', 'tags', 'description']. Jobs
+     *  waiting or running are none. */
+    public function entries(): array
     {
-        $n = count_arg($n, __METHOD__, 'n');
-        $recur = $this->client()->recurringJob($jid);
-        if ($recur !== null && $recur->queue() === $this->name()) {
-            return times($recur->next($n));
-        }
-        foreach ($this->entries() as $entry) {
-            if ($entry['jid'] === $jid) {
-                return [(float)$entry['next']];
+        $e = parent::entries();
+        for ($out = [], $i = 0, $n = $e->size(); $i < $n; $i++) {
+            $kind = $e->kind($i);
+            $entry = ['jid' => $e->jid($i), 'klass' => $e->klass($i), 'kind' => $kind, 'next' => $e->next($i),
+                'priority' => $e->priority($i), 'tags' => [], 'description' => $e->description($i)];
+            for ($j = 0, $m = $e->tag_count($i); $j < $m; $j++) {
+                $entry['tags'][] = $e->tag($i, $j);
             }
+            if ($kind !== 'at') {
+                $entry[$kind] = $kind === 'cron' ? $e->cron($i) : $e->interval($i);
+            }
+            $out[] = $entry;
         }
-        throw new NotFound(__METHOD__ . "(): $jid is no pending entry of {$this->name()}", \QLESS_ENOTFOUND);
+        return $out;
+    }
+
+    /** @return float[] the next $n due times of entry $jid: a template's, a
+     *  scheduled job's one time. NotFound when $jid is no pending entry of
+     *  this schedule. */
+    public function next($jid, $n = 5): array
+    {
+        if (!is_string($jid)) {
+            throw new \TypeError(__METHOD__ . '(): jid must be a string, ' . get_debug_type($jid) . ' given');
+        }
+        return times(parent::next($jid, count_arg($n, __METHOD__, 'n')));
     }
 
     /**

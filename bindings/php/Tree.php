@@ -1,7 +1,7 @@
 <?php
 // Job trees (qless/tree.h) on PHP's side: $client->trees[$jid] and
 // $client->aliases[$alias]. The protocol's rules stay in the server; this
-// only turns JSON into arrays and "not found" into null.
+// only turns the extension's Tree into arrays and "not found" into null.
 declare(strict_types=1);
 
 namespace Qless;
@@ -30,12 +30,10 @@ final class Trees extends ReadOnlyMap
             throw new \TypeError('Qless\Trees[]: jid must be a string, ' . get_debug_type($jid) . ' given');
         }
         try {
-            $json = $this->client->tree_get($jid);
+            return new Tree($this->client, $this->client->tree($jid));
         } catch (NotFound) {
             return null;
         }
-        $data = $json === null ? null : json_decode($json, true, 512, JSON_THROW_ON_ERROR);
-        return is_array($data) ? new Tree($this->client, $data) : null;
     }
 }
 
@@ -48,24 +46,50 @@ final class Aliases extends ReadOnlyMap
             throw new \TypeError('Qless\Aliases[]: alias must be a string, ' . get_debug_type($alias) . ' given');
         }
         try {
-            return $this->client->alias_get($alias);
+            return $this->client->alias($alias);
         } catch (NotFound) {
             return null;
         }
     }
 }
 
-/** A snapshot of tree.get (its fields as public properties, as the server
- *  sent them) with the tree commands on its jid. */
+/** A snapshot of a tree job (the extension's Tree): its fields as read-only
+ *  properties under tree.get's names (jid, klass, queue, state, parent,
+ *  name, created_by, started, runs, rerun, children, aliases, inports,
+ *  outports, inchannels, outchannels, sizes; data: all of them), ->ports and
+ *  ->store, and the tree commands on its jid. */
 final class Tree
 {
     public readonly string $jid;
-    /** @var array<string,mixed> the whole tree.get object */
+    /** @var array<string,mixed> every field */
     public readonly array $data;
 
-    public function __construct(private \QlessClient $client, array $data)
+    public function __construct(private \QlessClient $client, \QlessTree $h)
     {
-        $this->jid = $data['jid'];
+        $this->jid = $h->jid;
+        $data = ['jid' => $h->jid, 'klass' => $h->klass, 'queue' => $h->queue, 'state' => $h->status,
+            'parent' => $h->parent, 'name' => $h->name, 'created_by' => $h->created_by, 'runs' => $h->runs,
+            'started' => $h->started ?: false, 'rerun' => (bool)$h->rerun, 'children' => [], 'aliases' => []];
+        for ($i = 0; $i < $h->child_count(); $i++) {
+            $data['children'][$h->child_name($i)] = $h->child_jid($i);
+        }
+        for ($i = 0; $i < $h->alias_count(); $i++) {
+            $data['aliases'][] = $h->alias($i);
+        }
+        foreach (['in' => 0, 'out' => 1] as $side => $d) {
+            $data[$side . 'ports'] = $data[$side . 'channels'] = $data['sizes'][$side] = [];
+            for ($i = 0; $i < $h->port_count($d); $i++) {
+                $name = $h->port_name($d, $i);
+                $default = $h->port_default($d, $i);
+                $data[$side . 'ports'][$name] = $default === null ? [] : ['default' => decode("[$default]")[0]];
+                if ($h->port_size($d, $i) >= 0) {
+                    $data['sizes'][$side][$name] = $h->port_size($d, $i);
+                }
+                for ($j = 0; $j < $h->port_channel_count($d, $i); $j++) {
+                    $data[$side . 'channels'][$name][] = $h->port_channel($d, $i, $j);
+                }
+            }
+        }
         $this->data = $data;
     }
 
@@ -74,7 +98,7 @@ final class Tree
         // tree.get has a field "state" (the job's state), so the per-job
         // state map is ->store here.
         if ($name === 'ports' || $name === 'store') {
-            return $name === 'ports' ? new Ports($this->client, $this->jid) : new State($this->client, $this->jid);
+            return $name === 'ports' ? new Ports($this->client, $this->jid) : new Store($this->client, $this->jid);
         }
         if (!array_key_exists($name, $this->data)) {
             throw new \Error("Qless\\Tree: no field $name");

@@ -130,6 +130,7 @@ extern CU_TestInfo recur_cron_tests[];
 extern CU_TestInfo schedule_entry_tests[];
 extern CU_TestInfo schedule_text_tests[];
 extern CU_TestInfo tree_tests[];
+extern CU_TestInfo tree_typed_tests[];
 extern CU_TestInfo tree_arg_tests[];
 extern CU_TestInfo tree_port_tests[];
 

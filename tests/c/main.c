@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 		SUITE("tree", tree_tests),
 		SUITE("tree_args", tree_arg_tests),
 		SUITE("tree_ports", tree_port_tests),
+		SUITE("tree_typed", tree_typed_tests),
 		CU_SUITE_INFO_NULL,
 	};
 	if (CU_initialize_registry() != CUE_SUCCESS)

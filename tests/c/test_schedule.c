@@ -318,7 +318,7 @@ static void test_handle(void)
 
 	qless_listen_options o = QLESS_LISTEN_OPTIONS_INIT, init;
 	assert_refused(qless_listen_options_init(NULL, 1), "qless_listen_options_init", "opts");
-	assert_refused(qless_listen_options_init(&init, 2), "qless_listen_options_init", "version");
+	assert_refused(qless_listen_options_init(&init, 3), "qless_listen_options_init", "version");
 	TH_OK(qless_listen_options_init(&init, QLESS_LISTEN_OPTIONS_VERSION));
 	CU_ASSERT(init.version == o.version && init.threads == o.threads && init.interval == o.interval &&
 	          init.max_jobs == o.max_jobs);
@@ -328,7 +328,7 @@ static void test_handle(void)
 	assert_refused(qless_schedule_listen(NULL, perform_ok, &t, NULL), "qless_schedule_listen", "schedule");
 	assert_refused(qless_schedule_listen(s, NULL, &t, NULL), "qless_schedule_listen", "perform");
 	const struct { unsigned int version; int threads; double interval; int64_t max_jobs; const char *arg; } bad[] = {
-		{ 0, 1, 0, 0, "version" }, { 2, 1, 0, 0, "version" }, { 1, -1, 0, 0, "threads" },
+		{ 0, 1, 0, 0, "version" }, { 3, 1, 0, 0, "version" }, { 1, -1, 0, 0, "threads" },
 		{ 1, 129, 0, 0, "threads" }, { 1, 1, -1, 0, "interval" }, { 1, 1, NAN, 0, "interval" },
 		{ 1, 1, INFINITY, 0, "interval" }, { 1, 1, 86401, 0, "interval" }, { 1, 1, 0, -1, "max_jobs" },
 	};

@@ -145,7 +145,7 @@ final class ScheduleTest extends QlessTestCase
     {
         foreach ([[], ['at' => self::N + 60, 'in' => 60], ['cron' => '* * * * *', 'every' => 60],
                   ['at' => self::N, 'in' => 1, 'cron' => '* * * * *', 'every' => 1], ['report' => true]] as $opts) {
-            $this->assertRefused(Qless\InvalidArgument::class, 'exactly one of the options at, in, cron, every',
+            $this->assertRefused(Qless\InvalidArgument::class, 'exactly one of at, in, every and cron',
                 fn() => $this->sched->add('K', [], $opts));
         }
         $this->assertRefused(Qless\InvalidArgument::class, 'not a one-off time', fn() => $this->sched->add('K', null, ['at' => 'every monday']));

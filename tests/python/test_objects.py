@@ -14,11 +14,14 @@ HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 CLASSES = {"qless_client": "Client", "qless_queue": "Queue", "qless_job": "Job", "qless_recur": "Recur",
            "qless_worker": "Worker", "qless_events": "Events", "qless_strlist": "StrList",
            "qless_joblist": "JobList", "qless_queue_countlist": "QueueCountList",
-           "qless_heartbeater": "Heartbeater", "qless_schedule": "Schedule"}
+           "qless_heartbeater": "Heartbeater", "qless_schedule": "Schedule", "qless_tree": "Tree",
+           "qless_store": "Store", "qless_port": "Port", "qless_channel": "Channel",
+           "qless_subscribers": "Subscribers", "qless_entries": "ScheduleEntries"}
 # Wrapped flat functions deliberately left out of the model, with why.
 NOT_METHODS = {
     "qless_job_client",           # a borrowed client: a proxy could outlive its job
     "qless_client_queues_json",   # raw JSON; Client.queue_counts is the typed form
+    "qless_entries_kind_name",    # it is ScheduleEntries.kind (a name in every language; the enum is C's)
 }
 DECL = re.compile(r"QLESS_EXTERN\([^)]*\)\s*(qless_\w+)\(\s*(?:const\s+)?(qless_\w+)\s*\*\s*\w+[,)]")
 

@@ -49,12 +49,13 @@ class TestSchedule < QlessTest::SpecNowTest
     assert_equal({ every => "interval", later => "interval", weekly => "cron", cron => "cron" }, kinds)
   end
 
-  # BND-1: two, four or none of at:/in:/cron:/every: is an ArgumentError.
+  # BND-1: two, four or none of at:/in:/cron:/every: is refused (by the
+  # core, which makes the choice for every binding: InvalidArgument).
   def test_exactly_one_time_or_argument_error
     [{}, { at: N + 60, in: 60 }, { cron: "* * * * *", every: 60 },
      { at: N, in: 1, cron: "* * * * *", every: 1 }].each do |given|
-      error = assert_raises(ArgumentError, given.inspect) { @sched.add("K", {}, **given) }
-      assert_match(/Schedule#add: give exactly one of at:, in:, cron:, every:/, error.message)
+      error = assert_raises(Qless::InvalidArgument, given.inspect) { @sched.add("K", {}, **given) }
+      assert_match(/give exactly one of at, in, every and cron/, error.message)
     end
     assert_empty q("KEYS", "ql:*")
   end

@@ -3,7 +3,6 @@
 -- Every add is unique unless unique = false: an identical pending entry is
 -- not added again. Policy is the core's (qless_schedule_*); this file only
 -- reads Lua's time values and option tables.
-local core = require "qless_core"
 local convert = require "qless.convert"
 local handle = require "qless.handle"
 local when = require "qless.when"
@@ -21,12 +20,8 @@ end
 function Schedule.meta.__tostring(self) return "qless.Schedule(" .. self.name .. ")" end
 
 local WHENS = { "at", "in", "cron", "every" }
--- Each time option's core call for text, for a number, and what it takes.
-local TIMES = {
-  at = { "add_at_text", "add_at", "text or epoch seconds" },
-  ["in"] = { "add_in_text", "add_in", "text or seconds" },
-  every = { "add_every_text", "add_every", "text or seconds" },
-}
+-- What each time option converts from (a number; text goes as <name>_text).
+local TIMES = { at = "text or epoch seconds", ["in"] = "text or seconds", every = "text or seconds" }
 -- Keys of add's table that are the layer's, not the core's options.
 local OWN = { at = true, ["in"] = true, cron = true, every = true, unique = true, report = true }
 
@@ -64,31 +59,23 @@ end
 -- with report = true). Exactly one of at (text or epoch seconds: once),
 -- in (text or seconds: once, after that long), every (text with or
 -- without "every", or seconds: a template) and cron (an expression: a
--- template). data: a table or JSON text (nil: {}).
+-- template): the core chooses, and refuses none or two. data: a table or
+-- JSON text (nil: {}).
 function methods:add(klass, data, opts)
   local where = "Schedule:add"
   local options, report = check_common(where, klass, opts)
-  local given = {}
-  for _, name in ipairs(WHENS) do
-    if opts ~= nil and opts[name] ~= nil then given[#given + 1] = name end
+  options.cron = opts and opts.cron
+  for name, expected in pairs(TIMES) do
+    local value = opts and opts[name]
+    if type(value) == "string" then
+      options[name .. "_text"] = value
+      where = where .. ": " .. name     -- the text's errors name the option
+    elseif value ~= nil then
+      if type(value) ~= "number" then when.type_error(where .. ": " .. name, expected, value) end
+      options[name] = value
+    end
   end
-  if #given ~= 1 then
-    convert.invalid(string.format("%s: give exactly one of at, in, cron, every (got %s); add_now runs at once",
-      where, #given == 0 and "none" or table.concat(given, ", ")))
-  end
-  local name, h, body = given[1], self._h, convert.data(data)
-  if name == "cron" then
-    check_type(where, "cron", opts.cron, "a string", "string")
-    return result(report, when.named(where, h.add_cron, h, opts.cron, klass, body, options))
-  end
-  local value, call = opts[name], TIMES[name]
-  -- Text goes to the core, which reads it as each option means it.
-  if type(value) == "string" then
-    return result(report, when.named(where .. ": " .. name, h[call[1]], h, value, klass, body, options))
-  end
-  if type(value) ~= "number" then when.type_error(where .. ": " .. name, call[3], value) end
-  if name == "every" then return result(report, when.named(where, h.add_every, h, value, 0, klass, body, options)) end
-  return result(report, when.named(where, h[call[2]], h, value, klass, body, options))
+  return result(report, when.named(where, self._h.add_entry, self._h, klass, convert.data(data), options))
 end
 
 -- s:add_now(klass, data, opts) -> as add, for a one-off that may run at
@@ -111,20 +98,27 @@ end
 
 -- The pending entries: templates by next due time, then scheduled jobs,
 -- each {jid, klass, kind = "cron"|"interval"|"at", cron or interval, next,
--- priority, tags}.
-function methods:entries() return convert.decode(self._h:list()) end
+-- priority, tags, description}.
+function methods:entries()
+  local e, out = self._h:entries(), {}
+  for i = 0, e:size() - 1 do
+    local entry = { jid = e:jid(i), klass = e:klass(i), kind = e:kind(i), next = e:next(i), priority = e:priority(i),
+                    tags = {}, description = e:description(i) }
+    for j = 0, e:tag_count(i) - 1 do entry.tags[j + 1] = e:tag(i, j) end
+    if entry.kind == "cron" then entry.cron = e:cron(i) elseif entry.kind == "interval" then entry.interval = e:interval(i) end
+    out[i + 1] = entry
+  end
+  return out
+end
 
--- The next n (default 5) due times of entry jid: a template's from the
--- server, a scheduled job's one time. NotFound when jid is no pending entry.
+-- The next n (default 5) due times of entry jid: a template's, or a
+-- scheduled job's one time. NotFound when jid is no pending entry.
 function methods:next(jid, n)
   if type(jid) ~= "string" then when.type_error("Schedule:next: jid", "a string", jid) end
   if n ~= nil and math.type(n) ~= "integer" then when.type_error("Schedule:next: n", "an integer", n) end
-  local recur = self.client.recurring[jid]
-  if recur ~= nil and recur.queue == self.name then return recur:next(n) end
-  for _, entry in ipairs(self:entries()) do
-    if entry.jid == jid then return { entry.next } end
-  end
-  error(core.new_error(core.QLESS_ENOTFOUND, "Schedule:next: " .. jid .. " is no pending entry of " .. self.name), 0)
+  local list, out = when.named("Schedule:next", self._h.next, self._h, jid, n or 5), {}
+  for i = 0, list:size() - 1 do out[i + 1] = list:get(i) end
+  return out
 end
 
 -- listen's options: the worker engine's flag for each, and whether it

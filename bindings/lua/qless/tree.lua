@@ -1,4 +1,5 @@
--- qless.tree: job trees (../shared/spec/jobtrees.md) in the Lua layer.
+-- qless.tree: job trees (jobtrees.md) in the Lua layer, over the core's
+-- Tree, Port, Channel and Store objects (swig/objects.i).
 --   client.trees[jid]         -> Tree (its tree.get record), or nil
 --   client.aliases[alias]     -> jid, or nil
 --   client.channels["/a"]     -> Channel: ch:publish(value[, {from = jid}]), ch.subscribers
@@ -78,55 +79,52 @@ M.OWN_PUT_OPTIONS = { "tree", "inports", "outports", "by" }
 
 ---------------------------------------------------------------- ports
 
-local Port = handle.class("qless.Port", "")
+-- A port is the core's Port (jid and name read from it), values Lua data.
+local Port = handle.class("qless.Port", "jid name")
 
 local function port_new(h, jid, dir, name)
   check_string("Port", "the port name", name)
-  return Port.wrap(h, { jid = jid, dir = dir, name = name })
+  return Port.wrap(h:port(jid, DIRS[dir], name), { dir = dir, _client = h })
 end
 
 function Port.meta.__tostring(self)
   return string.format("qless.Port(%s %s %s)", self.jid, self.dir, self.name)
 end
 
+-- The values of a StrList of JSON texts.
+local function values(list)
+  local out = {}
+  for i = 0, list:size() - 1 do out[i + 1] = json.decode(list:get(i)) end
+  return out
+end
+
 -- Removes and returns up to n (default 1) values, oldest first.
-function Port.methods:read(n)
-  return json.decode(self._h:port_read(self.jid, DIRS[self.dir], self.name, n or 1))
-end
-
+function Port.methods:read(n) return values(self._h:read(n or 1)) end
 -- As read, leaving the values in the port.
-function Port.methods:peek(n)
-  return json.decode(self._h:port_peek(self.jid, DIRS[self.dir], self.name, n or 1))
-end
-
-function Port.fields.size(self) return self._h:port_size(self.jid, DIRS[self.dir], self.name) end
+function Port.methods:peek(n) return values(self._h:peek(n or 1)) end
+function Port.fields.size(self) return self._h:size() end
 
 -- Writes the values in order (at least one; nil is null).
 function Port.methods:write(...)
   if select("#", ...) == 0 then convert.invalid("Port:write: at least one value is needed") end
-  self._h:port_write(self.jid, DIRS[self.dir], self.name, encode_all("Port:write", ...))
+  self._h:write(encode_all("Port:write", ...))
 end
 
 -- Links to channels (several strings or a table); returns the links added.
-function Port.methods:connect(...)
-  return self._h:port_connect(self.jid, DIRS[self.dir], self.name, convert.list(...))
-end
-
-function Port.methods:disconnect(...)
-  return self._h:port_disconnect(self.jid, DIRS[self.dir], self.name, convert.list(...))
-end
+function Port.methods:connect(...) return self._h:connect(convert.list(...)) end
+function Port.methods:disconnect(...) return self._h:disconnect(convert.list(...)) end
 
 -- Defines the port (or redefines it, keeping its data): options {} or
 -- {default = value}.
 function Port.methods:define(options)
   local ports = json.object()
   ports[self.name] = options or json.object()
-  self._h:port_define(self.jid, DIRS[self.dir], encode("Port:define", ports))
+  self._client:port_define(self.jid, DIRS[self.dir], encode("Port:define", ports))
 end
 
 -- Removes the port with its data; true when it was defined.
 function Port.methods:remove()
-  return self._h:port_remove(self.jid, DIRS[self.dir], { self.name }) == 1
+  return self._client:port_remove(self.jid, DIRS[self.dir], { self.name }) == 1
 end
 
 -- {in = lookup, out = lookup} of the Ports of jid on client proxy h.
@@ -137,12 +135,16 @@ function M.ports(h, jid)
   }
 end
 
----------------------------------------------------------------- state
+---------------------------------------------------------------- store
 
 -- x.store[key] (nil when unset), x.store[key] = value (nil deletes),
--- x.store() and pairs(x.store): the whole map.
+-- x.store() and pairs(x.store): the whole map (the core's Store snapshot).
 function M.store(h, jid)
-  local function all() return json.decode(h:state_get(jid, nil)) end
+  local function all()
+    local s, out = h:store(jid), {}
+    for i = 0, s:size() - 1 do out[s:key(i)] = json.decode(s:value(i)) end
+    return out
+  end
   return lookup(function(key)
     check_string("store", "the key", key)
     return convert.decode(h:state_get(jid, key))
@@ -158,62 +160,82 @@ end
 
 ---------------------------------------------------------------- trees
 
+-- A Tree: the core's Tree snapshot read once into tree.get's names.
 local Tree = handle.class("qless.Tree", "")
 M.Tree = Tree
+
+-- The fields of a core Tree t as Lua values (nil, not 0, for "none").
+local function record(t)
+  local r = { jid = t.jid, klass = t.klass, queue = t.queue, state = t.status, parent = t.parent, name = t.name,
+              created_by = t.created_by, runs = t.runs, rerun = t.rerun ~= 0, children = {}, aliases = {},
+              started = t.started ~= 0 and t.started or nil, sizes = {} }
+  for i = 0, t:child_count() - 1 do r.children[t:child_name(i)] = t:child_jid(i) end
+  for i = 0, t:alias_count() - 1 do r.aliases[i + 1] = t:alias(i) end
+  for side, d in pairs(DIRS) do
+    local ports, links, sizes = {}, {}, {}
+    for i = 0, t:port_count(d) - 1 do
+      local name, default = t:port_name(d, i), t:port_default(d, i)
+      ports[name] = default == nil and {} or { default = json.decode(default) }
+      if t:port_size(d, i) >= 0 then sizes[name] = t:port_size(d, i) end
+      for j = 0, t:port_channel_count(d, i) - 1 do
+        links[name] = links[name] or {}
+        links[name][j + 1] = t:port_channel(d, i, j)
+      end
+    end
+    r[side .. "ports"], r[side .. "channels"], r.sizes[side] = ports, links, sizes
+  end
+  return r
+end
 
 -- The Tree of jid, or nil when there is no such job (a plain job is
 -- StateError, from the core).
 function M.tree(h, jid)
   check_string("client.trees", "the jid", jid)
-  local ok, text = pcall(h.tree_get, h, jid)
+  local ok, t = pcall(h.tree, h, jid)
   if not ok then
-    if type(text) == "table" and text.code == core.QLESS_ENOTFOUND then return nil end
-    error(text, 0)
+    if type(t) == "table" and t.code == core.QLESS_ENOTFOUND then return nil end
+    error(t, 0)
   end
-  if text == nil then return nil end
-  return Tree.wrap(h, { _record = json.decode(text) })
+  local tree = record(t)
+  tree._client = h
+  return Tree.wrap(t, tree)
 end
 
 function Tree.meta.__tostring(self) return string.format("qless.Tree(%s %s %s)", self.jid, self.klass, self.state) end
 
-for _, name in ipairs({ "jid", "klass", "queue", "state", "name", "children", "aliases", "created_by", "runs",
-                        "rerun", "inports", "outports", "inchannels", "outchannels", "sizes" }) do
-  Tree.fields[name] = function(self) return self._record[name] end
-end
--- false in the record (none) is nil here, as everywhere in the layer.
-function Tree.fields.parent(self) return self._record.parent or nil end
-function Tree.fields.started(self) return self._record.started or nil end
-function Tree.fields.ports(self) return M.ports(self._h, self.jid) end
-function Tree.fields.store(self) return M.store(self._h, self.jid) end
+function Tree.fields.ports(self) return M.ports(self._client, self.jid) end
+function Tree.fields.store(self) return M.store(self._client, self.jid) end
 
 -- Re-reads the record (raises NotFound once the job is gone).
 function Tree.methods:refresh()
-  local text = self._h:tree_get(self.jid)
-  if text == nil then error(core.new_error(core.QLESS_ENOTFOUND, "Tree:refresh: job " .. self.jid .. " is gone"), 0) end
-  rawset(self, "_record", json.decode(text))
+  local t, old = self._client:tree(self.jid), record(self._h)
+  for k in pairs(old) do rawset(self, k, nil) end
+  for k, v in pairs(record(t)) do rawset(self, k, v) end
+  rawset(self, "_h", t)
 end
 
 -- Wakes or restarts the job after delay seconds (default 0); returns its state.
-function Tree.methods:run(delay) return self._h:job_run(self.jid, delay or 0) end
+function Tree.methods:run(delay) return self._client:job_run(self.jid, delay or 0) end
 -- Returns the number of jobs whose state changed.
-function Tree.methods:terminate(recursive) return self._h:job_terminate(self.jid, recursive and 1 or 0) end
+function Tree.methods:terminate(recursive) return self._client:job_terminate(self.jid, recursive and 1 or 0) end
 -- Deletes the terminated job and its descendants; returns how many.
-function Tree.methods:delete() return self._h:job_delete(self.jid) end
+function Tree.methods:delete() return self._client:job_delete(self.jid) end
 
 local function jid_of(x) return type(x) == "table" and x.jid or x end
 
 -- Makes child (a jid, Tree or Job) this job's child `name`.
-function Tree.methods:adopt(name, child) self._h:job_adopt(self.jid, name, jid_of(child)) end
+function Tree.methods:adopt(name, child) self._client:job_adopt(self.jid, name, jid_of(child)) end
 -- Detaches the child `name`; returns its jid.
-function Tree.methods:disown(name) return self._h:job_disown(self.jid, name) end
+function Tree.methods:disown(name) return self._client:job_disown(self.jid, name) end
 -- Adds aliases (several strings or a table); returns how many were new.
-function Tree.methods:alias(...) return self._h:alias_set(self.jid, convert.list(...)) end
+function Tree.methods:alias(...) return self._client:alias_set(self.jid, convert.list(...)) end
 -- Removes aliases (of any job); returns how many existed.
-function Tree.methods:unalias(...) return self._h:alias_del(convert.list(...)) end
+function Tree.methods:unalias(...) return self._client:alias_del(convert.list(...)) end
 
 ---------------------------------------------------------------- channels
 
-local Channel = handle.class("qless.Channel", "")
+-- A channel is the core's Channel (name read from it), values Lua data.
+local Channel = handle.class("qless.Channel", "name")
 
 function Channel.meta.__tostring(self) return "qless.Channel(" .. self.name .. ")" end
 
@@ -222,20 +244,24 @@ function Channel.meta.__tostring(self) return "qless.Channel(" .. self.name .. "
 function Channel.methods:publish(value, opts)
   local from = type(opts) == "table" and opts.from or nil
   if opts ~= nil and type(opts) ~= "table" then convert.invalid("Channel:publish: opts must be a table") end
-  return self._h:channel_publish(self.name, encode("Channel:publish", value), jid_of(from))
+  return self._h:publish(encode("Channel:publish", value), jid_of(from))
 end
 
 -- The input ports subscribed to exactly this channel: {{jid, port}, ...}.
-function Channel.fields.subscribers(self) return json.decode(self._h:channel_subscribers(self.name)) end
+function Channel.fields.subscribers(self)
+  local s, out = self._h:subscribers(), {}
+  for i = 0, s:size() - 1 do out[i + 1] = { s:jid(i), s:port(i) } end
+  return out
+end
 
 -- The tables a Client gets: trees, aliases, channels.
 function M.client_tables(h)
   return {
     trees = lookup(function(jid) return M.tree(h, jid) end),
-    aliases = lookup(function(alias) return h:alias_get(alias) end),
+    aliases = lookup(function(alias) return h:alias(alias) end),
     channels = lookup(function(name)
       check_string("client.channels", "the channel", name)
-      return Channel.wrap(h, { name = name })
+      return Channel.wrap(h:channel(name))
     end),
   }
 end

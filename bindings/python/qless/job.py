@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
 
 from . import _core
 from ._util import attr, encode, field, indexed
-from .tree import Children, Ports, State, Tree, tree_options
+from .tree import Children, Ports, Store, Tree, tree_options
 
 if TYPE_CHECKING:
     from .client import Client
@@ -172,9 +172,9 @@ class Job:
         return Ports(self.client, self.jid)
 
     @property
-    def store(self) -> State:
+    def store(self) -> Store:
         """The job's private state (a mutable mapping); `state` is its qless state."""
-        return State(self.client, self.jid)
+        return Store(self.client, self.jid)
 
     @property
     def tree(self) -> Optional[Tree]:

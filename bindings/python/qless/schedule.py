@@ -6,19 +6,14 @@ one-off jobs and recurring templates, every add unique by default.
     s.add("app.jobs.Mail", at="7pm tomorrow")
     s.listen(pool=4, allow=["app.jobs.*"])
 """
-import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _core
-from ._util import attr, encode
-from .errors import NotFound
+from ._util import attr, encode, times
 from .times import epoch, seconds
 
 if TYPE_CHECKING:
     from .client import Client
-
-_WHENS = ("at", "in_", "cron", "every")
-
 
 class Schedule:
     """Making one does no I/O. Times: epoch numbers, datetimes (naive = UTC)
@@ -41,28 +36,17 @@ class Schedule:
             report: bool = False) -> Union[str, Tuple[str, bool]]:
         """Adds an entry running at (once), in_ (once, after a duration),
         every (a template: seconds, or text such as "2 days at 9am") or at
-        the times of cron; exactly one of them. Returns the jid, whether or
-        not an identical entry was pending; report=True gives (jid, inserted)."""
-        given = [name for name, value in zip(_WHENS, (at, in_, cron, every)) if value is not None]
-        if len(given) != 1:
-            raise TypeError("Schedule.add: give exactly one of at=, in_=, cron=, every= (got %s); "
-                            "add_now runs at once" % (", ".join(given) or "none"))
-        args = (klass, None if data is None else encode(data),
-                _options(unique, key, jid, priority, retries, tags, backlog))
-        # Text goes to the core, which reads it as each argument means it.
-        if at is not None:
-            found = (self._h.add_at_text(at, *args) if isinstance(at, str)
-                     else self._h.add_at(epoch(at, "Schedule.add: at"), *args))
-        elif in_ is not None:
-            found = (self._h.add_in_text(in_, *args) if isinstance(in_, str)
-                     else self._h.add_in(seconds(in_, "Schedule.add: in_"), *args))
-        elif every is not None:
-            found = (self._h.add_every_text(every, *args) if isinstance(every, str)
-                     else self._h.add_every(seconds(every, "Schedule.add: every"), 0, *args))
-        else:
-            if not isinstance(cron, str):
-                raise TypeError("Schedule.add: cron must be str, not %s" % type(cron).__name__)
-            found = self._h.add_cron(cron, *args)
+        the times of cron; exactly one of them (the core checks). Returns the
+        jid, whether or not an identical entry was pending; report=True
+        gives (jid, inserted)."""
+        when: Dict[str, Any] = {"cron": cron}
+        # Text goes to the core as text, which reads it as each argument means it.
+        for name, value, convert in (("at", at, epoch), ("in", in_, seconds), ("every", every, seconds)):
+            if value is not None:
+                when[name + "_text" if isinstance(value, str) else name] = (
+                    value if isinstance(value, str) else convert(value, "Schedule.add: " + name))
+        found = self._h.add_entry(klass, None if data is None else encode(data),
+                                  dict(_options(unique, key, jid, priority, retries, tags, backlog), **when))
         return (found[0], found[1]) if report else found[0]
 
     def add_now(self, klass: str, data: Any = None, *, unique: bool = True, key: Optional[str] = None,
@@ -81,19 +65,14 @@ class Schedule:
     def entries(self) -> List[Dict[str, Any]]:
         """The pending entries: templates by next due time, then scheduled
         jobs, each {"jid", "klass", "kind": "cron"|"interval"|"at", "cron"
-        or "interval", "next", "priority", "tags"}."""
-        return json.loads(self._h.list())
+        or "interval", "next", "priority", "tags", "description"}."""
+        e = self._h.entries()
+        return [_entry(e, i) for i in range(e.size())]
 
     def next(self, jid: str, n: int = 5) -> List[float]:
-        """The next n due times of entry jid: a template's from the server, a
-        scheduled job's one time. NotFound when jid is no pending entry."""
-        recur = self.client.recurring[jid]
-        if recur is not None and recur.queue == self.name:
-            return recur.next(n)
-        for entry in self.entries():
-            if entry["jid"] == jid:
-                return [entry["next"]]
-        raise NotFound("Schedule.next: %s is no pending entry of %s" % (jid, self.name), _core.QLESS_ENOTFOUND)
+        """The next n due times of entry jid: a template's, or a scheduled
+        job's one time. NotFound when jid is no pending entry."""
+        return times(self._h.next(jid, n))
 
     def listen(self, pool: int = 1, mode: str = "thread", max_jobs: Optional[int] = None, *,
                allow: Optional[Sequence[str]] = None, interval: Optional[float] = None) -> int:
@@ -119,6 +98,14 @@ class Schedule:
         for pattern in ([allow] if isinstance(allow, str) else allow or []):
             argv += ["--allow", pattern]
         return worker.main(argv)
+
+
+def _entry(e: Any, i: int) -> Dict[str, Any]:
+    entry = dict(jid=e.jid(i), klass=e.klass(i), kind=e.kind(i), next=e.next(i), priority=e.priority(i),
+                 tags=[e.tag(i, j) for j in range(e.tag_count(i))], description=e.description(i))
+    if entry["kind"] != "at":
+        entry[entry["kind"]] = e.cron(i) if entry["kind"] == "cron" else e.interval(i)
+    return entry
 
 
 def _options(unique: bool, key: Optional[str], jid: Optional[str], priority: Optional[float],

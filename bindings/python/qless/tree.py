@@ -1,27 +1,26 @@
-"""Job trees (jobtrees.md): the Python skin over qless/tree.h. Values in
-and out of ports, channels and state are native data, JSON on the wire;
-every rule (names, states, transitions) is the server's."""
+"""Job trees (jobtrees.md): Python sugar over the core's Tree, Port,
+Channel and Store objects (swig/objects.i). This layer only converts:
+values are native data (JSON on the wire), snapshots become dicts and
+lists; every rule is the server's or the core's."""
 import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional
 
 from . import _core
-from ._util import encode
+from ._util import attr, encode
 from .errors import NotFound
 
 if TYPE_CHECKING:
     from .client import Client
 
+_DIRS = (("in", _core.QLESS_PORT_IN), ("out", _core.QLESS_PORT_OUT))
+
 
 def _ports_json(ports: Any) -> Optional[str]:
     """inports/outports as put and port.define take them: a dict
     {port: {} or {"default": v}}, or a list of names (no defaults)."""
-    if ports is None:
-        return None
-    if isinstance(ports, str):
+    if ports is None or isinstance(ports, str):
         return ports
-    if isinstance(ports, dict):
-        return encode(ports)
-    return encode({name: {} for name in ports})
+    return encode(ports if isinstance(ports, dict) else {name: {} for name in ports})
 
 
 def tree_options(tree: bool = False, parent: Optional[str] = None, name: Optional[str] = None,
@@ -33,41 +32,49 @@ def tree_options(tree: bool = False, parent: Optional[str] = None, name: Optiona
                 outports=_ports_json(outports), aliases=aliases, created_by=by)
 
 
+def encode_value(value: Any) -> str:
+    # Unlike job data, a str here is a value (a JSON string), never JSON text.
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _values(strlist: Any) -> List[Any]:
+    return [json.loads(strlist.get(i)) for i in range(strlist.size())]
+
+
 class Port:
-    """One input or output port of a job; no I/O until a method is called."""
-    __slots__ = ("client", "jid", "dir", "name")
+    """One input or output port of a job (the core's Port); no I/O until a
+    method is called."""
+    __slots__ = ("_h",)
 
     def __init__(self, client: "Client", jid: str, dir: int, name: str) -> None:
-        self.client, self.jid, self.dir, self.name = client, jid, dir, name
+        self._h = client._h.port(jid, dir, name)
+
+    jid, name = attr("jid"), attr("name")
+    dir = attr("direction")
 
     def __repr__(self) -> str:
         return "<qless.Port %s %s %s>" % (self.jid, "in" if self.dir == _core.QLESS_PORT_IN else "out", self.name)
 
     def read(self, n: int = 1) -> List[Any]:
         """Removes and returns up to n values, oldest first."""
-        return json.loads(self.client._h.port_read(self.jid, self.dir, self.name, n))
+        return _values(self._h.read(n))
 
     def peek(self, n: int = 1) -> List[Any]:
-        return json.loads(self.client._h.port_peek(self.jid, self.dir, self.name, n))
+        return _values(self._h.peek(n))
 
     @property
     def size(self) -> int:
-        return self.client._h.port_size(self.jid, self.dir, self.name)
+        return self._h.size()
 
     def write(self, *values: Any) -> None:
-        self.client._h.port_write(self.jid, self.dir, self.name, [encode_value(v) for v in values])
+        self._h.write([encode_value(v) for v in values])
 
     def connect(self, *channels: str) -> int:
         """Links the port to the channels; returns the links that were new."""
-        return self.client._h.port_connect(self.jid, self.dir, self.name, list(channels))
+        return self._h.connect(list(channels))
 
     def disconnect(self, *channels: str) -> int:
-        return self.client._h.port_disconnect(self.jid, self.dir, self.name, list(channels))
-
-
-def encode_value(value: Any) -> str:
-    # Unlike job data, a str here is a value (a JSON string), never JSON text.
-    return json.dumps(value, separators=(",", ":"))
+        return self._h.disconnect(list(channels))
 
 
 class PortSide:
@@ -96,8 +103,12 @@ class Ports:
         setattr(self, "in", self.in_)
 
 
-class State(MutableMapping[str, Any]):
-    """A job's private state: state[key] get/set/del, dict(state) the whole map."""
+def _store_dict(h: Any) -> Dict[str, Any]:
+    return {h.key(i): json.loads(h.value(i)) for i in range(h.size())}
+
+
+class Store(MutableMapping[str, Any]):
+    """A job's per-job state map: store[key] get/set/del, dict(store) the whole map."""
 
     def __init__(self, client: "Client", jid: str) -> None:
         self.client, self.jid = client, jid
@@ -116,7 +127,7 @@ class State(MutableMapping[str, Any]):
             raise KeyError(key)
 
     def all(self) -> Dict[str, Any]:
-        return json.loads(self.client._h.state_get(self.jid, None))
+        return _store_dict(self.client._h.store(self.jid))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.all())
@@ -125,27 +136,38 @@ class State(MutableMapping[str, Any]):
         return len(self.all())
 
 
-_FIELDS = ("jid", "klass", "queue", "state", "parent", "name", "children", "aliases", "created_by",
-           "started", "runs", "rerun", "inports", "outports", "inchannels", "outchannels", "sizes")
+def _record(h: Any) -> Dict[str, Any]:
+    """The core's Tree snapshot under tree.get's names, as native values."""
+    ports = {side: [(h.port_name(d, i), h.port_size(d, i), h.port_default(d, i),
+                     [h.port_channel(d, i, j) for j in range(h.port_channel_count(d, i))])
+                    for i in range(h.port_count(d))] for side, d in _DIRS}
+    return dict(jid=h.jid, klass=h.klass, queue=h.queue, state=h.status, parent=h.parent, name=h.name,
+                created_by=h.created_by, started=h.started or False, runs=h.runs, rerun=bool(h.rerun),
+                children={h.child_name(i): h.child_jid(i) for i in range(h.child_count())},
+                aliases=[h.alias(i) for i in range(h.alias_count())],
+                sizes={side: {p[0]: p[1] for p in ps if p[1] >= 0} for side, ps in ports.items()},
+                **{side + "ports": {p[0]: {} if p[2] is None else {"default": json.loads(p[2])} for p in ps}
+                   for side, ps in ports.items()},
+                **{side + "channels": {p[0]: p[3] for p in ps if p[3]} for side, ps in ports.items()})
 
 
 class Tree:
-    """A snapshot of a tree job's record (tree.get) with the operations on it."""
+    """A snapshot of a tree job's record (the core's Tree, its fields as
+    attributes under tree.get's names) with the operations on it; `state`
+    is the job's qless state, `store` its per-job map."""
 
-    def __init__(self, client: "Client", record: Dict[str, Any]) -> None:
+    def __init__(self, client: "Client", handle: Any) -> None:
         self.client = client
-        self.record = record
-        for key in _FIELDS:
-            setattr(self, key, record.get(key))
+        self.record = _record(handle)
+        self.__dict__.update(self.record)
         self.ports = Ports(client, self.jid)
-        # Not `state`: that is the job's qless state name.
-        self.store = State(client, self.jid)
+        self.store = Store(client, self.jid)
 
     def __repr__(self) -> str:
         return "<qless.Tree %s %s %s>" % (self.klass, self.jid, self.state)
 
     def refresh(self) -> "Tree":
-        self.__init__(self.client, json.loads(self.client._h.tree_get(self.jid)))  # type: ignore[misc]
+        self.__init__(self.client, self.client._h.tree(self.jid))  # type: ignore[misc]
         return self
 
     def run(self, delay: float = 0) -> str:
@@ -181,7 +203,7 @@ class Children(Mapping[str, str]):
 
     def _names(self) -> Dict[str, str]:
         tree = self.client.trees[self.jid]
-        return dict(tree.children or {}) if tree else {}
+        return tree.children if tree else {}
 
     def __getitem__(self, name: str) -> str:
         return self._names()[name]
@@ -211,7 +233,7 @@ class Trees:
 
     def __getitem__(self, jid: str) -> Optional[Tree]:
         try:
-            return Tree(self.client, json.loads(self.client._h.tree_get(jid)))
+            return Tree(self.client, self.client._h.tree(jid))
         except NotFound:
             return None
 
@@ -223,14 +245,17 @@ class Aliases:
         self.client = client
 
     def __getitem__(self, alias: str) -> Optional[str]:
-        return self.client._h.alias_get(alias)
+        return self.client._h.alias(alias)
 
 
 class Channel:
-    __slots__ = ("client", "name")
+    """A channel (the core's Channel); no I/O until a method is called."""
+    __slots__ = ("_h",)
 
     def __init__(self, client: "Client", name: str) -> None:
-        self.client, self.name = client, name
+        self._h = client._h.channel(name)
+
+    name = attr("name")
 
     def publish(self, value: Any, from_: Optional[str] = None, **kw: Any) -> int:
         """Delivers value to every input port subscribed to the channel or an
@@ -238,12 +263,13 @@ class Channel:
         sender = kw.pop("from", from_)
         if kw:
             raise TypeError("publish() got unexpected arguments: %s" % ", ".join(kw))
-        return self.client._h.channel_publish(self.name, encode_value(value), sender)
+        return self._h.publish(encode_value(value), sender)
 
     @property
     def subscribers(self) -> List[List[str]]:
         """[jid, port] pairs subscribed to exactly this channel, sorted."""
-        return json.loads(self.client._h.channel_subscribers(self.name))
+        s = self._h.subscribers()
+        return [[s.jid(i), s.port(i)] for i in range(s.size())]
 
 
 class Channels:

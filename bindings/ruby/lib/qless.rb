@@ -11,7 +11,7 @@
 # plus the flat functions. Qless::Client, Queue, Job, RecurringJob and
 # Events ARE those classes, reopened in lib/qless/ for what SWIG cannot
 # express (JSON data, keyword arguments, the client back-reference,
-# iterators; Schedule; job trees: Tree, Ports, JobStore, Channel). Errors
+# iterators; Schedule; job trees: Tree, Ports, Store, Channel). Errors
 # are Qless::Error and its subclasses (defined by the extension):
 # InvalidArgument, NotFound, LockLost, StateError, ProtocolError,
 # ConnectionError, OutOfMemory; each has #code and #name.
@@ -33,7 +33,7 @@ end
 
 require "qless/convert"
 require "qless/ports"
-require "qless/job_store"
+require "qless/store"
 require "qless/tree"
 require "qless/channels"
 require "qless/tree_class"

@@ -11,6 +11,7 @@
 #define QLESS_SCHEDULE_H
 
 #include "common.h"
+#include "worker.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -124,16 +125,29 @@ QLESS_EXTERN(int) qless_schedule_list(qless_schedule *schedule, char **out_json)
  */
 typedef int (*qless_schedule_perform_fn)(qless_job *job, void *userdata);
 
-#define QLESS_LISTEN_OPTIONS_VERSION 1
+/* Version 2 added pool, allow, nallow and signals; a version 1 struct
+ * (without them) is still accepted: a thread pool, every class, no signals. */
+#define QLESS_LISTEN_OPTIONS_VERSION 2
 
 typedef struct qless_listen_options {
 	unsigned int version;   /* QLESS_LISTEN_OPTIONS_VERSION */
-	int threads;            /* pool size, 1 to 128; 0: 1 */
+	int threads;            /* pool size (threads, or processes with pool), 1 to 128; 0: 1 */
 	double interval;        /* seconds between reservations while the queue is empty; 0: 5 */
-	int64_t max_jobs;       /* stop after this many jobs in total (all threads); 0: no limit */
+	int64_t max_jobs;       /* stop after this many jobs in total (all threads; a process
+	                           pool's child: its own); 0: no limit */
+	/* version 2 */
+	qless_pool_kind pool;   /* QLESS_POOL_THREADS (the default: 0 too) or, for
+	                           qless_schedule_listen_run only, QLESS_POOL_PROCESSES */
+	const char *const *allow; /* the job classes the listen may run (qless_allowlist_match
+	                           patterns), borrowed for the call; nallow 0: every class, or
+	                           for a run that resolves classes $QLESS_WORKER_ALLOW
+	                           (comma-separated), which it then requires */
+	size_t nallow;
+	int signals;            /* non-zero: during the listen SIGTERM and SIGINT stop it
+	                           gracefully, SIGQUIT at once (handlers restored afterwards) */
 } qless_listen_options;
 
-#define QLESS_LISTEN_OPTIONS_INIT { QLESS_LISTEN_OPTIONS_VERSION, 1, 0, 0 }
+#define QLESS_LISTEN_OPTIONS_INIT { QLESS_LISTEN_OPTIONS_VERSION, 1, 0, 0, QLESS_POOL_THREADS, NULL, 0, 0 }
 
 QLESS_EXTERN(int) qless_listen_options_init(qless_listen_options *opts, unsigned int version);
 
@@ -149,10 +163,112 @@ QLESS_EXTERN(int) qless_listen_options_init(qless_listen_options *opts, unsigned
  */
 QLESS_EXTERN(int) qless_schedule_listen(qless_schedule *schedule, qless_schedule_perform_fn perform,
                                         void *userdata, const qless_listen_options *opts);
+/*
+ * The listen of a language binding, whose job code the worker engine
+ * reaches through run (qless/worker.h): run's perform, ctx, fork, log,
+ * single_threaded, resolves_classes and tree fields (tree_klasses,
+ * tree_configs, ntree, startup, shutdown) are used, the rest of run is
+ * ignored and comes from opts, typed: no command line is parsed. Returns
+ * as qless_schedule_listen (a process pool's children never return); a
+ * run that resolves classes with no allow-list (neither opts nor
+ * $QLESS_WORKER_ALLOW) is QLESS_EINVAL, nothing run. Logs as run->log
+ * says (NULL: lines on stderr). A run with no tree classes runs tree jobs
+ * of every class by jobtrees.md §9, as qless_schedule_listen does.
+ */
+QLESS_EXTERN(int) qless_schedule_listen_run(qless_schedule *schedule, const qless_worker_run_options *run,
+                                            const qless_listen_options *opts);
 /* Stops a running listener gracefully: no new job is reserved, running
  * jobs finish. Async-signal-safe, callable from any thread. A stop that
  * comes before the listen has begun is kept: that listen returns at once. */
 QLESS_EXTERN(void) qless_schedule_stop(qless_schedule *schedule);
+
+/* ==== one add, typed entries, next times (out-parameters first) ==== */
+
+#define QLESS_SCHEDULE_ADD_OPTIONS_VERSION 1
+
+/* When the entry runs: exactly one of at, at_text, in_seconds, in_text,
+ * every, every_text and cron (has_at, has_in, has_every say a number is
+ * given).
+ * The texts are read as qless_schedule_add_at_text, _in_text and
+ * _every_text read them; the numbers as add_at, add_in and add_every. The
+ * rest are qless_schedule_options' fields, with its defaults (unique). */
+typedef struct qless_schedule_add_options {
+	unsigned int version;      /* QLESS_SCHEDULE_ADD_OPTIONS_VERSION */
+	int has_at;
+	double at;                 /* epoch seconds (a past time runs at once) */
+	const char *at_text;       /* "7pm tomorrow" */
+	int has_in;
+	double in_seconds;         /* seconds from now (<= 0: at once) */
+	const char *in_text;       /* "5 minutes" */
+	int has_every;
+	double every;              /* seconds (> 0) between runs of a template */
+	double first;              /* with every: its first time (0: now) */
+	const char *every_text;    /* "monday 9am", "2 days at 9am" */
+	const char *cron;          /* a cron expression */
+	int unique;                /* as qless_schedule_options */
+	const char *key;
+	const char *jid;
+	int has_priority;
+	double priority;
+	int retries;
+	int backlog;
+	const char *const *tags;
+	size_t ntags;
+} qless_schedule_add_options;
+
+#define QLESS_SCHEDULE_ADD_OPTIONS_INIT \
+	{ QLESS_SCHEDULE_ADD_OPTIONS_VERSION, 0, 0, NULL, 0, 0, NULL, 0, 0, 0, NULL, NULL, 1, NULL, NULL, 0, 0, -1, 0, \
+	  NULL, 0 }
+
+QLESS_EXTERN(int) qless_schedule_add_options_init(qless_schedule_add_options *opts, unsigned int version);
+
+/* Adds the entry opts describe (opts required: it says when). *out_jid
+ * (may be NULL) owned (qless_free); *out_inserted (may be NULL) 0 when an
+ * identical entry was pending. QLESS_EINVAL before any I/O when not exactly
+ * one of the time fields is given, naming those given. */
+QLESS_EXTERN(int) qless_schedule_put(char **out_jid, int *out_inserted, qless_schedule *schedule, const char *klass,
+                                     const char *data, const qless_schedule_add_options *opts);
+
+typedef enum qless_entry_kind {
+	QLESS_ENTRY_AT = 0,        /* a scheduled one-off job */
+	QLESS_ENTRY_INTERVAL = 1,  /* a template firing every interval seconds */
+	QLESS_ENTRY_CRON = 2       /* a template firing at a cron expression's times */
+} qless_entry_kind;
+
+/* The pending entries (as qless_schedule_list): templates by next due
+ * time, then scheduled jobs. Strings borrowed from the list, valid until
+ * qless_entries_free. */
+typedef struct qless_entries qless_entries;
+
+/* *out owned (qless_entries_free). Promotes and spawns nothing. */
+QLESS_EXTERN(int) qless_entries_get(qless_entries **out, qless_schedule *schedule);
+QLESS_EXTERN(void) qless_entries_free(qless_entries *entries);
+QLESS_EXTERN(size_t) qless_entries_size(const qless_entries *entries);
+QLESS_EXTERN(const char *) qless_entries_jid(const qless_entries *entries, size_t index);
+QLESS_EXTERN(const char *) qless_entries_klass(const qless_entries *entries, size_t index);
+QLESS_EXTERN(qless_entry_kind) qless_entries_kind(const qless_entries *entries, size_t index);
+/* "at", "interval" or "cron" (static). */
+QLESS_EXTERN(const char *) qless_entries_kind_name(const qless_entries *entries, size_t index);
+/* The cron expression (NULL unless kind is CRON); the interval (0 unless INTERVAL). */
+QLESS_EXTERN(const char *) qless_entries_cron(const qless_entries *entries, size_t index);
+QLESS_EXTERN(double) qless_entries_interval(const qless_entries *entries, size_t index);
+/* The next due time, epoch seconds. */
+QLESS_EXTERN(double) qless_entries_next(const qless_entries *entries, size_t index);
+QLESS_EXTERN(double) qless_entries_priority(const qless_entries *entries, size_t index);
+QLESS_EXTERN(size_t) qless_entries_tag_count(const qless_entries *entries, size_t index);
+QLESS_EXTERN(const char *) qless_entries_tag(const qless_entries *entries, size_t index, size_t tag);
+/* English for tables: qless_cron_describe's for a cron template, "every N
+ * seconds" for an interval, "once at <ISO time>" for a one-off. */
+QLESS_EXTERN(const char *) qless_entries_description(const qless_entries *entries, size_t index);
+/* The entry's whole record as JSON text, for callers that want JSON. */
+QLESS_EXTERN(const char *) qless_entries_json(const qless_entries *entries, size_t index);
+
+/* The next count (1-1000) due times of entry jid: a template's (recur.next,
+ * from the server), a scheduled job's one time. *out owned (qless_free;
+ * NULL when *out_n is 0). QLESS_ENOTFOUND when jid is no pending entry of
+ * this schedule. */
+QLESS_EXTERN(int) qless_schedule_next_times(double **out, size_t *out_n, qless_schedule *schedule, const char *jid,
+                                            int64_t count);
 
 #ifdef __cplusplus
 }

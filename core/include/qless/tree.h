@@ -160,6 +160,136 @@ QLESS_EXTERN(int) qless_queue_klass_config(qless_queue *queue, const char *klass
 /* *out_removed (may be NULL) is 1 when klass was registered. */
 QLESS_EXTERN(int) qless_queue_unregister_klass(qless_queue *queue, const char *klass, int *out_removed);
 
+/* ==== typed results (out-parameters first) ====
+ *
+ * The calls above answer in JSON text; these give the same answers as
+ * handles with accessors, so no caller parses JSON to use them. Every
+ * handle is owned by the caller (free it with its *_free, which accepts
+ * NULL); every string an accessor returns is borrowed from the handle and
+ * valid until it is freed; JSON texts among them are values as written
+ * (decode them to use them). Accessors given NULL or an index out of range
+ * return NULL / 0 and never fail. Errors as for the calls above.
+ */
+
+/* ---- a tree job's record: tree.get plus its per-job state (store) ---- */
+
+typedef struct qless_tree qless_tree;
+typedef struct qless_store qless_store;
+
+/* Reads the record of tree job jid and then its store (two calls: each is
+ * a snapshot of its moment). *out owned (qless_tree_free); it does not keep
+ * the client. QLESS_ENOTFOUND when there is no such job, QLESS_ESTATE for a
+ * plain job. */
+QLESS_EXTERN(int) qless_tree_get(qless_tree **out, qless_client *client, const char *jid);
+QLESS_EXTERN(void) qless_tree_free(qless_tree *tree);
+/* The record as tree.get sent it (jobtrees.md §5.3), for callers that want
+ * JSON. Borrowed. */
+QLESS_EXTERN(const char *) qless_tree_json(const qless_tree *tree);
+/* Borrowed strings; parent and name are NULL for a root, created_by "" when
+ * unknown. status is the job's qless state ("running", "suspended", ...). */
+QLESS_EXTERN(const char *) qless_tree_jid(const qless_tree *tree);
+QLESS_EXTERN(const char *) qless_tree_klass(const qless_tree *tree);
+QLESS_EXTERN(const char *) qless_tree_queue(const qless_tree *tree);
+QLESS_EXTERN(const char *) qless_tree_status(const qless_tree *tree);
+QLESS_EXTERN(const char *) qless_tree_parent(const qless_tree *tree);
+QLESS_EXTERN(const char *) qless_tree_name(const qless_tree *tree);
+QLESS_EXTERN(const char *) qless_tree_created_by(const qless_tree *tree);
+/* When this life's startup completed (epoch seconds), 0 when it has not. */
+QLESS_EXTERN(double) qless_tree_started(const qless_tree *tree);
+QLESS_EXTERN(int64_t) qless_tree_runs(const qless_tree *tree);
+/* 1 when input arrived during the current run. */
+QLESS_EXTERN(int) qless_tree_rerun(const qless_tree *tree);
+/* Children by name, sorted by name (byte order). */
+QLESS_EXTERN(size_t) qless_tree_child_count(const qless_tree *tree);
+QLESS_EXTERN(const char *) qless_tree_child_name(const qless_tree *tree, size_t index);
+QLESS_EXTERN(const char *) qless_tree_child_jid(const qless_tree *tree, size_t index);
+/* The jid of child `name`, NULL when there is none. Borrowed. */
+QLESS_EXTERN(const char *) qless_tree_child(const qless_tree *tree, const char *name);
+/* Aliases, sorted. */
+QLESS_EXTERN(size_t) qless_tree_alias_count(const qless_tree *tree);
+QLESS_EXTERN(const char *) qless_tree_alias(const qless_tree *tree, size_t index);
+/* The ports of one direction, sorted by name ("*" included, if defined). */
+QLESS_EXTERN(size_t) qless_tree_port_count(const qless_tree *tree, qless_port_dir dir);
+QLESS_EXTERN(const char *) qless_tree_port_name(const qless_tree *tree, qless_port_dir dir, size_t index);
+/* Unread values of the port; -1 for "*", which holds none. */
+QLESS_EXTERN(int64_t) qless_tree_port_size(const qless_tree *tree, qless_port_dir dir, size_t index);
+/* The port's default value as JSON text, NULL when it has none. */
+QLESS_EXTERN(const char *) qless_tree_port_default(const qless_tree *tree, qless_port_dir dir, size_t index);
+/* The channels the port is linked to, sorted. */
+QLESS_EXTERN(size_t) qless_tree_port_channel_count(const qless_tree *tree, qless_port_dir dir, size_t index);
+QLESS_EXTERN(const char *) qless_tree_port_channel(const qless_tree *tree, qless_port_dir dir, size_t index,
+                                                   size_t channel);
+/* The job's store as read with the record. Borrowed: valid until the tree
+ * is freed. */
+QLESS_EXTERN(const qless_store *) qless_tree_store(const qless_tree *tree);
+
+/* ---- the per-job state map (store) ---- */
+
+/* Every key of jid's store, sorted, with its JSON value. *out owned
+ * (qless_store_free). */
+QLESS_EXTERN(int) qless_store_get(qless_store **out, qless_client *client, const char *jid);
+QLESS_EXTERN(void) qless_store_free(qless_store *store);
+QLESS_EXTERN(size_t) qless_store_size(const qless_store *store);
+QLESS_EXTERN(const char *) qless_store_key(const qless_store *store, size_t index);
+/* JSON text of the value at index. Borrowed. */
+QLESS_EXTERN(const char *) qless_store_value(const qless_store *store, size_t index);
+/* JSON text of key's value, NULL when key is unset. Borrowed. */
+QLESS_EXTERN(const char *) qless_store_find(const qless_store *store, const char *key);
+/* The whole store as one JSON object text. Borrowed. */
+QLESS_EXTERN(const char *) qless_store_json(const qless_store *store);
+
+/* ---- port values ---- */
+
+/* As qless_port_read / qless_port_peek, the values one per item of *out
+ * (owned: qless_strlist_free), each a JSON text, oldest first. */
+QLESS_EXTERN(int) qless_port_read_values(qless_strlist **out, qless_client *client, const char *jid,
+                                         qless_port_dir dir, const char *port, int64_t count);
+QLESS_EXTERN(int) qless_port_peek_values(qless_strlist **out, qless_client *client, const char *jid,
+                                         qless_port_dir dir, const char *port, int64_t count);
+
+/* ---- channel subscribers ---- */
+
+typedef struct qless_subscribers qless_subscribers;
+
+/* The input ports subscribed to exactly `channel`, sorted by jid then
+ * port. *out owned (qless_subscribers_free). */
+QLESS_EXTERN(int) qless_subscribers_get(qless_subscribers **out, qless_client *client, const char *channel);
+QLESS_EXTERN(void) qless_subscribers_free(qless_subscribers *subscribers);
+QLESS_EXTERN(size_t) qless_subscribers_size(const qless_subscribers *subscribers);
+QLESS_EXTERN(const char *) qless_subscribers_jid(const qless_subscribers *subscribers, size_t index);
+QLESS_EXTERN(const char *) qless_subscribers_port(const qless_subscribers *subscribers, size_t index);
+
+/* ---- bound handles: one port, one channel ----
+ * For callers that hand a port or a channel around as an object (the
+ * language bindings): each names its client, which it keeps alive, and
+ * does no I/O until it is used with the calls above. *out owned (*_free);
+ * strings borrowed from the handle. */
+
+typedef struct qless_port qless_port;
+typedef struct qless_channel qless_channel;
+
+/* jid and port non-empty UTF-8, copied; dir QLESS_PORT_IN or _OUT. */
+QLESS_EXTERN(int) qless_port_open(qless_port **out, qless_client *client, const char *jid, qless_port_dir dir,
+                                  const char *port);
+QLESS_EXTERN(void) qless_port_free(qless_port *port);
+/* Borrowed: the client, valid while the handle is. */
+QLESS_EXTERN(qless_client *) qless_port_client(const qless_port *port);
+QLESS_EXTERN(const char *) qless_port_jid(const qless_port *port);
+QLESS_EXTERN(const char *) qless_port_name(const qless_port *port);
+QLESS_EXTERN(qless_port_dir) qless_port_direction(const qless_port *port);
+
+/* name non-empty UTF-8, copied (the server checks its syntax when used). */
+QLESS_EXTERN(int) qless_channel_open(qless_channel **out, qless_client *client, const char *name);
+QLESS_EXTERN(void) qless_channel_free(qless_channel *channel);
+QLESS_EXTERN(qless_client *) qless_channel_client(const qless_channel *channel);
+QLESS_EXTERN(const char *) qless_channel_name(const qless_channel *channel);
+
+/* ---- aliases ---- */
+
+/* The jid `alias` names: *out owned (qless_free), NULL (with QLESS_OK) when
+ * it names no job. The out-first form of qless_client_alias_get. */
+QLESS_EXTERN(int) qless_alias_resolve(char **out, qless_client *client, const char *alias);
+
 #ifdef __cplusplus
 }
 #endif

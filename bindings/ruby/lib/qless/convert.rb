@@ -62,7 +62,7 @@ module Qless
     # A stored JSON text (a port value, a state entry) as Ruby data.
     def load(text) = text && JSON.parse(text)
 
-    # Ports for put (inports:, outports:), PortSet#define and a job class's
+    # Ports for put (inports:, outports:), PortSide#define and a job class's
     # declaration: a Hash of name => options (nil: {}), names (an Array),
     # or a String of JSON taken as it is (as job data is).
     def ports(spec, what)

@@ -13,15 +13,15 @@ module Qless
       @jid = jid
     end
 
-    def in = PortSet.new(@client, @jid, :in)
-    def out = PortSet.new(@client, @jid, :out)
+    def in = PortSide.new(@client, @jid, :in)
+    def out = PortSide.new(@client, @jid, :out)
     alias input in
     alias output out
     def inspect = "#<Qless::Ports of #{@jid}>"
   end
 
   # The input or the output ports of one job; making one does no I/O.
-  class PortSet
+  class PortSide
     DIRS = { in: Core::QLESS_PORT_IN, out: Core::QLESS_PORT_OUT }.freeze
 
     attr_reader :jid, :dir
@@ -32,69 +32,64 @@ module Qless
       @dir = dir
     end
 
-    def [](name) = Port.new(@client, @jid, @dir, name.to_s)
+    def [](name) = Convert.bind(@client, @client.port(@jid, DIRS.fetch(@dir), name.to_s))
 
     # Defines ports, or redefines them keeping their data: a Hash of name =>
     # options ({} or { "default" => value }), or names. Returns how many.
     def define(*ports)
       spec = ports.size == 1 && ports.first.is_a?(Hash) ? ports.first : ports.flatten
-      text = Convert.ports(spec, "PortSet#define")
+      text = Convert.ports(spec, "PortSide#define")
       @client.port_define(@jid, DIRS.fetch(@dir), text)
       JSON.parse(text).size
     end
 
     # Removes ports (their data and channel links; "*" too); returns how many existed.
     def remove(*names) = @client.port_remove(@jid, DIRS.fetch(@dir), Convert.strv(names))
-    def inspect = "#<Qless::PortSet #{@dir} of #{@jid}>"
+    def inspect = "#<Qless::PortSide #{@dir} of #{@jid}>"
   end
 
-  # One port of a job. Values are Ruby data, sent and read as JSON.
+  # One port of a job: the core's Port (jid, name) with Ruby values, sent
+  # and read as JSON.
+  Port = Core::Port
   class Port
-    attr_reader :jid, :dir, :name
+    # Prepended, so super is the core's method of the same name.
+    module Layer
+      def dir = direction == Core::QLESS_PORT_IN ? :in : :out
+      # Takes up to count (1-1000) values from the head; [] when none (or
+      # [default] for a port that has one).
+      def read(count = 1) = Convert.drain(super(Convert.count(count, "Port#read"))) { |l, i| JSON.parse(l.get(i)) }
+      # As read, leaving the values in the port.
+      def peek(count = 1) = Convert.drain(super(Convert.count(count, "Port#peek"))) { |l, i| JSON.parse(l.get(i)) }
+      def length = size
 
-    def initialize(client, jid, dir, name)
-      @client = client
-      @jid = jid
-      @dir = dir
-      @name = name
-    end
-
-    # Takes up to count (1-1000) values from the head; [] when none (or
-    # [default] for a port that has one).
-    def read(count = 1) = JSON.parse(@client.port_read(@jid, code, @name, Convert.count(count, "Port#read")))
-    # As read, leaving the values in the port.
-    def peek(count = 1) = JSON.parse(@client.port_peek(@jid, code, @name, Convert.count(count, "Port#peek")))
-    # Values waiting in the port.
-    def size = @client.port_size(@jid, code, @name)
-    alias length size
-
-    # Writes the values in order (to an input port: delivered to the job;
-    # to an output port: published to its channels, else kept for a reader).
-    # Returns how many.
-    def write(*values)
-      texts = values.each_with_index.map { |v, i| Convert.value(v, "Port#write: value #{i + 1}") }
-      @client.port_write(@jid, code, @name, texts)
-      texts.size
-    end
-
-    # Links the port to channels; returns how many links are new.
-    def connect(*channels) = @client.port_connect(@jid, code, @name, Convert.strv(channels))
-    # Unlinks channels; returns how many links there were.
-    def disconnect(*channels) = @client.port_disconnect(@jid, code, @name, Convert.strv(channels))
-
-    # (Re)defines this port; default: the value read from it when empty.
-    def define(**options)
-      options.each_key do |k|
-        raise ArgumentError, "Port#define: unknown option #{k.inspect} (only default:)" unless k == :default
+      # Writes the values in order (to an input port: delivered to the job;
+      # to an output port: published to its channels, else kept for a reader).
+      # Returns how many.
+      def write(*values)
+        super(values.each_with_index.map { |v, i| Convert.value(v, "Port#write: value #{i + 1}") })
+        values.size
       end
-      PortSet.new(@client, @jid, @dir).define(@name => options)
+
+      # Links the port to channels; returns how many links are new.
+      def connect(*channels) = super(Convert.strv(channels))
+      # Unlinks channels; returns how many links there were.
+      def disconnect(*channels) = super(Convert.strv(channels))
+
+      # (Re)defines this port; default: the value read from it when empty.
+      def define(**options)
+        options.each_key do |k|
+          raise ArgumentError, "Port#define: unknown option #{k.inspect} (only default:)" unless k == :default
+        end
+        side.define(name => options)
+      end
+
+      def remove = side.remove(name)
+      def inspect = Convert.inspect(self, "Port") { "#{dir} #{name.inspect} of #{jid}" }
+
+      private
+
+      def side = PortSide.new(@client, jid, dir)
     end
-
-    def remove = PortSet.new(@client, @jid, @dir).remove(@name)
-    def inspect = "#<Qless::Port #{@dir} #{@name.inspect} of #{@jid}>"
-
-    private
-
-    def code = PortSet::DIRS.fetch(@dir)
+    prepend Layer
   end
 end

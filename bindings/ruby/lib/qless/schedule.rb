@@ -23,19 +23,21 @@ module Qless
 
       # Adds an entry running at (once), in (once, after a duration), every
       # (a template: seconds, or text such as "2 days at 9am") or at the
-      # times of cron: exactly one of them (ArgumentError otherwise;
-      # add_now runs at once). Returns the jid, whether or not an identical
-      # entry was pending; report: true gives [jid, inserted].
+      # times of cron: exactly one of them (the core checks: InvalidArgument
+      # otherwise; add_now runs at once). Returns the jid, whether or not an
+      # identical entry was pending; report: true gives [jid, inserted].
       def add(klass, data = nil, at: nil, in: nil, cron: nil, every: nil, unique: true, key: nil, jid: nil,
               priority: nil, retries: nil, tags: nil, backlog: nil, report: false)
-        whens = { at: at, in: binding.local_variable_get(:in), cron: cron, every: every }.compact
-        unless whens.size == 1
-          given = whens.empty? ? "none" : whens.keys.map { |k| "#{k}:" }.join(", ")
-          raise ArgumentError, "Schedule#add: give exactly one of at:, in:, cron:, every: (got #{given}); " \
-                               "add_now runs at once"
-        end
-        args = [klass.to_s, Convert.dump(data), options(unique, key, jid, priority, retries, tags, backlog)]
-        found = send(:"add_#{whens.keys.first}_value", whens.values.first, args)
+        opts = options(unique, key, jid, priority, retries, tags, backlog).merge(cron: cron)
+        # Text goes to the core as text, which reads it as each keyword means it.
+        { at: [at, :epoch], in: [binding.local_variable_get(:in), :seconds], every: [every, :seconds] }
+          .each do |kw, (value, convert)|
+            next if value.nil?
+
+            opts[value.is_a?(String) ? :"#{kw}_text" : kw] =
+              value.is_a?(String) ? value : Times.send(convert, value, "Schedule#add: #{kw}")
+          end
+        found = add_entry(klass.to_s, Convert.dump(data), opts)
         report ? found : found.first
       end
 
@@ -52,21 +54,12 @@ module Qless
 
       # The pending entries: templates by next due time, then scheduled
       # jobs, each a Hash {"jid", "klass", "kind" => "cron" | "interval" |
-      # "at", "cron" or "interval", "next", "priority", "tags"}.
-      def entries = JSON.parse(list)
+      # "at", "cron" or "interval", "next", "priority", "tags", "description"}.
+      def entries = Convert.drain(super) { |e, i| entry(e, i) }
 
-      # The next n due times of entry jid (epoch seconds): a template's from
-      # the server, a scheduled job's one time. NotFound when jid is no
-      # pending entry of this schedule.
-      def next(jid, n = 5)
-        recur = @client.recurring[jid]
-        return recur.next(n) if recur && recur.queue_name == name
-
-        entry = entries.find { |e| e["jid"] == jid.to_s }
-        raise NotFound, "Schedule#next: #{jid} is no pending entry of #{name}" unless entry
-
-        [entry["next"]]
-      end
+      # The next n due times of entry jid (epoch seconds): a template's, a
+      # scheduled job's one time. NotFound when jid is no pending entry.
+      def next(jid, n = 5) = Convert.times(super(jid.to_s, Integer(n)))
 
       # Runs the schedule's due jobs with the Ruby worker (Qless::Worker on
       # the engine: class resolution, heartbeats, SIGTERM/SIGINT finish the
@@ -99,25 +92,13 @@ module Qless
           backlog: backlog }
       end
 
-      # Text goes to the core, which reads it as each keyword means it.
-      def add_at_value(at, args)
-        at.is_a?(String) ? add_at_text(at, *args) : add_at(Times.epoch(at, "Schedule#add: at"), *args)
-      end
-
-      def add_in_value(delay, args)
-        delay.is_a?(String) ? add_in_text(delay, *args) : add_in(Times.seconds(delay, "Schedule#add: in"), *args)
-      end
-
-      def add_every_value(every, args)
-        return add_every_text(every, *args) if every.is_a?(String)
-
-        add_every(Times.seconds(every, "Schedule#add: every"), 0, *args)
-      end
-
-      def add_cron_value(cron, args)
-        raise TypeError, "Schedule#add: cron must be a String, not #{cron.class}" unless cron.is_a?(String)
-
-        add_cron(cron, *args)
+      def entry(e, i)
+        kind = e.kind(i)
+        h = { "jid" => e.jid(i), "klass" => e.klass(i), "kind" => kind, "next" => e.next(i),
+              "priority" => e.priority(i), "tags" => Array.new(e.tag_count(i)) { |j| e.tag(i, j) },
+              "description" => e.description(i) }
+        h[kind] = kind == "cron" ? e.cron(i) : e.interval(i) unless kind == "at"
+        h
       end
     end
     prepend Layer

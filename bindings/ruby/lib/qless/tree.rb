@@ -7,11 +7,11 @@ module Qless
     # tree.ports.in["p"], tree.ports.out["p"] (see Ports).
     def ports = Ports.new(client, jid)
     # The job's own JSON state: tree.store["k"], tree.store["k"] = v.
-    def store = JobStore.new(client, jid)
+    def store = Store.new(client, jid)
   end
 
-  # A tree job as tree.get shows it (client.trees[jid]): a snapshot
-  # (refresh re-reads it) plus the operations on the tree. klass_name,
+  # A tree job as the core's Tree snapshot shows it (client.trees[jid];
+  # refresh re-reads it) plus the operations on the tree. klass_name,
   # queue_name and state are Strings, as on Job; parent (a jid) and name
   # are nil for a root; started is the time startup completed, or nil;
   # children is { name => jid }; aliases sorted; inports/outports { port
@@ -21,40 +21,41 @@ module Qless
   class Tree
     include TreeParts
 
+    DIRS = { "in" => Core::QLESS_PORT_IN, "out" => Core::QLESS_PORT_OUT }.freeze
+
     attr_reader :client
 
     # The tree, or nil when there is no such job (StateError for a plain job).
     def self.get(client, jid)
-      text = client.tree_get(Convert.jid(jid))
-      new(client, JSON.parse(text))
+      new(client, client.tree(Convert.jid(jid)))
     rescue NotFound
       nil
     end
 
-    def initialize(client, fields)
+    def initialize(client, handle)
       @client = client
-      @fields = native(fields)
+      @h = handle
     end
 
-    def jid = @fields["jid"]
-    def klass_name = @fields["klass"]
-    def queue_name = @fields["queue"]
-    def state = @fields["state"]
-    def parent = @fields["parent"]
-    def name = @fields["name"]
-    def started = @fields["started"]
-    def rerun? = @fields["rerun"]
+    def jid = @h.jid
+    def klass_name = @h.klass
+    def queue_name = @h.queue
+    def state = @h.status
+    def parent = @h.parent
+    def name = @h.name
+    def started = @h.started.zero? ? nil : @h.started
+    def rerun? = @h.rerun == 1
     alias rerun rerun?
-    def created_by = @fields["created_by"]
-    def runs = @fields["runs"]
-    def aliases = @fields["aliases"]
-    def children = @fields["children"]
-    def inports = @fields["inports"]
-    def outports = @fields["outports"]
-    def inchannels = @fields["inchannels"]
-    def outchannels = @fields["outchannels"]
-    def sizes = @fields["sizes"]
-    def to_h = @fields.dup
+    def created_by = @h.created_by
+    def runs = @h.runs
+    def aliases = Array.new(@h.alias_count) { |i| @h.alias(i) }
+    def children = Array.new(@h.child_count) { |i| [@h.child_name(i), @h.child_jid(i)] }.to_h
+    def inports = ports_of("in") { |d, i| (v = @h.port_default(d, i)) ? { "default" => JSON.parse(v) } : {} }
+    def outports = ports_of("out") { |d, i| (v = @h.port_default(d, i)) ? { "default" => JSON.parse(v) } : {} }
+    def inchannels = channels_of("in")
+    def outchannels = channels_of("out")
+    def sizes = DIRS.keys.to_h { |side| [side, ports_of(side) { |d, i| @h.port_size(d, i) }.reject { |_, n| n.negative? }] }
+    def to_h = JSON.parse(@h.json).transform_values { |v| v == false ? nil : v }
 
     # The Ruby class named by klass_name, as Job#klass.
     def klass = Object.const_get(klass_name)
@@ -63,7 +64,7 @@ module Qless
 
     # Re-reads the tree (NotFound once the job is gone).
     def refresh
-      @fields = native(JSON.parse(@client.tree_get(jid)))
+      @h = @client.tree(jid)
       self
     end
 
@@ -94,13 +95,14 @@ module Qless
 
     private
 
-    # tree.get's false for "none" is nil here; an empty list of aliases
-    # comes as {} from the server's JSON encoder (jobtrees.md K3).
-    def native(fields)
-      fields = fields.transform_values { |v| v == false ? nil : v }
-      fields["rerun"] = !fields["rerun"].nil?
-      fields["aliases"] = [] unless fields["aliases"].is_a?(Array)
-      fields
+    def ports_of(side)
+      d = DIRS.fetch(side)
+      Array.new(@h.port_count(d)) { |i| [@h.port_name(d, i), yield(d, i)] }.to_h
+    end
+
+    def channels_of(side)
+      ports_of(side) { |d, i| Array.new(@h.port_channel_count(d, i)) { |j| @h.port_channel(d, i, j) } }
+        .reject { |_, links| links.empty? }
     end
   end
 
@@ -120,7 +122,7 @@ module Qless
     end
 
     # The jid the alias names, or nil.
-    def [](name) = @client.alias_get(name.to_s)
+    def [](name) = @client.alias(name.to_s)
 
     def []=(name, job)
       @client.alias_set(Convert.jid(job), [name.to_s])

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
 module Qless
-  # A tree job's own state (x.store): JSON values by String key, read and
-  # written on the server at each call, like a Hash.
+  # A tree job's per-job state (x.store): JSON values by String key, read
+  # and written on the server at each call, like a Hash.
   #
   #   job.store["seen"] = (job.store["seen"] || 0) + 1
-  class JobStore
+  class Store
     include Enumerable
 
     attr_reader :jid
@@ -19,7 +19,7 @@ module Qless
     def [](key) = Convert.load(@client.state_get(@jid, key.to_s))
 
     def []=(key, value)
-      @client.state_set(@jid, key.to_s, Convert.value(value, "JobStore#[]=: value of #{key.to_s.inspect}"))
+      @client.state_set(@jid, key.to_s, Convert.value(value, "Store#[]=: value of #{key.to_s.inspect}"))
     end
 
     def key?(key) = !@client.state_get(@jid, key.to_s).nil?
@@ -28,9 +28,9 @@ module Qless
     # Removes keys; returns how many were set.
     def delete(*keys) = @client.state_del(@jid, Convert.strv(keys))
 
-    # Every key and value, keys sorted.
-    def to_h = JSON.parse(@client.state_get(@jid, nil))
+    # Every key and value, keys sorted (a snapshot: the core's Store).
+    def to_h = @client.store(@jid).then { |h| Array.new(h.size) { |i| [h.key(i), JSON.parse(h.value(i))] }.to_h }
     def each(&block) = to_h.each(&block)
-    def inspect = "#<Qless::JobStore of #{@jid}>"
+    def inspect = "#<Qless::Store of #{@jid}>"
   end
 end
