@@ -5,7 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "errors.h"
+#include "handles.h"
+#include "next_times.h"
+#include "options.h"
+#include "queue_handle.h"
+#include "util.h"
 
 int qless_schedule_add_options_init(qless_schedule_add_options *opts, unsigned int version)
 {

@@ -3,7 +3,12 @@
  * on the client (the bindings' Port and Channel classes). */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "client_state.h"
+#include "errors.h"
+#include "handles.h"
+#include "tree_args.h"
+#include "util.h"
 
 struct qless_port {
 	qless_client *client;

@@ -3,7 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "call.h"
+#include "errors.h"
+#include "handles.h"
+#include "tree_args.h"
+#include "util.h"
 
 struct qless_store {
 	size_t n;

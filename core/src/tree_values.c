@@ -3,7 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "qless/qless.h"
+#include "errors.h"
+#include "handles.h"
+#include "next_times.h"
+#include "strlist.h"
+#include "util.h"
 
 static int values_of(const char *F, int (*call)(qless_client *, const char *, qless_port_dir, const char *,
                                                  int64_t, char **),
