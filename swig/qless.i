@@ -128,7 +128,7 @@ static const struct qless_swig_field qless_swig_put_fields[] = {
 	{ "inports", QLESS_SWIG_STR, offsetof(qless_put_options, inports), 0 },
 	{ "outports", QLESS_SWIG_STR, offsetof(qless_put_options, outports), 0 },
 	{ "aliases", QLESS_SWIG_STRV, offsetof(qless_put_options, aliases), offsetof(qless_put_options, naliases) },
-	{ "created_by", QLESS_SWIG_STR, offsetof(qless_put_options, created_by), 0 },
+	{ "by", QLESS_SWIG_STR, offsetof(qless_put_options, created_by), 0 },
 };
 static const qless_recur_options qless_swig_recur_defaults = QLESS_RECUR_OPTIONS_INIT;
 static const struct qless_swig_field qless_swig_recur_fields[] = {
@@ -374,6 +374,21 @@ static long qless_swig_version_number(void)
 }
 %}
 
+/* Functions whose output struct the caller makes and passes in (a When, a
+ * QueueCounts, a Stats, a Backoff): in C it comes first (docs/conventions.md),
+ * in the languages it keeps its place after the inputs, through these
+ * flat wrappers of the old order (defined after the headers, below). */
+%ignore qless_when_parse;
+%ignore qless_queue_counts_get;
+%ignore qless_queue_stats;
+%ignore qless_queue_countlist_get;
+%ignore qless_backoff_parse;
+%rename(qless_when_parse) qless_swig_when_parse;
+%rename(qless_queue_counts_get) qless_swig_queue_counts_get;
+%rename(qless_queue_stats) qless_swig_queue_stats;
+%rename(qless_queue_countlist_get) qless_swig_queue_countlist_get;
+%rename(qless_backoff_parse) qless_swig_backoff_parse;
+
 /* ---- out-parameters ---- */
 %apply SWIGTYPE **QLESS_OUT_HANDLE {
   qless_client **, qless_queue **, qless_job **, qless_recur **, qless_worker **,
@@ -540,4 +555,28 @@ QLESS_HANDLE(qless_entries, ScheduleEntries, qless_entries_free)
 %include "qless/tree.h"
 
 %include "worker.i"
+
+%inline %{
+static int qless_swig_when_parse(const char *text, double now, qless_when *out)
+{
+	return qless_when_parse(text, now, out);
+}
+static int qless_swig_queue_counts_get(qless_queue *queue, qless_queue_counts *out)
+{
+	return qless_queue_counts_get(queue, out);
+}
+static int qless_swig_queue_stats(qless_queue *queue, double date, qless_stats *out)
+{
+	return qless_queue_stats(queue, date, out);
+}
+static int qless_swig_queue_countlist_get(const qless_queue_countlist *list, size_t index, qless_queue_counts *out)
+{
+	return qless_queue_countlist_get(list, index, out);
+}
+static int qless_swig_backoff_parse(const char *spec, qless_backoff *out)
+{
+	return qless_backoff_parse(spec, out);
+}
+%}
+
 %include "objects.i"

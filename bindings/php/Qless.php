@@ -65,11 +65,11 @@ function portSpecs(array $ports): string
 }
 
 /** @internal The options put and requeue share, as the C put options take
- *  them: tree (a bool), by (created_by), inports/outports (port => spec). */
+ *  them: tree (a bool), by, inports/outports (port => spec). */
 function putOptions(array $o, string $method): array
 {
     checkFlags($o, ['tree'], $method);
-    return ['tree' => isset($o['tree']) ? (int)$o['tree'] : null, 'created_by' => $o['by'] ?? null]
+    return ['tree' => isset($o['tree']) ? (int)$o['tree'] : null, 'by' => $o['by'] ?? null]
         + treePorts($o, $method) + array_diff_key($o, ['by' => 0]);
 }
 

@@ -135,7 +135,7 @@ def test_tree_calls_through_the_model(client):
     Queue and Job methods, results as values and refusals as classes."""
     c = client._h
     queue = c.queue("objects")
-    parent = queue.put("objects.Job", "{}", {"tree": 1, "aliases": ["nightly", "n2"], "created_by": "cli"})
+    parent = queue.put("objects.Job", "{}", {"tree": 1, "aliases": ["nightly", "n2"], "by": "cli"})
     child = queue.put("objects.Job", "{}", {"parent": parent, "name": "kid", "jid": "objects-kid"})
     tree = json.loads(c.tree_get(parent))
     assert tree["children"] == {"kid": child} and tree["created_by"] == "cli"
@@ -158,5 +158,6 @@ def test_tree_calls_through_the_model(client):
         c.port_read(parent, _core.QLESS_PORT_IN, "in", 0)
     with pytest.raises(_core.InvalidArgument, match="qless_port_write: dir must be"):
         c.port_write(parent, 7, "in", ["1"])
-    with pytest.raises(_core.InvalidArgument, match="put options: unknown option 'by'"):
-        queue.put("objects.Job", "{}", {"by": "x"})
+    # One name in C and every binding since 1.0: the field is by, not created_by.
+    with pytest.raises(_core.InvalidArgument, match="put options: unknown option 'created_by'"):
+        queue.put("objects.Job", "{}", {"created_by": "x"})

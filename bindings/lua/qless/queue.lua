@@ -59,7 +59,7 @@ end
 
 -- Tree options (jobtrees.md §5.2): tree = true, parent, name, inports and
 -- outports (a list of names, or name -> {} / {default = value}), aliases,
--- by (created_by).
+-- by.
 function methods:put(klass, data, opts)
   local options, mine = split(opts, PUT_OWN)
   set_unique("Queue:put", options, mine)

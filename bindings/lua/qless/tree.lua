@@ -62,7 +62,7 @@ function M.ports_json(where, ports)
 end
 
 -- The layer's put options (tree = true, inports/outports as Lua tables,
--- by) into the core's (tree = 1, JSON text, created_by).
+-- by) into the core's (tree = 1, JSON text, by).
 function M.put_options(where, out, mine)
   if out == nil or next(mine) == nil then return end
   if mine.tree ~= nil then
@@ -73,7 +73,7 @@ function M.put_options(where, out, mine)
   end
   out.inports = M.ports_json(where .. ": inports", mine.inports)
   out.outports = M.ports_json(where .. ": outports", mine.outports)
-  out.created_by = mine.by
+  out.by = mine.by
 end
 M.OWN_PUT_OPTIONS = { "tree", "inports", "outports", "by" }
 

@@ -29,7 +29,7 @@ def tree_options(tree: bool = False, parent: Optional[str] = None, name: Optiona
     """The job-tree options of put and requeue (jobtrees.md §5.2) as the
     option map of the C put options takes them."""
     return dict(tree=1 if tree else None, parent=parent, name=name, inports=_ports_json(inports),
-                outports=_ports_json(outports), aliases=aliases, created_by=by)
+                outports=_ports_json(outports), aliases=aliases, by=by)
 
 
 def encode_value(value: Any) -> str:

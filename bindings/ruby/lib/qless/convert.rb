@@ -82,7 +82,7 @@ module Qless
       { tree: tree ? 1 : nil, parent: parent && jid(parent), name: name&.to_s,
         inports: inports && ports(inports, "#{what}: inports"),
         outports: outports && ports(outports, "#{what}: outports"),
-        aliases: aliases && strv([aliases]), created_by: by&.to_s }
+        aliases: aliases && strv([aliases]), by: by&.to_s }
     end
 
     def jid(job) = job.respond_to?(:jid) ? job.jid : job.to_s
