@@ -4,9 +4,15 @@
  *
  * Each opaque handle becomes a class (named here once, for every language)
  * whose methods are the C functions of its prefix with the prefix dropped:
- * job.complete(opts) is qless_job_complete(job, opts). The methods are
- * declared without bodies, so SWIG calls the real qless_<type>_<method>;
- * the type-keyed typemaps of qless.i apply as to the flat functions (status
+ * job.complete(opts) is qless_job_complete(job, opts). A method whose C
+ * function takes the handle first is declared without a body, so SWIG calls
+ * the real qless_<type>_<method>. A C function with out-parameters takes
+ * them before the handle (docs/conventions.md): its method has a body
+ * calling it, under the C-level name <method>_impl (a body is emitted as
+ * qless_<type>_<method>, which would collide with the real function), and
+ * one regex %rename gives every *_impl its language name back; the
+ * method's parameters stay in the order the languages have always seen.
+ * The type-keyed typemaps of qless.i apply as to the flat functions (status
  * -> exception, T ** / char ** / int64_t * / double * -> return values,
  * QLESS_STRV -> a native list, QLESS_OPTIONS -> a native map). Read-only
  * attributes (QLESS_ATTR) read the handle's snapshot; setters are methods

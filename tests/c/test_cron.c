@@ -114,33 +114,50 @@ static void expect_text(int (*fn)(const char *, char **), const char *expr, cons
 	qless_free(out);
 }
 
+/* The text functions called by name, not through a pointer to them, so a
+ * change of their argument order is a change of these calls. */
+static int check_text(const char *expr, char **out)
+{
+	return qless_cron_check(expr, out);
+}
+
+static int describe_text(const char *expr, char **out)
+{
+	return qless_cron_describe(expr, out);
+}
+
+static int identity_text(const char *expr, char **out)
+{
+	return qless_cron_identity(expr, out);
+}
+
 /* What qless_cron_check returns (NORM, CRN-4 and §2.5) and what
  * qless_cron_describe says (§5.7's suggested wording and the rest). */
 static const struct {
 	int (*fn)(const char *, char **);
 	const char *expr, *want;
 } TEXTS[] = {
-	{ qless_cron_check, "  0 9 * *   mon-fri ", "0 9 * * MON-FRI" },
-	{ qless_cron_check, "0\t9 *\t\t* mon-FRI", "0 9 * * MON-FRI" },
-	{ qless_cron_check, "@DAILY", "@daily" },
-	{ qless_cron_check, " @Hourly\t", "@hourly" },
-	{ qless_cron_check, "0 0 l * *", "0 0 L * *" },
-	{ qless_cron_check, "0 0 * jan,feb 5l", "0 0 * JAN,FEB 5L" },
-	{ qless_cron_describe, "0 9 * * 1-5", "at 09:00 on Monday through Friday" },
-	{ qless_cron_describe, "*/15 * * * *", "every 15 minutes" },
-	{ qless_cron_describe, "0 10 * * 0/2", "at 10:00 on every 2nd Sunday of the month" },
-	{ qless_cron_describe, "0 17 * * 5L", "at 17:00 on the last Friday of the month" },
-	{ qless_cron_describe, "0 12 L * *", "at 12:00 on the last day of the month" },
-	{ qless_cron_describe, "0 10 * * 0#2", "at 10:00 on the 2nd Sunday of the month" },
-	{ qless_cron_describe, "@hourly", "every hour" },
-	{ qless_cron_describe, "* * * * *", "every minute" },
-	{ qless_cron_describe, "* * * * * * *", "every second" },
-	{ qless_cron_describe, "0 0 25 12 *", "at 00:00 on December 25" },
-	{ qless_cron_describe, "0 0 25 12 5", "at 00:00 on the 25th of the month or Friday in December" },
-	{ qless_cron_describe, "* * * * 9 0 30", "at 09:00:30 every day" },
-	{ qless_cron_describe, "@daily", "at 00:00 every day" },
-	{ qless_cron_describe, "0 0 1 1 *", "at 00:00 on January 1" },
-	{ qless_cron_describe, "0 9-17 * * *", "at minute 0 of hour 9-17" },
+	{ check_text, "  0 9 * *   mon-fri ", "0 9 * * MON-FRI" },
+	{ check_text, "0\t9 *\t\t* mon-FRI", "0 9 * * MON-FRI" },
+	{ check_text, "@DAILY", "@daily" },
+	{ check_text, " @Hourly\t", "@hourly" },
+	{ check_text, "0 0 l * *", "0 0 L * *" },
+	{ check_text, "0 0 * jan,feb 5l", "0 0 * JAN,FEB 5L" },
+	{ describe_text, "0 9 * * 1-5", "at 09:00 on Monday through Friday" },
+	{ describe_text, "*/15 * * * *", "every 15 minutes" },
+	{ describe_text, "0 10 * * 0/2", "at 10:00 on every 2nd Sunday of the month" },
+	{ describe_text, "0 17 * * 5L", "at 17:00 on the last Friday of the month" },
+	{ describe_text, "0 12 L * *", "at 12:00 on the last day of the month" },
+	{ describe_text, "0 10 * * 0#2", "at 10:00 on the 2nd Sunday of the month" },
+	{ describe_text, "@hourly", "every hour" },
+	{ describe_text, "* * * * *", "every minute" },
+	{ describe_text, "* * * * * * *", "every second" },
+	{ describe_text, "0 0 25 12 *", "at 00:00 on December 25" },
+	{ describe_text, "0 0 25 12 5", "at 00:00 on the 25th of the month or Friday in December" },
+	{ describe_text, "* * * * 9 0 30", "at 09:00:30 every day" },
+	{ describe_text, "@daily", "at 00:00 every day" },
+	{ describe_text, "0 0 1 1 *", "at 00:00 on January 1" },
+	{ describe_text, "0 9-17 * * *", "at minute 0 of hour 9-17" },
 };
 
 static void test_texts(void)
@@ -200,7 +217,7 @@ static void test_identity(void)
 		qless_free(b);
 	}
 	char *id = NULL;
-	expect_text(qless_cron_identity, "0 9 * * 1-5", "0 9 * * 1-5");
+	expect_text(identity_text, "0 9 * * 1-5", "0 9 * * 1-5");
 	TH_RC(qless_cron_identity("0 9 * * FUNDAY", &id), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_cron_identity: Arg \"cron\" invalid: day-of-week field: bad token \"FUNDAY\"");
 	TH_RC(qless_cron_identity("@daily", NULL), QLESS_EINVAL);

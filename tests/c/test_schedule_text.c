@@ -21,10 +21,29 @@ typedef struct text_fn {
 	int one_off;            /* 1: a recurring text is refused */
 } text_fn;
 
-static const text_fn AT = { "qless_schedule_add_at_text", "at_text", NULL, qless_schedule_add_at_text, 1 };
-static const text_fn IN = { "qless_schedule_add_in_text", "in_text", "in", qless_schedule_add_in_text, 1 };
-static const text_fn EVERY = { "qless_schedule_add_every_text", "every_text", "every", qless_schedule_add_every_text,
-                               0 };
+/* The adds called by name, not through a pointer to them, so a change of
+ * their argument order is a change of these calls. */
+static int add_at_text(qless_schedule *s, char **jid, int *inserted, const char *text, const char *klass,
+                       const char *data, const qless_schedule_options *opts)
+{
+	return qless_schedule_add_at_text(s, jid, inserted, text, klass, data, opts);
+}
+
+static int add_in_text(qless_schedule *s, char **jid, int *inserted, const char *text, const char *klass,
+                       const char *data, const qless_schedule_options *opts)
+{
+	return qless_schedule_add_in_text(s, jid, inserted, text, klass, data, opts);
+}
+
+static int add_every_text(qless_schedule *s, char **jid, int *inserted, const char *text, const char *klass,
+                          const char *data, const qless_schedule_options *opts)
+{
+	return qless_schedule_add_every_text(s, jid, inserted, text, klass, data, opts);
+}
+
+static const text_fn AT = { "qless_schedule_add_at_text", "at_text", NULL, add_at_text, 1 };
+static const text_fn IN = { "qless_schedule_add_in_text", "in_text", "in", add_in_text, 1 };
+static const text_fn EVERY = { "qless_schedule_add_every_text", "every_text", "every", add_every_text, 0 };
 
 static int blank(char c)
 {
