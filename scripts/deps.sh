@@ -11,6 +11,7 @@ PACKAGES=(
   ruby ruby-dev
   lua5.4 liblua5.4-dev lua-busted lua-dkjson
   php8.2-dev php8.2-cli phpunit
+  abigail-tools
 )
 
 missing=()

@@ -25,7 +25,7 @@ pc="$(find "$prefix" -name libqless.pc -path '*/pkgconfig/*' | head -n1)"
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 libdir="$(pkg-config --variable=libdir libqless)"
 [ -f "$prefix/include/qless/qless.h" ] || fail "headers not installed in $prefix/include/qless"
-for f in libqless.so libqless.so.0 libqless.a; do
+for f in libqless.so libqless.so.1 libqless.a; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f missing"
 done
 redis_url="redis://127.0.0.1:$port/0"
@@ -58,13 +58,13 @@ pkgconfig)
   [ "$(pkg-config --variable=prefix libqless)" = "$prefix" ] || fail "prefix in .pc is not $prefix"
   case "$cflags" in *"-I$prefix/include"*) ;; *) fail "--cflags does not point at $prefix/include: $cflags";; esac
   case "$libs" in *"-L$libdir"*"-lqless"*) ;; *) fail "--libs does not point at $libdir: $libs";; esac
-  [ "$(pkg-config --modversion libqless)" = "0.1.0" ] || fail "--modversion is not 0.1.0"
+  [ "$(pkg-config --modversion libqless)" = "1.0.0" ] || fail "--modversion is not 1.0.0"
 
   # Shared.
   # shellcheck disable=SC2086
   "$cc" -Wall -Werror "$src/tests/c/install-consumer.c" $cflags $libs -o "$tmp/consumer-shared"
   resolved="$(LD_LIBRARY_PATH="$libdir" ldd "$tmp/consumer-shared" | awk '/libqless/ {print $3}')"
-  [ "$resolved" = "$libdir/libqless.so.0" ] || fail "consumer resolves libqless to '$resolved', not $libdir/libqless.so.0"
+  [ "$resolved" = "$libdir/libqless.so.1" ] || fail "consumer resolves libqless to '$resolved', not $libdir/libqless.so.1"
   LD_LIBRARY_PATH="$libdir" timeout 60 "$tmp/consumer-shared" "$redis_url" || fail "shared consumer failed"
 
   # Static libqless (hiredis and jansson from the system, via Requires.private).

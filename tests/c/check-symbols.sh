@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # c.symbols: the dynamic symbols libqless.so defines must be exactly the
 # functions declared with QLESS_EXTERN in the public headers, and the SONAME
-# must be libqless.so.0.
+# must be libqless.so.1.
 #   check-symbols.sh <path/to/libqless.so> <core/include/qless>
 set -euo pipefail
 lib="${1:?usage: check-symbols.sh LIB INCLUDE_DIR}"
@@ -33,14 +33,14 @@ if ! diff -u "$tmp/declared" "$tmp/exported" > "$tmp/diff"; then
 fi
 
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
-if [ "$soname" != "libqless.so.0" ]; then
-  echo "c.symbols: SONAME is '$soname', expected libqless.so.0" >&2
+if [ "$soname" != "libqless.so.1" ]; then
+  echo "c.symbols: SONAME is '$soname', expected libqless.so.1" >&2
   status=1
 fi
-# Every export carries the QLESS_0 version node of qless.map.
-unversioned=$(objdump -T "$lib" | awk '$2 ~ /g/ && $4 != "*UND*" && $NF ~ /^qless_/ && $(NF-1) !~ /QLESS_0/' | wc -l)
+# Every export carries the QLESS_1 version node of qless.map.
+unversioned=$(objdump -T "$lib" | awk '$2 ~ /g/ && $4 != "*UND*" && $NF ~ /^qless_/ && $(NF-1) !~ /QLESS_1/' | wc -l)
 if [ "$unversioned" -ne 0 ]; then
-  echo "c.symbols: $unversioned exported symbols lack the QLESS_0 version" >&2
+  echo "c.symbols: $unversioned exported symbols lack the QLESS_1 version" >&2
   status=1
 fi
 [ $status -eq 0 ] && echo "c.symbols: $nexp exported symbols == $ndecl declared; SONAME $soname"

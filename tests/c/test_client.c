@@ -18,7 +18,8 @@ static void test_version(void)
 {
 	TH_STREQ(qless_version(), QLESS_VERSION);
 	CU_ASSERT_EQUAL(qless_version_number(), QLESS_VERSION_NUMBER);
-	CU_ASSERT_EQUAL(QLESS_VERSION_NUMBER, 100);
+	CU_ASSERT_EQUAL(QLESS_VERSION_NUMBER, 10000);
+	TH_STREQ(QLESS_VERSION, "1.0.0");
 }
 
 static void test_error_names(void)

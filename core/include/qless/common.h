@@ -63,11 +63,13 @@ extern "C" {
 #  define QLESS_STRV(list, n) const char *const *list, size_t n
 #endif
 
-#define QLESS_VERSION_MAJOR 0
-#define QLESS_VERSION_MINOR 1
+/* The library's version; the SONAME is libqless.so.<MAJOR> and what may
+ * change in a minor or a major release is in docs/conventions.md. */
+#define QLESS_VERSION_MAJOR 1
+#define QLESS_VERSION_MINOR 0
 #define QLESS_VERSION_PATCH 0
-#define QLESS_VERSION "0.1.0"
-/* Comparable integer form, e.g. 0.1.0 -> 100. */
+#define QLESS_VERSION "1.0.0"
+/* Comparable integer form, e.g. 1.0.0 -> 10000. */
 #define QLESS_VERSION_NUMBER (QLESS_VERSION_MAJOR * 10000 + QLESS_VERSION_MINOR * 100 + QLESS_VERSION_PATCH)
 
 /* Version of the library actually loaded; may differ from QLESS_VERSION when
