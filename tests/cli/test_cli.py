@@ -27,7 +27,7 @@ def test_every_command_has_help(raw, command):
 
 def test_version(raw):
     p = raw("--version")
-    assert p.returncode == 0 and p.stdout.startswith("qless 0.")
+    assert p.returncode == 0 and p.stdout.startswith("qless 1.")
 
 
 @pytest.mark.parametrize("args,reason", [
