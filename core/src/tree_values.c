@@ -10,10 +10,10 @@
 #include "strlist.h"
 #include "util.h"
 
-static int values_of(const char *F, int (*call)(qless_client *, const char *, qless_port_dir, const char *,
-                                                 int64_t, char **),
-                     qless_strlist **out, qless_client *client, const char *jid, qless_port_dir dir,
-                     const char *port, int64_t count)
+/* peek: qless_port_peek, else qless_port_read; called by name, not through
+ * a pointer, so that a change of their argument order changes these calls. */
+static int values_of(const char *F, int peek, qless_strlist **out, qless_client *client, const char *jid,
+                     qless_port_dir dir, const char *port, int64_t count)
 {
 	qless_strlist *l;
 	json_t *arr;
@@ -25,7 +25,9 @@ static int values_of(const char *F, int (*call)(qless_client *, const char *, ql
 	*out = NULL;
 	if (count < 1 || count > 1000)
 		return qless__err(QLESS_EINVAL, "%s: count must be between 1 and 1000, not %lld", F, (long long)count);
-	if ((rc = call(client, jid, dir, port, count, &text)) != QLESS_OK)
+	rc = peek ? qless_port_peek(client, jid, dir, port, count, &text)
+	          : qless_port_read(client, jid, dir, port, count, &text);
+	if (rc != QLESS_OK)
 		return rc;
 	arr = json_loads(text, JSON_DECODE_ANY, NULL);
 	qless_free(text);
@@ -53,13 +55,13 @@ static int values_of(const char *F, int (*call)(qless_client *, const char *, ql
 int qless_port_read_values(qless_strlist **out, qless_client *client, const char *jid, qless_port_dir dir,
                            const char *port, int64_t count)
 {
-	return values_of("qless_port_read_values", qless_port_read, out, client, jid, dir, port, count);
+	return values_of("qless_port_read_values", 0, out, client, jid, dir, port, count);
 }
 
 int qless_port_peek_values(qless_strlist **out, qless_client *client, const char *jid, qless_port_dir dir,
                            const char *port, int64_t count)
 {
-	return values_of("qless_port_peek_values", qless_port_peek, out, client, jid, dir, port, count);
+	return values_of("qless_port_peek_values", 1, out, client, jid, dir, port, count);
 }
 
 struct qless_subscribers {
