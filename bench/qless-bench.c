@@ -408,7 +408,7 @@ static void put_loop(qless_queue *q, const char *name, long n)
 	start();
 	for (long i = 0; i < n; i++) {
 		char *jid = NULL;
-		qcheck(qless_queue_put(q, &jid, "Bench", "{\"i\": 1}", NULL), "put");
+		qcheck(qless_queue_put(&jid, q, "Bench", "{\"i\": 1}", NULL), "put");
 		qless_free(jid);
 	}
 	stop(name, "seq", n);
@@ -423,7 +423,7 @@ static void pop_loop(qless_queue *q, const char *name, long n, int count, qless_
 	start();
 	for (long i = 0; i < calls; i++) {
 		qless_joblist *jobs = NULL;
-		qcheck(qless_queue_pop(q, &jobs, count), "pop");
+		qcheck(qless_queue_pop(&jobs, q, count), "pop");
 		got += (long)qless_joblist_size(jobs);
 		if (keep)
 			keep[i] = jobs;
@@ -450,7 +450,7 @@ static void bench_commands(qless_client *c, long n)
 	pop_loop(q, "pop (count 1)", n, 1, &lists, &nlists);
 	start();
 	for (long i = 0; i < nlists; i++)
-		qcheck(qless_job_heartbeat(qless_joblist_get(lists[i], 0), NULL), "heartbeat");
+		qcheck(qless_job_heartbeat(NULL, qless_joblist_get(lists[i], 0)), "heartbeat");
 	stop("heartbeat", "seq", nlists);
 	start();
 	for (long i = 0; i < nlists; i++)
@@ -517,8 +517,8 @@ static void lifecycle_seq(qless_client *c, const char *queue, const char *name, 
 	start();
 	for (long i = 0; i < n; i++) {
 		qless_joblist *jobs = NULL;
-		qcheck(qless_queue_put(q, NULL, "Bench", "{\"i\": 1}", NULL), "put");
-		qcheck(qless_queue_pop(q, &jobs, 1), "pop");
+		qcheck(qless_queue_put(NULL, q, "Bench", "{\"i\": 1}", NULL), "put");
+		qcheck(qless_queue_pop(&jobs, q, 1), "pop");
 		if (qless_joblist_size(jobs) != 1)
 			die("%s: nothing popped", name);
 		qcheck(qless_job_complete(qless_joblist_get(jobs, 0), NULL), "complete");
@@ -581,7 +581,7 @@ static void lifecycle_batched(qless_client *c, const char *queue, const char *na
 			put_call(&calls[k], pargv[k], queue, jids[k]);
 		batch_calls(c, calls, BATCH, "put batch");
 		qless_joblist *jobs = NULL;
-		qcheck(qless_queue_pop(q, &jobs, BATCH), "pop");
+		qcheck(qless_queue_pop(&jobs, q, BATCH), "pop");
 		size_t got = qless_joblist_size(jobs);
 		if (got != BATCH)
 			die("%s: popped %zu", name, got);
@@ -967,7 +967,7 @@ static void bench_scaling(level *lv, int nlv, long n)
 			put_loop(l->q, l->put_row, chunk);
 			for (long m = 0; m < chunk; m++) {
 				qless_joblist *jobs = NULL;
-				qcheck(qless_queue_pop(l->q, &jobs, 1), "pop");
+				qcheck(qless_queue_pop(&jobs, l->q, 1), "pop");
 				qless_joblist_free(jobs);
 			}
 		}
@@ -996,7 +996,7 @@ static void bench_purge(qless_client *c, long keep, long n)
 		snprintf(kbuf, sizeof kbuf, "%ld", keep);
 		const char *kv[] = { "jobs-history-count", kbuf };
 		char *out = NULL;
-		qcheck(qless_client_call(c, &out, "config.set", kv, 2), "config.set");
+		qcheck(qless_client_call(&out, c, "config.set", kv, 2), "config.set");
 		qless_free(out);
 	}
 	double f0 = mono();

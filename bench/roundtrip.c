@@ -45,7 +45,7 @@ static int run_libqless(const char *url, long n)
 	double t0 = mono();
 	for (long i = 0; i < n; i++) {
 		qless_joblist *jobs = NULL;
-		if (qless_queue_put(q, NULL, "Bench", "{\"i\": 1}", NULL) || qless_queue_pop(q, &jobs, 1) ||
+		if (qless_queue_put(NULL, q, "Bench", "{\"i\": 1}", NULL) || qless_queue_pop(&jobs, q, 1) ||
 		    qless_joblist_size(jobs) != 1 || qless_job_complete(qless_joblist_get(jobs, 0), NULL)) {
 			fprintf(stderr, "roundtrip: %s\n", qless_error_last_message());
 			return 1;

@@ -23,7 +23,7 @@ int cmd_workers(cli *c, int argc, char **argv)
 		return status;
 	if (n == 0) {
 		qless_strlist *list = NULL;
-		if (qless_client_workers(c->client, &list) != QLESS_OK)
+		if (qless_client_workers(&list, c->client) != QLESS_OK)
 			return cli_lib_error(c);
 		json_t *all = json_array();
 		static const char *const headers[] = { "WORKER", "JOBS", "STALLED", NULL };
@@ -31,7 +31,7 @@ int cmd_workers(cli *c, int argc, char **argv)
 		for (size_t i = 0; status == 0 && i < qless_strlist_size(list); i++) {
 			const char *name = qless_strlist_get(list, i);
 			qless_strlist *stalled = NULL;
-			if (qless_client_worker_jobs(c->client, name, NULL, &stalled) != QLESS_OK) {
+			if (qless_client_worker_jobs(NULL, &stalled, c->client, name) != QLESS_OK) {
 				status = cli_lib_error(c);
 				break;
 			}
@@ -55,7 +55,7 @@ int cmd_workers(cli *c, int argc, char **argv)
 		return status;
 	}
 	qless_strlist *jobs = NULL, *stalled = NULL;
-	if (qless_client_worker_jobs(c->client, pos[0], &jobs, &stalled) != QLESS_OK)
+	if (qless_client_worker_jobs(&jobs, &stalled, c->client, pos[0]) != QLESS_OK)
 		return cli_lib_error(c);
 	if (c->json) {
 		json_print(json_pack("{s:s,s:o,s:o}", "name", pos[0], "jobs", json_strlist(jobs), "stalled",
@@ -114,7 +114,7 @@ int cmd_config(cli *c, int argc, char **argv)
 		return status;
 	char *text = NULL;
 	if (sub == NULL) {
-		if (qless_client_config_all(c->client, &text) != QLESS_OK)
+		if (qless_client_config_all(&text, c->client) != QLESS_OK)
 			return cli_lib_error(c);
 		json_t *all = json_parse(text);
 		qless_free(text);
@@ -147,7 +147,7 @@ int cmd_config(cli *c, int argc, char **argv)
 		return 0;
 	}
 	if (sub[0] == 'g') {
-		if (qless_client_config_get(c->client, &text, pos[1]) != QLESS_OK)
+		if (qless_client_config_get(&text, c->client, pos[1]) != QLESS_OK)
 			return cli_lib_error(c);
 		if (text == NULL)
 			return cli_error(c, "%s is not set and has no default", pos[1]);

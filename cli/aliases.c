@@ -19,7 +19,7 @@ static const char del_usage[] =
 
 static int set_call(qless_client *client, char **words, int n, int64_t *added)
 {
-	return qless_client_alias_set(client, words[0], (const char *const *)words + 1, (size_t)n - 1, added);
+	return qless_client_alias_set(added, client, words[0], (const char *const *)words + 1, (size_t)n - 1);
 }
 
 static int alias_set(cli *c, int argc, char **argv)
@@ -33,7 +33,7 @@ static int alias_get(cli *c, int argc, char **argv)
 	int status;
 	if (cli_words(c, argc, argv, NULL, get_usage, "ALIAS", 1, 1, &pos, &status) < 0)
 		return status;
-	if ((status = cli_connect(c)) == 0 && qless_client_alias_get(c->client, pos[0], &jid) != QLESS_OK)
+	if ((status = cli_connect(c)) == 0 && qless_client_alias_get(&jid, c->client, pos[0]) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0 && jid == NULL)
 		status = cli_error(c, "no alias %s", pos[0]);
@@ -48,7 +48,7 @@ static int alias_get(cli *c, int argc, char **argv)
 
 static int del_call(qless_client *client, char **words, int n, int64_t *removed)
 {
-	return qless_client_alias_del(client, (const char *const *)words, (size_t)n, removed);
+	return qless_client_alias_del(removed, client, (const char *const *)words, (size_t)n);
 }
 
 static int alias_del(cli *c, int argc, char **argv)

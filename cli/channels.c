@@ -30,7 +30,7 @@ static int channel_publish(cli *c, int argc, char **argv)
 	    from != NULL && *from == '\0')
 		status = cli_usage_error(c, "--from is empty");
 	if (status == 0 && (status = cli_connect(c)) == 0 &&
-	    qless_channel_publish(c->client, pos[0], pos[1], from, &delivered) != QLESS_OK)
+	    qless_channel_publish(&delivered, c->client, pos[0], pos[1], from) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0)
 		print_count(c, NULL, "delivered", delivered);
@@ -45,7 +45,7 @@ static int channel_subscribers(cli *c, int argc, char **argv)
 	if (cli_words(c, argc, argv, NULL, subscribers_usage, "CHANNEL", 1, 1, &pos, &status) < 0)
 		return status;
 	if ((status = arg_channel(c, "CHANNEL", pos[0])) == 0 && (status = cli_connect(c)) == 0 &&
-	    qless_channel_subscribers(c->client, pos[0], &text) != QLESS_OK)
+	    qless_channel_subscribers(&text, c->client, pos[0]) != QLESS_OK)
 		status = cli_lib_error(c);
 	free(pos);
 	if (status != 0)

@@ -20,12 +20,12 @@ double cli_now(void)
 int arg_cron(cli *c, const char *expr)
 {
 	/* The library's message names the field and token. */
-	return qless_cron_check(expr, NULL) == QLESS_OK ? 0 : cli_lib_error(c);
+	return qless_cron_check(NULL, expr) == QLESS_OK ? 0 : cli_lib_error(c);
 }
 
 int arg_time(cli *c, const char *what, const char *s, double *out)
 {
-	if (qless_time_parse(s, out) != QLESS_OK)
+	if (qless_time_parse(out, s) != QLESS_OK)
 		return cli_usage_error(c, "%s needs epoch seconds or an ISO 8601 time, not '%.64s'", what, s);
 	return 0;
 }
@@ -35,7 +35,7 @@ int times_json(cli *c, const double *t, size_t n, json_t **out)
 	char iso[QLESS_TIME_SIZE];
 	*out = json_array();
 	for (size_t i = 0; i < n; i++) {
-		if (qless_time_format(t[i], iso) != QLESS_OK) {
+		if (qless_time_format(iso, t[i]) != QLESS_OK) {
 			json_decref(*out);
 			*out = NULL;
 			return cli_lib_error(c);
@@ -57,7 +57,7 @@ int print_times(cli *c, const double *t, size_t n)
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (qless_time_format(t[i], iso) != QLESS_OK)
+		if (qless_time_format(iso, t[i]) != QLESS_OK)
 			return cli_lib_error(c);
 		printf("%s (%.15g)\n", iso, t[i]);
 	}
@@ -84,7 +84,7 @@ int fire_times(cli *c, const char *expr, int64_t count, const double *from, doub
 	*n = 0;
 	if ((status = cli_connect(c)) != 0 || (from != NULL && (status = clock_from(c, *from)) != 0))
 		return status;
-	if (qless_client_cron_next(c->client, expr, count, t, n) != QLESS_OK)
+	if (qless_client_cron_next(t, n, c->client, expr, count) != QLESS_OK)
 		return cli_lib_error(c);
 	return 0;
 }

@@ -13,7 +13,7 @@ int fetch_job(cli *c, const char *jid, qless_job **out)
 	int rc = cli_connect(c);
 	if (rc != 0)
 		return rc;
-	if (qless_client_get_job(c->client, out, jid) != QLESS_OK) {
+	if (qless_client_get_job(out, c->client, jid) != QLESS_OK) {
 		if (qless_error_last_code() == QLESS_ENOTFOUND)
 			return cli_error(c, "no job %s", jid);
 		return cli_lib_error(c);
@@ -101,7 +101,7 @@ static int put_tree_options(cli *c, qless_put_options *po, int tree, const char 
 	po->outports = outports;
 	po->aliases = naliases > 0 ? aliases : NULL;
 	po->naliases = (size_t)naliases;
-	po->created_by = by;
+	po->by = by;
 	return 0;
 }
 
@@ -174,8 +174,8 @@ static int put_job(cli *c, int argc, char **argv, const char **aliases)
 	status = cli_connect(c);
 	if (status == 0 && qless_queue_new(&q, c->client, pos[0]) != QLESS_OK)
 		status = cli_lib_error(c);
-	if (status == 0 && (unique ? qless_queue_put_unique(q, &out, &inserted, pos[1], data, &po)
-	                           : qless_queue_put(q, &out, pos[1], data, &po)) != QLESS_OK)
+	if (status == 0 && (unique ? qless_queue_put_unique(&out, &inserted, q, pos[1], data, &po)
+	                           : qless_queue_put(&out, q, pos[1], data, &po)) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0) {
 		if (c->json && unique)
@@ -317,7 +317,7 @@ static int peek_or_pop(cli *c, int argc, char **argv, int pop)
 	qless_queue *q = NULL;
 	qless_joblist *list = NULL;
 	if (qless_queue_new(&q, c->client, pos[0]) != QLESS_OK ||
-	    (pop ? qless_queue_pop(q, &list, count) : qless_queue_peek(q, &list, count)) != QLESS_OK)
+	    (pop ? qless_queue_pop(&list, q, count) : qless_queue_peek(&list, q, count)) != QLESS_OK)
 		status = cli_lib_error(c);
 	else
 		print_job_table(c, list);
@@ -450,7 +450,7 @@ int cmd_retry(cli *c, int argc, char **argv)
 	qless_job *job = NULL;
 	int64_t remaining = 0;
 	status = fetch_job(c, pos[0], &job);
-	if (status == 0 && qless_job_retry(job, d, group, message, &remaining) != QLESS_OK)
+	if (status == 0 && qless_job_retry(&remaining, job, d, group, message) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0) {
 		if (c->json)
@@ -486,7 +486,7 @@ int cmd_cancel(cli *c, int argc, char **argv)
 	qless_joblist *found = NULL;
 	status = cli_connect(c);
 	if (status == 0 &&
-	    qless_client_get_jobs(c->client, &found, (const char *const *)pos, (size_t)n) != QLESS_OK)
+	    qless_client_get_jobs(&found, c->client, (const char *const *)pos, (size_t)n) != QLESS_OK)
 		status = cli_lib_error(c);
 	/* Report the first unknown jid before touching anything. */
 	for (int i = 0; status == 0 && i < n; i++) {

@@ -38,7 +38,7 @@ static int klass_register(cli *c, int argc, char **argv)
 		return status;
 	int added = 0;
 	if ((status = arg_json_object(c, "CONFIG", pos[2])) == 0 && (status = on_queue(c, pos, &q)) == 0 &&
-	    qless_queue_register_klass(q, pos[1], pos[2], &added) != QLESS_OK)
+	    qless_queue_register_klass(&added, q, pos[1], pos[2]) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0 && c->json)
 		json_print(json_pack("{s:s,s:s,s:b}", "queue", pos[0], "klass", pos[1], "new", added));
@@ -57,7 +57,7 @@ static int klass_list(cli *c, int argc, char **argv)
 	if (n < 0)
 		return status;
 	const char *klass = n > 1 ? pos[1] : NULL;
-	if ((status = on_queue(c, pos, &q)) == 0 && qless_queue_klass_config(q, klass, &text) != QLESS_OK)
+	if ((status = on_queue(c, pos, &q)) == 0 && qless_queue_klass_config(&text, q, klass) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0 && text == NULL)
 		status = cli_error(c, "%s is not registered in %s", klass, pos[0]);
@@ -83,7 +83,7 @@ static int klass_unregister(cli *c, int argc, char **argv)
 	status = on_queue(c, pos, &q);
 	for (int i = 1; status == 0 && i < n; i++) {
 		int was = 0;
-		if (qless_queue_unregister_klass(q, pos[i], &was) != QLESS_OK)
+		if (qless_queue_unregister_klass(&was, q, pos[i]) != QLESS_OK)
 			status = cli_lib_error(c);
 		else if (was)
 			json_array_append_new(removed, json_string(pos[i]));

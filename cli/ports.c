@@ -57,8 +57,8 @@ static int port_read_or_peek(cli *c, int argc, char **argv, int peek)
 		return status;
 	if ((count == NULL || (status = arg_int(c, "--count", count, 1, 1000, &n)) == 0) &&
 	    (status = cli_connect(c)) == 0 &&
-	    (peek ? qless_port_peek(c->client, a.pos[0], a.dir, a.pos[2], n, &values)
-	          : qless_port_read(c->client, a.pos[0], a.dir, a.pos[2], n, &values)) != QLESS_OK)
+	    (peek ? qless_port_peek(&values, c->client, a.pos[0], a.dir, a.pos[2], n)
+	          : qless_port_read(&values, c->client, a.pos[0], a.dir, a.pos[2], n)) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0 && c->json)
 		puts(values);
@@ -108,7 +108,7 @@ static int port_size(cli *c, int argc, char **argv)
 	int status = port_words(c, argc, argv, NULL, size_usage, "JID in|out PORT", 3, 3, &a);
 	if (status != 0)
 		return status;
-	if ((status = cli_connect(c)) == 0 && qless_port_size(c->client, a.pos[0], a.dir, a.pos[2], &size) != QLESS_OK)
+	if ((status = cli_connect(c)) == 0 && qless_port_size(&size, c->client, a.pos[0], a.dir, a.pos[2]) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0)
 		print_count(c, a.pos[0], "size", size);
@@ -128,8 +128,8 @@ static int port_link(cli *c, int argc, char **argv, int connect)
 	const char *const *channels = (const char *const *)a.pos + 3;
 	size_t n = (size_t)a.n - 3;
 	if (status == 0 && (status = cli_connect(c)) == 0 &&
-	    (connect ? qless_port_connect(c->client, a.pos[0], a.dir, a.pos[2], channels, n, &changed)
-	             : qless_port_disconnect(c->client, a.pos[0], a.dir, a.pos[2], channels, n, &changed)) != QLESS_OK)
+	    (connect ? qless_port_connect(&changed, c->client, a.pos[0], a.dir, a.pos[2], channels, n)
+	             : qless_port_disconnect(&changed, c->client, a.pos[0], a.dir, a.pos[2], channels, n)) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0)
 		print_count(c, a.pos[0], connect ? "added" : "removed", changed);

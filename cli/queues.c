@@ -22,7 +22,7 @@ int cmd_queues(cli *c, int argc, char **argv)
 	if ((status = cli_connect(c)) != 0)
 		return status;
 	qless_queue_countlist *list = NULL;
-	if (qless_client_queue_counts(c->client, &list) != QLESS_OK)
+	if (qless_client_queue_counts(&list, c->client) != QLESS_OK)
 		return cli_lib_error(c);
 	static const char *const headers[] = { "QUEUE", "WAITING", "RUNNING", "STALLED", "SCHEDULED",
 	                                       "DEPENDS", "RECURRING", "PAUSED", NULL };
@@ -31,7 +31,7 @@ int cmd_queues(cli *c, int argc, char **argv)
 	for (size_t i = 0; i < qless_queue_countlist_size(list); i++) {
 		qless_queue_counts qc = QLESS_QUEUE_COUNTS_INIT;
 		const char *name = qless_queue_countlist_name(list, i);
-		if (qless_queue_countlist_get(list, i, &qc) != QLESS_OK) {
+		if (qless_queue_countlist_get(&qc, list, i) != QLESS_OK) {
 			status = cli_lib_error(c);
 			break;
 		}
@@ -100,7 +100,7 @@ int cmd_jobs(cli *c, int argc, char **argv)
 	if ((status = cli_connect(c)) != 0)
 		return status;
 	qless_strlist *list = NULL;
-	if (qless_client_jobs(c->client, &list, pos[0], complete ? NULL : pos[1], off, cnt) != QLESS_OK)
+	if (qless_client_jobs(&list, c->client, pos[0], complete ? NULL : pos[1], off, cnt) != QLESS_OK)
 		return cli_lib_error(c);
 	if (c->json)
 		json_print(json_strlist(list));
@@ -135,7 +135,7 @@ int cmd_failed(cli *c, int argc, char **argv)
 		return status;
 	qless_strlist *list = NULL;
 	if (n == 0) {
-		if (qless_client_failed_groups(c->client, &list) != QLESS_OK)
+		if (qless_client_failed_groups(&list, c->client) != QLESS_OK)
 			return cli_lib_error(c);
 		if (c->json) {
 			json_print(json_strlist_counts(list));
@@ -152,7 +152,7 @@ int cmd_failed(cli *c, int argc, char **argv)
 		qless_strlist_free(list);
 		return 0;
 	}
-	if (qless_client_failed(c->client, &list, &total, pos[0], off, cnt) != QLESS_OK)
+	if (qless_client_failed(&list, &total, c->client, pos[0], off, cnt) != QLESS_OK)
 		return cli_lib_error(c);
 	if (c->json) {
 		json_print(json_pack("{s:I,s:o}", "total", (json_int_t)total, "jobs", json_strlist(list)));
@@ -166,7 +166,7 @@ int cmd_failed(cli *c, int argc, char **argv)
 		abort();
 	for (size_t i = 0; i < njids; i++)
 		jids[i] = qless_strlist_get(list, i);
-	if (njids > 0 && qless_client_get_jobs(c->client, &jobs, jids, njids) != QLESS_OK) {
+	if (njids > 0 && qless_client_get_jobs(&jobs, c->client, jids, njids) != QLESS_OK) {
 		status = cli_lib_error(c);
 	} else {
 		static const char *const headers[] = { "JID", "CLASS", "WORKER", "FAILED", "MESSAGE", NULL };
@@ -210,7 +210,7 @@ int cmd_unfail(cli *c, int argc, char **argv)
 		return status;
 	qless_queue *q = NULL;
 	if (qless_queue_new(&q, c->client, pos[0]) != QLESS_OK ||
-	    qless_queue_unfail(q, pos[1], count, &moved) != QLESS_OK)
+	    qless_queue_unfail(&moved, q, pos[1], count) != QLESS_OK)
 		status = cli_lib_error(c);
 	else if (c->json)
 		json_print(json_pack("{s:I}", "moved", (json_int_t)moved));
@@ -293,7 +293,7 @@ int cmd_stats(cli *c, int argc, char **argv)
 		when = qless_client_now(c->client);
 	qless_queue *q = NULL;
 	qless_stats st = { .version = QLESS_STATS_VERSION };
-	if (qless_queue_new(&q, c->client, pos[0]) != QLESS_OK || qless_queue_stats(q, when, &st) != QLESS_OK) {
+	if (qless_queue_new(&q, c->client, pos[0]) != QLESS_OK || qless_queue_stats(&st, q, when) != QLESS_OK) {
 		qless_queue_free(q);
 		return cli_lib_error(c);
 	}

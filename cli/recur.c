@@ -31,7 +31,7 @@ static int next_due(const qless_recur *r, double *at)
 {
 	double *t = NULL;
 	size_t n = 0;
-	int found = qless_recur_next((qless_recur *)r, 1, &t, &n) == QLESS_OK && n == 1;
+	int found = qless_recur_next(&t, &n, (qless_recur *)r, 1) == QLESS_OK && n == 1;
 	if (found)
 		*at = t[0];
 	qless_free(t);
@@ -64,7 +64,7 @@ static void print_recur(const qless_recur *r)
 		printf("%-10s %s\n", "cron", qless_recur_cron(r));
 	else
 		printf("%-10s every %s\n", "interval", duration_format(qless_recur_interval(r), d, sizeof d));
-	if (next_due(r, &next) && qless_time_format(next, iso) == QLESS_OK)
+	if (next_due(r, &next) && qless_time_format(iso, next) == QLESS_OK)
 		printf("%-10s %s (%.15g)\n", "next", iso, next);
 	else
 		printf("%-10s -\n", "next");
@@ -85,7 +85,7 @@ static int fetch_recur(cli *c, const char *jid, qless_recur **out)
 	int status = cli_connect(c);
 	if (status != 0)
 		return status;
-	if (qless_client_get_recur(c->client, out, jid) != QLESS_OK) {
+	if (qless_client_get_recur(out, c->client, jid) != QLESS_OK) {
 		if (qless_error_last_code() == QLESS_ENOTFOUND)
 			return cli_error(c, "no recurring job %s", jid);
 		return cli_lib_error(c);
@@ -141,8 +141,8 @@ static int recur_add(cli *c, char **pos, int n, const struct recur_args *a)
 	char *jid = NULL;
 	int status = cli_connect(c);
 	if (status == 0 && (qless_queue_new(&q, c->client, pos[1]) != QLESS_OK ||
-	                    (a->cron ? qless_queue_recur_cron(q, &jid, pos[2], data, a->cron, &ro)
-	                             : qless_queue_recur(q, &jid, pos[2], data, interval, &ro)) != QLESS_OK))
+	                    (a->cron ? qless_queue_recur_cron(&jid, q, pos[2], data, a->cron, &ro)
+	                             : qless_queue_recur(&jid, q, pos[2], data, interval, &ro)) != QLESS_OK))
 		status = cli_lib_error(c);
 	if (status == 0) {
 		if (c->json)
@@ -241,7 +241,7 @@ static int recur_next(cli *c, char **pos, int n)
 		return EXIT_USAGE;
 	if ((status = fetch_recur(c, pos[1], &r)) != 0)
 		return status;
-	if (qless_recur_next(r, count, &t, &nt) != QLESS_OK)
+	if (qless_recur_next(&t, &nt, r, count) != QLESS_OK)
 		status = cli_lib_error(c);
 	else
 		status = print_times(c, t, nt);

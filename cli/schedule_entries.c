@@ -42,7 +42,7 @@ typedef struct entry {
 static int read_when(cli *c, const char *flag, const char *text, qless_when_read_as as, double now, entry *e)
 {
 	static const char READ[] = "qless_when_read: ";
-	if (qless_when_read(text, as, now, &e->when) != QLESS_OK) {
+	if (qless_when_read(&e->when, text, as, now) != QLESS_OK) {
 		const char *m = qless_error_last_message();
 		return cli_usage_error(c, "%s: %s%s", flag, strncmp(m, READ, sizeof READ - 1) == 0 ? m + sizeof READ - 1 : m,
 		                       as == QLESS_WHEN_READ_EVERY ? "" : e->when.kind > QLESS_WHEN_AT ? "; use --every or --cron" : "");
@@ -100,14 +100,14 @@ static int add_entry(qless_schedule *s, const entry *e, const char *cron, char *
                      const char *klass, const char *data, const qless_schedule_options *o)
 {
 	if (e->now)
-		return qless_schedule_add_now(s, jid, inserted, klass, data, o);
+		return qless_schedule_add_now(jid, inserted, s, klass, data, o);
 	if (cron != NULL)
-		return qless_schedule_add_cron(s, jid, inserted, cron, klass, data, o);
+		return qless_schedule_add_cron(jid, inserted, s, cron, klass, data, o);
 	if (e->when.kind == QLESS_WHEN_CRON)
-		return qless_schedule_add_cron(s, jid, inserted, e->when.cron, klass, data, o);
+		return qless_schedule_add_cron(jid, inserted, s, e->when.cron, klass, data, o);
 	if (e->when.kind == QLESS_WHEN_INTERVAL)
-		return qless_schedule_add_every(s, jid, inserted, e->when.interval, e->when.at, klass, data, o);
-	return qless_schedule_add_at(s, jid, inserted, e->when.at, klass, data, o);
+		return qless_schedule_add_every(jid, inserted, s, e->when.interval, e->when.at, klass, data, o);
+	return qless_schedule_add_at(jid, inserted, s, e->when.at, klass, data, o);
 }
 
 /* The run time of job jid as the schedule lists it; null when it is not
@@ -117,7 +117,7 @@ static json_t *listed_next(qless_schedule *s, const char *jid)
 	char *text = NULL;
 	json_t *list, *e, *v = NULL;
 	size_t i;
-	if (qless_schedule_list(s, &text) != QLESS_OK)
+	if (qless_schedule_list(&text, s) != QLESS_OK)
 		return json_null();
 	list = json_parse(text);
 	qless_free(text);
@@ -141,7 +141,7 @@ static json_t *next_json(cli *c, qless_schedule *s, const entry *e, const char *
 	json_t *v;
 	if (strcmp(e->kind, "at") == 0)
 		return inserted ? json_real(e->when.at) : listed_next(s, jid);
-	if (qless_client_get_recur(c->client, &r, jid) != QLESS_OK || qless_recur_next(r, 1, &t, &n) != QLESS_OK)
+	if (qless_client_get_recur(&r, c->client, jid) != QLESS_OK || qless_recur_next(&t, &n, r, 1) != QLESS_OK)
 		n = 0;
 	v = n == 1 ? json_real(t[0]) : json_null();
 	qless_free(t);
@@ -156,10 +156,10 @@ static void not_added(cli *c, qless_schedule *s, const entry *e, const char *jid
 	json_t *next = next_json(c, s, e, jid, 0);
 	char iso[QLESS_TIME_SIZE];
 	qless_job *job = NULL;
-	if (json_is_number(next) && qless_time_format(json_number_value(next), iso) == QLESS_OK) {
+	if (json_is_number(next) && qless_time_format(iso, json_number_value(next)) == QLESS_OK) {
 		fprintf(stderr, "qless: schedule add: already scheduled for %s (%.15g): nothing added\n", iso,
 		        json_number_value(next));
-	} else if (strcmp(e->kind, "at") == 0 && qless_client_get_job(c->client, &job, jid) == QLESS_OK) {
+	} else if (strcmp(e->kind, "at") == 0 && qless_client_get_job(&job, c->client, jid) == QLESS_OK) {
 		fprintf(stderr, "qless: schedule add: already %s: nothing added\n", qless_job_state(job));
 	} else {
 		fprintf(stderr, "qless: schedule add: already scheduled: nothing added\n");
@@ -249,11 +249,11 @@ static void entry_cells(const json_t *e, char *sched, size_t size, char *next, c
 	double at = json_number_value(json_object_get(e, "next"));
 	char d[32];
 	*description = NULL;
-	if (qless_time_format(at, next) != QLESS_OK)
+	if (qless_time_format(next, at) != QLESS_OK)
 		snprintf(next, QLESS_TIME_SIZE, "%.15g", at);
 	if (kind && strcmp(kind, "cron") == 0 && cron) {
 		snprintf(sched, size, "cron %s", cron);
-		if (qless_cron_describe(cron, description) != QLESS_OK)
+		if (qless_cron_describe(description, cron) != QLESS_OK)
 			*description = NULL;
 	} else if (kind && strcmp(kind, "interval") == 0) {
 		duration_format(json_number_value(json_object_get(e, "interval")), d, sizeof d);
@@ -278,7 +278,7 @@ int schedule_list(cli *c, int argc, char **argv)
 		return status;
 	qless_schedule *s = NULL;
 	if ((status = cli_connect(c)) == 0 &&
-	    (qless_schedule_new(&s, c->client, queue) != QLESS_OK || qless_schedule_list(s, &text) != QLESS_OK))
+	    (qless_schedule_new(&s, c->client, queue) != QLESS_OK || qless_schedule_list(&text, s) != QLESS_OK))
 		status = cli_lib_error(c);
 	qless_schedule_free(s);
 	if (status != 0)
@@ -319,7 +319,7 @@ int schedule_remove(cli *c, int argc, char **argv)
 		status = cli_lib_error(c);
 	for (int i = 1; status == 0 && i < n; i++) {
 		int gone = 0;
-		if (qless_schedule_remove(s, pos[i], &gone) != QLESS_OK)
+		if (qless_schedule_remove(&gone, s, pos[i]) != QLESS_OK)
 			status = cli_lib_error(c);
 		else
 			json_array_append_new(gone ? removed : missing, json_string(pos[i]));

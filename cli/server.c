@@ -24,7 +24,7 @@ static int print_status(cli *c)
 	int running = 0;
 	int64_t pid = 0;
 	char *url = NULL;
-	if (qless_server_status(NULL, &running, &pid, &url) != QLESS_OK)
+	if (qless_server_status(&running, &pid, &url, NULL) != QLESS_OK)
 		return cli_lib_error(c);
 	if (c->json)
 		json_print(json_pack("{s:b,s:I,s:s}", "running", running, "pid", (json_int_t)pid, "url", url ? url : ""));

@@ -26,7 +26,7 @@ static int state_get(cli *c, int argc, char **argv)
 	if (n < 0)
 		return status;
 	const char *key = n > 1 ? pos[1] : NULL;
-	if ((status = cli_connect(c)) == 0 && qless_state_get(c->client, pos[0], key, &text) != QLESS_OK)
+	if ((status = cli_connect(c)) == 0 && qless_state_get(&text, c->client, pos[0], key) != QLESS_OK)
 		status = cli_lib_error(c);
 	if (status == 0 && text == NULL)
 		status = cli_error(c, "job %s has no state %s", pos[0], key);
@@ -70,7 +70,7 @@ static int state_set(cli *c, int argc, char **argv)
 
 static int del_call(qless_client *client, char **words, int n, int64_t *removed)
 {
-	return qless_state_del(client, words[0], (const char *const *)words + 1, (size_t)n - 1, removed);
+	return qless_state_del(removed, client, words[0], (const char *const *)words + 1, (size_t)n - 1);
 }
 
 static int state_del(cli *c, int argc, char **argv)

@@ -45,8 +45,8 @@ static int tag_get_or_top(cli *c, char **pos, int n, const char *offset, const c
 	if (status != 0)
 		return status;
 	qless_strlist *list = NULL;
-	if ((top ? qless_client_top_tags(c->client, &list, off, cnt)
-	         : qless_client_tagged(c->client, &list, &total, pos[1], off, cnt)) != QLESS_OK)
+	if ((top ? qless_client_top_tags(&list, c->client, off, cnt)
+	         : qless_client_tagged(&list, &total, c->client, pos[1], off, cnt)) != QLESS_OK)
 		return cli_lib_error(c);
 	if (top && c->json) {
 		json_print(json_strlist_counts(list));
@@ -128,7 +128,7 @@ int cmd_track(cli *c, int argc, char **argv)
 			return status;
 		qless_joblist *jobs = NULL;
 		qless_strlist *expired = NULL;
-		if (qless_client_tracked(c->client, &jobs, &expired) != QLESS_OK)
+		if (qless_client_tracked(&jobs, &expired, c->client) != QLESS_OK)
 			return cli_lib_error(c);
 		if (c->json) {
 			json_print(json_pack("{s:o,s:o}", "jobs", json_joblist(jobs), "expired", json_strlist(expired)));

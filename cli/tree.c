@@ -54,7 +54,7 @@ static int tree_terminate(cli *c, int argc, char **argv)
 	int64_t changed = 0;
 	if (!one_jid(c, argc, argv, opts, terminate_usage, &jid, &status) || (status = cli_connect(c)) != 0)
 		return status;
-	if (qless_client_job_terminate(c->client, jid, recursive, &changed) != QLESS_OK)
+	if (qless_client_job_terminate(&changed, c->client, jid, recursive) != QLESS_OK)
 		return cli_lib_error(c);
 	return print_count(c, jid, "changed", changed);
 }
@@ -66,7 +66,7 @@ static int tree_delete(cli *c, int argc, char **argv)
 	int64_t deleted = 0;
 	if (!one_jid(c, argc, argv, NULL, delete_usage, &jid, &status) || (status = cli_connect(c)) != 0)
 		return status;
-	if (qless_client_job_delete(c->client, jid, &deleted) != QLESS_OK)
+	if (qless_client_job_delete(&deleted, c->client, jid) != QLESS_OK)
 		return cli_lib_error(c);
 	return print_count(c, jid, "deleted", deleted);
 }
@@ -84,7 +84,7 @@ static int tree_run(cli *c, int argc, char **argv)
 		return EXIT_USAGE;
 	if ((status = cli_connect(c)) != 0)
 		return status;
-	if (qless_client_job_run(c->client, jid, d, &state) != QLESS_OK)
+	if (qless_client_job_run(&state, c->client, jid, d) != QLESS_OK)
 		return cli_lib_error(c);
 	status = print_job_state(c, jid, state);
 	qless_free(state);
@@ -100,7 +100,7 @@ static int job_suspend(cli *c, int argc, char **argv)
 		return status;
 	if ((status = fetch_job(c, jid, &job)) != 0)
 		return status;
-	if (qless_job_suspend(job, &requeued) != QLESS_OK)
+	if (qless_job_suspend(&requeued, job) != QLESS_OK)
 		status = cli_lib_error(c);
 	else
 		status = print_job_state(c, jid, requeued ? "waiting" : "suspended");

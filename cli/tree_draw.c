@@ -152,7 +152,7 @@ static int fetch_tree(cli *c, const char *jid, int top, json_t **out)
 {
 	char *text = NULL;
 	*out = NULL;
-	if (qless_client_tree_get(c->client, jid, &text) != QLESS_OK) {
+	if (qless_client_tree_get(&text, c->client, jid) != QLESS_OK) {
 		if (qless_error_last_code() != QLESS_ENOTFOUND)
 			return cli_lib_error(c);
 		return top ? cli_error(c, "no job %s", jid) : 0;

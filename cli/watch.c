@@ -68,7 +68,7 @@ int cmd_watch(cli *c, int argc, char **argv)
 	int64_t seen = 0;
 	while (!interrupted && (max == 0 || seen < max)) {
 		char *channel = NULL, *message = NULL;
-		if (qless_events_next(ev, 250, &channel, &message) != QLESS_OK) {
+		if (qless_events_next(&channel, &message, ev, 250) != QLESS_OK) {
 			if (!interrupted)
 				status = cli_lib_error(c);
 			break;

@@ -80,7 +80,7 @@ static int print_when(cli *c, const qless_when *w, int times, const double *t, s
 	static const char *const kinds[] = { "", "at", "interval", "cron" };
 	char iso[QLESS_TIME_SIZE] = "", num[64];
 	int status;
-	if (w->kind != QLESS_WHEN_CRON && qless_time_format(w->at, iso) != QLESS_OK)
+	if (w->kind != QLESS_WHEN_CRON && qless_time_format(iso, w->at) != QLESS_OK)
 		return cli_lib_error(c);
 	if (c->json) {
 		json_t *out = json_pack("{s:s,s:o,s:o,s:s}", "kind", kinds[w->kind], "at", json_seconds(w->at),
@@ -127,7 +127,7 @@ int cmd_when(cli *c, int argc, char **argv)
 		status = EXIT_USAGE;
 	else if (n == 0)
 		status = cli_usage_error(c, "needs TEXT (see qless when --help)");
-	else if (qless_when_parse(text, now, &w) != QLESS_OK)
+	else if (qless_when_parse(&w, text, now) != QLESS_OK)
 		status = cli_lib_error(c);
 	else if (w.kind == QLESS_WHEN_CRON && !offline && (status = fire_times(c, w.cron, 3, &now, &t, &nt)) != 0)
 		; /* reported */
@@ -168,7 +168,7 @@ int cmd_cron(cli *c, int argc, char **argv)
 	status = 0;
 	if (n == 1)
 		status = cli_usage_error(c, "needs EXPR (see qless cron --help)");
-	else if (qless_cron_check(expr, &norm) != QLESS_OK || qless_cron_describe(expr, &description) != QLESS_OK)
+	else if (qless_cron_check(&norm, expr) != QLESS_OK || qless_cron_describe(&description, expr) != QLESS_OK)
 		status = cli_lib_error(c);
 	else if (c->json)
 		json_print(json_pack("{s:s,s:s}", "cron", norm, "description", description));

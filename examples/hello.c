@@ -13,10 +13,10 @@ int main(void)
 
 	if ((rc = qless_client_new(&client, NULL, NULL)) != QLESS_OK ||
 	    (rc = qless_queue_new(&queue, client, "example")) != QLESS_OK ||
-	    (rc = qless_queue_put(queue, &jid, "Greeter", "{\"name\": \"world\"}", NULL)) != QLESS_OK ||
-	    (rc = qless_queue_pop(queue, &popped, 1)) != QLESS_OK ||
+	    (rc = qless_queue_put(&jid, queue, "Greeter", "{\"name\": \"world\"}", NULL)) != QLESS_OK ||
+	    (rc = qless_queue_pop(&popped, queue, 1)) != QLESS_OK ||
 	    (rc = qless_job_complete(qless_joblist_get(popped, 0), NULL)) != QLESS_OK ||
-	    (rc = qless_client_get_job(client, &job, jid)) != QLESS_OK) {
+	    (rc = qless_client_get_job(&job, client, jid)) != QLESS_OK) {
 		fprintf(stderr, "hello: %s: %s\n", qless_error_name(rc), qless_error_last_message());
 		return 1;
 	}

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		else
 			snprintf(data, sizeof data, "{\"n\": \"oops\"}");
 		char *jid = NULL; /* owned: released with qless_free */
-		rc = qless_queue_put(queue, &jid, "Square", data, NULL);
+		rc = qless_queue_put(&jid, queue, "Square", data, NULL);
 		if (rc != QLESS_OK) {
 			status = fail("put", rc);
 			break;

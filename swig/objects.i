@@ -42,6 +42,12 @@ static CTYPE TYPE##_##NAME##_get(const TYPE *self)
 %extend TYPE { CTYPE NAME; }
 %enddef
 
+/* Methods whose C function takes out-parameters before the handle
+ * have a body, named <method>_impl so that SWIG's emitted
+ * qless_<type>_<method> does not collide with the real function; they
+ * keep their language name. A named %rename (e.g. in ruby.i) wins. */
+%rename("%(regex:/^(.*)_impl$/\\1/)s", %$ismember) "";
+
 /* Methods with a body are emitted as qless_<type>_<method>, so the ones
  * named like a C function get another name here and their own in the
  * languages. */
@@ -78,52 +84,127 @@ QLESS_ATTR(qless_client, double, now)
 	int cron_times(qless_swig_times **out, const char *expr, int64_t count)
 	{
 		qless_swig_times *t = (qless_swig_times *)calloc(1, sizeof *t);
-		int rc = t ? qless_client_cron_next($self, expr, count, &t->v, &t->n) : QLESS_ENOMEM;
+		int rc = t ? qless_client_cron_next(&t->v, &t->n, $self, expr, count) : QLESS_ENOMEM;
 		return qless_swig_times_done(out, t, rc);
 	}
 	int set_time_offset(double seconds);
-	int call(char **out, const char *command, QLESS_STRV(argv, argc));
-	int get_job(qless_job **out, const char *jid);
-	int get_jobs(qless_joblist **out, QLESS_STRV(jids, njids));
-	int get_recur(qless_recur **out, const char *jid);
+	int call_impl(char **out, const char *command, QLESS_STRV(argv, argc))
+	{
+		return qless_client_call(out, $self, command, QLESS_STRV, QLESS_STRC);
+	}
+	int get_job_impl(qless_job **out, const char *jid)
+	{
+		return qless_client_get_job(out, $self, jid);
+	}
+	int get_jobs_impl(qless_joblist **out, QLESS_STRV(jids, njids))
+	{
+		return qless_client_get_jobs(out, $self, QLESS_STRV, QLESS_STRC);
+	}
+	int get_recur_impl(qless_recur **out, const char *jid)
+	{
+		return qless_client_get_recur(out, $self, jid);
+	}
 	int cancel(QLESS_STRV(jids, njids));
 	int timeout(QLESS_STRV(jids, njids));
-	int jobs(qless_strlist **out, const char *state, const char *queue, int64_t offset, int64_t count);
-	int tagged(qless_strlist **out, int64_t *total, const char *tag, int64_t offset, int64_t count);
-	int top_tags(qless_strlist **out, int64_t offset, int64_t count);
-	int tracked(qless_joblist **jobs, qless_strlist **expired);
-	int failed_groups(qless_strlist **out);
-	int failed(qless_strlist **out, int64_t *total, const char *group, int64_t start, int64_t limit);
-	int queue_names(qless_strlist **out);
-	int queue_counts(qless_queue_countlist **out);
-	int workers(qless_strlist **out);
-	int worker_jobs(const char *worker, qless_strlist **jobs, qless_strlist **stalled);
+	int jobs_impl(qless_strlist **out, const char *state, const char *queue, int64_t offset, int64_t count)
+	{
+		return qless_client_jobs(out, $self, state, queue, offset, count);
+	}
+	int tagged_impl(qless_strlist **out, int64_t *total, const char *tag, int64_t offset, int64_t count)
+	{
+		return qless_client_tagged(out, total, $self, tag, offset, count);
+	}
+	int top_tags_impl(qless_strlist **out, int64_t offset, int64_t count)
+	{
+		return qless_client_top_tags(out, $self, offset, count);
+	}
+	int tracked_impl(qless_joblist **jobs, qless_strlist **expired)
+	{
+		return qless_client_tracked(jobs, expired, $self);
+	}
+	int failed_groups_impl(qless_strlist **out)
+	{
+		return qless_client_failed_groups(out, $self);
+	}
+	int failed_impl(qless_strlist **out, int64_t *total, const char *group, int64_t start, int64_t limit)
+	{
+		return qless_client_failed(out, total, $self, group, start, limit);
+	}
+	int queue_names_impl(qless_strlist **out)
+	{
+		return qless_client_queue_names(out, $self);
+	}
+	int queue_counts_impl(qless_queue_countlist **out)
+	{
+		return qless_client_queue_counts(out, $self);
+	}
+	int workers_impl(qless_strlist **out)
+	{
+		return qless_client_workers(out, $self);
+	}
+	int worker_jobs_impl(const char *worker, qless_strlist **jobs, qless_strlist **stalled)
+	{
+		return qless_client_worker_jobs(jobs, stalled, $self, worker);
+	}
 	int deregister_workers(QLESS_STRV(workers, n));
-	int config_get(char **out, const char *key);
-	int config_all(char **out);
+	int config_get_impl(char **out, const char *key)
+	{
+		return qless_client_config_get(out, $self, key);
+	}
+	int config_all_impl(char **out)
+	{
+		return qless_client_config_all(out, $self);
+	}
 	int config_set(const char *key, const char *value);
 	int config_unset(const char *key);
 
 	/* Job trees (qless/tree.h); the port, channel and state calls take the
 	 * client first in C, so they are methods here with the C prefix kept
 	 * as the method's (client.port_write(jid, dir, port, values)). */
-	int features(char **out_json);
-	int tree_get(const char *jid, char **out_json);
+	int features_impl(char **out_json)
+	{
+		return qless_client_features(out_json, $self);
+	}
+	int tree_get_impl(const char *jid, char **out_json)
+	{
+		return qless_client_tree_get(out_json, $self, jid);
+	}
 	int job_adopt(const char *parent, const char *name, const char *child);
-	int job_disown(const char *parent, const char *name, char **out_child);
-	int job_run(const char *jid, double delay, char **out_state);
-	int job_terminate(const char *jid, int recursive, int64_t *out_changed);
-	int job_delete(const char *jid, int64_t *out_deleted);
-	int alias_set(const char *jid, QLESS_STRV(aliases, n), int64_t *out_added);
-	int alias_get(const char *alias, char **out_jid);
-	int alias_del(QLESS_STRV(aliases, n), int64_t *out_removed);
+	int job_disown_impl(const char *parent, const char *name, char **out_child)
+	{
+		return qless_client_job_disown(out_child, $self, parent, name);
+	}
+	int job_run_impl(const char *jid, double delay, char **out_state)
+	{
+		return qless_client_job_run(out_state, $self, jid, delay);
+	}
+	int job_terminate_impl(const char *jid, int recursive, int64_t *out_changed)
+	{
+		return qless_client_job_terminate(out_changed, $self, jid, recursive);
+	}
+	int job_delete_impl(const char *jid, int64_t *out_deleted)
+	{
+		return qless_client_job_delete(out_deleted, $self, jid);
+	}
+	int alias_set_impl(const char *jid, QLESS_STRV(aliases, n), int64_t *out_added)
+	{
+		return qless_client_alias_set(out_added, $self, jid, QLESS_STRV, QLESS_STRC);
+	}
+	int alias_get_impl(const char *alias, char **out_jid)
+	{
+		return qless_client_alias_get(out_jid, $self, alias);
+	}
+	int alias_del_impl(QLESS_STRV(aliases, n), int64_t *out_removed)
+	{
+		return qless_client_alias_del(out_removed, $self, QLESS_STRV, QLESS_STRC);
+	}
 	int port_define(const char *jid, qless_port_dir dir, const char *ports_json)
 	{
 		return qless_port_define($self, jid, dir, ports_json);
 	}
 	int port_remove(const char *jid, qless_port_dir dir, QLESS_STRV(ports, n), int64_t *out_removed)
 	{
-		return qless_port_remove($self, jid, dir, QLESS_STRV, QLESS_STRC, out_removed);
+		return qless_port_remove(out_removed, $self, jid, dir, QLESS_STRV, QLESS_STRC);
 	}
 	int port_write(const char *jid, qless_port_dir dir, const char *port, QLESS_STRV(values, n))
 	{
@@ -131,37 +212,37 @@ QLESS_ATTR(qless_client, double, now)
 	}
 	int port_read(const char *jid, qless_port_dir dir, const char *port, int64_t count, char **out_json)
 	{
-		return qless_port_read($self, jid, dir, port, count, out_json);
+		return qless_port_read(out_json, $self, jid, dir, port, count);
 	}
 	int port_peek(const char *jid, qless_port_dir dir, const char *port, int64_t count, char **out_json)
 	{
-		return qless_port_peek($self, jid, dir, port, count, out_json);
+		return qless_port_peek(out_json, $self, jid, dir, port, count);
 	}
 	int port_size(const char *jid, qless_port_dir dir, const char *port, int64_t *out)
 	{
-		return qless_port_size($self, jid, dir, port, out);
+		return qless_port_size(out, $self, jid, dir, port);
 	}
 	int port_connect(const char *jid, qless_port_dir dir, const char *port, QLESS_STRV(channels, n),
 	                 int64_t *out_added)
 	{
-		return qless_port_connect($self, jid, dir, port, QLESS_STRV, QLESS_STRC, out_added);
+		return qless_port_connect(out_added, $self, jid, dir, port, QLESS_STRV, QLESS_STRC);
 	}
 	int port_disconnect(const char *jid, qless_port_dir dir, const char *port, QLESS_STRV(channels, n),
 	                    int64_t *out_removed)
 	{
-		return qless_port_disconnect($self, jid, dir, port, QLESS_STRV, QLESS_STRC, out_removed);
+		return qless_port_disconnect(out_removed, $self, jid, dir, port, QLESS_STRV, QLESS_STRC);
 	}
 	int channel_publish(const char *channel, const char *json, const char *from_jid, int64_t *out_delivered)
 	{
-		return qless_channel_publish($self, channel, json, from_jid, out_delivered);
+		return qless_channel_publish(out_delivered, $self, channel, json, from_jid);
 	}
 	int channel_subscribers(const char *channel, char **out_json)
 	{
-		return qless_channel_subscribers($self, channel, out_json);
+		return qless_channel_subscribers(out_json, $self, channel);
 	}
 	int state_get(const char *jid, const char *key, char **out_json)
 	{
-		return qless_state_get($self, jid, key, out_json);
+		return qless_state_get(out_json, $self, jid, key);
 	}
 	int state_set(const char *jid, const char *key, const char *json)
 	{
@@ -169,7 +250,7 @@ QLESS_ATTR(qless_client, double, now)
 	}
 	int state_del(const char *jid, QLESS_STRV(keys, n), int64_t *out_removed)
 	{
-		return qless_state_del($self, jid, QLESS_STRV, QLESS_STRC, out_removed);
+		return qless_state_del(out_removed, $self, jid, QLESS_STRV, QLESS_STRC);
 	}
 
 	/* Typed job trees: a Tree snapshot (nil for no such job is the
@@ -188,28 +269,67 @@ QLESS_ATTR(qless_client, double, now)
 /* ---- queue ---- */
 QLESS_ATTR(qless_queue, const char *, name)
 %extend qless_queue {
-	int put(char **out_jid, const char *klass, const char *data, const qless_put_options *opts);
-	int put_unique(char **out_jid, int *out_inserted, const char *klass, const char *data,
-	               const qless_put_options *opts);
-	int recur(char **out_jid, const char *klass, const char *data, double interval, const qless_recur_options *opts);
-	int recur_cron(char **out_jid, const char *klass, const char *data, const char *expr,
-	               const qless_recur_options *opts);
-	int pop(qless_joblist **out, int64_t count);
-	int peek(qless_joblist **out, int64_t count);
-	int length(int64_t *out);
+	int put_impl(char **out_jid, const char *klass, const char *data, const qless_put_options *opts)
+	{
+		return qless_queue_put(out_jid, $self, klass, data, opts);
+	}
+	int put_unique_impl(char **out_jid, int *out_inserted, const char *klass, const char *data,
+	               const qless_put_options *opts)
+	{
+		return qless_queue_put_unique(out_jid, out_inserted, $self, klass, data, opts);
+	}
+	int recur_impl(char **out_jid, const char *klass, const char *data, double interval, const qless_recur_options *opts)
+	{
+		return qless_queue_recur(out_jid, $self, klass, data, interval, opts);
+	}
+	int recur_cron_impl(char **out_jid, const char *klass, const char *data, const char *expr,
+	               const qless_recur_options *opts)
+	{
+		return qless_queue_recur_cron(out_jid, $self, klass, data, expr, opts);
+	}
+	int pop_impl(qless_joblist **out, int64_t count)
+	{
+		return qless_queue_pop(out, $self, count);
+	}
+	int peek_impl(qless_joblist **out, int64_t count)
+	{
+		return qless_queue_peek(out, $self, count);
+	}
+	int length_impl(int64_t *out)
+	{
+		return qless_queue_length(out, $self);
+	}
 	/* Output structs are the caller's, as in C: QueueCounts(), Stats(). */
-	int counts_get(qless_queue_counts *out);
-	int stats(double date, qless_stats *out);
+	int counts_get_impl(qless_queue_counts *out)
+	{
+		return qless_queue_counts_get(out, $self);
+	}
+	int stats_impl(double date, qless_stats *out)
+	{
+		return qless_queue_stats(out, $self, date);
+	}
 	int pause();
 	int unpause();
 	int forget();
-	int unfail(const char *group, int64_t count, int64_t *out_moved);
+	int unfail_impl(const char *group, int64_t count, int64_t *out_moved)
+	{
+		return qless_queue_unfail(out_moved, $self, group, count);
+	}
 	int set_heartbeat(int64_t seconds);
 	int set_max_concurrency(int64_t max);
 	/* The worker registry of job trees (qless/tree.h). */
-	int register_klass(const char *klass, const char *config_json, int *out_new);
-	int klass_config(const char *klass, char **out_json);
-	int unregister_klass(const char *klass, int *out_removed);
+	int register_klass_impl(const char *klass, const char *config_json, int *out_new)
+	{
+		return qless_queue_register_klass(out_new, $self, klass, config_json);
+	}
+	int klass_config_impl(const char *klass, char **out_json)
+	{
+		return qless_queue_klass_config(out_json, $self, klass);
+	}
+	int unregister_klass_impl(const char *klass, int *out_removed)
+	{
+		return qless_queue_unregister_klass(out_removed, $self, klass);
+	}
 }
 
 /* ---- job ---- */
@@ -248,8 +368,14 @@ QLESS_ATTR(qless_job, size_t, history_count)
 	int set_priority(double priority);
 	int complete(const qless_complete_options *opts);
 	int fail(const char *group, const char *message);
-	int retry(double delay, const char *group, const char *message, int64_t *out_remaining);
-	int heartbeat(double *out_expires);
+	int retry_impl(double delay, const char *group, const char *message, int64_t *out_remaining)
+	{
+		return qless_job_retry(out_remaining, $self, delay, group, message);
+	}
+	int heartbeat_impl(double *out_expires)
+	{
+		return qless_job_heartbeat(out_expires, $self);
+	}
 	int cancel();
 	int requeue(const char *queue, const qless_put_options *opts);
 	int timeout();
@@ -264,7 +390,10 @@ QLESS_ATTR(qless_job, size_t, history_count)
 	int heartbeater(qless_heartbeater **out, double interval) { return qless_heartbeater_new(out, $self, interval); }
 	/* Tree jobs held by this client's worker (qless/tree.h). */
 	int started();
-	int suspend(int *out_requeued);
+	int suspend_impl(int *out_requeued)
+	{
+		return qless_job_suspend(out_requeued, $self);
+	}
 	int terminated();
 }
 
@@ -290,7 +419,7 @@ QLESS_ATTR(qless_recur, size_t, tag_count)
 	int due_times(qless_swig_times **out, int64_t count)
 	{
 		qless_swig_times *t = (qless_swig_times *)calloc(1, sizeof *t);
-		int rc = t ? qless_recur_next($self, count, &t->v, &t->n) : QLESS_ENOMEM;
+		int rc = t ? qless_recur_next(&t->v, &t->n, $self, count) : QLESS_ENOMEM;
 		return qless_swig_times_done(out, t, rc);
 	}
 	int set_backlog(int64_t backlog);
@@ -307,8 +436,14 @@ QLESS_ATTR(qless_recur, size_t, tag_count)
 QLESS_ATTR(qless_worker, const char *, name)
 QLESS_ATTR(qless_worker, int64_t, jobs_done)
 %extend qless_worker {
-	int reserve(qless_job **out);
-	int lost_locks(int timeout_ms, qless_strlist **out);
+	int reserve_impl(qless_job **out)
+	{
+		return qless_worker_reserve(out, $self);
+	}
+	int lost_locks_impl(int timeout_ms, qless_strlist **out)
+	{
+		return qless_worker_lost_locks(out, $self, timeout_ms);
+	}
 	int set_backoff(const char *klass, const char *queue, const qless_backoff *backoff);
 	double backoff_delay(const char *klass, const char *queue, int64_t retry);
 	/* Safe from any thread: asks a running engine to stop. */
@@ -317,7 +452,10 @@ QLESS_ATTR(qless_worker, int64_t, jobs_done)
 
 /* ---- events: next gives (channel, message), both nil on timeout ---- */
 %extend qless_events {
-	int next(int timeout_ms, char **channel, char **message);
+	int next_impl(int timeout_ms, char **channel, char **message)
+	{
+		return qless_events_next(channel, message, $self, timeout_ms);
+	}
 }
 
 /* ---- heartbeater: beats until collected ---- */
@@ -330,28 +468,61 @@ QLESS_ATTR(qless_schedule, const char *, name)
 %extend qless_schedule {
 	/* Each gives (jid, inserted): inserted is false when an identical
 	 * entry was pending (unique adds, the default). */
-	int add_now(char **out_jid, int *out_inserted, const char *klass, const char *data,
-	            const qless_schedule_options *opts);
-	int add_at(char **out_jid, int *out_inserted, double when, const char *klass, const char *data,
-	           const qless_schedule_options *opts);
-	int add_in(char **out_jid, int *out_inserted, double seconds, const char *klass, const char *data,
-	           const qless_schedule_options *opts);
-	int add_every(char **out_jid, int *out_inserted, double interval, double first, const char *klass,
-	              const char *data, const qless_schedule_options *opts);
-	int add_cron(char **out_jid, int *out_inserted, const char *expr, const char *klass, const char *data,
-	             const qless_schedule_options *opts);
-	int add(char **out_jid, int *out_inserted, const char *when_text, const char *klass, const char *data,
-	        const qless_schedule_options *opts);
+	int add_now_impl(char **out_jid, int *out_inserted, const char *klass, const char *data,
+	            const qless_schedule_options *opts)
+	{
+		return qless_schedule_add_now(out_jid, out_inserted, $self, klass, data, opts);
+	}
+	int add_at_impl(char **out_jid, int *out_inserted, double when, const char *klass, const char *data,
+	           const qless_schedule_options *opts)
+	{
+		return qless_schedule_add_at(out_jid, out_inserted, $self, when, klass, data, opts);
+	}
+	int add_in_impl(char **out_jid, int *out_inserted, double seconds, const char *klass, const char *data,
+	           const qless_schedule_options *opts)
+	{
+		return qless_schedule_add_in(out_jid, out_inserted, $self, seconds, klass, data, opts);
+	}
+	int add_every_impl(char **out_jid, int *out_inserted, double interval, double first, const char *klass,
+	              const char *data, const qless_schedule_options *opts)
+	{
+		return qless_schedule_add_every(out_jid, out_inserted, $self, interval, first, klass, data, opts);
+	}
+	int add_cron_impl(char **out_jid, int *out_inserted, const char *expr, const char *klass, const char *data,
+	             const qless_schedule_options *opts)
+	{
+		return qless_schedule_add_cron(out_jid, out_inserted, $self, expr, klass, data, opts);
+	}
+	int add_impl(char **out_jid, int *out_inserted, const char *when_text, const char *klass, const char *data,
+	        const qless_schedule_options *opts)
+	{
+		return qless_schedule_add(out_jid, out_inserted, $self, when_text, klass, data, opts);
+	}
 	/* Time text as at=, in= and every= mean it (the policy is the core's). */
-	int add_at_text(char **out_jid, int *out_inserted, const char *at_text, const char *klass, const char *data,
-	                const qless_schedule_options *opts);
-	int add_in_text(char **out_jid, int *out_inserted, const char *in_text, const char *klass, const char *data,
-	                const qless_schedule_options *opts);
-	int add_every_text(char **out_jid, int *out_inserted, const char *every_text, const char *klass,
-	                   const char *data, const qless_schedule_options *opts);
-	int remove(const char *jid, int *out_removed);
+	int add_at_text_impl(char **out_jid, int *out_inserted, const char *at_text, const char *klass, const char *data,
+	                const qless_schedule_options *opts)
+	{
+		return qless_schedule_add_at_text(out_jid, out_inserted, $self, at_text, klass, data, opts);
+	}
+	int add_in_text_impl(char **out_jid, int *out_inserted, const char *in_text, const char *klass, const char *data,
+	                const qless_schedule_options *opts)
+	{
+		return qless_schedule_add_in_text(out_jid, out_inserted, $self, in_text, klass, data, opts);
+	}
+	int add_every_text_impl(char **out_jid, int *out_inserted, const char *every_text, const char *klass,
+	                   const char *data, const qless_schedule_options *opts)
+	{
+		return qless_schedule_add_every_text(out_jid, out_inserted, $self, every_text, klass, data, opts);
+	}
+	int remove_impl(const char *jid, int *out_removed)
+	{
+		return qless_schedule_remove(out_removed, $self, jid);
+	}
 	/* The pending entries as JSON text. */
-	int list(char **out_json);
+	int list_impl(char **out_json)
+	{
+		return qless_schedule_list(out_json, $self);
+	}
 	/* The one add: (jid, inserted) for a map with exactly one of at,
 	 * at_text, in, in_text, every (+ first), every_text, cron, and the
 	 * entry's options (unique, key, jid, priority, retries, backlog, tags). */
@@ -434,8 +605,8 @@ QLESS_ATTR(qless_port, qless_port_dir, direction)
 	}
 	int length(int64_t *out)
 	{
-		return qless_port_size(qless_port_client($self), qless_port_jid($self), qless_port_direction($self),
-		                       qless_port_name($self), out);
+		return qless_port_size(out, qless_port_client($self), qless_port_jid($self),
+		                       qless_port_direction($self), qless_port_name($self));
 	}
 	int put(QLESS_STRV(values, n))
 	{
@@ -444,14 +615,14 @@ QLESS_ATTR(qless_port, qless_port_dir, direction)
 	}
 	int link(QLESS_STRV(channels, n), int64_t *out_added)
 	{
-		return qless_port_connect(qless_port_client($self), qless_port_jid($self), qless_port_direction($self),
-		                          qless_port_name($self), QLESS_STRV, QLESS_STRC, out_added);
+		return qless_port_connect(out_added, qless_port_client($self), qless_port_jid($self),
+		                          qless_port_direction($self), qless_port_name($self), QLESS_STRV, QLESS_STRC);
 	}
 	int unlink(QLESS_STRV(channels, n), int64_t *out_removed)
 	{
-		return qless_port_disconnect(qless_port_client($self), qless_port_jid($self),
-		                             qless_port_direction($self), qless_port_name($self), QLESS_STRV, QLESS_STRC,
-		                             out_removed);
+		return qless_port_disconnect(out_removed, qless_port_client($self),
+		                             qless_port_jid($self), qless_port_direction($self), qless_port_name($self), QLESS_STRV,
+		                             QLESS_STRC);
 	}
 }
 
@@ -460,8 +631,8 @@ QLESS_ATTR(qless_channel, const char *, name)
 %extend qless_channel {
 	int post(const char *json, const char *from_jid, int64_t *out_delivered)
 	{
-		return qless_channel_publish(qless_channel_client($self), qless_channel_name($self), json, from_jid,
-		                             out_delivered);
+		return qless_channel_publish(out_delivered, qless_channel_client($self), qless_channel_name($self), json,
+		                             from_jid);
 	}
 	int listeners(qless_subscribers **out)
 	{
@@ -511,5 +682,8 @@ QLESS_ATTR(qless_channel, const char *, name)
 %extend qless_queue_countlist {
 	size_t size();
 	const char *name(size_t index);
-	int get(size_t index, qless_queue_counts *out);
+	int get_impl(size_t index, qless_queue_counts *out)
+	{
+		return qless_queue_countlist_get(out, $self, index);
+	}
 }

@@ -290,7 +290,7 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 %rename(tag_at) qless_recur::tag;
 /* Qless\Schedule::add($klass, $data, $opts) is schedules.md §7's; the
  * extension's add(when_text, ...) stays reachable as add_text. */
-%rename(add_text) qless_schedule::add;
+%rename(add_text) qless_schedule::add_impl;
 /* Result structs by the names of the other classes (with -prefix: QlessQueueCounts, ...). */
 %rename(QueueCounts) qless_queue_counts;
 %rename(Stats) qless_stats;

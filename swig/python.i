@@ -166,8 +166,8 @@ static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec
 %thread qless_events_next;
 %thread qless_worker_lost_locks;
 %thread qless_client_new;
-%thread qless_events::next;
-%thread qless_worker::lost_locks;
+%thread qless_events::next_impl;
+%thread qless_worker::lost_locks_impl;
 %thread qless_heartbeater::~qless_heartbeater;
 /* The worker engine runs for the life of the worker with the GIL released;
  * the trampoline (swig/worker.i) takes it around every call into Python. */

@@ -128,7 +128,7 @@ static const struct qless_swig_field qless_swig_put_fields[] = {
 	{ "inports", QLESS_SWIG_STR, offsetof(qless_put_options, inports), 0 },
 	{ "outports", QLESS_SWIG_STR, offsetof(qless_put_options, outports), 0 },
 	{ "aliases", QLESS_SWIG_STRV, offsetof(qless_put_options, aliases), offsetof(qless_put_options, naliases) },
-	{ "by", QLESS_SWIG_STR, offsetof(qless_put_options, created_by), 0 },
+	{ "by", QLESS_SWIG_STR, offsetof(qless_put_options, by), 0 },
 };
 static const qless_recur_options qless_swig_recur_defaults = QLESS_RECUR_OPTIONS_INIT;
 static const struct qless_swig_field qless_swig_recur_fields[] = {
@@ -559,23 +559,23 @@ QLESS_HANDLE(qless_entries, ScheduleEntries, qless_entries_free)
 %inline %{
 static int qless_swig_when_parse(const char *text, double now, qless_when *out)
 {
-	return qless_when_parse(text, now, out);
+	return qless_when_parse(out, text, now);
 }
 static int qless_swig_queue_counts_get(qless_queue *queue, qless_queue_counts *out)
 {
-	return qless_queue_counts_get(queue, out);
+	return qless_queue_counts_get(out, queue);
 }
 static int qless_swig_queue_stats(qless_queue *queue, double date, qless_stats *out)
 {
-	return qless_queue_stats(queue, date, out);
+	return qless_queue_stats(out, queue, date);
 }
 static int qless_swig_queue_countlist_get(const qless_queue_countlist *list, size_t index, qless_queue_counts *out)
 {
-	return qless_queue_countlist_get(list, index, out);
+	return qless_queue_countlist_get(out, list, index);
 }
 static int qless_swig_backoff_parse(const char *spec, qless_backoff *out)
 {
-	return qless_backoff_parse(spec, out);
+	return qless_backoff_parse(out, spec);
 }
 %}
 

@@ -37,10 +37,10 @@
 %rename("heartbeat=") qless_queue::set_heartbeat;
 %rename("max_concurrency=") qless_queue::set_max_concurrency;
 %rename("time_offset=") qless_client::set_time_offset;
-%rename(job_ids) qless_client::jobs;
-%rename(worker_counts) qless_client::workers;
+%rename(job_ids) qless_client::jobs_impl;
+%rename(worker_counts) qless_client::workers_impl;
 /* events.next holds the GVL while it waits: Ruby's next is next_nogvl (below). */
-%ignore qless_events::next;
+%ignore qless_events::next_impl;
 %rename(next) qless_events::next_nogvl;
 
 /* The engine is driven only through Qless::Core.worker_main (below): its
@@ -222,7 +222,7 @@ struct qless_rb_next_args {
 static void *qless_rb_next_nogvl(void *p)
 {
 	struct qless_rb_next_args *a = p;
-	a->rc = qless_events_next(a->events, a->timeout_ms, a->channel, a->message);
+	a->rc = qless_events_next(a->channel, a->message, a->events, a->timeout_ms);
 	return NULL;
 }
 %}

@@ -5,8 +5,8 @@
 #include "errors.h"
 #include "tree_args.h"
 
-int qless_client_alias_set(qless_client *client, const char *jid, const char *const *aliases, size_t n,
-                           int64_t *out_added)
+int qless_client_alias_set(int64_t *out_added, qless_client *client, const char *jid, const char *const *aliases,
+                           size_t n)
 {
 	static const char F[] = "qless_client_alias_set";
 	qless_args a;
@@ -21,7 +21,7 @@ int qless_client_alias_set(qless_client *client, const char *jid, const char *co
 	return qless__call_int(client, F, "alias.set", &a, out_added);
 }
 
-int qless_client_alias_get(qless_client *client, const char *alias, char **out_jid)
+int qless_client_alias_get(char **out_jid, qless_client *client, const char *alias)
 {
 	static const char F[] = "qless_client_alias_get";
 	qless_args a;
@@ -34,7 +34,7 @@ int qless_client_alias_get(qless_client *client, const char *alias, char **out_j
 	return qless__call_str(client, F, "alias.get", &a, out_jid, NULL, NULL);
 }
 
-int qless_client_alias_del(qless_client *client, const char *const *aliases, size_t n, int64_t *out_removed)
+int qless_client_alias_del(int64_t *out_removed, qless_client *client, const char *const *aliases, size_t n)
 {
 	static const char F[] = "qless_client_alias_del";
 	qless_args a;

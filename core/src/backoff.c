@@ -113,7 +113,7 @@ double qless__retry_delay(const qless_worker *w, const qless_job *job)
 	return qless_worker_backoff_delay(w, qless_job_klass(job), qless_job_queue(job), retry);
 }
 
-int qless_backoff_parse(const char *spec, qless_backoff *out)
+int qless_backoff_parse(qless_backoff *out, const char *spec)
 {
 	static const char F[] = "qless_backoff_parse";
 	qless_backoff b = QLESS_BACKOFF_INIT;

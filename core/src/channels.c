@@ -9,8 +9,8 @@
 #include "next_times.h"
 #include "tree_args.h"
 
-int qless_channel_publish(qless_client *client, const char *channel, const char *json, const char *from_jid,
-                          int64_t *out_delivered)
+int qless_channel_publish(int64_t *out_delivered, qless_client *client, const char *channel, const char *json,
+                          const char *from_jid)
 {
 	static const char F[] = "qless_channel_publish";
 	qless_args a;
@@ -28,7 +28,7 @@ int qless_channel_publish(qless_client *client, const char *channel, const char 
 	return qless__call_int(client, F, "channel.publish", &a, out_delivered);
 }
 
-int qless_channel_subscribers(qless_client *client, const char *channel, char **out_json)
+int qless_channel_subscribers(char **out_json, qless_client *client, const char *channel)
 {
 	static const char F[] = "qless_channel_subscribers";
 	qless_args a;

@@ -75,7 +75,7 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 		url = getenv("QLESS_URL");
 		if (url == NULL || url[0] == '\0') {
 			/* No URL anywhere: the embedded server, started on demand. */
-			if ((rc = qless_server_start(NULL, &embedded)) != QLESS_OK)
+			if ((rc = qless_server_start(&embedded, NULL)) != QLESS_OK)
 				return rc;
 			url = embedded;
 		}
@@ -213,7 +213,7 @@ double qless_client_now(const qless_client *client)
 	return client ? qless__now(client) : 0;
 }
 
-int qless_client_features(qless_client *client, char **out_json)
+int qless_client_features(char **out_json, qless_client *client)
 {
 	static const char F[] = "qless_client_features";
 	int rc;

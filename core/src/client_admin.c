@@ -35,7 +35,7 @@ int qless__queues_reply(qless_client *client, const char *F, json_t **out)
 	return QLESS_OK;
 }
 
-int qless_client_queue_names(qless_client *client, qless_strlist **out)
+int qless_client_queue_names(qless_strlist **out, qless_client *client)
 {
 	static const char F[] = "qless_client_queue_names";
 	qless_strlist *l;
@@ -72,7 +72,7 @@ int qless_client_queue_names(qless_client *client, qless_strlist **out)
 	return QLESS_OK;
 }
 
-int qless_client_queues_json(qless_client *client, char **out)
+int qless_client_queues_json(char **out, qless_client *client)
 {
 	static const char F[] = "qless_client_queues_json";
 	json_t *j;
@@ -88,7 +88,7 @@ int qless_client_queues_json(qless_client *client, char **out)
 	return *out ? QLESS_OK : qless__err_nomem(F);
 }
 
-int qless_client_workers(qless_client *client, qless_strlist **out)
+int qless_client_workers(qless_strlist **out, qless_client *client)
 {
 	static const char F[] = "qless_client_workers";
 	qless_args a;
@@ -134,7 +134,7 @@ int qless_client_workers(qless_client *client, qless_strlist **out)
 	return QLESS_OK;
 }
 
-int qless_client_worker_jobs(qless_client *client, const char *worker, qless_strlist **jobs, qless_strlist **stalled)
+int qless_client_worker_jobs(qless_strlist **jobs, qless_strlist **stalled, qless_client *client, const char *worker)
 {
 	static const char F[] = "qless_client_worker_jobs";
 	qless_args a;
@@ -186,7 +186,7 @@ int qless_client_deregister_workers(qless_client *client, const char *const *wor
 
 /* ---- configuration ---- */
 
-int qless_client_config_get(qless_client *client, char **out, const char *key)
+int qless_client_config_get(char **out, qless_client *client, const char *key)
 {
 	static const char F[] = "qless_client_config_get";
 	qless_args a;
@@ -221,7 +221,7 @@ int qless_client_config_get(qless_client *client, char **out, const char *key)
 	return rc;
 }
 
-int qless_client_config_all(qless_client *client, char **out)
+int qless_client_config_all(char **out, qless_client *client)
 {
 	static const char F[] = "qless_client_config_all";
 	qless_args a;

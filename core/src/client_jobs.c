@@ -18,7 +18,7 @@
 #include "strlist.h"
 #include "util.h"
 
-int qless_client_get_job(qless_client *client, qless_job **out, const char *jid)
+int qless_client_get_job(qless_job **out, qless_client *client, const char *jid)
 {
 	static const char F[] = "qless_client_get_job";
 	qless_args a;
@@ -36,7 +36,7 @@ int qless_client_get_job(qless_client *client, qless_job **out, const char *jid)
 	return qless__job_from_json(client, obj, out, F);
 }
 
-int qless_client_get_jobs(qless_client *client, qless_joblist **out, const char *const *jids, size_t njids)
+int qless_client_get_jobs(qless_joblist **out, qless_client *client, const char *const *jids, size_t njids)
 {
 	static const char F[] = "qless_client_get_jobs";
 	qless_args a;
@@ -86,7 +86,7 @@ int qless_client_timeout(qless_client *client, const char *const *jids, size_t n
 	return jids_command(client, "qless_client_timeout", "timeout", jids, njids);
 }
 
-int qless_client_jobs(qless_client *client, qless_strlist **out, const char *state, const char *queue,
+int qless_client_jobs(qless_strlist **out, qless_client *client, const char *state, const char *queue,
                       int64_t offset, int64_t count)
 {
 	static const char F[] = "qless_client_jobs";
@@ -143,7 +143,7 @@ static int call_total_jobs(qless_client *client, const char *F, const char *cmd,
 	return rc;
 }
 
-int qless_client_tagged(qless_client *client, qless_strlist **out, int64_t *total, const char *tag,
+int qless_client_tagged(qless_strlist **out, int64_t *total, qless_client *client, const char *tag,
                         int64_t offset, int64_t count)
 {
 	static const char F[] = "qless_client_tagged";
@@ -165,7 +165,7 @@ int qless_client_tagged(qless_client *client, qless_strlist **out, int64_t *tota
 	return call_total_jobs(client, F, "tag", &a, out, total);
 }
 
-int qless_client_top_tags(qless_client *client, qless_strlist **out, int64_t offset, int64_t count)
+int qless_client_top_tags(qless_strlist **out, qless_client *client, int64_t offset, int64_t count)
 {
 	static const char F[] = "qless_client_top_tags";
 	qless_args a;
@@ -231,7 +231,7 @@ int qless_client_top_tags(qless_client *client, qless_strlist **out, int64_t off
 	return QLESS_OK;
 }
 
-int qless_client_tracked(qless_client *client, qless_joblist **jobs, qless_strlist **expired)
+int qless_client_tracked(qless_joblist **jobs, qless_strlist **expired, qless_client *client)
 {
 	static const char F[] = "qless_client_tracked";
 	qless_args a;
@@ -267,7 +267,7 @@ int qless_client_tracked(qless_client *client, qless_joblist **jobs, qless_strli
 	return QLESS_OK;
 }
 
-int qless_client_failed_groups(qless_client *client, qless_strlist **out)
+int qless_client_failed_groups(qless_strlist **out, qless_client *client)
 {
 	static const char F[] = "qless_client_failed_groups";
 	qless_args a;
@@ -309,7 +309,7 @@ int qless_client_failed_groups(qless_client *client, qless_strlist **out)
 	return QLESS_OK;
 }
 
-int qless_client_failed(qless_client *client, qless_strlist **out, int64_t *total, const char *group,
+int qless_client_failed(qless_strlist **out, int64_t *total, qless_client *client, const char *group,
                         int64_t start, int64_t limit)
 {
 	static const char F[] = "qless_client_failed";

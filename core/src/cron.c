@@ -362,7 +362,7 @@ int qless__cron_parse(const char *func, const char *expr, qless_cron *out)
 	return rc;
 }
 
-int qless_cron_check(const char *expr, char **out_normalised)
+int qless_cron_check(char **out_normalised, const char *expr)
 {
 	return qless__cron_norm("qless_cron_check", expr, out_normalised);
 }
@@ -446,7 +446,7 @@ int qless__cron_identity(const char *func, const char *expr, char **out)
 	return QLESS_OK;
 }
 
-int qless_cron_identity(const char *expr, char **out)
+int qless_cron_identity(char **out, const char *expr)
 {
 	QLESS_CHECK_NULL("qless_cron_identity", out);
 	return qless__cron_identity("qless_cron_identity", expr, out);

@@ -182,7 +182,7 @@ static void describe_days(text *t, const qless_cron *c, int daily)
 	}
 }
 
-int qless_cron_describe(const char *expr, char **out)
+int qless_cron_describe(char **out, const char *expr)
 {
 	static const char *func = "qless_cron_describe";
 	qless_cron c;

@@ -83,7 +83,7 @@ static int register_all(qless_worker *w)
 			break;
 		for (i = 0; i < o->ntree && rc == QLESS_OK; i++)
 			if (o->tree_configs[i] != NULL && allowed(o, o->tree_klasses[i]))
-				rc = qless_queue_register_klass(queue, o->tree_klasses[i], o->tree_configs[i], NULL);
+				rc = qless_queue_register_klass(NULL, queue, o->tree_klasses[i], o->tree_configs[i]);
 		qless_queue_free(queue);
 	}
 	return rc;
@@ -166,7 +166,7 @@ int qless__tree_start(qless_slot *s, qless_job *job, qless_result *r)
 	/* The cost rule: a job of a class not named a tree class costs no call. */
 	if (o->ntree == 0 || !qless_allowlist_match(o->tree_klasses, o->ntree, qless_job_klass(job)))
 		return 1;
-	rc = qless_client_tree_get(s->client, qless_job_jid(job), &json);
+	rc = qless_client_tree_get(&json, s->client, qless_job_jid(job));
 	/* A plain job of a tree class runs as one (§9.2): tree.get's only
 	 * StateError is "is not a tree job". A StateError of libqless itself (a
 	 * database this library may not serve, K2) is not that answer. */

@@ -155,7 +155,7 @@ static long long mono_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int qless_events_next(qless_events *events, int timeout_ms, char **channel, char **message)
+int qless_events_next(char **channel, char **message, qless_events *events, int timeout_ms)
 {
 	static const char F[] = "qless_events_next";
 	long long deadline;

@@ -20,14 +20,14 @@ int qless_job_refresh(qless_job *job)
 	int rc;
 
 	QLESS_CHECK_NULL(F, job);
-	rc = qless_client_get_job(qless__job_client(job), &fresh, qless_job_jid(job));
+	rc = qless_client_get_job(&fresh, qless__job_client(job), qless_job_jid(job));
 	if (rc != QLESS_OK)
 		return rc;
 	qless__job_replace(job, fresh);
 	return QLESS_OK;
 }
 
-int qless_job_heartbeat(qless_job *job, double *out_expires)
+int qless_job_heartbeat(double *out_expires, qless_job *job)
 {
 	static const char F[] = "qless_job_heartbeat";
 	qless_args a;

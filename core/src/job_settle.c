@@ -190,7 +190,7 @@ int qless_job_fail(qless_job *job, const char *group, const char *message)
 	return qless__settle(qless__job_client(job), F, &a, job, 0, NULL, NULL);
 }
 
-int qless_job_retry(qless_job *job, double delay, const char *group, const char *message, int64_t *out_remaining)
+int qless_job_retry(int64_t *out_remaining, qless_job *job, double delay, const char *group, const char *message)
 {
 	static const char F[] = "qless_job_retry";
 	qless_args a;

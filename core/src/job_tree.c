@@ -51,7 +51,7 @@ static int released(qless_job *job, const char *F, redisReply *r, int *out_reque
 	return qless__job_released(job, state, F);
 }
 
-int qless_job_suspend(qless_job *job, int *out_requeued)
+int qless_job_suspend(int *out_requeued, qless_job *job)
 {
 	static const char F[] = "qless_job_suspend";
 	redisReply *r;

@@ -17,7 +17,7 @@ static int flag_call(qless_client *c, const char *F, const char *cmd, qless_args
 	return rc;
 }
 
-int qless_queue_register_klass(qless_queue *queue, const char *klass, const char *config_json, int *out_new)
+int qless_queue_register_klass(int *out_new, qless_queue *queue, const char *klass, const char *config_json)
 {
 	static const char F[] = "qless_queue_register_klass";
 	qless_args a;
@@ -36,7 +36,7 @@ int qless_queue_register_klass(qless_queue *queue, const char *klass, const char
 	return flag_call(qless__queue_client(queue), F, "worker.register", &a, out_new);
 }
 
-int qless_queue_klass_config(qless_queue *queue, const char *klass, char **out_json)
+int qless_queue_klass_config(char **out_json, qless_queue *queue, const char *klass)
 {
 	static const char F[] = "qless_queue_klass_config";
 	qless_args a;
@@ -54,7 +54,7 @@ int qless_queue_klass_config(qless_queue *queue, const char *klass, char **out_j
 	return qless__call_str(qless__queue_client(queue), F, "worker.config", &a, out_json, NULL, NULL);
 }
 
-int qless_queue_unregister_klass(qless_queue *queue, const char *klass, int *out_removed)
+int qless_queue_unregister_klass(int *out_removed, qless_queue *queue, const char *klass)
 {
 	static const char F[] = "qless_queue_unregister_klass";
 	qless_args a;

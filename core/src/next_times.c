@@ -80,7 +80,7 @@ int qless__next_times(qless_client *c, const char *F, const char *cmd, const cha
 	return QLESS_OK;
 }
 
-int qless_client_cron_next(qless_client *client, const char *expr, int64_t count, double **out, size_t *n)
+int qless_client_cron_next(double **out, size_t *n, qless_client *client, const char *expr, int64_t count)
 {
 	static const char F[] = "qless_client_cron_next";
 	int rc;

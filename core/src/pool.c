@@ -181,7 +181,7 @@ static void recover(qless_worker *w, pid_t pid, int status)
 	/* Redis may be away too (both killed at once): wait for it up to 30 s
 	 * (half the default lock time); past that the jobs' locks expire and
 	 * they are handed out again. */
-	for (waited = 0, wait = 0.1; (rc = qless_client_worker_jobs(w->client, name, &jobs, &stalled)) == QLESS_EIO &&
+	for (waited = 0, wait = 0.1; (rc = qless_client_worker_jobs(&jobs, &stalled, w->client, name)) == QLESS_EIO &&
 	                              waited < 30 && !qless__stopping(w);
 	     waited += wait, wait = wait * 2 > w->run.reconnect_max ? w->run.reconnect_max : wait * 2)
 		qless__wait(w, wait);
@@ -194,7 +194,7 @@ static void recover(qless_worker *w, pid_t pid, int status)
 		const char *jid = i < nj ? qless_strlist_get(jobs, i) : qless_strlist_get(stalled, i - nj);
 		qless_job *job = NULL;
 		qless_args a;
-		if (qless_client_get_job(w->client, &job, jid) != QLESS_OK) {
+		if (qless_client_get_job(&job, w->client, jid) != QLESS_OK) {
 			qless__log(w, "%s of %s: %s", jid, name, qless_error_last_message());
 			continue;
 		}

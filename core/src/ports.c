@@ -37,8 +37,8 @@ int qless_port_define(qless_client *client, const char *jid, qless_port_dir dir,
 	return qless__call_void(client, F, "port.define", &a);
 }
 
-int qless_port_remove(qless_client *client, const char *jid, qless_port_dir dir, const char *const *ports,
-                      size_t n, int64_t *out_removed)
+int qless_port_remove(int64_t *out_removed, qless_client *client, const char *jid, qless_port_dir dir,
+                      const char *const *ports, size_t n)
 {
 	static const char F[] = "qless_port_remove";
 	qless_args a;
@@ -95,19 +95,19 @@ static int read_peek(const char *F, const char *cmd, qless_client *client, const
 	return rc;
 }
 
-int qless_port_read(qless_client *client, const char *jid, qless_port_dir dir, const char *port, int64_t count,
-                    char **out_json)
+int qless_port_read(char **out_json, qless_client *client, const char *jid, qless_port_dir dir, const char *port,
+                    int64_t count)
 {
 	return read_peek("qless_port_read", "port.read", client, jid, dir, port, count, out_json);
 }
 
-int qless_port_peek(qless_client *client, const char *jid, qless_port_dir dir, const char *port, int64_t count,
-                    char **out_json)
+int qless_port_peek(char **out_json, qless_client *client, const char *jid, qless_port_dir dir, const char *port,
+                    int64_t count)
 {
 	return read_peek("qless_port_peek", "port.peek", client, jid, dir, port, count, out_json);
 }
 
-int qless_port_size(qless_client *client, const char *jid, qless_port_dir dir, const char *port, int64_t *out)
+int qless_port_size(int64_t *out, qless_client *client, const char *jid, qless_port_dir dir, const char *port)
 {
 	static const char F[] = "qless_port_size";
 	qless_args a;
@@ -135,14 +135,14 @@ static int links(const char *F, const char *cmd, qless_client *client, const cha
 	return qless__call_int(client, F, cmd, &a, out);
 }
 
-int qless_port_connect(qless_client *client, const char *jid, qless_port_dir dir, const char *port,
-                       const char *const *channels, size_t n, int64_t *out_added)
+int qless_port_connect(int64_t *out_added, qless_client *client, const char *jid, qless_port_dir dir,
+                       const char *port, const char *const *channels, size_t n)
 {
 	return links("qless_port_connect", "port.connect", client, jid, dir, port, channels, n, out_added);
 }
 
-int qless_port_disconnect(qless_client *client, const char *jid, qless_port_dir dir, const char *port,
-                          const char *const *channels, size_t n, int64_t *out_removed)
+int qless_port_disconnect(int64_t *out_removed, qless_client *client, const char *jid, qless_port_dir dir,
+                          const char *port, const char *const *channels, size_t n)
 {
 	return links("qless_port_disconnect", "port.disconnect", client, jid, dir, port, channels, n, out_removed);
 }

@@ -122,7 +122,7 @@ int qless__put_options(const char *F, const qless_put_options *opts, qless_put_o
 	return qless__options_read_sizes(F, opts, o, &init, put_sizes, QLESS_PUT_OPTIONS_VERSION);
 }
 
-int qless_queue_put(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+int qless_queue_put(char **out_jid, qless_queue *queue, const char *klass, const char *data,
                     const qless_put_options *opts)
 {
 	static const char F[] = "qless_queue_put";
@@ -137,7 +137,7 @@ int qless_queue_put(qless_queue *queue, char **out_jid, const char *klass, const
 	                  o.unique ? "1" : NULL);
 }
 
-int qless_queue_put_unique(qless_queue *queue, char **out_jid, int *out_inserted, const char *klass,
+int qless_queue_put_unique(char **out_jid, int *out_inserted, qless_queue *queue, const char *klass,
                            const char *data, const qless_put_options *opts)
 {
 	static const char F[] = "qless_queue_put_unique";

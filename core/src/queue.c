@@ -92,17 +92,17 @@ static int pop_peek(qless_queue *queue, qless_joblist **out, int64_t count, cons
 	return rc;
 }
 
-int qless_queue_pop(qless_queue *queue, qless_joblist **out, int64_t count)
+int qless_queue_pop(qless_joblist **out, qless_queue *queue, int64_t count)
 {
 	return pop_peek(queue, out, count, "qless_queue_pop", 1);
 }
 
-int qless_queue_peek(qless_queue *queue, qless_joblist **out, int64_t count)
+int qless_queue_peek(qless_joblist **out, qless_queue *queue, int64_t count)
 {
 	return pop_peek(queue, out, count, "qless_queue_peek", 0);
 }
 
-int qless_queue_length(qless_queue *queue, int64_t *out)
+int qless_queue_length(int64_t *out, qless_queue *queue)
 {
 	static const char F[] = "qless_queue_length";
 	qless_args a;
@@ -114,7 +114,7 @@ int qless_queue_length(qless_queue *queue, int64_t *out)
 	return qless__call_int(queue->client, F, "length", &a, out);
 }
 
-int qless_queue_counts_get(qless_queue *queue, qless_queue_counts *out)
+int qless_queue_counts_get(qless_queue_counts *out, qless_queue *queue)
 {
 	static const char F[] = "qless_queue_counts_get";
 	const char *name;
@@ -159,7 +159,7 @@ int qless_queue_forget(qless_queue *queue)
 	return name_command(queue, "qless_queue_forget", "queue.forget");
 }
 
-int qless_queue_unfail(qless_queue *queue, const char *group, int64_t count, int64_t *out_moved)
+int qless_queue_unfail(int64_t *out_moved, qless_queue *queue, const char *group, int64_t count)
 {
 	static const char F[] = "qless_queue_unfail";
 	qless_args a;
@@ -225,7 +225,7 @@ static int timing(json_t *v, qless_timing_stats *t)
 	return 0;
 }
 
-int qless_queue_stats(qless_queue *queue, double date, qless_stats *out)
+int qless_queue_stats(qless_stats *out, qless_queue *queue, double date)
 {
 	static const char F[] = "qless_queue_stats";
 	qless_args a;

@@ -62,7 +62,7 @@ void qless_queue_countlist_free(qless_queue_countlist *list)
 	free(list);
 }
 
-int qless_client_queue_counts(qless_client *client, qless_queue_countlist **out)
+int qless_client_queue_counts(qless_queue_countlist **out, qless_client *client)
 {
 	static const char F[] = "qless_client_queue_counts";
 	static const qless_queue_counts init = QLESS_QUEUE_COUNTS_INIT;
@@ -121,7 +121,7 @@ const char *qless_queue_countlist_name(const qless_queue_countlist *list, size_t
 	return list->names[index];
 }
 
-int qless_queue_countlist_get(const qless_queue_countlist *list, size_t index, qless_queue_counts *out)
+int qless_queue_countlist_get(qless_queue_counts *out, const qless_queue_countlist *list, size_t index)
 {
 	static const char F[] = "qless_queue_countlist_get";
 	QLESS_CHECK_NULL(F, out);

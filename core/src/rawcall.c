@@ -73,7 +73,7 @@ static int render_reply(const char *F, const redisReply *r, char **out)
 	return rc;
 }
 
-int qless_client_call(qless_client *client, char **out, const char *command, const char *const *argv, size_t argc)
+int qless_client_call(char **out, qless_client *client, const char *command, const char *const *argv, size_t argc)
 {
 	static const char F[] = "qless_client_call";
 	qless_args a;

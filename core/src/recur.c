@@ -122,7 +122,7 @@ static int recur_args(const char *F, char **out_jid, qless_queue *queue, const c
 	                           QLESS_RECUR_OPTIONS_VERSION);
 }
 
-int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+int qless_queue_recur(char **out_jid, qless_queue *queue, const char *klass, const char *data,
                       double interval, const qless_recur_options *opts)
 {
 	static const char F[] = "qless_queue_recur";
@@ -139,7 +139,7 @@ int qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, con
 	                    o.unique ? "1" : NULL);
 }
 
-int qless_queue_recur_cron(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+int qless_queue_recur_cron(char **out_jid, qless_queue *queue, const char *klass, const char *data,
                            const char *expr, const qless_recur_options *opts)
 {
 	static const char F[] = "qless_queue_recur_cron";
@@ -184,7 +184,7 @@ static char *jdup(json_t *o, const char *key)
 	return json_is_string(v) ? qless__strndup(json_string_value(v), json_string_length(v)) : NULL;
 }
 
-int qless_client_get_recur(qless_client *client, qless_recur **out, const char *jid)
+int qless_client_get_recur(qless_recur **out, qless_client *client, const char *jid)
 {
 	static const char F[] = "qless_client_get_recur";
 	qless_recur *rec;
@@ -330,7 +330,7 @@ int qless_recur_set_cron(qless_recur *recur, const char *expr)
 	return QLESS_OK;
 }
 
-int qless_recur_next(qless_recur *recur, int64_t count, double **out, size_t *n)
+int qless_recur_next(double **out, size_t *n, qless_recur *recur, int64_t count)
 {
 	static const char F[] = "qless_recur_next";
 	int rc = qless__times_out(F, out, n);

@@ -147,7 +147,7 @@ static int add_cron(const char *F, qless_schedule *s, char **out_jid, int *out_i
 	return add_template(F, s, out_jid, out_inserted, 0, 0, expr, klass, data, o);
 }
 
-int qless_schedule_add_now(qless_schedule *s, char **out_jid, int *out_inserted, const char *klass,
+int qless_schedule_add_now(char **out_jid, int *out_inserted, qless_schedule *s, const char *klass,
                            const char *data, const qless_schedule_options *opts)
 {
 	static const char F[] = "qless_schedule_add_now";
@@ -156,7 +156,7 @@ int qless_schedule_add_now(qless_schedule *s, char **out_jid, int *out_inserted,
 	return rc != QLESS_OK ? rc : add_job(F, s, out_jid, out_inserted, 0, klass, data, &o);
 }
 
-int qless_schedule_add_at(qless_schedule *s, char **out_jid, int *out_inserted, double when, const char *klass,
+int qless_schedule_add_at(char **out_jid, int *out_inserted, qless_schedule *s, double when, const char *klass,
                           const char *data, const qless_schedule_options *opts)
 {
 	static const char F[] = "qless_schedule_add_at";
@@ -169,7 +169,7 @@ int qless_schedule_add_at(qless_schedule *s, char **out_jid, int *out_inserted, 
 	return rc;
 }
 
-int qless_schedule_add_in(qless_schedule *s, char **out_jid, int *out_inserted, double seconds,
+int qless_schedule_add_in(char **out_jid, int *out_inserted, qless_schedule *s, double seconds,
                           const char *klass, const char *data, const qless_schedule_options *opts)
 {
 	static const char F[] = "qless_schedule_add_in";
@@ -180,7 +180,7 @@ int qless_schedule_add_in(qless_schedule *s, char **out_jid, int *out_inserted, 
 	return rc != QLESS_OK ? rc : add_job(F, s, out_jid, out_inserted, seconds, klass, data, &o);
 }
 
-int qless_schedule_add_every(qless_schedule *s, char **out_jid, int *out_inserted, double interval, double first,
+int qless_schedule_add_every(char **out_jid, int *out_inserted, qless_schedule *s, double interval, double first,
                              const char *klass, const char *data, const qless_schedule_options *opts)
 {
 	static const char F[] = "qless_schedule_add_every";
@@ -193,7 +193,7 @@ int qless_schedule_add_every(qless_schedule *s, char **out_jid, int *out_inserte
 	return rc;
 }
 
-int qless_schedule_add_cron(qless_schedule *s, char **out_jid, int *out_inserted, const char *expr,
+int qless_schedule_add_cron(char **out_jid, int *out_inserted, qless_schedule *s, const char *expr,
                             const char *klass, const char *data, const qless_schedule_options *opts)
 {
 	static const char F[] = "qless_schedule_add_cron";
@@ -229,35 +229,35 @@ static int add_text(const char *F, const char *arg, qless_when_read_as as, qless
 	return rc;
 }
 
-int qless_schedule_add(qless_schedule *s, char **out_jid, int *out_inserted, const char *when_text,
+int qless_schedule_add(char **out_jid, int *out_inserted, qless_schedule *s, const char *when_text,
                        const char *klass, const char *data, const qless_schedule_options *opts)
 {
 	return add_text("qless_schedule_add", "when_text", QLESS_WHEN_READ_ANY, s, out_jid, out_inserted, when_text, klass,
 	                data, opts);
 }
 
-int qless_schedule_add_at_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *at_text,
+int qless_schedule_add_at_text(char **out_jid, int *out_inserted, qless_schedule *s, const char *at_text,
                                const char *klass, const char *data, const qless_schedule_options *opts)
 {
 	return add_text("qless_schedule_add_at_text", "at_text", QLESS_WHEN_READ_AT, s, out_jid, out_inserted, at_text,
 	                klass, data, opts);
 }
 
-int qless_schedule_add_in_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *in_text,
+int qless_schedule_add_in_text(char **out_jid, int *out_inserted, qless_schedule *s, const char *in_text,
                                const char *klass, const char *data, const qless_schedule_options *opts)
 {
 	return add_text("qless_schedule_add_in_text", "in_text", QLESS_WHEN_READ_IN, s, out_jid, out_inserted, in_text,
 	                klass, data, opts);
 }
 
-int qless_schedule_add_every_text(qless_schedule *s, char **out_jid, int *out_inserted, const char *every_text,
+int qless_schedule_add_every_text(char **out_jid, int *out_inserted, qless_schedule *s, const char *every_text,
                                   const char *klass, const char *data, const qless_schedule_options *opts)
 {
 	return add_text("qless_schedule_add_every_text", "every_text", QLESS_WHEN_READ_EVERY, s, out_jid,
 	                out_inserted, every_text, klass, data, opts);
 }
 
-int qless_schedule_remove(qless_schedule *s, const char *jid, int *out_removed)
+int qless_schedule_remove(int *out_removed, qless_schedule *s, const char *jid)
 {
 	static const char F[] = "qless_schedule_remove";
 	qless_args a;
@@ -305,7 +305,7 @@ static int list_page(const char *F, qless_schedule *s, size_t offset, json_t *al
 	return rc;
 }
 
-int qless_schedule_list(qless_schedule *s, char **out_json)
+int qless_schedule_list(char **out_json, qless_schedule *s)
 {
 	static const char F[] = "qless_schedule_list";
 	json_t *all;

@@ -64,13 +64,13 @@ int qless_schedule_put(char **out_jid, int *out_inserted, qless_schedule *s, con
 	so.tags = o.tags;
 	so.ntags = o.ntags;
 	switch (which) {
-	case 0: return qless_schedule_add_at(s, out_jid, out_inserted, o.at, klass, data, &so);
-	case 1: return qless_schedule_add_at_text(s, out_jid, out_inserted, o.at_text, klass, data, &so);
-	case 2: return qless_schedule_add_in(s, out_jid, out_inserted, o.in_seconds, klass, data, &so);
-	case 3: return qless_schedule_add_in_text(s, out_jid, out_inserted, o.in_text, klass, data, &so);
-	case 4: return qless_schedule_add_every(s, out_jid, out_inserted, o.every, o.first, klass, data, &so);
-	case 5: return qless_schedule_add_every_text(s, out_jid, out_inserted, o.every_text, klass, data, &so);
-	default: return qless_schedule_add_cron(s, out_jid, out_inserted, o.cron, klass, data, &so);
+	case 0: return qless_schedule_add_at(out_jid, out_inserted, s, o.at, klass, data, &so);
+	case 1: return qless_schedule_add_at_text(out_jid, out_inserted, s, o.at_text, klass, data, &so);
+	case 2: return qless_schedule_add_in(out_jid, out_inserted, s, o.in_seconds, klass, data, &so);
+	case 3: return qless_schedule_add_in_text(out_jid, out_inserted, s, o.in_text, klass, data, &so);
+	case 4: return qless_schedule_add_every(out_jid, out_inserted, s, o.every, o.first, klass, data, &so);
+	case 5: return qless_schedule_add_every_text(out_jid, out_inserted, s, o.every_text, klass, data, &so);
+	default: return qless_schedule_add_cron(out_jid, out_inserted, s, o.cron, klass, data, &so);
 	}
 }
 
@@ -110,12 +110,12 @@ static int describe(entry *it)
 	const json_t *o = it->obj;
 
 	if (it->kind == QLESS_ENTRY_CRON)
-		return qless_cron_describe(json_string_value(json_object_get(o, "cron")), &it->description);
+		return qless_cron_describe(&it->description, json_string_value(json_object_get(o, "cron")));
 	if (it->kind == QLESS_ENTRY_INTERVAL) {
 		qless__fmt_num(num, sizeof num, qless__jnum(json_object_get(o, "interval")));
 		snprintf(buf, sizeof buf, "every %s seconds", num);
 	} else {
-		if (qless_time_format(qless__jnum(json_object_get(o, "next")), when) != QLESS_OK)
+		if (qless_time_format(when, qless__jnum(json_object_get(o, "next"))) != QLESS_OK)
 			snprintf(when, sizeof when, "?");
 		snprintf(buf, sizeof buf, "once at %s", when);
 	}
@@ -161,7 +161,7 @@ int qless_entries_get(qless_entries **out, qless_schedule *s)
 
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
-	if ((rc = qless_schedule_list(s, &text)) != QLESS_OK)
+	if ((rc = qless_schedule_list(&text, s)) != QLESS_OK)
 		return rc;
 	if ((e = calloc(1, sizeof *e)) == NULL) {
 		qless_free(text);
@@ -295,9 +295,9 @@ int qless_schedule_next_times(double **out, size_t *out_n, qless_schedule *s, co
 	QLESS_CHECK_STR(F, jid);
 	if (count < 1 || count > 1000)
 		return qless__err(QLESS_EINVAL, "%s: count must be between 1 and 1000, not %lld", F, (long long)count);
-	rc = qless_client_get_recur(qless__queue_client(qless_schedule_queue(s)), &recur, jid);
+	rc = qless_client_get_recur(&recur, qless__queue_client(qless_schedule_queue(s)), jid);
 	if (rc == QLESS_OK && strcmp(qless_recur_queue(recur), qless_schedule_name(s)) == 0) {
-		rc = qless_recur_next(recur, count, out, out_n);
+		rc = qless_recur_next(out, out_n, recur, count);
 		qless_recur_free(recur);
 		return rc;
 	}

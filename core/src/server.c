@@ -309,7 +309,7 @@ static int start_locked(const char *F, const char *d, const char *sock)
 	return rc;
 }
 
-int qless_server_start(const char *dir, char **out_url)
+int qless_server_start(char **out_url, const char *dir)
 {
 	static const char F[] = "qless_server_start";
 	char *d = NULL, *sock = NULL;
@@ -389,7 +389,7 @@ done:
 	return rc;
 }
 
-int qless_server_status(const char *dir, int *out_running, int64_t *out_pid, char **out_url)
+int qless_server_status(int *out_running, int64_t *out_pid, char **out_url, const char *dir)
 {
 	static const char F[] = "qless_server_status";
 	char *d = NULL, *sock = NULL;

@@ -5,7 +5,7 @@
 #include "errors.h"
 #include "tree_args.h"
 
-int qless_state_get(qless_client *client, const char *jid, const char *key, char **out_json)
+int qless_state_get(char **out_json, qless_client *client, const char *jid, const char *key)
 {
 	static const char F[] = "qless_state_get";
 	qless_args a;
@@ -35,7 +35,7 @@ int qless_state_set(qless_client *client, const char *jid, const char *key, cons
 	return qless__call_void(client, F, "state.set", &a);
 }
 
-int qless_state_del(qless_client *client, const char *jid, const char *const *keys, size_t n, int64_t *out_removed)
+int qless_state_del(int64_t *out_removed, qless_client *client, const char *jid, const char *const *keys, size_t n)
 {
 	static const char F[] = "qless_state_del";
 	qless_args a;

@@ -11,7 +11,7 @@
 #define TIME_MIN -62167219200.0
 #define TIME_END 253402300800.0
 
-int qless_time_format(double t, char out[QLESS_TIME_SIZE])
+int qless_time_format(char out[QLESS_TIME_SIZE], double t)
 {
 	static const char *func = "qless_time_format";
 	QLESS_CHECK_NULL(func, out);
@@ -75,7 +75,7 @@ static int epoch_parse(const char *s, double *out)
 	return 1;
 }
 
-int qless_time_parse(const char *text, double *out)
+int qless_time_parse(double *out, const char *text)
 {
 	static const char *func = "qless_time_parse";
 	qless_iso iso;

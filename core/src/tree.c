@@ -24,7 +24,7 @@ static int call_text(qless_client *client, const char *F, const char *cmd, qless
 	return QLESS_OK;
 }
 
-int qless_client_tree_get(qless_client *client, const char *jid, char **out_json)
+int qless_client_tree_get(char **out_json, qless_client *client, const char *jid)
 {
 	static const char F[] = "qless_client_tree_get";
 	qless_args a;
@@ -52,7 +52,7 @@ int qless_client_job_adopt(qless_client *client, const char *parent, const char 
 	return qless__call_void(client, F, "job.adopt", &a);
 }
 
-int qless_client_job_disown(qless_client *client, const char *parent, const char *name, char **out_child)
+int qless_client_job_disown(char **out_child, qless_client *client, const char *parent, const char *name)
 {
 	static const char F[] = "qless_client_job_disown";
 	qless_args a;
@@ -67,7 +67,7 @@ int qless_client_job_disown(qless_client *client, const char *parent, const char
 	return call_text(client, F, "job.disown", &a, out_child);
 }
 
-int qless_client_job_run(qless_client *client, const char *jid, double delay, char **out_state)
+int qless_client_job_run(char **out_state, qless_client *client, const char *jid, double delay)
 {
 	static const char F[] = "qless_client_job_run";
 	qless_args a;
@@ -82,7 +82,7 @@ int qless_client_job_run(qless_client *client, const char *jid, double delay, ch
 	return call_text(client, F, "job.run", &a, out_state);
 }
 
-int qless_client_job_terminate(qless_client *client, const char *jid, int recursive, int64_t *out_changed)
+int qless_client_job_terminate(int64_t *out_changed, qless_client *client, const char *jid, int recursive)
 {
 	static const char F[] = "qless_client_job_terminate";
 	qless_args a;
@@ -97,7 +97,7 @@ int qless_client_job_terminate(qless_client *client, const char *jid, int recurs
 	return qless__call_int(client, F, "job.terminate", &a, out_changed);
 }
 
-int qless_client_job_delete(qless_client *client, const char *jid, int64_t *out_deleted)
+int qless_client_job_delete(int64_t *out_deleted, qless_client *client, const char *jid)
 {
 	static const char F[] = "qless_client_job_delete";
 	qless_args a;

@@ -81,7 +81,7 @@ int qless__check_tree_put(const char *func, const qless_put_options *o)
 	    (o->inports != NULL && (rc = qless__check_json_object(func, "inports", o->inports)) != QLESS_OK) ||
 	    (o->outports != NULL && (rc = qless__check_json_object(func, "outports", o->outports)) != QLESS_OK) ||
 	    (o->naliases > 0 && (rc = qless__check_list(func, "aliases", o->aliases, o->naliases)) != QLESS_OK) ||
-	    (o->created_by != NULL && (rc = qless__check_text(func, "created_by", o->created_by)) != QLESS_OK))
+	    (o->by != NULL && (rc = qless__check_text(func, "created_by", o->by)) != QLESS_OK))
 		return rc;
 	return QLESS_OK;
 }
@@ -110,8 +110,8 @@ void qless__tree_put_args(qless_args *a, const qless_put_options *o)
 		qless__args_add(a, "aliases");
 		qless__args_own(a, qless__json_strv(o->aliases, o->naliases));
 	}
-	if (o->created_by != NULL) {
+	if (o->by != NULL) {
 		qless__args_add(a, "by");
-		qless__args_add(a, o->created_by);
+		qless__args_add(a, o->by);
 	}
 }

@@ -25,8 +25,8 @@ static int values_of(const char *F, int peek, qless_strlist **out, qless_client 
 	*out = NULL;
 	if (count < 1 || count > 1000)
 		return qless__err(QLESS_EINVAL, "%s: count must be between 1 and 1000, not %lld", F, (long long)count);
-	rc = peek ? qless_port_peek(client, jid, dir, port, count, &text)
-	          : qless_port_read(client, jid, dir, port, count, &text);
+	rc = peek ? qless_port_peek(&text, client, jid, dir, port, count)
+	          : qless_port_read(&text, client, jid, dir, port, count);
 	if (rc != QLESS_OK)
 		return rc;
 	arr = json_loads(text, JSON_DECODE_ANY, NULL);
@@ -95,7 +95,7 @@ int qless_subscribers_get(qless_subscribers **out, qless_client *client, const c
 
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
-	if ((rc = qless_channel_subscribers(client, channel, &text)) != QLESS_OK)
+	if ((rc = qless_channel_subscribers(&text, client, channel)) != QLESS_OK)
 		return rc;
 	arr = json_loads(text, 0, NULL);
 	qless_free(text);
@@ -147,5 +147,5 @@ const char *qless_subscribers_port(const qless_subscribers *s, size_t index)
 int qless_alias_resolve(char **out, qless_client *client, const char *alias)
 {
 	QLESS_CHECK_NULL("qless_alias_resolve", out);
-	return qless_client_alias_get(client, alias, out);
+	return qless_client_alias_get(out, client, alias);
 }

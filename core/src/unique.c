@@ -31,9 +31,9 @@ static int canon_load(const char *F, const char *arg, const char *text, json_t *
 	return QLESS_OK;
 }
 
-int qless_canonical_json(const char *json, char **out)
+int qless_json_canonicalize(char **out, const char *json)
 {
-	static const char F[] = "qless_canonical_json";
+	static const char F[] = "qless_json_canonicalize";
 	json_t *v;
 	int rc;
 

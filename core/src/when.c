@@ -41,7 +41,7 @@ static int lead_with(const char *lead, qless_word **words, size_t *n)
 	return 0;
 }
 
-int qless_when_parse(const char *text, double now, qless_when *out)
+int qless_when_parse(qless_when *out, const char *text, double now)
 {
 	return qless__when_parse_led(text, NULL, now, out);
 }
@@ -126,7 +126,7 @@ int qless__when_read(const char *func, const char *arg, const char *hint, const 
 	return QLESS_OK;
 }
 
-int qless_when_read(const char *text, qless_when_read_as as, double now, qless_when *out)
+int qless_when_read(qless_when *out, const char *text, qless_when_read_as as, double now)
 {
 	return qless__when_read("qless_when_read", NULL, NULL, text, as, now, out);
 }

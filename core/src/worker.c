@@ -168,7 +168,7 @@ void qless__reserve_advance(qless_worker *w, const char *queue)
 	pthread_mutex_unlock(&w->mu);
 }
 
-int qless_worker_reserve(qless_worker *worker, qless_job **out)
+int qless_worker_reserve(qless_job **out, qless_worker *worker)
 {
 	static const char F[] = "qless_worker_reserve";
 	qless_joblist *l = NULL;
@@ -199,7 +199,7 @@ int qless_worker_reserve(qless_worker *worker, qless_job **out)
 	return QLESS_OK;
 }
 
-int qless_worker_lost_locks(qless_worker *worker, int timeout_ms, qless_strlist **out)
+int qless_worker_lost_locks(qless_strlist **out, qless_worker *worker, int timeout_ms)
 {
 	static const char F[] = "qless_worker_lost_locks";
 	qless_strlist *l;
@@ -215,7 +215,7 @@ int qless_worker_lost_locks(qless_worker *worker, int timeout_ms, qless_strlist 
 	for (;;) {
 		char *ch, *msg;
 		json_t *j, *jid, *ev;
-		rc = qless_events_next(worker->events, wait, &ch, &msg);
+		rc = qless_events_next(&ch, &msg, worker->events, wait);
 		if (rc != QLESS_OK) {
 			qless_strlist_free(l);
 			return rc;

@@ -232,7 +232,7 @@ static int backoffs(const char *prog, const parsed *p, qless_worker *w)
 			snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
 			spec = eq + 1;
 		}
-		if (qless_backoff_parse(spec, &b) != QLESS_OK ||
+		if (qless_backoff_parse(&b, spec) != QLESS_OK ||
 		    qless_worker_set_backoff(w, p->kinds[i] == 'c' ? name : NULL, p->kinds[i] == 'q' ? name : NULL,
 		                             &b) != QLESS_OK) {
 			fprintf(stderr, "%s: %s (see --help)\n", prog, qless_error_last_message());
@@ -261,7 +261,7 @@ static int connect_waiting(const char *prog, const char *url, const qless_client
 	return rc;
 }
 
-int qless_worker_main_args(const char *const *argv, size_t argc, qless_strlist **allow, qless_strlist **files)
+int qless_worker_main_args(qless_strlist **allow, qless_strlist **files, const char *const *argv, size_t argc)
 {
 	static const char F[] = "qless_worker_main_args";
 	qless_strlist *a, *r;

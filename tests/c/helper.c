@@ -176,7 +176,7 @@ char *th_put(qless_client *c, const char *queue, const char *klass, const char *
 	char *jid = NULL;
 	if (qless_queue_new(&q, c, queue) != QLESS_OK)
 		return NULL;
-	int rc = qless_queue_put(q, &jid, klass, data, opts);
+	int rc = qless_queue_put(&jid, q, klass, data, opts);
 	if (rc != QLESS_OK) {
 		fprintf(stderr, "\n  put into %s: %d %s\n", queue, rc, qless_error_last_message());
 		jid = NULL;
@@ -192,7 +192,7 @@ qless_job *th_pop1(qless_client *c, const char *queue)
 	qless_job *job = NULL;
 	if (qless_queue_new(&q, c, queue) != QLESS_OK)
 		return NULL;
-	int rc = qless_queue_pop(q, &l, 1);
+	int rc = qless_queue_pop(&l, q, 1);
 	if (rc == QLESS_OK && qless_joblist_size(l) > 0)
 		job = qless_joblist_take(l, 0);
 	else if (rc != QLESS_OK)
@@ -205,7 +205,7 @@ qless_job *th_pop1(qless_client *c, const char *queue)
 qless_job *th_get(qless_client *c, const char *jid)
 {
 	qless_job *job = NULL;
-	if (qless_client_get_job(c, &job, jid) != QLESS_OK)
+	if (qless_client_get_job(&job, c, jid) != QLESS_OK)
 		return NULL;
 	return job;
 }

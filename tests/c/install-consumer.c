@@ -21,16 +21,16 @@ int main(int argc, char **argv)
 	qless_queue *q = NULL;
 	CHECK(qless_queue_new(&q, c, "pc-queue"));
 	char *jid = NULL;
-	CHECK(qless_queue_put(q, &jid, "PkgConfig", "{\"x\": 1}", NULL));
+	CHECK(qless_queue_put(&jid, q, "PkgConfig", "{\"x\": 1}", NULL));
 	qless_joblist *l = NULL;
-	CHECK(qless_queue_pop(q, &l, 1));
+	CHECK(qless_queue_pop(&l, q, 1));
 	if (qless_joblist_size(l) != 1 || strcmp(qless_job_jid(qless_joblist_get(l, 0)), jid) != 0) {
 		fprintf(stderr, "popped the wrong job\n");
 		return 1;
 	}
 	CHECK(qless_job_complete(qless_joblist_get(l, 0), NULL));
 	qless_job *job = NULL;
-	CHECK(qless_client_get_job(c, &job, jid));
+	CHECK(qless_client_get_job(&job, c, jid));
 	int ok = strcmp(qless_job_state(job), "complete") == 0;
 	printf("%s %s (libqless %s)\n", jid, qless_job_state(job), qless_version());
 	qless_job_free(job);

@@ -220,14 +220,14 @@ static void test_call(void)
 
 	/* Bulk string. */
 	const char *key[] = { "heartbeat" };
-	TH_OK(qless_client_call(c, &out, "config.get", key, 1));
+	TH_OK(qless_client_call(&out, c, "config.get", key, 1));
 	TH_STREQ(out, "60");
 	qless_free(out);
 
 	/* nil. */
 	out = (char *)"sentinel";
 	const char *kv[] = { "foo", "bar" };
-	TH_OK(qless_client_call(c, &out, "config.set", kv, 2));
+	TH_OK(qless_client_call(&out, c, "config.set", kv, 2));
 	CU_ASSERT_PTR_NULL(out);
 
 	/* Integer in decimal. */
@@ -235,14 +235,14 @@ static void test_call(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(jid);
 	const char *qn[] = { "q" };
 	out = NULL;
-	TH_OK(qless_client_call(c, &out, "length", qn, 1));
+	TH_OK(qless_client_call(&out, c, "length", qn, 1));
 	TH_STREQ(out, "1");
 	qless_free(out);
 
 	/* Array: a JSON array of strings. */
 	const char *jids[] = { jid, "unknown-jid" };
 	out = NULL;
-	TH_OK(qless_client_call(c, &out, "cancel", jids, 2));
+	TH_OK(qless_client_call(&out, c, "cancel", jids, 2));
 	json_t *arr = th_json(out);
 	CU_ASSERT_FATAL(json_is_array(arr));
 	CU_ASSERT_EQUAL(json_array_size(arr), 2);
@@ -254,7 +254,7 @@ static void test_call(void)
 
 	/* No arguments at all. */
 	out = NULL;
-	TH_OK(qless_client_call(c, &out, "config.get", NULL, 0));
+	TH_OK(qless_client_call(&out, c, "config.get", NULL, 0));
 	json_t *cfg = th_json(out);
 	CU_ASSERT(json_is_object(cfg));
 	TH_STREQ(json_string_value(json_object_get(cfg, "foo")), "bar");
@@ -263,21 +263,21 @@ static void test_call(void)
 
 	/* Script errors: negative code with the script's message. */
 	out = NULL;
-	int rc = qless_client_call(c, &out, "no-such-command", NULL, 0);
+	int rc = qless_client_call(&out, c, "no-such-command", NULL, 0);
 	CU_ASSERT(rc == QLESS_EPROTOCOL || rc == QLESS_EINVAL);
 	CU_ASSERT_PTR_NULL(out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "Unknown command"));
 	CU_ASSERT_EQUAL(qless_error_last_code(), rc);
 	const char *bad[] = { "q", "w", "notanumber" };
-	rc = qless_client_call(c, &out, "pop", bad, 3);
+	rc = qless_client_call(&out, c, "pop", bad, 3);
 	CU_ASSERT(rc < 0);
 	CU_ASSERT(strlen(qless_error_last_message()) > 0);
 
-	TH_RC(qless_client_call(c, &out, NULL, NULL, 0), QLESS_EINVAL);
-	TH_RC(qless_client_call(c, &out, "", NULL, 0), QLESS_EINVAL);
-	TH_RC(qless_client_call(c, &out, "get", NULL, 1), QLESS_EINVAL);
-	TH_RC(qless_client_call(NULL, &out, "get", key, 1), QLESS_EINVAL);
-	TH_RC(qless_client_call(c, NULL, "get", key, 1), QLESS_EINVAL);
+	TH_RC(qless_client_call(&out, c, NULL, NULL, 0), QLESS_EINVAL);
+	TH_RC(qless_client_call(&out, c, "", NULL, 0), QLESS_EINVAL);
+	TH_RC(qless_client_call(&out, c, "get", NULL, 1), QLESS_EINVAL);
+	TH_RC(qless_client_call(&out, NULL, "get", key, 1), QLESS_EINVAL);
+	TH_RC(qless_client_call(NULL, c, "get", key, 1), QLESS_EINVAL);
 	qless_free(jid);
 	qless_client_free(c);
 }
@@ -326,7 +326,7 @@ static void test_call_batch(void)
 	/* One pop of all, then completes with one bad call in the middle. */
 	char *out = NULL;
 	const char *pop[] = { "q", "w", "60" };
-	TH_OK(qless_client_call(c, &out, "pop", pop, 3));
+	TH_OK(qless_client_call(&out, c, "pop", pop, 3));
 	qless_free(out);
 	const char *comp[N][4];
 	for (int i = 0; i < N; i++) {
@@ -405,7 +405,7 @@ static void test_jid_generate(void)
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, c, "fifo"));
 	qless_joblist *jobs = NULL;
-	TH_OK(qless_queue_pop(q, &jobs, N));
+	TH_OK(qless_queue_pop(&jobs, q, N));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(jobs), N);
 	for (int i = 0; i < N; i++)
 		TH_STREQ(qless_job_jid(qless_joblist_get(jobs, (size_t)i)), jids[i]);
@@ -413,7 +413,7 @@ static void test_jid_generate(void)
 
 	/* put without a jid makes one of the same kind. */
 	char *jid = NULL;
-	TH_OK(qless_queue_put(q, &jid, "K", "{}", NULL));
+	TH_OK(qless_queue_put(&jid, q, "K", "{}", NULL));
 	CU_ASSERT_EQUAL(strlen(jid), 32);
 	CU_ASSERT(strcmp(jid, jids[N - 1]) < 0);
 	qless_free(jid);
@@ -426,20 +426,20 @@ static void test_config(void)
 	qless_client *c = th_client("w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	char *v = NULL;
-	TH_OK(qless_client_config_get(c, &v, "heartbeat"));
+	TH_OK(qless_client_config_get(&v, c, "heartbeat"));
 	TH_STREQ(v, "60");
 	qless_free(v);
 	v = NULL;
-	TH_OK(qless_client_config_get(c, &v, "grace-period"));
+	TH_OK(qless_client_config_get(&v, c, "grace-period"));
 	TH_STREQ(v, "10");
 	qless_free(v);
 	v = (char *)"sentinel";
-	TH_OK(qless_client_config_get(c, &v, "never-set"));
+	TH_OK(qless_client_config_get(&v, c, "never-set"));
 	CU_ASSERT_PTR_NULL(v);
 
 	TH_OK(qless_client_config_set(c, "foo", "bar"));
 	v = NULL;
-	TH_OK(qless_client_config_get(c, &v, "foo"));
+	TH_OK(qless_client_config_get(&v, c, "foo"));
 	TH_STREQ(v, "bar");
 	qless_free(v);
 	char *stored = th_str("HGET ql:config foo");
@@ -448,7 +448,7 @@ static void test_config(void)
 
 	TH_OK(qless_client_config_set(c, "heartbeat", "30"));
 	char *all = NULL;
-	TH_OK(qless_client_config_all(c, &all));
+	TH_OK(qless_client_config_all(&all, c));
 	json_t *o = th_json(all);
 	CU_ASSERT_FATAL(json_is_object(o));
 	TH_STREQ(json_string_value(json_object_get(o, "application")), "qless");
@@ -462,26 +462,26 @@ static void test_config(void)
 	TH_OK(qless_client_config_unset(c, "foo"));
 	TH_OK(qless_client_config_unset(c, "heartbeat"));
 	v = (char *)"sentinel";
-	TH_OK(qless_client_config_get(c, &v, "foo"));
+	TH_OK(qless_client_config_get(&v, c, "foo"));
 	CU_ASSERT_PTR_NULL(v);
 	v = NULL;
-	TH_OK(qless_client_config_get(c, &v, "heartbeat"));
+	TH_OK(qless_client_config_get(&v, c, "heartbeat"));
 	TH_STREQ(v, "60");
 	qless_free(v);
 	CU_ASSERT_EQUAL(th_int("HEXISTS ql:config foo"), 0);
 
-	TH_RC(qless_client_config_get(c, &v, NULL), QLESS_EINVAL);
-	TH_RC(qless_client_config_get(c, &v, ""), QLESS_EINVAL);
-	TH_RC(qless_client_config_get(c, NULL, "foo"), QLESS_EINVAL);
-	TH_RC(qless_client_config_get(NULL, &v, "foo"), QLESS_EINVAL);
+	TH_RC(qless_client_config_get(&v, c, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_config_get(&v, c, ""), QLESS_EINVAL);
+	TH_RC(qless_client_config_get(NULL, c, "foo"), QLESS_EINVAL);
+	TH_RC(qless_client_config_get(&v, NULL, "foo"), QLESS_EINVAL);
 	TH_RC(qless_client_config_set(c, NULL, "x"), QLESS_EINVAL);
 	TH_RC(qless_client_config_set(c, "", "x"), QLESS_EINVAL);
 	TH_RC(qless_client_config_set(c, "foo", NULL), QLESS_EINVAL);
 	TH_RC(qless_client_config_set(NULL, "foo", "x"), QLESS_EINVAL);
 	TH_RC(qless_client_config_unset(c, NULL), QLESS_EINVAL);
 	TH_RC(qless_client_config_unset(NULL, "foo"), QLESS_EINVAL);
-	TH_RC(qless_client_config_all(c, NULL), QLESS_EINVAL);
-	TH_RC(qless_client_config_all(NULL, &all), QLESS_EINVAL);
+	TH_RC(qless_client_config_all(NULL, c), QLESS_EINVAL);
+	TH_RC(qless_client_config_all(&all, NULL), QLESS_EINVAL);
 	qless_client_free(c);
 }
 
@@ -495,18 +495,18 @@ static void test_refcount(void)
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, c, "q"));
 	char *jid = NULL;
-	TH_OK(qless_queue_put(q, &jid, "K", "{}", NULL));
+	TH_OK(qless_queue_put(&jid, q, "K", "{}", NULL));
 	qless_job *job = th_get(c, jid);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	CU_ASSERT_EQUAL(qless_handle_count(), base + 3);
 	qless_strlist *names = NULL;
-	TH_OK(qless_client_queue_names(c, &names));
+	TH_OK(qless_client_queue_names(&names, c));
 	CU_ASSERT_EQUAL(qless_handle_count(), base + 4);
 	qless_strlist_free(names);
 	CU_ASSERT_EQUAL(qless_handle_count(), base + 3);
 	qless_client_free(c);
 	int64_t len = -1;
-	TH_OK(qless_queue_length(q, &len));
+	TH_OK(qless_queue_length(&len, q));
 	CU_ASSERT_EQUAL(len, 1);
 	qless_queue_free(q);
 	TH_OK(qless_job_set_priority(job, 7));

@@ -176,13 +176,13 @@ static void test_script_flush(void)
 	int64_t len = 0;
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, c, "q"));
-	TH_OK(qless_queue_length(q, &len));
+	TH_OK(qless_queue_length(&len, q));
 	CU_ASSERT_EQUAL(len, 2);
 	/* And a flush of everything (as after a restart without persistence). */
 	r = th_cmd("SCRIPT FLUSH");
 	freeReplyObject(r);
 	th_flush();
-	TH_OK(qless_queue_length(q, &len));
+	TH_OK(qless_queue_length(&len, q));
 	CU_ASSERT_EQUAL(len, 0);
 	qless_queue_free(q);
 	qless_free(a);
@@ -233,7 +233,7 @@ static void test_function_flush(void)
 	qless_queue *q = NULL;
 	int64_t len = -1;
 	TH_OK(qless_queue_new(&q, c, "q"));
-	TH_OK(qless_queue_length(q, &len));
+	TH_OK(qless_queue_length(&len, q));
 	CU_ASSERT_EQUAL(len, 0);
 	qless_queue_free(q);
 	qless_free(a);
@@ -320,7 +320,7 @@ static void test_connection_killed(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	kill_other_clients();
 	qless_job *job = NULL;
-	TH_OK(qless_client_get_job(c, &job, a));
+	TH_OK(qless_client_get_job(&job, c, a));
 	CU_ASSERT_PTR_NOT_NULL(job);
 	if (job)
 		TH_STREQ(qless_job_jid(job), a);
@@ -385,7 +385,7 @@ static void test_sigpipe(void)
 		if (r)
 			freeReplyObject(r);
 		qless_job *job = NULL;
-		TH_RC(qless_client_get_job(c, &job, huge), QLESS_EIO);
+		TH_RC(qless_client_get_job(&job, c, huge), QLESS_EIO);
 		qless_job_free(job);
 		free(huge);
 		r = th_cmd("CONFIG SET proto-max-bulk-len 536870912");

@@ -31,7 +31,7 @@ static void pop_n(qless_queue *q, int64_t n)
 	qless_joblist *l = NULL;
 	if (n == 0)
 		return;
-	TH_OK(qless_queue_pop(q, &l, n));
+	TH_OK(qless_queue_pop(&l, q, n));
 	CU_ASSERT_EQUAL(qless_joblist_size(l), (size_t)n);
 	qless_joblist_free(l);
 }
@@ -47,7 +47,7 @@ static void fill(unsigned int *seed, qless_client *c, qless_client *late, model 
 	int64_t put = pick(seed, 4);
 	char *first = NULL;
 	for (int64_t i = 0; i < put; i++)
-		TH_OK(qless_queue_put(q, i == 0 ? &first : NULL, "K", NULL, NULL));
+		TH_OK(qless_queue_put(i == 0 ? &first : NULL, q, "K", NULL, NULL));
 	m->running = pick(seed, (int)put);
 	m->stalled = pick(seed, (int)(put - m->running));
 	m->waiting = put - m->running - m->stalled;
@@ -58,7 +58,7 @@ static void fill(unsigned int *seed, qless_client *c, qless_client *late, model 
 	later.delay = 1e6;
 	m->scheduled = pick(seed, 3);
 	for (int64_t i = 0; i < m->scheduled; i++)
-		TH_OK(qless_queue_put(q, NULL, "K", NULL, &later));
+		TH_OK(qless_queue_put(NULL, q, "K", NULL, &later));
 
 	qless_put_options dep = QLESS_PUT_OPTIONS_INIT;
 	const char *on[] = { first };
@@ -66,13 +66,13 @@ static void fill(unsigned int *seed, qless_client *c, qless_client *late, model 
 	dep.ndepends = 1;
 	m->depends = first ? pick(seed, 3) : 0;
 	for (int64_t i = 0; i < m->depends; i++)
-		TH_OK(qless_queue_put(q, NULL, "K", NULL, &dep));
+		TH_OK(qless_queue_put(NULL, q, "K", NULL, &dep));
 
 	qless_recur_options ro = QLESS_RECUR_OPTIONS_INIT;
 	ro.offset = 1e6;
 	m->recurring = pick(seed, 2);
 	for (int64_t i = 0; i < m->recurring; i++)
-		TH_OK(qless_queue_recur(q, NULL, "K", NULL, 60, &ro));
+		TH_OK(qless_queue_recur(NULL, q, "K", NULL, 60, &ro));
 
 	/* A queue nothing was put in stays unknown, even when paused. */
 	m->known = put + m->scheduled + m->depends + m->recurring > 0;
@@ -99,7 +99,7 @@ static void assert_counts(const qless_queue_counts *qc, const model *m)
 static void assert_json_agrees(qless_client *c, const qless_queue_countlist *list)
 {
 	char *text = NULL;
-	TH_OK(qless_client_queues_json(c, &text));
+	TH_OK(qless_client_queues_json(&text, c));
 	json_t *arr = th_json(text);
 	qless_free(text);
 	size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
@@ -107,7 +107,7 @@ static void assert_json_agrees(qless_client *c, const qless_queue_countlist *lis
 	for (size_t i = 0; i < n; i++) {
 		json_t *q = json_array_get(arr, i);
 		qless_queue_counts qc = QLESS_QUEUE_COUNTS_INIT;
-		TH_OK(qless_queue_countlist_get(list, i, &qc));
+		TH_OK(qless_queue_countlist_get(&qc, list, i));
 		TH_STREQ(json_string_value(json_object_get(q, "name")), qless_queue_countlist_name(list, i));
 		CU_ASSERT_EQUAL(json_integer_value(json_object_get(q, "stalled")), qc.stalled);
 		CU_ASSERT_EQUAL(json_integer_value(json_object_get(q, "waiting")), qc.waiting);
@@ -134,7 +134,7 @@ static void test_generated(void)
 			known += ms[i].known;
 		}
 		qless_queue_countlist *list = NULL;
-		TH_OK(qless_client_queue_counts(c, &list));
+		TH_OK(qless_client_queue_counts(&list, c));
 		CU_ASSERT_FATAL(list != NULL);
 		CU_ASSERT_EQUAL(qless_queue_countlist_size(list), (size_t)known);
 		size_t at = 0;
@@ -142,14 +142,14 @@ static void test_generated(void)
 			qless_queue_counts qc = QLESS_QUEUE_COUNTS_INIT;
 			if (ms[i].known && at < qless_queue_countlist_size(list)) {
 				TH_STREQ(qless_queue_countlist_name(list, at), ms[i].name);
-				TH_OK(qless_queue_countlist_get(list, at, &qc));
+				TH_OK(qless_queue_countlist_get(&qc, list, at));
 				assert_counts(&qc, &ms[i]);
 				at++;
 			}
 			qless_queue *q = NULL;
 			qless_queue_counts one = QLESS_QUEUE_COUNTS_INIT;
 			TH_OK(qless_queue_new(&q, c, ms[i].name));
-			TH_OK(qless_queue_counts_get(q, &one));
+			TH_OK(qless_queue_counts_get(&one, q));
 			assert_counts(&one, &ms[i]);
 			qless_queue_free(q);
 		}
@@ -170,11 +170,11 @@ static void test_unknown_and_bad(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	qless_queue_countlist *list = NULL;
 	/* No queue yet: the protocol answers "{}", an empty list here. */
-	TH_OK(qless_client_queue_counts(c, &list));
+	TH_OK(qless_client_queue_counts(&list, c));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(list);
 	CU_ASSERT_EQUAL(qless_queue_countlist_size(list), 0);
 	qless_queue_counts qc = QLESS_QUEUE_COUNTS_INIT;
-	TH_RC(qless_queue_countlist_get(list, 0, &qc), QLESS_EINVAL);
+	TH_RC(qless_queue_countlist_get(&qc, list, 0), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "index 0 is out of range"));
 	CU_ASSERT_PTR_NULL(qless_queue_countlist_name(list, 0));
 	qless_queue_countlist_free(list);
@@ -183,12 +183,12 @@ static void test_unknown_and_bad(void)
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, c, "nobody"));
 	qc.waiting = 99;
-	TH_OK(qless_queue_counts_get(q, &qc));
+	TH_OK(qless_queue_counts_get(&qc, q));
 	CU_ASSERT_EQUAL(qc.waiting, 0);
 	CU_ASSERT_EQUAL(qc.paused, 0);
-	TH_OK(qless_queue_put(q, NULL, "K", NULL, NULL));
+	TH_OK(qless_queue_put(NULL, q, "K", NULL, NULL));
 	qless_queue_free(q);
-	TH_OK(qless_client_queue_counts(c, &list));
+	TH_OK(qless_client_queue_counts(&list, c));
 	CU_ASSERT_EQUAL(qless_queue_countlist_size(list), 1);
 	TH_STREQ(qless_queue_countlist_name(list, 0), "nobody");
 
@@ -196,22 +196,22 @@ static void test_unknown_and_bad(void)
 	qless_queue_counts old = QLESS_QUEUE_COUNTS_INIT;
 	old.version = 0;
 	old.waiting = 7;
-	TH_RC(qless_queue_countlist_get(list, 0, &old), QLESS_EINVAL);
+	TH_RC(qless_queue_countlist_get(&old, list, 0), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "version"));
 	CU_ASSERT_EQUAL(old.waiting, 7);
-	TH_RC(qless_queue_countlist_get(list, 1, &qc), QLESS_EINVAL);
-	TH_RC(qless_queue_countlist_get(list, (size_t)-1, &qc), QLESS_EINVAL);
-	TH_RC(qless_queue_countlist_get(list, 0, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_countlist_get(NULL, 0, &qc), QLESS_EINVAL);
+	TH_RC(qless_queue_countlist_get(&qc, list, 1), QLESS_EINVAL);
+	TH_RC(qless_queue_countlist_get(&qc, list, (size_t)-1), QLESS_EINVAL);
+	TH_RC(qless_queue_countlist_get(NULL, list, 0), QLESS_EINVAL);
+	TH_RC(qless_queue_countlist_get(&qc, NULL, 0), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "list"));
 	CU_ASSERT_EQUAL(qless_queue_countlist_size(NULL), 0);
 	CU_ASSERT_PTR_NULL(qless_queue_countlist_name(NULL, 0));
 	qless_queue_countlist_free(list);
 	qless_queue_countlist_free(NULL);
 	list = (qless_queue_countlist *)&old; /* must be reset on failure */
-	TH_RC(qless_client_queue_counts(NULL, &list), QLESS_EINVAL);
+	TH_RC(qless_client_queue_counts(&list, NULL), QLESS_EINVAL);
 	CU_ASSERT_PTR_NULL(list);
-	TH_RC(qless_client_queue_counts(c, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_queue_counts(NULL, c), QLESS_EINVAL);
 	qless_client_free(c);
 }
 

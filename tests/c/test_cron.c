@@ -90,7 +90,7 @@ static void test_reasons(void)
 {
 	for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
 		char *norm = NULL, want[512];
-		int rc = qless_cron_check(CASES[i].expr, &norm);
+		int rc = qless_cron_check(&norm, CASES[i].expr);
 		if (CASES[i].reason == NULL) {
 			if (rc != QLESS_OK)
 				fprintf(stderr, "\n  \"%s\": %s", CASES[i].expr, qless_error_last_message());
@@ -118,17 +118,17 @@ static void expect_text(int (*fn)(const char *, char **), const char *expr, cons
  * change of their argument order is a change of these calls. */
 static int check_text(const char *expr, char **out)
 {
-	return qless_cron_check(expr, out);
+	return qless_cron_check(out, expr);
 }
 
 static int describe_text(const char *expr, char **out)
 {
-	return qless_cron_describe(expr, out);
+	return qless_cron_describe(out, expr);
 }
 
 static int identity_text(const char *expr, char **out)
 {
-	return qless_cron_identity(expr, out);
+	return qless_cron_identity(out, expr);
 }
 
 /* What qless_cron_check returns (NORM, CRN-4 and §2.5) and what
@@ -173,10 +173,10 @@ static void test_length_and_null(void)
 	memset(text, ' ', sizeof text);
 	memcpy(text, "0 0 * * *", 9);
 	text[1024] = '\0';
-	TH_OK(qless_cron_check(text, NULL));
+	TH_OK(qless_cron_check(NULL, text));
 	text[1024] = ' ';
 	text[1025] = '\0';
-	TH_RC(qless_cron_check(text, NULL), QLESS_EINVAL);
+	TH_RC(qless_cron_check(NULL, text), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_cron_check: Arg \"cron\" invalid: expression longer than 1024 bytes");
 	TH_RC(qless_cron_check(NULL, NULL), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_cron_check: expr is NULL");
@@ -202,35 +202,35 @@ static void test_identity(void)
 	};
 	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
 		char *a = NULL, *b = NULL;
-		TH_OK(qless_cron_identity(same[i].a, &a));
-		TH_OK(qless_cron_identity(same[i].b, &b));
+		TH_OK(qless_cron_identity(&a, same[i].a));
+		TH_OK(qless_cron_identity(&b, same[i].b));
 		TH_STREQ(a, b);
 		qless_free(a);
 		qless_free(b);
 	}
 	for (size_t i = 0; i < sizeof differ / sizeof differ[0]; i++) {
 		char *a = NULL, *b = NULL;
-		TH_OK(qless_cron_identity(differ[i].a, &a));
-		TH_OK(qless_cron_identity(differ[i].b, &b));
+		TH_OK(qless_cron_identity(&a, differ[i].a));
+		TH_OK(qless_cron_identity(&b, differ[i].b));
 		CU_ASSERT(a != NULL && b != NULL && strcmp(a, b) != 0);
 		qless_free(a);
 		qless_free(b);
 	}
 	char *id = NULL;
 	expect_text(identity_text, "0 9 * * 1-5", "0 9 * * 1-5");
-	TH_RC(qless_cron_identity("0 9 * * FUNDAY", &id), QLESS_EINVAL);
+	TH_RC(qless_cron_identity(&id, "0 9 * * FUNDAY"), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_cron_identity: Arg \"cron\" invalid: day-of-week field: bad token \"FUNDAY\"");
-	TH_RC(qless_cron_identity("@daily", NULL), QLESS_EINVAL);
+	TH_RC(qless_cron_identity(NULL, "@daily"), QLESS_EINVAL);
 }
 
 /* §5.7: an invalid expression is the check's error. */
 static void test_describe(void)
 {
 	char *text = NULL;
-	TH_RC(qless_cron_describe("0 24 * * *", &text), QLESS_EINVAL);
+	TH_RC(qless_cron_describe(&text, "0 24 * * *"), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_cron_describe: Arg \"cron\" invalid: hour field: value 24 out of range 0-23");
 	CU_ASSERT_PTR_NULL(text);
-	TH_RC(qless_cron_describe("@daily", NULL), QLESS_EINVAL);
+	TH_RC(qless_cron_describe(NULL, "@daily"), QLESS_EINVAL);
 }
 
 /* One random item of a field whose bounds are lo..hi, valid by §2.3 (with
@@ -275,16 +275,16 @@ static void test_random_expressions(void)
 			expr[n++] = k + 1 < nf ? (rand_r(&seed) % 4 ? ' ' : '\t') : '\0';
 		}
 		char *norm = NULL, *again = NULL, *id = NULL, *id2 = NULL, *text = NULL;
-		int rc = qless_cron_check(expr, &norm);
+		int rc = qless_cron_check(&norm, expr);
 		if (rc != QLESS_OK)
 			fprintf(stderr, "\n  \"%s\": %s", expr, qless_error_last_message());
 		CU_ASSERT_EQUAL_FATAL(rc, QLESS_OK);
-		TH_OK(qless_cron_check(norm, &again));
+		TH_OK(qless_cron_check(&again, norm));
 		TH_STREQ(again, norm);
-		TH_OK(qless_cron_identity(expr, &id));
-		TH_OK(qless_cron_identity(id, &id2));
+		TH_OK(qless_cron_identity(&id, expr));
+		TH_OK(qless_cron_identity(&id2, id));
 		TH_STREQ(id2, id);
-		TH_OK(qless_cron_describe(expr, &text));
+		TH_OK(qless_cron_describe(&text, expr));
 		CU_ASSERT(text != NULL && text[0] != '\0');
 		qless_free(norm);
 		qless_free(again);
@@ -297,8 +297,8 @@ static void test_random_expressions(void)
 		for (int fn = 0; fn < 3; fn++) {
 			char *out = NULL;
 			qless_error_clear();
-			rc = fn == 0 ? qless_cron_check(expr, &out) : fn == 1 ? qless_cron_identity(expr, &out) :
-			     qless_cron_describe(expr, &out);
+			rc = fn == 0 ? qless_cron_check(&out, expr) : fn == 1 ? qless_cron_identity(&out, expr) :
+			     qless_cron_describe(&out, expr);
 			CU_ASSERT(rc == QLESS_OK || (rc == QLESS_EINVAL && strstr(qless_error_last_message(), "qless_cron_")));
 			CU_ASSERT((rc == QLESS_OK) == (out != NULL));
 			qless_free(out);

@@ -52,7 +52,7 @@ static void perform(void *ctx, qless_job *job, qless_result *r)
 static qless_job *get(qless_client *c, const char *jid)
 {
 	qless_job *job = NULL;
-	TH_OK(qless_client_get_job(c, &job, jid));
+	TH_OK(qless_client_get_job(&job, c, jid));
 	return job;
 }
 
@@ -97,7 +97,7 @@ static void test_serial_outcomes(void)
 	char *ok = th_put(c, "e", "Ok", NULL, NULL), *boom = th_put(c, "e", "Boom", NULL, NULL);
 	char *again = th_put(c, "e", "Again", NULL, &po), *self = th_put(c, "e", "Self", NULL, NULL);
 	qless_backoff b = QLESS_BACKOFF_INIT;
-	TH_OK(qless_backoff_parse("fixed:0", &b));
+	TH_OK(qless_backoff_parse(&b, "fixed:0"));
 	TH_OK(qless_worker_set_backoff(w, "Again", NULL, &b));
 	r.o.interval = 0.01;
 	r.o.max_jobs = 5; /* four jobs, Again twice: its retry, then its failure */
@@ -133,7 +133,7 @@ static void test_retry_delay(void)
 	qless_worker *w = r.w;
 	char *again = th_put(c, "e", "Again", NULL, NULL);
 	qless_backoff b = QLESS_BACKOFF_INIT;
-	TH_OK(qless_backoff_parse("fixed:300", &b));
+	TH_OK(qless_backoff_parse(&b, "fixed:300"));
 	TH_OK(qless_worker_set_backoff(w, NULL, "e", &b));
 	r.o.interval = 0.01;
 	r.o.max_jobs = 1;
@@ -143,7 +143,7 @@ static void test_retry_delay(void)
 	CU_ASSERT_EQUAL(qless_job_remaining(j), 4);
 	qless_job_free(j);
 	qless_strlist *sched = NULL;
-	TH_OK(qless_client_jobs(c, &sched, "scheduled", "e", 0, 10));
+	TH_OK(qless_client_jobs(&sched, c, "scheduled", "e", 0, 10));
 	CU_ASSERT_EQUAL(qless_strlist_size(sched), 1);
 	qless_strlist_free(sched);
 	qless_free(again);
@@ -290,20 +290,20 @@ static void test_backoff(void)
 	const char *bad[] = { "", "fixed", "fixed:", "fixed:x", "fixed:-1", "fixed:1:2", "exponential:1:2:3",
 	                      "exponential:1:2:0.5:9", "exp:1", "fixed:nan", "fixed:inf", "exponential:1:-5" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-		TH_RC(qless_backoff_parse(bad[i], &b), QLESS_EINVAL);
-	TH_RC(qless_backoff_parse(NULL, &b), QLESS_EINVAL);
-	TH_RC(qless_backoff_parse("fixed:1", NULL), QLESS_EINVAL);
+		TH_RC(qless_backoff_parse(&b, bad[i]), QLESS_EINVAL);
+	TH_RC(qless_backoff_parse(&b, NULL), QLESS_EINVAL);
+	TH_RC(qless_backoff_parse(NULL, "fixed:1"), QLESS_EINVAL);
 
 	qless_client *c = th_client("eng");
 	const char *qs[] = { "b" };
 	qless_worker *w = NULL;
 	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
 	CU_ASSERT_EQUAL(qless_worker_backoff_delay(w, "K", "b", 3), 0); /* no policy: at once */
-	TH_OK(qless_backoff_parse("fixed:7", &b));
+	TH_OK(qless_backoff_parse(&b, "fixed:7"));
 	TH_OK(qless_worker_set_backoff(w, NULL, NULL, &b));
-	TH_OK(qless_backoff_parse("exponential:2:50", &b));
+	TH_OK(qless_backoff_parse(&b, "exponential:2:50"));
 	TH_OK(qless_worker_set_backoff(w, NULL, "b", &b));
-	TH_OK(qless_backoff_parse("exponential:1:0:0.5", &b));
+	TH_OK(qless_backoff_parse(&b, "exponential:1:0:0.5"));
 	TH_OK(qless_worker_set_backoff(w, "K", NULL, &b));
 	TH_RC(qless_worker_set_backoff(w, "K", "b", &b), QLESS_EINVAL);
 	CU_ASSERT_EQUAL(qless_worker_backoff_delay(w, "X", "other", 5), 7);     /* default */

@@ -19,7 +19,7 @@ static char *call(qless_client *c, const char *command, const char *a, const cha
 {
 	const char *argv[2] = { a, b };
 	char *out = NULL;
-	TH_OK(qless_client_call(c, &out, command, argv, b ? 2 : a ? 1 : 0));
+	TH_OK(qless_client_call(&out, c, command, argv, b ? 2 : a ? 1 : 0));
 	return out;
 }
 
@@ -35,7 +35,7 @@ static void write_in(qless_client *c, const char *jid)
 {
 	const char *argv[] = { jid, "in", "in", "1" };
 	char *out = NULL;
-	TH_OK(qless_client_call(c, &out, "port.write", argv, 4));
+	TH_OK(qless_client_call(&out, c, "port.write", argv, 4));
 	TH_STREQ(out, "1");
 	qless_free(out);
 }
@@ -181,7 +181,7 @@ static char *put_tree(qless_client *c, const char *klass)
 	static unsigned int n;
 	snprintf(jid, sizeof jid, "tree-%u", ++n);
 	argv[2] = jid;
-	TH_OK(qless_client_call(c, &out, "put", argv, 8));
+	TH_OK(qless_client_call(&out, c, "put", argv, 8));
 	return out;
 }
 
@@ -618,17 +618,17 @@ static void test_register_at_start(void)
 	for (size_t i = 0; i < 2; i++) {
 		const char *argv[] = { qs[i], "Tree" };
 		char *out = NULL;
-		TH_OK(qless_client_call(r.c, &out, "worker.config", argv, 2));
+		TH_OK(qless_client_call(&out, r.c, "worker.config", argv, 2));
 		TH_STREQ(out, configs[0]);
 		qless_free(out);
 		argv[1] = "Refused";
-		TH_OK(qless_client_call(r.c, &out, "worker.config", argv, 2));
+		TH_OK(qless_client_call(&out, r.c, "worker.config", argv, 2));
 		CU_ASSERT_PTR_NULL(out);
 		qless_free(out);
 	}
 	const char *put[] = { "tw", "u", "fresh", "Tree", "{}", "0", "tree", "1" };
 	char *jid = NULL, *tree = NULL;
-	TH_OK(qless_client_call(r.c, &jid, "put", put, 8));
+	TH_OK(qless_client_call(&jid, r.c, "put", put, 8));
 	tree = call(r.c, "tree.get", "fresh", NULL);
 	json_t *j = th_json(tree);
 	CU_ASSERT(json_is_object(json_object_get(json_object_get(j, "outports"), "out")));
@@ -651,7 +651,7 @@ static void test_missing_ports_defined(void)
 		                               "\"outports\": {\"out\": {}}}" };
 	const char *plain_put[] = { "tw", "t", "bare", "Tree", "{}", "0", "tree", "1" };
 	char *bare = NULL;
-	TH_OK(qless_client_call(r.c, &bare, "put", plain_put, 8));
+	TH_OK(qless_client_call(&bare, r.c, "put", plain_put, 8));
 	r.o.tree_klasses = klasses;
 	r.o.tree_configs = configs;
 	run_jobs(&r, 2);

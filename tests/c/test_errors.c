@@ -24,28 +24,28 @@ static void test_null_handles(void)
 	double d = 0;
 
 	TH_RC(qless_client_new(NULL, th_url(), NULL), QLESS_EINVAL);
-	TH_RC(qless_client_get_jobs(NULL, &jl, one, 1), QLESS_EINVAL);
+	TH_RC(qless_client_get_jobs(&jl, NULL, one, 1), QLESS_EINVAL);
 	TH_RC(qless_client_timeout(NULL, one, 1), QLESS_EINVAL);
-	TH_RC(qless_client_jobs(NULL, &sl, "complete", NULL, 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_tagged(NULL, &sl, &n, "t", 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_top_tags(NULL, &sl, 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_tracked(NULL, &jl, &sl), QLESS_EINVAL);
-	TH_RC(qless_client_failed_groups(NULL, &sl), QLESS_EINVAL);
-	TH_RC(qless_client_failed(NULL, &sl, &n, "g", 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_queue_names(NULL, &sl), QLESS_EINVAL);
-	TH_RC(qless_client_queues_json(NULL, &s), QLESS_EINVAL);
-	TH_RC(qless_client_workers(NULL, &sl), QLESS_EINVAL);
-	TH_RC(qless_client_worker_jobs(NULL, "w", &sl, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_jobs(&sl, NULL, "complete", NULL, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_tagged(&sl, &n, NULL, "t", 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_top_tags(&sl, NULL, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_tracked(&jl, &sl, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_failed_groups(&sl, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_failed(&sl, &n, NULL, "g", 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_queue_names(&sl, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_queues_json(&s, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_workers(&sl, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_worker_jobs(&sl, NULL, NULL, "w"), QLESS_EINVAL);
 	TH_RC(qless_client_deregister_workers(NULL, one, 1), QLESS_EINVAL);
-	TH_RC(qless_client_get_recur(NULL, &rec, "r"), QLESS_EINVAL);
+	TH_RC(qless_client_get_recur(&rec, NULL, "r"), QLESS_EINVAL);
 
-	TH_RC(qless_queue_put(NULL, &s, "K", NULL, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_recur(NULL, &s, "K", NULL, 60, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&s, NULL, "K", NULL, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&s, NULL, "K", NULL, 60, NULL), QLESS_EINVAL);
 
 	TH_RC(qless_job_complete(NULL, NULL), QLESS_EINVAL);
 	TH_RC(qless_job_fail(NULL, "g", "m"), QLESS_EINVAL);
-	TH_RC(qless_job_retry(NULL, 0, NULL, NULL, &n), QLESS_EINVAL);
-	TH_RC(qless_job_heartbeat(NULL, &d), QLESS_EINVAL);
+	TH_RC(qless_job_retry(&n, NULL, 0, NULL, NULL), QLESS_EINVAL);
+	TH_RC(qless_job_heartbeat(&d, NULL), QLESS_EINVAL);
 	TH_RC(qless_job_requeue(NULL, "q", NULL), QLESS_EINVAL);
 	TH_RC(qless_job_timeout(NULL), QLESS_EINVAL);
 	TH_RC(qless_job_tag_remove(NULL, one, 1), QLESS_EINVAL);
@@ -87,14 +87,14 @@ static void test_null_handles(void)
 	qless_recur_free(NULL);
 
 	TH_RC(qless_worker_new(&w, NULL, one, 1, NULL), QLESS_EINVAL);
-	TH_RC(qless_worker_reserve(NULL, &job), QLESS_EINVAL);
-	TH_RC(qless_worker_lost_locks(NULL, 0, &sl), QLESS_EINVAL);
+	TH_RC(qless_worker_reserve(&job, NULL), QLESS_EINVAL);
+	TH_RC(qless_worker_lost_locks(&sl, NULL, 0), QLESS_EINVAL);
 	CU_ASSERT_PTR_NULL(qless_worker_name(NULL));
 	qless_worker_free(NULL);
 
 	TH_RC(qless_events_new(&ev, NULL, one, 1), QLESS_EINVAL);
 	char *ch = NULL, *msg = NULL;
-	TH_RC(qless_events_next(NULL, 0, &ch, &msg), QLESS_EINVAL);
+	TH_RC(qless_events_next(&ch, &msg, NULL, 0), QLESS_EINVAL);
 	qless_events_free(NULL);
 
 	CU_ASSERT_EQUAL(qless_strlist_number(NULL, 0), 0);
@@ -134,13 +134,13 @@ static void wrong_worker(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "another worker"));
 	CU_ASSERT_EQUAL(strncmp(qless_error_last_message(), "Complete(): Job ", 16), 0);
 	qless_job *none = NULL;
-	TH_RC(qless_client_get_job(a, &none, "x-history"), QLESS_EINVAL);
+	TH_RC(qless_client_get_job(&none, a, "x-history"), QLESS_EINVAL);
 	CU_ASSERT_EQUAL(strncmp(qless_error_last_message(), "Get(): Arg \"jid\"", 16), 0);
 	TH_RC(qless_job_fail(other, "g", "m"), QLESS_ELOCK);
-	TH_RC(qless_job_heartbeat(other, NULL), QLESS_ELOCK);
-	TH_RC(qless_job_retry(other, 0, NULL, NULL, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_heartbeat(NULL, other), QLESS_ELOCK);
+	TH_RC(qless_job_retry(NULL, other, 0, NULL, NULL), QLESS_ELOCK);
 	/* The owner still can. */
-	TH_OK(qless_job_heartbeat(held, NULL));
+	TH_OK(qless_job_heartbeat(NULL, held));
 	TH_OK(qless_job_complete(held, NULL));
 	qless_job_free(held);
 	qless_job_free(other);
@@ -177,7 +177,7 @@ static void test_lost_lock_offset(void)
 	TH_STREQ(qless_job_jid(stolen), jid);
 	TH_STREQ(qless_job_worker(stolen), "worker-b");
 	CU_ASSERT_EQUAL(qless_job_remaining(stolen), 4);
-	TH_RC(qless_job_heartbeat(held, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_heartbeat(NULL, held), QLESS_ELOCK);
 	TH_RC(qless_job_complete(held, NULL), QLESS_ELOCK);
 	TH_RC(qless_job_fail(held, "g", "m"), QLESS_ELOCK);
 	TH_OK(qless_job_complete(stolen, NULL));
@@ -231,7 +231,7 @@ static void test_lost_lock_heartbeat_config(void)
 	qless_job *stolen = th_pop1(b, "q");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(stolen);
 	TH_STREQ(qless_job_jid(stolen), jid);
-	TH_RC(qless_job_heartbeat(held, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_heartbeat(NULL, held), QLESS_ELOCK);
 	CU_ASSERT(strlen(qless_error_last_message()) > 0);
 	qless_job_free(held);
 	qless_job_free(stolen);
@@ -253,7 +253,7 @@ static void test_job_timeout(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(held);
 	char *other = th_put(a, "q", "K", NULL, &hi);
 	TH_OK(qless_job_timeout(held));
-	TH_RC(qless_job_heartbeat(held, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_heartbeat(NULL, held), QLESS_ELOCK);
 	TH_RC(qless_job_complete(held, NULL), QLESS_ELOCK);
 	TH_OK(qless_job_refresh(held));
 	TH_STREQ(qless_job_state(held), "stalled");
@@ -284,39 +284,39 @@ static void test_tree_conflicts(void)
 	char *out = NULL;
 	char *plain = th_put(a, "q", "K", NULL, NULL);
 	const char *run_plain[] = { plain };
-	TH_RC(qless_client_call(a, &out, "job.run", run_plain, 1), QLESS_ESTATE);
+	TH_RC(qless_client_call(&out, a, "job.run", run_plain, 1), QLESS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is not a tree job"));
 	const char *put_tree[] = { "w", "q", "tj", "K", "{}", "0", "tree", "1" };
-	TH_OK(qless_client_call(a, &out, "put", put_tree, 8));
+	TH_OK(qless_client_call(&out, a, "put", put_tree, 8));
 	qless_free(out);
 	out = NULL;
 	const char *put_bad[] = { "w", "q", "tj", "K", "{}", "0", "tree", "yes" };
-	TH_RC(qless_client_call(a, &out, "put", put_bad, 8), QLESS_EINVAL);
+	TH_RC(qless_client_call(&out, a, "put", put_bad, 8), QLESS_EINVAL);
 	const char *run_none[] = { "no-such-job" };
-	TH_RC(qless_client_call(a, &out, "job.run", run_none, 1), QLESS_ENOTFOUND);
+	TH_RC(qless_client_call(&out, a, "job.run", run_none, 1), QLESS_ENOTFOUND);
 	const char *suspend[] = { "tj", "w" };
-	TH_RC(qless_client_call(a, &out, "job.suspend", suspend, 2), QLESS_ELOCK);
+	TH_RC(qless_client_call(&out, a, "job.suspend", suspend, 2), QLESS_ELOCK);
 	CU_ASSERT_PTR_NULL(out);
 	const char *tj[] = { "tj" };
 	TH_RC(qless_client_cancel(a, tj, 1), QLESS_ESTATE);
 	const char *child[] = { "w", "q", "tc", "K", "{}", "0", "parent", "tj", "name", "n" };
-	TH_OK(qless_client_call(a, &out, "put", child, 10));
+	TH_OK(qless_client_call(&out, a, "put", child, 10));
 	qless_free(out);
 	out = NULL;
 	const char *cycle[] = { "tc", "up", "tj" };
-	TH_RC(qless_client_call(a, &out, "job.adopt", cycle, 3), QLESS_ESTATE);
+	TH_RC(qless_client_call(&out, a, "job.adopt", cycle, 3), QLESS_ESTATE);
 	const char *taken[] = { "w", "q", "tz", "K", "{}", "0", "parent", "tj", "name", "n" };
-	TH_RC(qless_client_call(a, &out, "put", taken, 10), QLESS_ESTATE);
+	TH_RC(qless_client_call(&out, a, "put", taken, 10), QLESS_ESTATE);
 	const char *stepchild[] = { "tj", "m", "tc" };
-	TH_RC(qless_client_call(a, &out, "job.adopt", stepchild, 3), QLESS_ESTATE);
+	TH_RC(qless_client_call(&out, a, "job.adopt", stepchild, 3), QLESS_ESTATE);
 	const char *alias[] = { "tj", "bad alias" };
-	TH_RC(qless_client_call(a, &out, "alias.set", alias, 2), QLESS_EINVAL);
+	TH_RC(qless_client_call(&out, a, "alias.set", alias, 2), QLESS_EINVAL);
 	/* K5: a reserved channel is an argument error, not a state conflict. */
 	const char *reserved[] = { "/qless/log", "1" };
-	TH_RC(qless_client_call(a, &out, "channel.publish", reserved, 2), QLESS_EINVAL);
+	TH_RC(qless_client_call(&out, a, "channel.publish", reserved, 2), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is reserved"));
 	const char *write[] = { "tj", "in", "nope", "1" };
-	TH_RC(qless_client_call(a, &out, "port.write", write, 4), QLESS_ENOTFOUND);
+	TH_RC(qless_client_call(&out, a, "port.write", write, 4), QLESS_ENOTFOUND);
 	qless_free(plain);
 	qless_client_free(a);
 }
@@ -358,7 +358,7 @@ static void test_odd_replies(void)
 	redisReply *r = th_cmd("SET ql:j:weird notahash");
 	freeReplyObject(r);
 	qless_job *job = NULL;
-	int rc = qless_client_get_job(a, &job, "weird");
+	int rc = qless_client_get_job(&job, a, "weird");
 	TH_RC(rc, QLESS_EPROTOCOL);
 	CU_ASSERT_PTR_NULL(job);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "WRONGTYPE"));
@@ -396,7 +396,7 @@ static void test_not_utf8(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	TH_OK(qless_queue_new(&q, c, "u"));
 	char *jid = th_put(c, "u", "K", NULL, NULL);
-	TH_OK(qless_queue_pop(q, &l, 1));
+	TH_OK(qless_queue_pop(&l, q, 1));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 1);
 	qless_job *job = qless_joblist_get(l, 0);
 	for (int round = 0; round < 60; round++) {
@@ -410,18 +410,18 @@ static void test_not_utf8(void)
 		snprintf(data, sizeof data, "{\"k\": \"%s\"}", s);
 		o.tags = tags;
 		o.ntags = 2;
-		rcs[0] = qless_queue_put(q, &out, s, "{}", NULL);       /* klass */
+		rcs[0] = qless_queue_put(&out, q, s, "{}", NULL);       /* klass */
 		qless_free(out), out = NULL;
-		rcs[1] = qless_queue_put(q, &out, "K", "{}", &o);       /* a tag */
+		rcs[1] = qless_queue_put(&out, q, "K", "{}", &o);       /* a tag */
 		qless_free(out), out = NULL;
-		rcs[2] = qless_queue_put(q, &out, "K", data, NULL);     /* data */
+		rcs[2] = qless_queue_put(&out, q, "K", data, NULL);     /* data */
 		qless_free(out), out = NULL;
 		rcs[3] = qless_job_fail(job, s, "m");                   /* group */
 		rcs[4] = qless_job_tag_add(job, tags, 2);
-		rcs[5] = qless_client_get_job(c, &got, s);              /* jid */
+		rcs[5] = qless_client_get_job(&got, c, s);              /* jid */
 		qless_job_free(got);
 		qless_joblist *none = NULL;
-		rcs[6] = qless_queue_new(&badq, c, s) == QLESS_OK ? qless_queue_pop(badq, &none, 1) : QLESS_EINVAL;
+		rcs[6] = qless_queue_new(&badq, c, s) == QLESS_OK ? qless_queue_pop(&none, badq, 1) : QLESS_EINVAL;
 		qless_joblist_free(none);
 		qless_queue_free(badq), badq = NULL;
 		for (int k = 0; k < 7; k++) {
@@ -432,7 +432,7 @@ static void test_not_utf8(void)
 	}
 	/* Nothing was written: one job in the queue, still running, untagged. */
 	int64_t len = -1;
-	TH_OK(qless_queue_length(q, &len));
+	TH_OK(qless_queue_length(&len, q));
 	CU_ASSERT_EQUAL(len, 1);
 	TH_OK(qless_job_refresh(job));
 	TH_STREQ(qless_job_state(job), "running");
@@ -481,10 +481,10 @@ static void test_error_kind_reply(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	char *out = NULL;
 	const char *nope[] = { "nope", "w", "q", "{}" };
-	TH_RC(qless_client_call(a, &out, "complete", nope, 4), QLESS_ENOTFOUND);
+	TH_RC(qless_client_call(&out, a, "complete", nope, 4), QLESS_ENOTFOUND);
 	TH_STREQ(qless_error_last_message(), "Complete(): Job nope does not exist");
 	const char *bad[] = { "w", "q", "j", "K", "{}", "0", "tags", "[true]" };
-	TH_RC(qless_client_call(a, &out, "put", bad, 8), QLESS_EINVAL);
+	TH_RC(qless_client_call(&out, a, "put", bad, 8), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "Put(): Arg \"tags\" must be a JSON array of strings or numbers: [true]");
 	CU_ASSERT_PTR_NULL(out);
 	qless_client_free(a);

@@ -8,7 +8,7 @@
 static void expect_msg(qless_events *ev, const char *channel, const char *message)
 {
 	char *ch = NULL, *msg = NULL;
-	TH_OK(qless_events_next(ev, 2000, &ch, &msg));
+	TH_OK(qless_events_next(&ch, &msg, ev, 2000));
 	CU_ASSERT_PTR_NOT_NULL(ch);
 	CU_ASSERT_PTR_NOT_NULL(msg);
 	if (ch && msg) {
@@ -24,7 +24,7 @@ static void expect_msg(qless_events *ev, const char *channel, const char *messag
 static void expect_nothing(qless_events *ev, int timeout_ms)
 {
 	char *ch = (char *)"x", *msg = (char *)"y";
-	TH_OK(qless_events_next(ev, timeout_ms, &ch, &msg));
+	TH_OK(qless_events_next(&ch, &msg, ev, timeout_ms));
 	CU_ASSERT_PTR_NULL(ch);
 	CU_ASSERT_PTR_NULL(msg);
 	if (ch && strcmp(ch, "x") != 0) {
@@ -183,14 +183,14 @@ static void test_events_invalid(void)
 	TH_OK(qless_events_new(&ev, c, chans, 1));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
 	char *ch = NULL, *msg = NULL;
-	TH_RC(qless_events_next(ev, 0, NULL, &msg), QLESS_EINVAL);
-	TH_RC(qless_events_next(ev, 0, &ch, NULL), QLESS_EINVAL);
+	TH_RC(qless_events_next(NULL, &msg, ev, 0), QLESS_EINVAL);
+	TH_RC(qless_events_next(&ch, NULL, ev, 0), QLESS_EINVAL);
 	/* The subscription outlives the client handle. */
 	qless_client_free(c);
 	qless_client *c2 = th_client("other");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c2);
 	TH_OK(qless_client_config_set(c2, "k", "v"));
-	TH_OK(qless_events_next(ev, 2000, &ch, &msg));
+	TH_OK(qless_events_next(&ch, &msg, ev, 2000));
 	TH_STREQ(ch, "log");
 	TH_STREQ(msg, "{\"option\":\"k\",\"event\":\"config_set\",\"value\":\"v\"}");
 	qless_free(ch);

@@ -96,18 +96,18 @@ static void test_get_jobs(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	qless_job *job = (qless_job *)0x1;
-	TH_RC(qless_client_get_job(C, &job, "no-such-jid"), QLESS_ENOTFOUND);
+	TH_RC(qless_client_get_job(&job, C, "no-such-jid"), QLESS_ENOTFOUND);
 	CU_ASSERT(job == (qless_job *)0x1 || job == NULL);
 	CU_ASSERT(strlen(qless_error_last_message()) > 0);
 	job = NULL;
-	TH_RC(qless_client_get_job(C, &job, NULL), QLESS_EINVAL);
-	TH_RC(qless_client_get_job(C, &job, ""), QLESS_EINVAL);
-	TH_RC(qless_client_get_job(C, NULL, a), QLESS_EINVAL);
-	TH_RC(qless_client_get_job(NULL, &job, a), QLESS_EINVAL);
+	TH_RC(qless_client_get_job(&job, C, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_get_job(&job, C, ""), QLESS_EINVAL);
+	TH_RC(qless_client_get_job(NULL, C, a), QLESS_EINVAL);
+	TH_RC(qless_client_get_job(&job, NULL, a), QLESS_EINVAL);
 
 	const char *ids[] = { b, "missing", a, b };
 	qless_joblist *l = NULL;
-	TH_OK(qless_client_get_jobs(C, &l, ids, 4));
+	TH_OK(qless_client_get_jobs(&l, C, ids, 4));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 3);
 	TH_STREQ(qless_job_jid(qless_joblist_get(l, 0)), b);
 	TH_STREQ(qless_job_klass(qless_joblist_get(l, 0)), "B");
@@ -116,14 +116,14 @@ static void test_get_jobs(void)
 	qless_joblist_free(l);
 	const char *none[] = { "x", "y" };
 	l = NULL;
-	TH_OK(qless_client_get_jobs(C, &l, none, 2));
+	TH_OK(qless_client_get_jobs(&l, C, none, 2));
 	CU_ASSERT_PTR_NOT_NULL(l);
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 0);
 	qless_joblist_free(l);
-	TH_RC(qless_client_get_jobs(C, NULL, ids, 1), QLESS_EINVAL);
-	TH_RC(qless_client_get_jobs(C, &l, NULL, 1), QLESS_EINVAL);
+	TH_RC(qless_client_get_jobs(NULL, C, ids, 1), QLESS_EINVAL);
+	TH_RC(qless_client_get_jobs(&l, C, NULL, 1), QLESS_EINVAL);
 	const char *withnull[] = { a, NULL };
-	TH_RC(qless_client_get_jobs(C, &l, withnull, 2), QLESS_EINVAL);
+	TH_RC(qless_client_get_jobs(&l, C, withnull, 2), QLESS_EINVAL);
 	qless_free(a);
 	qless_free(b);
 	qless_client_free(C);
@@ -186,7 +186,7 @@ static void test_complete(void)
 	/* Completing twice: not running any more. */
 	TH_RC(qless_job_complete(job, NULL), QLESS_ELOCK);
 	qless_strlist *done = NULL;
-	TH_OK(qless_client_jobs(C, &done, "complete", NULL, 0, 0));
+	TH_OK(qless_client_jobs(&done, C, "complete", NULL, 0, 0));
 	CU_ASSERT_EQUAL(qless_strlist_size(done), 1);
 	TH_STREQ(qless_strlist_get(done, 0), jid);
 	qless_strlist_free(done);
@@ -205,7 +205,7 @@ static void test_complete_next(void)
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, C, "q"));
 	qless_joblist *l = NULL;
-	TH_OK(qless_queue_pop(q, &l, 3));
+	TH_OK(qless_queue_pop(&l, q, 3));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 3);
 
 	qless_complete_options o = QLESS_COMPLETE_OPTIONS_INIT;
@@ -236,11 +236,11 @@ static void test_complete_next(void)
 	CU_ASSERT_PTR_NULL(th_pop1(C, "q2"));
 
 	qless_strlist *s = NULL;
-	TH_OK(qless_client_jobs(C, &s, "scheduled", "q2", 0, 0));
+	TH_OK(qless_client_jobs(&s, C, "scheduled", "q2", 0, 0));
 	CU_ASSERT(th_strlist_has(s, b, NULL));
 	qless_strlist_free(s);
 	s = NULL;
-	TH_OK(qless_client_jobs(C, &s, "depends", "q2", 0, 0));
+	TH_OK(qless_client_jobs(&s, C, "depends", "q2", 0, 0));
 	CU_ASSERT_EQUAL(qless_strlist_size(s), 1);
 	CU_ASSERT(th_strlist_has(s, c, NULL));
 	qless_strlist_free(s);
@@ -286,40 +286,40 @@ static void test_fail_unfail(void)
 	TH_RC(qless_job_fail(job, "grp", "again"), QLESS_ELOCK);
 
 	qless_strlist *groups = NULL;
-	TH_OK(qless_client_failed_groups(C, &groups));
+	TH_OK(qless_client_failed_groups(&groups, C));
 	CU_ASSERT_EQUAL_FATAL(qless_strlist_size(groups), 1);
 	TH_STREQ(qless_strlist_get(groups, 0), "grp");
 	CU_ASSERT_EQUAL(qless_strlist_number(groups, 0), 1);
 	qless_strlist_free(groups);
 	qless_strlist *f = NULL;
 	int64_t total = -1;
-	TH_OK(qless_client_failed(C, &f, &total, "grp", 0, 0));
+	TH_OK(qless_client_failed(&f, &total, C, "grp", 0, 0));
 	CU_ASSERT_EQUAL(total, 1);
 	CU_ASSERT_EQUAL(qless_strlist_size(f), 1);
 	TH_STREQ(qless_strlist_get(f, 0), jid);
 	CU_ASSERT_EQUAL(qless_strlist_number(f, 0), 0);
 	qless_strlist_free(f);
 	f = NULL;
-	TH_OK(qless_client_failed(C, &f, NULL, "nogroup", 0, 10));
+	TH_OK(qless_client_failed(&f, NULL, C, "nogroup", 0, 10));
 	CU_ASSERT_EQUAL(qless_strlist_size(f), 0);
 	qless_strlist_free(f);
-	TH_RC(qless_client_failed(C, &f, NULL, NULL, 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_failed_groups(C, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_failed(&f, NULL, C, NULL, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_failed_groups(NULL, C), QLESS_EINVAL);
 
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, C, "q"));
 	int64_t moved = -1;
-	TH_OK(qless_queue_unfail(q, "grp", 0, &moved));
+	TH_OK(qless_queue_unfail(&moved, q, "grp", 0));
 	CU_ASSERT_EQUAL(moved, 1);
 	TH_OK(qless_job_refresh(job));
 	TH_STREQ(qless_job_state(job), "waiting");
 	groups = NULL;
-	TH_OK(qless_client_failed_groups(C, &groups));
+	TH_OK(qless_client_failed_groups(&groups, C));
 	CU_ASSERT_EQUAL(qless_strlist_size(groups), 0);
 	qless_strlist_free(groups);
-	TH_OK(qless_queue_unfail(q, "grp", 10, NULL));
-	TH_RC(qless_queue_unfail(q, NULL, 10, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_unfail(NULL, "grp", 10, NULL), QLESS_EINVAL);
+	TH_OK(qless_queue_unfail(NULL, q, "grp", 10));
+	TH_RC(qless_queue_unfail(NULL, q, NULL, 10), QLESS_EINVAL);
+	TH_RC(qless_queue_unfail(NULL, NULL, "grp", 10), QLESS_EINVAL);
 	qless_queue_free(q);
 	qless_job_free(job);
 	qless_free(jid);
@@ -335,18 +335,18 @@ static void test_retry(void)
 	qless_job *job = th_pop1(C, "q");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	int64_t rem = 99;
-	TH_RC(qless_job_retry(job, 0, "g", NULL, &rem), QLESS_EINVAL); /* both or neither */
-	TH_RC(qless_job_retry(NULL, 0, NULL, NULL, &rem), QLESS_EINVAL);
-	TH_OK(qless_job_retry(job, 0, NULL, NULL, &rem));
+	TH_RC(qless_job_retry(&rem, job, 0, "g", NULL), QLESS_EINVAL); /* both or neither */
+	TH_RC(qless_job_retry(&rem, NULL, 0, NULL, NULL), QLESS_EINVAL);
+	TH_OK(qless_job_retry(&rem, job, 0, NULL, NULL));
 	CU_ASSERT_EQUAL(rem, 0);
-	TH_RC(qless_job_retry(job, 0, NULL, NULL, &rem), QLESS_ELOCK);
+	TH_RC(qless_job_retry(&rem, job, 0, NULL, NULL), QLESS_ELOCK);
 	qless_job_free(job);
 	job = th_pop1(C, "q");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	TH_STREQ(qless_job_jid(job), jid);
 	CU_ASSERT_EQUAL(qless_job_remaining(job), 0);
 	rem = 99;
-	TH_OK(qless_job_retry(job, 0, "retry-grp", "gave up", &rem));
+	TH_OK(qless_job_retry(&rem, job, 0, "retry-grp", "gave up"));
 	CU_ASSERT_EQUAL(rem, -1);
 	TH_OK(qless_job_refresh(job));
 	TH_STREQ(qless_job_state(job), "failed");
@@ -358,7 +358,7 @@ static void test_retry(void)
 	char *j2 = th_put(C, "q", "K", NULL, NULL);
 	job = th_pop1(C, "q");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
-	TH_OK(qless_job_retry(job, 600, NULL, NULL, NULL));
+	TH_OK(qless_job_retry(NULL, job, 600, NULL, NULL));
 	CU_ASSERT_PTR_NULL(th_pop1(C, "q"));
 	TH_OK(qless_job_refresh(job));
 	TH_STREQ(qless_job_state(job), "scheduled");
@@ -377,22 +377,22 @@ static void test_heartbeat(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	double exp = 0;
 	TH_OK(qless_client_set_time_offset(C, 30));
-	TH_OK(qless_job_heartbeat(job, &exp));
+	TH_OK(qless_job_heartbeat(&exp, job));
 	CU_ASSERT(fabs(exp - (qless_client_now(C) + 60)) < 3);
 	CU_ASSERT(fabs(qless_job_expires(job) - exp) < 1.01);
 	TH_OK(qless_job_set_data(job, "{\"progress\": 50}"));
-	TH_OK(qless_job_heartbeat(job, NULL));
+	TH_OK(qless_job_heartbeat(NULL, job));
 	char *data = th_str("HGET ql:j:%s data", jid);
 	json_t *d = th_json(data);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(d, "progress")), 50);
 	json_decref(d);
 	free(data);
-	TH_RC(qless_job_heartbeat(NULL, &exp), QLESS_EINVAL);
+	TH_RC(qless_job_heartbeat(&exp, NULL), QLESS_EINVAL);
 	/* A waiting job cannot be heartbeated. */
 	char *w = th_put(C, "q", "K", NULL, NULL);
 	qless_job *wj = th_get(C, w);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(wj);
-	TH_RC(qless_job_heartbeat(wj, NULL), QLESS_ELOCK);
+	TH_RC(qless_job_heartbeat(NULL, wj), QLESS_ELOCK);
 	qless_job_free(wj);
 	qless_job_free(job);
 	qless_free(jid);
@@ -488,20 +488,20 @@ static void test_tags(void)
 	TH_OK(qless_job_tag_add(jb, t2, 1));
 	qless_strlist *l = NULL;
 	int64_t total = -1;
-	TH_OK(qless_client_tagged(C, &l, &total, "shared", 0, 0));
+	TH_OK(qless_client_tagged(&l, &total, C, "shared", 0, 0));
 	CU_ASSERT_EQUAL(total, 2);
 	CU_ASSERT_EQUAL_FATAL(qless_strlist_size(l), 2);
 	TH_STREQ(qless_strlist_get(l, 0), a);
 	TH_STREQ(qless_strlist_get(l, 1), b);
 	qless_strlist_free(l);
 	l = NULL;
-	TH_OK(qless_client_tagged(C, &l, NULL, "shared", 1, 1));
+	TH_OK(qless_client_tagged(&l, NULL, C, "shared", 1, 1));
 	CU_ASSERT_EQUAL(qless_strlist_size(l), 1);
 	TH_STREQ(qless_strlist_get(l, 0), b);
 	qless_strlist_free(l);
 
 	l = NULL;
-	TH_OK(qless_client_top_tags(C, &l, 0, 0));
+	TH_OK(qless_client_top_tags(&l, C, 0, 0));
 	CU_ASSERT_EQUAL_FATAL(qless_strlist_size(l), 1); /* only-a is used once */
 	TH_STREQ(qless_strlist_get(l, 0), "shared");
 	CU_ASSERT_EQUAL(qless_strlist_number(l, 0), 2);
@@ -520,16 +520,16 @@ static void test_tags(void)
 	TH_OK(qless_job_refresh(ja));
 	CU_ASSERT_EQUAL(qless_job_tag_count(ja), 1);
 	l = NULL;
-	TH_OK(qless_client_tagged(C, &l, &total, "shared", 0, 0));
+	TH_OK(qless_client_tagged(&l, &total, C, "shared", 0, 0));
 	CU_ASSERT_EQUAL(total, 1);
 	qless_strlist_free(l);
 
 	TH_RC(qless_job_tag_add(ja, NULL, 1), QLESS_EINVAL);
 	TH_RC(qless_job_tag_add(NULL, t2, 1), QLESS_EINVAL);
 	TH_RC(qless_job_tag_remove(NULL, t2, 1), QLESS_EINVAL);
-	TH_RC(qless_client_tagged(C, &l, NULL, NULL, 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_tagged(C, NULL, NULL, "x", 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_top_tags(C, NULL, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_tagged(&l, NULL, C, NULL, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_tagged(NULL, NULL, C, "x", 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_top_tags(NULL, C, 0, 0), QLESS_EINVAL);
 	qless_job_free(ja);
 	qless_job_free(jb);
 	qless_free(a);
@@ -554,7 +554,7 @@ static void test_tracking(void)
 
 	qless_joblist *jobs = NULL;
 	qless_strlist *expired = NULL;
-	TH_OK(qless_client_tracked(C, &jobs, &expired));
+	TH_OK(qless_client_tracked(&jobs, &expired, C));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(jobs), 1);
 	TH_STREQ(qless_job_jid(qless_joblist_get(jobs, 0)), a);
 	CU_ASSERT_EQUAL(qless_job_tracked(qless_joblist_get(jobs, 0)), 1);
@@ -564,11 +564,11 @@ static void test_tracking(void)
 	qless_strlist_free(expired);
 	/* Either out may be NULL. */
 	jobs = NULL;
-	TH_OK(qless_client_tracked(C, &jobs, NULL));
+	TH_OK(qless_client_tracked(&jobs, NULL, C));
 	CU_ASSERT_EQUAL(qless_joblist_size(jobs), 1);
 	qless_joblist_free(jobs);
 	expired = NULL;
-	TH_OK(qless_client_tracked(C, NULL, &expired));
+	TH_OK(qless_client_tracked(NULL, &expired, C));
 	CU_ASSERT_EQUAL(qless_strlist_size(expired), 1);
 	qless_strlist_free(expired);
 
@@ -668,57 +668,57 @@ static void test_client_jobs_workers(void)
 	qless_job *job = th_pop1(C, "q");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	qless_strlist *l = NULL;
-	TH_OK(qless_client_jobs(C, &l, "running", "q", 0, 0));
+	TH_OK(qless_client_jobs(&l, C, "running", "q", 0, 0));
 	CU_ASSERT_EQUAL(qless_strlist_size(l), 1);
 	TH_STREQ(qless_strlist_get(l, 0), r);
 	qless_strlist_free(l);
 	l = NULL;
-	TH_OK(qless_client_jobs(C, &l, "scheduled", "q", 0, 10));
+	TH_OK(qless_client_jobs(&l, C, "scheduled", "q", 0, 10));
 	CU_ASSERT_EQUAL(qless_strlist_size(l), 1);
 	TH_STREQ(qless_strlist_get(l, 0), s);
 	qless_strlist_free(l);
 	l = NULL;
-	TH_OK(qless_client_jobs(C, &l, "stalled", "q", 0, 0));
+	TH_OK(qless_client_jobs(&l, C, "stalled", "q", 0, 0));
 	CU_ASSERT_EQUAL(qless_strlist_size(l), 0);
 	qless_strlist_free(l);
 	l = NULL;
-	TH_OK(qless_client_jobs(C, &l, "recurring", "q", 0, 0));
+	TH_OK(qless_client_jobs(&l, C, "recurring", "q", 0, 0));
 	CU_ASSERT_EQUAL(qless_strlist_size(l), 0);
 	qless_strlist_free(l);
 	l = NULL;
-	TH_RC(qless_client_jobs(C, &l, "bogus", "q", 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_jobs(C, &l, NULL, "q", 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_jobs(C, &l, "running", NULL, 0, 0), QLESS_EINVAL);
-	TH_RC(qless_client_jobs(C, NULL, "complete", NULL, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_jobs(&l, C, "bogus", "q", 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_jobs(&l, C, NULL, "q", 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_jobs(&l, C, "running", NULL, 0, 0), QLESS_EINVAL);
+	TH_RC(qless_client_jobs(NULL, C, "complete", NULL, 0, 0), QLESS_EINVAL);
 	CU_ASSERT_PTR_NULL(l);
 
 	/* Workers and their jobs. */
 	qless_strlist *w = NULL;
-	TH_OK(qless_client_workers(C, &w));
+	TH_OK(qless_client_workers(&w, C));
 	size_t at = 99;
 	CU_ASSERT_FATAL(th_strlist_has(w, "worker-1", &at));
 	CU_ASSERT_EQUAL(qless_strlist_number(w, at), 1);
 	qless_strlist_free(w);
 	qless_strlist *jobs = NULL, *stalled = NULL;
-	TH_OK(qless_client_worker_jobs(C, "worker-1", &jobs, &stalled));
+	TH_OK(qless_client_worker_jobs(&jobs, &stalled, C, "worker-1"));
 	CU_ASSERT_EQUAL(qless_strlist_size(jobs), 1);
 	TH_STREQ(qless_strlist_get(jobs, 0), r);
 	CU_ASSERT_EQUAL(qless_strlist_size(stalled), 0);
 	qless_strlist_free(jobs);
 	qless_strlist_free(stalled);
 	jobs = NULL;
-	TH_OK(qless_client_worker_jobs(C, "nobody", &jobs, NULL));
+	TH_OK(qless_client_worker_jobs(&jobs, NULL, C, "nobody"));
 	CU_ASSERT_EQUAL(qless_strlist_size(jobs), 0);
 	qless_strlist_free(jobs);
-	TH_RC(qless_client_worker_jobs(C, NULL, &jobs, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_worker_jobs(&jobs, NULL, C, NULL), QLESS_EINVAL);
 	const char *dereg[] = { "worker-1" };
 	TH_OK(qless_client_deregister_workers(C, dereg, 1));
 	w = NULL;
-	TH_OK(qless_client_workers(C, &w));
+	TH_OK(qless_client_workers(&w, C));
 	CU_ASSERT_FALSE(th_strlist_has(w, "worker-1", NULL));
 	qless_strlist_free(w);
 	TH_RC(qless_client_deregister_workers(C, NULL, 1), QLESS_EINVAL);
-	TH_RC(qless_client_workers(C, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_workers(NULL, C), QLESS_EINVAL);
 
 	/* client_timeout: running job stalled, popped first by the next pop. */
 	const char *ids[] = { r };
@@ -741,7 +741,7 @@ static void test_jid_format(void)
 	char *prev = NULL;
 	for (int i = 0; i < 20; i++) {
 		char *jid = NULL;
-		TH_OK(qless_queue_put(q, &jid, "K", NULL, NULL));
+		TH_OK(qless_queue_put(&jid, q, "K", NULL, NULL));
 		if (th_is_jid(jid) && (!prev || strcmp(prev, jid) != 0))
 			good++;
 		else
@@ -772,13 +772,13 @@ static void test_state_from_script(void)
 	qless_queue *d = NULL;
 	qless_joblist *l = NULL;
 	TH_OK(qless_queue_new(&d, C, "d"));
-	TH_OK(qless_queue_pop(d, &l, 1));
+	TH_OK(qless_queue_pop(&l, d, 1));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 1);
 	TH_OK(qless_job_complete(qless_joblist_get(l, 0), NULL));
 	qless_joblist_free(l);
 
 	qless_job *jb = NULL;
-	TH_OK(qless_client_get_job(C, &jb, b));
+	TH_OK(qless_client_get_job(&jb, C, b));
 	TH_STREQ(qless_job_state(jb), "depends");
 	const char *more[] = { done };
 	TH_OK(qless_job_depends_add(jb, more, 1));
@@ -790,7 +790,7 @@ static void test_state_from_script(void)
 
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, C, "q"));
-	TH_OK(qless_queue_pop(q, &l, 1));
+	TH_OK(qless_queue_pop(&l, q, 1));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 1);
 	qless_job *ja = qless_joblist_get(l, 0);
 	TH_OK(qless_job_timeout(ja));

@@ -74,7 +74,7 @@ static void node_use(world *w, node *n)
 	qless_job *job = NULL;
 	char *ch = NULL, *msg = NULL;
 	switch (n->kind) {
-	case K_QUEUE: TH_OK(qless_queue_length(n->h, &len)); break;
+	case K_QUEUE: TH_OK(qless_queue_length(&len, n->h)); break;
 	case K_JOB: TH_OK(qless_job_refresh(n->h)); break;
 	case K_JOBLIST:
 		if (qless_joblist_size(n->h) > 0)
@@ -82,12 +82,12 @@ static void node_use(world *w, node *n)
 		break;
 	case K_RECUR: TH_OK(qless_recur_set_priority(n->h, pick(w, 5))); break;
 	case K_EVENTS:
-		TH_OK(qless_events_next(n->h, 0, &ch, &msg));
+		TH_OK(qless_events_next(&ch, &msg, n->h, 0));
 		qless_free(ch);
 		qless_free(msg);
 		break;
 	case K_WORKER:
-		TH_OK(qless_worker_reserve(n->h, &job));
+		TH_OK(qless_worker_reserve(&job, n->h));
 		if (w->nnodes < MAX_NODES)
 			add_node(w, K_JOB, job, n->client, before);
 		else
@@ -104,7 +104,7 @@ static qless_joblist *peek2(qless_client *c)
 	qless_queue *q = NULL;
 	qless_joblist *l = NULL;
 	TH_OK(qless_queue_new(&q, c, "q"));
-	TH_OK(qless_queue_peek(q, &l, 2));
+	TH_OK(qless_queue_peek(&l, q, 2));
 	qless_queue_free(q);
 	return l;
 }
@@ -118,12 +118,12 @@ static void make_node(world *w, int ci)
 	const char *q[] = { "q" };
 	switch (kind) {
 	case K_QUEUE: TH_OK(qless_queue_new((qless_queue **)&h, c, "q")); break;
-	case K_JOB: TH_OK(qless_client_get_job(c, (qless_job **)&h, w->jids[pick(w, 3)])); break;
+	case K_JOB: TH_OK(qless_client_get_job((qless_job **)&h, c, w->jids[pick(w, 3)])); break;
 	case K_JOBLIST: h = peek2(c); break;
-	case K_RECUR: TH_OK(qless_client_get_recur(c, (qless_recur **)&h, w->recur_jid)); break;
+	case K_RECUR: TH_OK(qless_client_get_recur((qless_recur **)&h, c, w->recur_jid)); break;
 	case K_EVENTS: TH_OK(qless_events_new((qless_events **)&h, c, (const char *[]){ "log" }, 1)); break;
 	case K_WORKER: TH_OK(qless_worker_new((qless_worker **)&h, c, q, 1, NULL)); break;
-	case K_COUNTS: TH_OK(qless_client_queue_counts(c, (qless_queue_countlist **)&h)); break;
+	case K_COUNTS: TH_OK(qless_client_queue_counts((qless_queue_countlist **)&h, c)); break;
 	default: break;
 	}
 	/* Lists hold the client only through their jobs. */
@@ -188,10 +188,10 @@ static void seed_data(world *w)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	TH_OK(qless_queue_new(&q, c, "q"));
 	for (int i = 0; i < 3; i++)
-		TH_OK(qless_queue_put(q, &w->jids[i], "K", NULL, NULL));
+		TH_OK(qless_queue_put(&w->jids[i], q, "K", NULL, NULL));
 	qless_recur_options ro = QLESS_RECUR_OPTIONS_INIT;
 	ro.offset = 1e6;
-	TH_OK(qless_queue_recur(q, &w->recur_jid, "K", NULL, 60, &ro));
+	TH_OK(qless_queue_recur(&w->recur_jid, q, "K", NULL, 60, &ro));
 	qless_queue_free(q);
 	qless_client_free(c);
 }
@@ -285,7 +285,7 @@ static void test_free_on_threads(void)
 	pthread_barrier_destroy(&start_line);
 	CU_ASSERT_EQUAL(qless_handle_count(), base + 2);
 	int64_t len = -1;
-	TH_OK(qless_queue_length(keep, &len));
+	TH_OK(qless_queue_length(&len, keep));
 	CU_ASSERT_EQUAL(len, 0);
 	qless_queue_free(keep);
 	CU_ASSERT_EQUAL(qless_handle_count(), base);

@@ -46,7 +46,7 @@ static void test_put_basic(void)
 {
 	open_q("q");
 	char *jid = NULL;
-	TH_OK(qless_queue_put(Q, &jid, "My.Klass", "{\"foo\": \"bar\"}", NULL));
+	TH_OK(qless_queue_put(&jid, Q, "My.Klass", "{\"foo\": \"bar\"}", NULL));
 	CU_ASSERT(th_is_jid(jid));
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:j:%s", jid), 1);
 	char *data = th_str("HGET ql:j:%s data", jid);
@@ -57,16 +57,16 @@ static void test_put_basic(void)
 	free(state);
 	/* Two puts give two different jids. */
 	char *jid2 = NULL;
-	TH_OK(qless_queue_put(Q, &jid2, "K", NULL, NULL));
+	TH_OK(qless_queue_put(&jid2, Q, "K", NULL, NULL));
 	CU_ASSERT(th_is_jid(jid2));
 	CU_ASSERT(jid && jid2 && strcmp(jid, jid2) != 0);
 	data = th_str("HGET ql:j:%s data", jid2);
 	TH_STREQ(data, "{}"); /* NULL data means {} */
 	free(data);
 	/* out_jid may be NULL. */
-	TH_OK(qless_queue_put(Q, NULL, "K", "[]", NULL));
+	TH_OK(qless_queue_put(NULL, Q, "K", "[]", NULL));
 	int64_t n = -1;
-	TH_OK(qless_queue_length(Q, &n));
+	TH_OK(qless_queue_length(&n, Q));
 	CU_ASSERT_EQUAL(n, 3);
 	qless_free(jid);
 	qless_free(jid2);
@@ -77,15 +77,15 @@ static void test_put_invalid(void)
 {
 	open_q("q");
 	char *jid = NULL;
-	TH_RC(qless_queue_put(Q, &jid, "K", "{bad json", NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_put(Q, &jid, "K", "{\"a\":1", NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_put(Q, &jid, "K", "", NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_put(Q, &jid, NULL, "{}", NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_put(Q, &jid, "", "{}", NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_put(NULL, &jid, "K", "{}", NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, Q, "K", "{bad json", NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, Q, "K", "{\"a\":1", NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, Q, "K", "", NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, Q, NULL, "{}", NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, Q, "", "{}", NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, NULL, "K", "{}", NULL), QLESS_EINVAL);
 	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
 	o.version = 77;
-	TH_RC(qless_queue_put(Q, &jid, "K", "{}", &o), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, Q, "K", "{}", &o), QLESS_EINVAL);
 	CU_ASSERT_PTR_NULL(jid);
 	CU_ASSERT(strlen(qless_error_last_message()) > 0);
 	/* Refused before any I/O: nothing was written. */
@@ -105,7 +105,7 @@ static void test_put_options(void)
 	o.tags = tags;
 	o.ntags = 2;
 	char *jid = NULL;
-	TH_OK(qless_queue_put(Q, &jid, "K", "{\"x\":1}", &o));
+	TH_OK(qless_queue_put(&jid, Q, "K", "{\"x\":1}", &o));
 	TH_STREQ(jid, "my-own-jid");
 	qless_job *job = th_get(C, "my-own-jid");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
@@ -121,7 +121,7 @@ static void test_put_options(void)
 	/* Re-put without options keeps priority, retries and tags. */
 	qless_put_options keep = QLESS_PUT_OPTIONS_INIT;
 	keep.jid = "my-own-jid";
-	TH_OK(qless_queue_put(Q, NULL, "K", "{}", &keep));
+	TH_OK(qless_queue_put(NULL, Q, "K", "{}", &keep));
 	job = th_get(C, "my-own-jid");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	CU_ASSERT_EQUAL(qless_job_priority(job), 12.5);
@@ -134,13 +134,13 @@ static void test_put_options(void)
 	qless_put_options d = QLESS_PUT_OPTIONS_INIT;
 	d.delay = 3600;
 	char *later = NULL;
-	TH_OK(qless_queue_put(Q, &later, "K", NULL, &d));
+	TH_OK(qless_queue_put(&later, Q, "K", NULL, &d));
 	job = th_get(C, later);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	TH_STREQ(qless_job_state(job), "scheduled");
 	qless_job_free(job);
 	qless_joblist *l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 10));
+	TH_OK(qless_queue_pop(&l, Q, 10));
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 1); /* only my-own-jid */
 	if (qless_joblist_size(l) == 1)
 		TH_STREQ(qless_job_jid(qless_joblist_get(l, 0)), "my-own-jid");
@@ -160,10 +160,10 @@ static void test_pop_peek_order(void)
 		o.has_priority = 1;
 		o.priority = prios[i];
 		jids[i] = NULL;
-		TH_OK(qless_queue_put(Q, &jids[i], "K", NULL, &o));
+		TH_OK(qless_queue_put(&jids[i], Q, "K", NULL, &o));
 	}
 	qless_joblist *l = NULL;
-	TH_OK(qless_queue_peek(Q, &l, 10));
+	TH_OK(qless_queue_peek(&l, Q, 10));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 4);
 	int order[] = { 1, 2, 0, 3 };
 	for (int i = 0; i < 4; i++) {
@@ -175,7 +175,7 @@ static void test_pop_peek_order(void)
 	qless_joblist_free(l);
 
 	l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 2));
+	TH_OK(qless_queue_pop(&l, Q, 2));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 2);
 	TH_STREQ(qless_job_jid(qless_joblist_get(l, 0)), jids[1]);
 	TH_STREQ(qless_job_jid(qless_joblist_get(l, 1)), jids[2]);
@@ -195,21 +195,21 @@ static void test_pop_peek_order(void)
 	qless_job_free(taken);
 
 	l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 10));
+	TH_OK(qless_queue_pop(&l, Q, 10));
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 2);
 	qless_joblist_free(l);
 	l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 10));
+	TH_OK(qless_queue_pop(&l, Q, 10));
 	CU_ASSERT_PTR_NOT_NULL(l);
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 0);
 	qless_joblist_free(l);
 	qless_joblist_free(NULL);
 	CU_ASSERT_EQUAL(qless_joblist_size(NULL), 0);
 
-	TH_RC(qless_queue_pop(Q, NULL, 1), QLESS_EINVAL);
-	TH_RC(qless_queue_pop(NULL, &l, 1), QLESS_EINVAL);
-	TH_RC(qless_queue_peek(Q, NULL, 1), QLESS_EINVAL);
-	TH_RC(qless_queue_peek(NULL, &l, 1), QLESS_EINVAL);
+	TH_RC(qless_queue_pop(NULL, Q, 1), QLESS_EINVAL);
+	TH_RC(qless_queue_pop(&l, NULL, 1), QLESS_EINVAL);
+	TH_RC(qless_queue_peek(NULL, Q, 1), QLESS_EINVAL);
+	TH_RC(qless_queue_peek(&l, NULL, 1), QLESS_EINVAL);
 	for (int i = 0; i < 4; i++)
 		qless_free(jids[i]);
 	close_q();
@@ -219,25 +219,25 @@ static void test_counts_length(void)
 {
 	open_q("q");
 	char *a = NULL, *b = NULL;
-	TH_OK(qless_queue_put(Q, &a, "K", NULL, NULL));           /* will run */
-	TH_OK(qless_queue_put(Q, &b, "K", NULL, NULL));           /* waiting */
+	TH_OK(qless_queue_put(&a, Q, "K", NULL, NULL));           /* will run */
+	TH_OK(qless_queue_put(&b, Q, "K", NULL, NULL));           /* waiting */
 	qless_put_options d = QLESS_PUT_OPTIONS_INIT;
 	d.delay = 1000;
-	TH_OK(qless_queue_put(Q, NULL, "K", NULL, &d));           /* scheduled */
+	TH_OK(qless_queue_put(NULL, Q, "K", NULL, &d));           /* scheduled */
 	qless_put_options dep = QLESS_PUT_OPTIONS_INIT;
 	const char *on[] = { b };
 	dep.depends = on;
 	dep.ndepends = 1;
-	TH_OK(qless_queue_put(Q, NULL, "K", NULL, &dep));         /* depends */
+	TH_OK(qless_queue_put(NULL, Q, "K", NULL, &dep));         /* depends */
 	qless_recur_options ro = QLESS_RECUR_OPTIONS_INIT;
 	ro.offset = 1000;
-	TH_OK(qless_queue_recur(Q, NULL, "K", NULL, 60, &ro));    /* recurring */
+	TH_OK(qless_queue_recur(NULL, Q, "K", NULL, 60, &ro));    /* recurring */
 	qless_job *job = th_pop1(C, "q");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	TH_STREQ(qless_job_jid(job), a);
 
 	qless_queue_counts qc = QLESS_QUEUE_COUNTS_INIT;
-	TH_OK(qless_queue_counts_get(Q, &qc));
+	TH_OK(qless_queue_counts_get(&qc, Q));
 	CU_ASSERT_EQUAL(qc.waiting, 1);
 	CU_ASSERT_EQUAL(qc.running, 1);
 	CU_ASSERT_EQUAL(qc.stalled, 0);
@@ -246,20 +246,20 @@ static void test_counts_length(void)
 	CU_ASSERT_EQUAL(qc.recurring, 1);
 	CU_ASSERT_EQUAL(qc.paused, 0);
 	int64_t len = -1;
-	TH_OK(qless_queue_length(Q, &len));
+	TH_OK(qless_queue_length(&len, Q));
 	CU_ASSERT_EQUAL(len, 3); /* running + waiting + scheduled */
 
 	qless_queue_counts bad = QLESS_QUEUE_COUNTS_INIT;
 	bad.version = 0;
-	TH_RC(qless_queue_counts_get(Q, &bad), QLESS_EINVAL);
-	TH_RC(qless_queue_counts_get(Q, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_counts_get(NULL, &qc), QLESS_EINVAL);
-	TH_RC(qless_queue_length(Q, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_length(NULL, &len), QLESS_EINVAL);
+	TH_RC(qless_queue_counts_get(&bad, Q), QLESS_EINVAL);
+	TH_RC(qless_queue_counts_get(NULL, Q), QLESS_EINVAL);
+	TH_RC(qless_queue_counts_get(&qc, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_length(NULL, Q), QLESS_EINVAL);
+	TH_RC(qless_queue_length(&len, NULL), QLESS_EINVAL);
 
 	/* The protocol's JSON view agrees. */
 	char *js = NULL;
-	TH_OK(qless_client_queues_json(C, &js));
+	TH_OK(qless_client_queues_json(&js, C));
 	json_t *arr = th_json(js);
 	CU_ASSERT_FATAL(json_is_array(arr));
 	CU_ASSERT_EQUAL(json_array_size(arr), 1);
@@ -271,7 +271,7 @@ static void test_counts_length(void)
 	CU_ASSERT(json_is_false(json_object_get(q0, "paused")));
 	json_decref(arr);
 	qless_free(js);
-	TH_RC(qless_client_queues_json(C, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_queues_json(NULL, C), QLESS_EINVAL);
 	qless_job_free(job);
 	qless_free(a);
 	qless_free(b);
@@ -281,24 +281,24 @@ static void test_counts_length(void)
 static void test_pause(void)
 {
 	open_q("q");
-	TH_OK(qless_queue_put(Q, NULL, "K", NULL, NULL));
+	TH_OK(qless_queue_put(NULL, Q, "K", NULL, NULL));
 	TH_OK(qless_queue_pause(Q));
 	CU_ASSERT_EQUAL(th_int("SISMEMBER ql:paused_queues q"), 1);
 	qless_joblist *l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 5));
+	TH_OK(qless_queue_pop(&l, Q, 5));
 	CU_ASSERT_PTR_NOT_NULL(l);
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 0);
 	qless_joblist_free(l);
 	qless_queue_counts qc = QLESS_QUEUE_COUNTS_INIT;
-	TH_OK(qless_queue_counts_get(Q, &qc));
+	TH_OK(qless_queue_counts_get(&qc, Q));
 	CU_ASSERT_EQUAL(qc.paused, 1);
 	CU_ASSERT_EQUAL(qc.waiting, 1);
 	TH_OK(qless_queue_unpause(Q));
 	l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 5));
+	TH_OK(qless_queue_pop(&l, Q, 5));
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 1);
 	qless_joblist_free(l);
-	TH_OK(qless_queue_counts_get(Q, &qc));
+	TH_OK(qless_queue_counts_get(&qc, Q));
 	CU_ASSERT_EQUAL(qc.paused, 0);
 	TH_RC(qless_queue_pause(NULL), QLESS_EINVAL);
 	TH_RC(qless_queue_unpause(NULL), QLESS_EINVAL);
@@ -310,10 +310,10 @@ static void test_names_forget(void)
 	open_q("alpha");
 	qless_queue *b = NULL;
 	TH_OK(qless_queue_new(&b, C, "beta"));
-	TH_OK(qless_queue_put(Q, NULL, "K", NULL, NULL));
-	TH_OK(qless_queue_put(b, NULL, "K", NULL, NULL));
+	TH_OK(qless_queue_put(NULL, Q, "K", NULL, NULL));
+	TH_OK(qless_queue_put(NULL, b, "K", NULL, NULL));
 	qless_strlist *names = NULL;
-	TH_OK(qless_client_queue_names(C, &names));
+	TH_OK(qless_client_queue_names(&names, C));
 	CU_ASSERT_EQUAL_FATAL(qless_strlist_size(names), 2);
 	TH_STREQ(qless_strlist_get(names, 0), "alpha");
 	TH_STREQ(qless_strlist_get(names, 1), "beta");
@@ -321,16 +321,16 @@ static void test_names_forget(void)
 	qless_strlist_free(names);
 	TH_OK(qless_queue_forget(Q));
 	names = NULL;
-	TH_OK(qless_client_queue_names(C, &names));
+	TH_OK(qless_client_queue_names(&names, C));
 	CU_ASSERT_EQUAL(qless_strlist_size(names), 1);
 	TH_STREQ(qless_strlist_get(names, 0), "beta");
 	qless_strlist_free(names);
 	/* Its jobs are untouched. */
 	int64_t len = 0;
-	TH_OK(qless_queue_length(Q, &len));
+	TH_OK(qless_queue_length(&len, Q));
 	CU_ASSERT_EQUAL(len, 1);
 	TH_RC(qless_queue_forget(NULL), QLESS_EINVAL);
-	TH_RC(qless_client_queue_names(C, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_queue_names(NULL, C), QLESS_EINVAL);
 	qless_strlist_free(NULL);
 	CU_ASSERT_EQUAL(qless_strlist_size(NULL), 0);
 	CU_ASSERT_PTR_NULL(qless_strlist_get(NULL, 0));
@@ -343,32 +343,32 @@ static void test_heartbeat_concurrency(void)
 	open_q("q");
 	TH_OK(qless_queue_set_heartbeat(Q, 300));
 	char *v = NULL;
-	TH_OK(qless_client_config_get(C, &v, "q-heartbeat"));
+	TH_OK(qless_client_config_get(&v, C, "q-heartbeat"));
 	TH_STREQ(v, "300");
 	qless_free(v);
 	TH_OK(qless_queue_set_max_concurrency(Q, 2));
 	v = NULL;
-	TH_OK(qless_client_config_get(C, &v, "q-max-concurrency"));
+	TH_OK(qless_client_config_get(&v, C, "q-max-concurrency"));
 	TH_STREQ(v, "2");
 	qless_free(v);
 	for (int i = 0; i < 4; i++)
-		TH_OK(qless_queue_put(Q, NULL, "K", NULL, NULL));
+		TH_OK(qless_queue_put(NULL, Q, "K", NULL, NULL));
 	qless_joblist *l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 4));
+	TH_OK(qless_queue_pop(&l, Q, 4));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 2);
 	double exp = qless_job_expires(qless_joblist_get(l, 0));
 	CU_ASSERT(fabs(exp - (qless_client_now(C) + 300)) < 3);
 	/* Completing one frees one slot. */
 	TH_OK(qless_job_complete(qless_joblist_get(l, 0), NULL));
 	qless_joblist *l2 = NULL;
-	TH_OK(qless_queue_pop(Q, &l2, 4));
+	TH_OK(qless_queue_pop(&l2, Q, 4));
 	CU_ASSERT_EQUAL(qless_joblist_size(l2), 1);
 	qless_joblist_free(l2);
 	qless_joblist_free(l);
 	/* 0 = unlimited. */
 	TH_OK(qless_queue_set_max_concurrency(Q, 0));
 	l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 4));
+	TH_OK(qless_queue_pop(&l, Q, 4));
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 1);
 	qless_joblist_free(l);
 	TH_RC(qless_queue_set_heartbeat(NULL, 10), QLESS_EINVAL);
@@ -392,16 +392,16 @@ static void test_stats(void)
 	qless_stats st;
 	memset(&st, 0x33, sizeof st);
 	st.version = QLESS_STATS_VERSION;
-	TH_OK(qless_queue_stats(Q, qless_client_now(C), &st));
+	TH_OK(qless_queue_stats(&st, Q, qless_client_now(C)));
 	CU_ASSERT_EQUAL(st.wait.count, 0);
 	CU_ASSERT_EQUAL(st.run.count, 0);
 	CU_ASSERT_EQUAL(st.failures, 0);
 	CU_ASSERT_EQUAL(hist_sum(&st.wait), 0);
 
 	for (int i = 0; i < 3; i++)
-		TH_OK(qless_queue_put(Q, NULL, "K", NULL, NULL));
+		TH_OK(qless_queue_put(NULL, Q, "K", NULL, NULL));
 	qless_joblist *l = NULL;
-	TH_OK(qless_queue_pop(Q, &l, 3));
+	TH_OK(qless_queue_pop(&l, Q, 3));
 	CU_ASSERT_EQUAL_FATAL(qless_joblist_size(l), 3);
 	TH_OK(qless_job_complete(qless_joblist_get(l, 0), NULL));
 	TH_OK(qless_job_complete(qless_joblist_get(l, 1), NULL));
@@ -410,7 +410,7 @@ static void test_stats(void)
 
 	memset(&st, 0, sizeof st);
 	st.version = QLESS_STATS_VERSION;
-	TH_OK(qless_queue_stats(Q, qless_client_now(C), &st));
+	TH_OK(qless_queue_stats(&st, Q, qless_client_now(C)));
 	CU_ASSERT_EQUAL(st.wait.count, 3);
 	CU_ASSERT_EQUAL(st.run.count, 2);
 	CU_ASSERT(st.wait.mean >= 0 && st.wait.mean < 5);
@@ -425,15 +425,15 @@ static void test_stats(void)
 	/* Another day is empty. */
 	memset(&st, 0, sizeof st);
 	st.version = QLESS_STATS_VERSION;
-	TH_OK(qless_queue_stats(Q, qless_client_now(C) - 3 * 86400, &st));
+	TH_OK(qless_queue_stats(&st, Q, qless_client_now(C) - 3 * 86400));
 	CU_ASSERT_EQUAL(st.wait.count, 0);
 	CU_ASSERT_EQUAL(st.failures, 0);
 
 	st.version = 0;
-	TH_RC(qless_queue_stats(Q, 0, &st), QLESS_EINVAL);
-	TH_RC(qless_queue_stats(Q, 0, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_stats(&st, Q, 0), QLESS_EINVAL);
+	TH_RC(qless_queue_stats(NULL, Q, 0), QLESS_EINVAL);
 	st.version = QLESS_STATS_VERSION;
-	TH_RC(qless_queue_stats(NULL, 0, &st), QLESS_EINVAL);
+	TH_RC(qless_queue_stats(&st, NULL, 0), QLESS_EINVAL);
 	close_q();
 }
 

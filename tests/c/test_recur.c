@@ -17,12 +17,12 @@ static void test_recur_basic(void)
 	o.tags = tags;
 	o.ntags = 1;
 	char *rjid = NULL;
-	TH_OK(qless_queue_recur(q, &rjid, "Rec.Klass", "{\"r\":1}", 60, &o));
+	TH_OK(qless_queue_recur(&rjid, q, "Rec.Klass", "{\"r\":1}", 60, &o));
 	CU_ASSERT_FATAL(th_is_jid(rjid));
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:r:%s", rjid), 1);
 
 	qless_recur *r = NULL;
-	TH_OK(qless_client_get_recur(c, &r, rjid));
+	TH_OK(qless_client_get_recur(&r, c, rjid));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	TH_STREQ(qless_recur_jid(r), rjid);
 	TH_STREQ(qless_recur_klass(r), "Rec.Klass");
@@ -56,27 +56,27 @@ static void test_recur_basic(void)
 	/* Two intervals later (client clock moved) two more are due. */
 	TH_OK(qless_client_set_time_offset(c, 125));
 	qless_joblist *l = NULL;
-	TH_OK(qless_queue_pop(q, &l, 10));
+	TH_OK(qless_queue_pop(&l, q, 10));
 	CU_ASSERT_EQUAL(qless_joblist_size(l), 2);
 	qless_joblist_free(l);
 	r = NULL;
-	TH_OK(qless_client_get_recur(c, &r, rjid));
+	TH_OK(qless_client_get_recur(&r, c, rjid));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(qless_recur_count(r), 3);
 	qless_recur_free(r);
 
 	qless_strlist *js = NULL;
-	TH_OK(qless_client_jobs(c, &js, "recurring", "q", 0, 0));
+	TH_OK(qless_client_jobs(&js, c, "recurring", "q", 0, 0));
 	CU_ASSERT_EQUAL(qless_strlist_size(js), 1);
 	TH_STREQ(qless_strlist_get(js, 0), rjid);
 	qless_strlist_free(js);
 
 	r = (qless_recur *)0x1;
-	TH_RC(qless_client_get_recur(c, &r, "no-such-template"), QLESS_ENOTFOUND);
+	TH_RC(qless_client_get_recur(&r, c, "no-such-template"), QLESS_ENOTFOUND);
 	CU_ASSERT(r == (qless_recur *)0x1 || r == NULL);
 	r = NULL;
-	TH_RC(qless_client_get_recur(c, &r, NULL), QLESS_EINVAL);
-	TH_RC(qless_client_get_recur(c, NULL, rjid), QLESS_EINVAL);
+	TH_RC(qless_client_get_recur(&r, c, NULL), QLESS_EINVAL);
+	TH_RC(qless_client_get_recur(NULL, c, rjid), QLESS_EINVAL);
 	qless_free(rjid);
 	qless_queue_free(q);
 	qless_client_free(c);
@@ -89,21 +89,21 @@ static void test_recur_invalid(void)
 	qless_queue *q = NULL;
 	TH_OK(qless_queue_new(&q, c, "q"));
 	char *jid = NULL;
-	TH_RC(qless_queue_recur(q, &jid, "K", NULL, 0, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_recur(q, &jid, "K", NULL, -5, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_recur(q, &jid, "K", "{bad", 60, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_recur(q, &jid, NULL, NULL, 60, NULL), QLESS_EINVAL);
-	TH_RC(qless_queue_recur(q, &jid, "", NULL, 60, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&jid, q, "K", NULL, 0, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&jid, q, "K", NULL, -5, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&jid, q, "K", "{bad", 60, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&jid, q, NULL, NULL, 60, NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&jid, q, "", NULL, 60, NULL), QLESS_EINVAL);
 	qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
 	o.version = 0;
-	TH_RC(qless_queue_recur(q, &jid, "K", NULL, 60, &o), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&jid, q, "K", NULL, 60, &o), QLESS_EINVAL);
 	CU_ASSERT_PTR_NULL(jid);
 	CU_ASSERT_EQUAL(th_int("DBSIZE"), 0);
 	/* Given jid, out_jid NULL. */
 	qless_recur_options named = QLESS_RECUR_OPTIONS_INIT;
 	named.jid = "tmpl";
 	named.offset = 3600;
-	TH_OK(qless_queue_recur(q, NULL, "K", "[]", 30, &named));
+	TH_OK(qless_queue_recur(NULL, q, "K", "[]", 30, &named));
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:r:tmpl"), 1);
 	CU_ASSERT_PTR_NULL(th_pop1(c, "q")); /* first due in an hour */
 	qless_queue_free(q);
@@ -119,9 +119,9 @@ static void test_recur_update(void)
 	qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
 	o.jid = "tmpl";
 	o.offset = 1000;
-	TH_OK(qless_queue_recur(q, NULL, "K", NULL, 60, &o));
+	TH_OK(qless_queue_recur(NULL, q, "K", NULL, 60, &o));
 	qless_recur *r = NULL;
-	TH_OK(qless_client_get_recur(c, &r, "tmpl"));
+	TH_OK(qless_client_get_recur(&r, c, "tmpl"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 
 	TH_OK(qless_recur_set_priority(r, 9));
@@ -160,7 +160,7 @@ static void test_recur_update(void)
 
 	/* Stored as shown. */
 	qless_recur *r2 = NULL;
-	TH_OK(qless_client_get_recur(c, &r2, "tmpl"));
+	TH_OK(qless_client_get_recur(&r2, c, "tmpl"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r2);
 	CU_ASSERT_EQUAL(qless_recur_priority(r2), 9);
 	CU_ASSERT_EQUAL(qless_recur_retries(r2), 7);
@@ -191,7 +191,7 @@ static void test_recur_update(void)
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:r:tmpl"), 0);
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:j:tmpl-1"), 1);
 	qless_recur *gone = NULL;
-	TH_RC(qless_client_get_recur(c, &gone, "tmpl"), QLESS_ENOTFOUND);
+	TH_RC(qless_client_get_recur(&gone, c, "tmpl"), QLESS_ENOTFOUND);
 	TH_RC(qless_recur_set_priority(r, 1), QLESS_ENOTFOUND);
 	qless_recur_free(r);
 	qless_queue_free(q);

@@ -97,7 +97,7 @@ static void test_cron_next(void)
 	double *t = NULL;
 	size_t n = 99;
 	th_clock_at(c, N);
-	TH_OK(qless_client_cron_next(c, "0 9 * * 1-5", 3, &t, &n));
+	TH_OK(qless_client_cron_next(&t, &n, c, "0 9 * * 1-5", 3));
 	const double rnx2[] = { 1772701200, 1772787600, 1773046800 };
 	assert_times(t, n, rnx2, 3);
 	qless_free(t);
@@ -123,7 +123,7 @@ static void test_cron_next(void)
 		CU_ASSERT_EQUAL_FATAL(nwant, 4);
 
 		th_clock_at(c, base);
-		TH_OK(qless_client_cron_next(c, expr, 4, &t, &n));
+		TH_OK(qless_client_cron_next(&t, &n, c, expr, 4));
 		assert_times(t, n, want, 4);
 		qless_free(t);
 
@@ -131,13 +131,13 @@ static void test_cron_next(void)
 		qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
 		o.jid = jid;
 		th_clock_at(c, base);
-		TH_OK(qless_queue_recur_cron(q, NULL, "K", NULL, expr, &o));
+		TH_OK(qless_queue_recur_cron(NULL, q, "K", NULL, expr, &o));
 		qless_recur *r = NULL;
-		TH_OK(qless_client_get_recur(c, &r, jid));
+		TH_OK(qless_client_get_recur(&r, c, jid));
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 		TH_STREQ(qless_recur_cron(r), expr);
 		CU_ASSERT_EQUAL(qless_recur_interval(r), 0);
-		TH_OK(qless_recur_next(r, 4, &t, &n));
+		TH_OK(qless_recur_next(&t, &n, r, 4));
 		assert_times(t, n, want, 4);
 		qless_free(t);
 		qless_recur_free(r);
@@ -161,15 +161,15 @@ static void test_set_cron_and_interval(void)
 	o.jid = "tmpl";
 	o.offset = 10;
 	th_clock_at(c, N);
-	TH_OK(qless_queue_recur(q, NULL, "K", NULL, 60, &o));
+	TH_OK(qless_queue_recur(NULL, q, "K", NULL, 60, &o));
 	qless_recur *r = NULL, *fresh = NULL;
-	TH_OK(qless_client_get_recur(c, &r, "tmpl"));
+	TH_OK(qless_client_get_recur(&r, c, "tmpl"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_PTR_NULL(qless_recur_cron(r));
 	double *t = NULL;
 	size_t n = 0;
 	/* Created at N plus the microseconds the call took to start. */
-	TH_OK(qless_recur_next(r, 3, &t, &n));
+	TH_OK(qless_recur_next(&t, &n, r, 3));
 	CU_ASSERT_EQUAL_FATAL(n, 3);
 	CU_ASSERT(t[0] >= N + 10 && t[0] < N + 11);
 	CU_ASSERT(t[1] - t[0] == 60 && t[2] - t[1] == 60);
@@ -179,11 +179,11 @@ static void test_set_cron_and_interval(void)
 	TH_OK(qless_recur_set_cron(r, "0  9 * * mon-fri"));
 	TH_STREQ(qless_recur_cron(r), "0 9 * * MON-FRI");
 	CU_ASSERT_EQUAL(qless_recur_interval(r), 0);
-	TH_OK(qless_client_get_recur(c, &fresh, "tmpl"));
+	TH_OK(qless_client_get_recur(&fresh, c, "tmpl"));
 	TH_STREQ(qless_recur_cron(fresh), "0 9 * * MON-FRI");
 	CU_ASSERT_EQUAL(qless_recur_interval(fresh), 0);
 	qless_recur_free(fresh);
-	TH_OK(qless_recur_next(r, 2, &t, &n));
+	TH_OK(qless_recur_next(&t, &n, r, 2));
 	const double weekdays9[] = { 1772701200, 1772787600 };
 	assert_times(t, n, weekdays9, 2);
 	qless_free(t);
@@ -192,18 +192,18 @@ static void test_set_cron_and_interval(void)
 	TH_OK(qless_recur_set_interval(r, 600));
 	CU_ASSERT_PTR_NULL(qless_recur_cron(r));
 	CU_ASSERT_EQUAL(qless_recur_interval(r), 600);
-	TH_OK(qless_client_get_recur(c, &fresh, "tmpl"));
+	TH_OK(qless_client_get_recur(&fresh, c, "tmpl"));
 	CU_ASSERT_PTR_NULL(qless_recur_cron(fresh));
 	CU_ASSERT_EQUAL(qless_recur_interval(fresh), 600);
 	qless_recur_free(fresh);
-	TH_OK(qless_recur_next(r, 3, &t, &n));
+	TH_OK(qless_recur_next(&t, &n, r, 3));
 	const double every600[] = { 1772701200, 1772701800, 1772702400 };
 	assert_times(t, n, every600, 3);
 	qless_free(t);
 
 	TH_OK(qless_recur_set_cron(r, "@hourly"));
 	TH_STREQ(qless_recur_cron(r), "@hourly");
-	TH_OK(qless_recur_next(r, 1, &t, &n));
+	TH_OK(qless_recur_next(&t, &n, r, 1));
 	const double hourly[] = { 1772622000 };
 	assert_times(t, n, hourly, 1);
 	qless_free(t);
@@ -215,7 +215,7 @@ static void test_set_cron_and_interval(void)
 	CU_ASSERT_PTR_NOT_NULL(job);
 	qless_job_free(job);
 	t = (double *)&n;
-	TH_OK(qless_recur_next(r, 5, &t, &n));
+	TH_OK(qless_recur_next(&t, &n, r, 5));
 	CU_ASSERT_EQUAL(n, 0);
 	CU_ASSERT_PTR_NULL(t);
 	qless_recur_free(r);
@@ -234,8 +234,8 @@ static void test_recur_cron_unique(void)
 	o.unique = 1;
 	o.backlog = 1000;
 	char *a = NULL, *b = NULL, want[QLESS_UNIQUE_JID_SIZE];
-	TH_OK(qless_queue_recur_cron(q, &a, "K", "{\"x\": 1}", "@daily", &o));
-	TH_OK(qless_queue_recur_cron(q, &b, "K", "{\"x\":1}", "0 0 * * *", &o));
+	TH_OK(qless_queue_recur_cron(&a, q, "K", "{\"x\": 1}", "@daily", &o));
+	TH_OK(qless_queue_recur_cron(&b, q, "K", "{\"x\":1}", "0 0 * * *", &o));
 	TH_OK(qless_unique_jid(want, "q", "K", "{\"x\":1}", "0 0 * * *", 0));
 	TH_STREQ(a, want);
 	TH_STREQ(b, want);
@@ -248,9 +248,9 @@ static void test_recur_cron_unique(void)
 
 	struct { unsigned int version; const char *jid; double offset, priority; int retries, backlog;
 	         const char *const *tags; size_t ntags; } v1 = { 1, "old", 99, 3, 2, 1, NULL, 0 };
-	TH_OK(qless_queue_recur_cron(q, NULL, "K", NULL, "*/5 * * * *", (const qless_recur_options *)&v1));
+	TH_OK(qless_queue_recur_cron(NULL, q, "K", NULL, "*/5 * * * *", (const qless_recur_options *)&v1));
 	qless_recur *r = NULL;
-	TH_OK(qless_client_get_recur(c, &r, "old"));
+	TH_OK(qless_client_get_recur(&r, c, "old"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(qless_recur_priority(r), 3);
 	CU_ASSERT_EQUAL(qless_recur_retries(r), 2);
@@ -277,51 +277,51 @@ static void test_bad_input(void)
 
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		before = th_commands();
-		th_refused_unsent(qless_client_cron_next(c, bad[i], 1, &t, &n), before, "qless_client_cron_next", "cron");
+		th_refused_unsent(qless_client_cron_next(&t, &n, c, bad[i], 1), before, "qless_client_cron_next", "cron");
 		CU_ASSERT_PTR_NULL(t);
 		CU_ASSERT_EQUAL(n, 0);
 		before = th_commands();
-		th_refused_unsent(qless_queue_recur_cron(q, NULL, "K", NULL, bad[i], NULL), before,
+		th_refused_unsent(qless_queue_recur_cron(NULL, q, "K", NULL, bad[i], NULL), before,
 		               "qless_queue_recur_cron", "cron");
 	}
 	const int64_t counts[] = { 0, -1, 1001, INT64_MAX };
 	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
 		before = th_commands();
-		th_refused_unsent(qless_client_cron_next(c, "* * * * *", counts[i], &t, &n), before,
+		th_refused_unsent(qless_client_cron_next(&t, &n, c, "* * * * *", counts[i]), before,
 		               "qless_client_cron_next", "count");
 	}
 	before = th_commands();
-	th_refused_unsent(qless_client_cron_next(c, NULL, 1, &t, &n), before, "qless_client_cron_next", "expr");
+	th_refused_unsent(qless_client_cron_next(&t, &n, c, NULL, 1), before, "qless_client_cron_next", "expr");
 	before = th_commands();
-	th_refused_unsent(qless_client_cron_next(c, "* * * * *", 1, NULL, &n), before, "qless_client_cron_next", "out");
+	th_refused_unsent(qless_client_cron_next(NULL, &n, c, "* * * * *", 1), before, "qless_client_cron_next", "out");
 	before = th_commands();
-	th_refused_unsent(qless_client_cron_next(c, "* * * * *", 1, &t, NULL), before, "qless_client_cron_next", "n");
+	th_refused_unsent(qless_client_cron_next(&t, NULL, c, "* * * * *", 1), before, "qless_client_cron_next", "n");
 	before = th_commands();
-	th_refused_unsent(qless_client_cron_next(NULL, "* * * * *", 1, &t, &n), before, "qless_client_cron_next",
+	th_refused_unsent(qless_client_cron_next(&t, &n, NULL, "* * * * *", 1), before, "qless_client_cron_next",
 	               "client");
 
 	qless_recur_options o = QLESS_RECUR_OPTIONS_INIT;
 	o.backlog = 1001;
 	before = th_commands();
-	th_refused_unsent(qless_queue_recur_cron(q, NULL, "K", NULL, "* * * * *", &o), before, "qless_queue_recur_cron",
+	th_refused_unsent(qless_queue_recur_cron(NULL, q, "K", NULL, "* * * * *", &o), before, "qless_queue_recur_cron",
 	               "backlog");
 	before = th_commands();
-	th_refused_unsent(qless_queue_recur_cron(q, NULL, "K", "{bad", "* * * * *", NULL), before,
+	th_refused_unsent(qless_queue_recur_cron(NULL, q, "K", "{bad", "* * * * *", NULL), before,
 	               "qless_queue_recur_cron", "data");
 	before = th_commands();
-	th_refused_unsent(qless_queue_recur_cron(q, NULL, NULL, NULL, "* * * * *", NULL), before,
+	th_refused_unsent(qless_queue_recur_cron(NULL, q, NULL, NULL, "* * * * *", NULL), before,
 	               "qless_queue_recur_cron", "klass");
 
 	/* Never fires: refused by the server, nothing written. */
-	TH_RC(qless_client_cron_next(c, "0 0 31 2 *", 1, &t, &n), QLESS_EINVAL);
-	TH_RC(qless_queue_recur_cron(q, NULL, "K", NULL, "2020 1 1 * 0 0 0", NULL), QLESS_EINVAL);
+	TH_RC(qless_client_cron_next(&t, &n, c, "0 0 31 2 *", 1), QLESS_EINVAL);
+	TH_RC(qless_queue_recur_cron(NULL, q, "K", NULL, "2020 1 1 * 0 0 0", NULL), QLESS_EINVAL);
 	CU_ASSERT_EQUAL(th_int("DBSIZE"), 0);
 
 	qless_recur_options named = QLESS_RECUR_OPTIONS_INIT;
 	named.jid = "tmpl";
-	TH_OK(qless_queue_recur_cron(q, NULL, "K", NULL, "0 * * * *", &named));
+	TH_OK(qless_queue_recur_cron(NULL, q, "K", NULL, "0 * * * *", &named));
 	qless_recur *r = NULL;
-	TH_OK(qless_client_get_recur(c, &r, "tmpl"));
+	TH_OK(qless_client_get_recur(&r, c, "tmpl"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		before = th_commands();
@@ -331,7 +331,7 @@ static void test_bad_input(void)
 	th_refused_unsent(qless_recur_set_cron(r, NULL), before, "qless_recur_set_cron", "expr");
 	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
 		before = th_commands();
-		th_refused_unsent(qless_recur_next(r, counts[i], &t, &n), before, "qless_recur_next", "count");
+		th_refused_unsent(qless_recur_next(&t, &n, r, counts[i]), before, "qless_recur_next", "count");
 	}
 	TH_RC(qless_recur_set_cron(r, "0 0 30 2 *"), QLESS_EINVAL);
 	TH_STREQ(qless_recur_cron(r), "0 * * * *");
@@ -341,7 +341,7 @@ static void test_bad_input(void)
 
 	/* RNX-1: a template that is gone. */
 	TH_OK(qless_recur_cancel(r));
-	TH_RC(qless_recur_next(r, 1, &t, &n), QLESS_ENOTFOUND);
+	TH_RC(qless_recur_next(&t, &n, r, 1), QLESS_ENOTFOUND);
 	qless_recur_free(r);
 	qless_queue_free(q);
 	qless_client_free(c);

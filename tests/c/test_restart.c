@@ -150,7 +150,7 @@ static void restart_under_idle_client(int tcp)
 	CU_ASSERT_EQUAL(pr_start(&r), 0);
 	if (c != NULL && jid != NULL) {
 		qless_job *job = NULL;
-		TH_OK(qless_client_get_job(c, &job, jid));
+		TH_OK(qless_client_get_job(&job, c, jid));
 		if (job != NULL)
 			TH_STREQ(qless_job_jid(job), jid);
 		qless_job_free(job);
@@ -249,14 +249,14 @@ static void test_stopped_server(void)
 	new_client_times_out(url);
 	new_client_times_out(pr_url(&r, 1, url, sizeof url));
 	long long t0 = mono_ms();
-	TH_RC(qless_client_get_job(c, &job, jid ? jid : "x"), QLESS_EIO);
+	TH_RC(qless_client_get_job(&job, c, jid ? jid : "x"), QLESS_EIO);
 	CU_ASSERT(mono_ms() - t0 < 15000);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "command timeout (300 ms)"));
 	qless_job_free(job);
 	job = NULL;
 	kill(r.pid, SIGCONT);
 	if (jid != NULL) {
-		TH_OK(qless_client_get_job(c, &job, jid));
+		TH_OK(qless_client_get_job(&job, c, jid));
 		CU_ASSERT_PTR_NOT_NULL(job);
 	}
 	qless_job_free(job);

@@ -313,7 +313,7 @@ static void test_handle(void)
 	/* The schedule keeps its client alive. */
 	qless_client_free(c);
 	char *jid = NULL;
-	TH_OK(qless_queue_put(qless_schedule_queue(s), &jid, "K", NULL, NULL));
+	TH_OK(qless_queue_put(&jid, qless_schedule_queue(s), "K", NULL, NULL));
 	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:app-tasks-work"), 1);
 
 	qless_listen_options o = QLESS_LISTEN_OPTIONS_INIT, init;
@@ -400,17 +400,17 @@ static void test_listen_runs_tree_jobs(void)
 	TH_OK(qless_queue_new(&q, c, "treesched"));
 	po.jid = "tj";
 	po.tree = 1;
-	TH_OK(qless_queue_put(q, NULL, "K", NULL, &po));
+	TH_OK(qless_queue_put(NULL, q, "K", NULL, &po));
 	o.interval = 0.01;
 	o.max_jobs = 1;
 	TH_OK(qless_schedule_listen(s, perform_count, &calls, &o));
 	CU_ASSERT_EQUAL(calls, 1);
-	TH_OK(qless_client_tree_get(c, "tj", &text));
+	TH_OK(qless_client_tree_get(&text, c, "tj"));
 	json_t *tree = text ? th_json(text) : NULL;
 	CU_ASSERT(tree != NULL && json_is_number(json_object_get(tree, "started")));
 	json_decref(tree);
 	qless_free(text);
-	TH_OK(qless_client_job_terminate(c, "tj", 0, &changed));
+	TH_OK(qless_client_job_terminate(&changed, c, "tj", 0));
 	CU_ASSERT_EQUAL(changed, 1);
 	qless_job *t = th_get(c, "tj");
 	/* Only a started job waits for a shutdown run; else listen would wait. */

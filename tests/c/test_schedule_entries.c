@@ -58,38 +58,38 @@ static void test_one_off(void)
 	int inserted = -1;
 
 	th_clock_at(c, N);
-	TH_OK(qless_schedule_add_at(s, &jid, &inserted, N - 3600, "K", NULL, NULL));
+	TH_OK(qless_schedule_add_at(&jid, &inserted, s, N - 3600, "K", NULL, NULL));
 	CU_ASSERT_EQUAL(inserted, 1);
 	TH_STREQ(st = state_of(jid), "waiting");
 	free(st);
 	qless_free(jid);
 
-	TH_OK(qless_schedule_add_at(s, &jid, &inserted, N + 3600, "K", "{\"a\":1}", NULL));
+	TH_OK(qless_schedule_add_at(&jid, &inserted, s, N + 3600, "K", "{\"a\":1}", NULL));
 	TH_STREQ(st = state_of(jid), "scheduled");
 	free(st);
 	exact(zscore("ql:q:sq-scheduled", jid), N + 3600);
 	qless_free(jid);
 
 	/* (One-off identities have no time: another klass, another entry.) */
-	TH_OK(qless_schedule_add(s, &jid, &inserted, "7pm tomorrow", "K2", NULL, NULL));
+	TH_OK(qless_schedule_add(&jid, &inserted, s, "7pm tomorrow", "K2", NULL, NULL));
 	CU_ASSERT_EQUAL(inserted, 1);
 	exact(zscore("ql:q:sq-scheduled", jid), 1772737200);
 	qless_free(jid);
 
 	double t0 = qless_client_now(c);
-	TH_OK(qless_schedule_add_in(s, &jid, NULL, 300, "K3", NULL, NULL));
+	TH_OK(qless_schedule_add_in(&jid, NULL, s, 300, "K3", NULL, NULL));
 	between(zscore("ql:q:sq-scheduled", jid), t0 + 300, qless_client_now(c) + 300);
 	qless_free(jid);
-	TH_OK(qless_schedule_add_in(s, &jid, NULL, -5, "K4", NULL, NULL));
+	TH_OK(qless_schedule_add_in(&jid, NULL, s, -5, "K4", NULL, NULL));
 	TH_STREQ(st = state_of(jid), "waiting");
 	free(st);
 	qless_free(jid);
 
 	/* add_now is unique too; the same entry pending again inserts nothing. */
 	char *again = NULL;
-	TH_OK(qless_schedule_add_now(s, &jid, &inserted, "Now", "{\"b\": [1, 2]}", NULL));
+	TH_OK(qless_schedule_add_now(&jid, &inserted, s, "Now", "{\"b\": [1, 2]}", NULL));
 	CU_ASSERT_EQUAL(inserted, 1);
-	TH_OK(qless_schedule_add_now(s, &again, &inserted, "Now", "{\"b\":[1,2]}", NULL));
+	TH_OK(qless_schedule_add_now(&again, &inserted, s, "Now", "{\"b\":[1,2]}", NULL));
 	CU_ASSERT_EQUAL(inserted, 0);
 	TH_STREQ(jid, again);
 	qless_free(jid);
@@ -108,9 +108,9 @@ static void test_templates(void)
 	qless_recur *r = NULL;
 
 	th_clock_at(c, N);
-	TH_OK(qless_schedule_add_cron(s, &a, &inserted, "0 9 * * MON-FRI", "K", "{\"x\": 1}", NULL));
+	TH_OK(qless_schedule_add_cron(&a, &inserted, s, "0 9 * * MON-FRI", "K", "{\"x\": 1}", NULL));
 	CU_ASSERT_EQUAL(inserted, 1);
-	TH_OK(qless_schedule_add_cron(s, &b, &inserted, "0 9 * * 1-5", "K", "{\"x\":1}", NULL));
+	TH_OK(qless_schedule_add_cron(&b, &inserted, s, "0 9 * * 1-5", "K", "{\"x\":1}", NULL));
 	CU_ASSERT_EQUAL(inserted, 0);
 	TH_STREQ(a, b);
 	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:tq-cron"), 1);
@@ -118,9 +118,9 @@ static void test_templates(void)
 	qless_free(b);
 	qless_schedule_options plain = QLESS_SCHEDULE_OPTIONS_INIT;
 	plain.unique = 0;
-	TH_OK(qless_schedule_add_cron(s, &a, &inserted, "0 9 * * 1-5", "K", "{\"x\":1}", &plain));
+	TH_OK(qless_schedule_add_cron(&a, &inserted, s, "0 9 * * 1-5", "K", "{\"x\":1}", &plain));
 	CU_ASSERT_EQUAL(inserted, 1);
-	TH_OK(qless_schedule_add_cron(s, &b, &inserted, "0 9 * * 1-5", "K", "{\"x\":1}", &plain));
+	TH_OK(qless_schedule_add_cron(&b, &inserted, s, "0 9 * * 1-5", "K", "{\"x\":1}", &plain));
 	CU_ASSERT_EQUAL(inserted, 1);
 	CU_ASSERT(strcmp(a, b) != 0);
 	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:tq-cron"), 3);
@@ -136,10 +136,10 @@ static void test_templates(void)
 	o.ntags = 1;
 	o.backlog = 2;
 	double t0 = qless_client_now(c);
-	TH_OK(qless_schedule_add_every(s, &a, &inserted, 300, 0, "E", NULL, &o));
+	TH_OK(qless_schedule_add_every(&a, &inserted, s, 300, 0, "E", NULL, &o));
 	double t1 = qless_client_now(c);
 	CU_ASSERT_EQUAL(inserted, 1);
-	TH_OK(qless_client_get_recur(c, &r, a));
+	TH_OK(qless_client_get_recur(&r, c, a));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(qless_recur_interval(r), 300);
 	CU_ASSERT_PTR_NULL(qless_recur_cron(r));
@@ -155,12 +155,12 @@ static void test_templates(void)
 	qless_free(a);
 
 	/* FAC-4: "every 2 days at 9am" at N: first due at 9am tomorrow. */
-	TH_OK(qless_schedule_add(s, &a, &inserted, "every 2 days at 9am", "E2", NULL, NULL));
-	TH_OK(qless_client_get_recur(c, &r, a));
+	TH_OK(qless_schedule_add(&a, &inserted, s, "every 2 days at 9am", "E2", NULL, NULL));
+	TH_OK(qless_client_get_recur(&r, c, a));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	double *t = NULL;
 	size_t n = 0;
-	TH_OK(qless_recur_next(r, 2, &t, &n));
+	TH_OK(qless_recur_next(&t, &n, r, 2));
 	CU_ASSERT_EQUAL_FATAL(n, 2);
 	exact(t[0], 1772701200);
 	exact(t[1], 1772701200 + 2 * 86400);
@@ -171,11 +171,11 @@ static void test_templates(void)
 	/* A text that is a cron expression, and a key as the identity. */
 	o = (qless_schedule_options)QLESS_SCHEDULE_OPTIONS_INIT;
 	o.key = "nightly";
-	TH_OK(qless_schedule_add(s, &a, &inserted, "every monday 9am", "W", NULL, &o));
+	TH_OK(qless_schedule_add(&a, &inserted, s, "every monday 9am", "W", NULL, &o));
 	CU_ASSERT_EQUAL(inserted, 1);
 	TH_OK(qless_unique_jid_for_key(want, "tq", "nightly"));
 	TH_STREQ(a, want);
-	TH_OK(qless_schedule_add_every(s, &b, &inserted, 60, 0, "Other", NULL, &o));
+	TH_OK(qless_schedule_add_every(&b, &inserted, s, 60, 0, "Other", NULL, &o));
 	CU_ASSERT_EQUAL(inserted, 0);
 	TH_STREQ(b, want);
 	char *cron = th_str("HGET ql:r:%s cron", want);
@@ -188,7 +188,7 @@ static void test_templates(void)
 	o = (qless_schedule_options)QLESS_SCHEDULE_OPTIONS_INIT;
 	o.jid = "mine";
 	o.retries = 4;
-	TH_OK(qless_schedule_add_cron(s, &a, &inserted, "@hourly", "K", NULL, &o));
+	TH_OK(qless_schedule_add_cron(&a, &inserted, s, "@hourly", "K", NULL, &o));
 	TH_STREQ(a, "mine");
 	char *retries = th_str("HGET ql:r:mine retries");
 	TH_STREQ(retries, "4");
@@ -207,15 +207,15 @@ static void test_remove_and_list(void)
 	int removed = -1;
 
 	th_clock_at(c, N);
-	TH_OK(qless_schedule_list(s, &json));
+	TH_OK(qless_schedule_list(&json, s));
 	TH_STREQ(json, "[]");
 	qless_free(json);
-	TH_OK(qless_schedule_add_cron(s, &cronjid, NULL, "0 12 * * *", "C", NULL, NULL));
-	TH_OK(qless_schedule_add_every(s, &everyjid, NULL, 60, N + 30, "E", NULL, NULL));
-	TH_OK(qless_schedule_add_at(s, &atjid, NULL, N + 7200, "A", NULL, NULL));
-	TH_OK(qless_schedule_add_now(s, &nowjid, NULL, "Now", NULL, NULL));
+	TH_OK(qless_schedule_add_cron(&cronjid, NULL, s, "0 12 * * *", "C", NULL, NULL));
+	TH_OK(qless_schedule_add_every(&everyjid, NULL, s, 60, N + 30, "E", NULL, NULL));
+	TH_OK(qless_schedule_add_at(&atjid, NULL, s, N + 7200, "A", NULL, NULL));
+	TH_OK(qless_schedule_add_now(&nowjid, NULL, s, "Now", NULL, NULL));
 
-	TH_OK(qless_schedule_list(s, &json));
+	TH_OK(qless_schedule_list(&json, s));
 	json_t *l = th_json(json);
 	qless_free(json);
 	CU_ASSERT_FATAL(json_is_array(l) && json_array_size(l) == 3);
@@ -237,21 +237,21 @@ static void test_remove_and_list(void)
 	json_decref(l);
 
 	/* A waiting job is not an entry: left alone. */
-	TH_OK(qless_schedule_remove(s, nowjid, &removed));
+	TH_OK(qless_schedule_remove(&removed, s, nowjid));
 	CU_ASSERT_EQUAL(removed, 0);
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:j:%s", nowjid), 1);
-	TH_OK(qless_schedule_remove(s, cronjid, &removed));
+	TH_OK(qless_schedule_remove(&removed, s, cronjid));
 	CU_ASSERT_EQUAL(removed, 1);
 	qless_recur *r = NULL;
-	TH_RC(qless_client_get_recur(c, &r, cronjid), QLESS_ENOTFOUND);
-	TH_OK(qless_schedule_remove(s, atjid, &removed));
+	TH_RC(qless_client_get_recur(&r, c, cronjid), QLESS_ENOTFOUND);
+	TH_OK(qless_schedule_remove(&removed, s, atjid));
 	CU_ASSERT_EQUAL(removed, 1);
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:j:%s", atjid), 0);
-	TH_OK(qless_schedule_remove(s, "no-such-jid", &removed));
+	TH_OK(qless_schedule_remove(&removed, s, "no-such-jid"));
 	CU_ASSERT_EQUAL(removed, 0);
-	TH_OK(qless_schedule_remove(s, atjid, NULL));
+	TH_OK(qless_schedule_remove(NULL, s, atjid));
 
-	TH_OK(qless_schedule_list(s, &json));
+	TH_OK(qless_schedule_list(&json, s));
 	l = th_json(json);
 	qless_free(json);
 	CU_ASSERT(json_is_array(l) && json_array_size(l) == 1);
@@ -276,7 +276,7 @@ static void test_list_pages(void)
 		rr = th_cmd("HSET ql:j:j%04d klass K priority 0 tags {}", i);
 		freeReplyObject(rr);
 	}
-	TH_OK(qless_schedule_list(s, &json));
+	TH_OK(qless_schedule_list(&json, s));
 	json_t *l = th_json(json);
 	qless_free(json);
 	CU_ASSERT_EQUAL(json_array_size(l), 1003);
@@ -300,52 +300,52 @@ static void test_bad_input(void)
 
 #define REFUSED(call, func, arg) do { before = th_commands(); th_refused_unsent((call), before, func, arg); \
 	CU_ASSERT_PTR_NULL(jid); jid = (char *)&jid; } while (0)
-	REFUSED(qless_schedule_add_at(s, &jid, &inserted, NAN, "K", NULL, NULL), "qless_schedule_add_at", "when");
-	REFUSED(qless_schedule_add_at(s, &jid, &inserted, INFINITY, "K", NULL, NULL), "qless_schedule_add_at",
+	REFUSED(qless_schedule_add_at(&jid, &inserted, s, NAN, "K", NULL, NULL), "qless_schedule_add_at", "when");
+	REFUSED(qless_schedule_add_at(&jid, &inserted, s, INFINITY, "K", NULL, NULL), "qless_schedule_add_at",
 	        "when");
-	REFUSED(qless_schedule_add_in(s, &jid, &inserted, NAN, "K", NULL, NULL), "qless_schedule_add_in", "seconds");
-	REFUSED(qless_schedule_add_every(s, &jid, &inserted, 0, 0, "K", NULL, NULL), "qless_schedule_add_every",
+	REFUSED(qless_schedule_add_in(&jid, &inserted, s, NAN, "K", NULL, NULL), "qless_schedule_add_in", "seconds");
+	REFUSED(qless_schedule_add_every(&jid, &inserted, s, 0, 0, "K", NULL, NULL), "qless_schedule_add_every",
 	        "interval");
-	REFUSED(qless_schedule_add_every(s, &jid, &inserted, -60, 0, "K", NULL, NULL), "qless_schedule_add_every",
+	REFUSED(qless_schedule_add_every(&jid, &inserted, s, -60, 0, "K", NULL, NULL), "qless_schedule_add_every",
 	        "interval");
-	REFUSED(qless_schedule_add_every(s, &jid, &inserted, 60, NAN, "K", NULL, NULL), "qless_schedule_add_every",
+	REFUSED(qless_schedule_add_every(&jid, &inserted, s, 60, NAN, "K", NULL, NULL), "qless_schedule_add_every",
 	        "first");
-	REFUSED(qless_schedule_add_cron(s, &jid, &inserted, "0 24 * * *", "K", NULL, NULL), "qless_schedule_add_cron",
+	REFUSED(qless_schedule_add_cron(&jid, &inserted, s, "0 24 * * *", "K", NULL, NULL), "qless_schedule_add_cron",
 	        "cron");
-	REFUSED(qless_schedule_add_cron(s, &jid, &inserted, NULL, "K", NULL, NULL), "qless_schedule_add_cron", "expr");
-	REFUSED(qless_schedule_add_now(s, &jid, &inserted, NULL, NULL, NULL), "qless_schedule_add_now", "klass");
-	REFUSED(qless_schedule_add_now(s, &jid, &inserted, "", NULL, NULL), "qless_schedule_add_now", "klass");
-	REFUSED(qless_schedule_add_now(s, &jid, &inserted, "K", "{nope", NULL), "qless_schedule_add_now", "data");
-	REFUSED(qless_schedule_add_cron(s, &jid, &inserted, "@daily", "K", "[1,", NULL), "qless_schedule_add_cron",
+	REFUSED(qless_schedule_add_cron(&jid, &inserted, s, NULL, "K", NULL, NULL), "qless_schedule_add_cron", "expr");
+	REFUSED(qless_schedule_add_now(&jid, &inserted, s, NULL, NULL, NULL), "qless_schedule_add_now", "klass");
+	REFUSED(qless_schedule_add_now(&jid, &inserted, s, "", NULL, NULL), "qless_schedule_add_now", "klass");
+	REFUSED(qless_schedule_add_now(&jid, &inserted, s, "K", "{nope", NULL), "qless_schedule_add_now", "data");
+	REFUSED(qless_schedule_add_cron(&jid, &inserted, s, "@daily", "K", "[1,", NULL), "qless_schedule_add_cron",
 	        "data");
-	REFUSED(qless_schedule_add_every(s, &jid, &inserted, 5, 0, "K", "nan", NULL), "qless_schedule_add_every",
+	REFUSED(qless_schedule_add_every(&jid, &inserted, s, 5, 0, "K", "nan", NULL), "qless_schedule_add_every",
 	        "data");
-	REFUSED(qless_schedule_add_now(NULL, &jid, &inserted, "K", NULL, NULL), "qless_schedule_add_now", "s");
-	REFUSED(qless_schedule_add(s, &jid, &inserted, NULL, "K", NULL, NULL), "qless_schedule_add", "when_text");
-	REFUSED(qless_schedule_add(s, &jid, &inserted, "tomorow", "K", NULL, NULL), "qless_schedule_add",
+	REFUSED(qless_schedule_add_now(&jid, &inserted, NULL, "K", NULL, NULL), "qless_schedule_add_now", "s");
+	REFUSED(qless_schedule_add(&jid, &inserted, s, NULL, "K", NULL, NULL), "qless_schedule_add", "when_text");
+	REFUSED(qless_schedule_add(&jid, &inserted, s, "tomorow", "K", NULL, NULL), "qless_schedule_add",
 	        "\"tomorow\" at column 1");
 	o.backlog = -1;
-	REFUSED(qless_schedule_add_every(s, &jid, &inserted, 60, 0, "K", NULL, &o), "qless_schedule_add_every",
+	REFUSED(qless_schedule_add_every(&jid, &inserted, s, 60, 0, "K", NULL, &o), "qless_schedule_add_every",
 	        "backlog");
 	o.backlog = 1001;
-	REFUSED(qless_schedule_add_cron(s, &jid, &inserted, "@daily", "K", NULL, &o), "qless_schedule_add_cron",
+	REFUSED(qless_schedule_add_cron(&jid, &inserted, s, "@daily", "K", NULL, &o), "qless_schedule_add_cron",
 	        "backlog");
 	o = (qless_schedule_options)QLESS_SCHEDULE_OPTIONS_INIT;
 	o.unique = 0;
 	o.key = "k";
-	REFUSED(qless_schedule_add_now(s, &jid, &inserted, "K", NULL, &o), "qless_schedule_add_now", "key");
+	REFUSED(qless_schedule_add_now(&jid, &inserted, s, "K", NULL, &o), "qless_schedule_add_now", "key");
 	o = (qless_schedule_options)QLESS_SCHEDULE_OPTIONS_INIT;
 	o.has_priority = 1;
 	o.priority = NAN;
-	REFUSED(qless_schedule_add_in(s, &jid, &inserted, 5, "K", NULL, &o), "qless_schedule_add_in", "priority");
+	REFUSED(qless_schedule_add_in(&jid, &inserted, s, 5, "K", NULL, &o), "qless_schedule_add_in", "priority");
 	o = (qless_schedule_options)QLESS_SCHEDULE_OPTIONS_INIT;
 	const char *badtags[] = { "ok", "" };
 	o.tags = badtags;
 	o.ntags = 2;
-	REFUSED(qless_schedule_add_in(s, &jid, &inserted, 5, "K", NULL, &o), "qless_schedule_add_in", "tags");
+	REFUSED(qless_schedule_add_in(&jid, &inserted, s, 5, "K", NULL, &o), "qless_schedule_add_in", "tags");
 	o = (qless_schedule_options)QLESS_SCHEDULE_OPTIONS_INIT;
 	o.version = 2;
-	REFUSED(qless_schedule_add_now(s, &jid, &inserted, "K", NULL, &o), "qless_schedule_add_now", "version");
+	REFUSED(qless_schedule_add_now(&jid, &inserted, s, "K", NULL, &o), "qless_schedule_add_now", "version");
 
 	static const char *const texts[] = { "7pm tomorrow", "in 5 minutes", "every monday 9am", "every 2 days at 9am",
 	                                     "next friday at noon", "every 15 minutes", "2026-03-10T08:00:00Z" };
@@ -357,10 +357,10 @@ static void test_bad_input(void)
 		qless_when w = QLESS_WHEN_INIT;
 		snprintf(text, sizeof text, "%s", texts[rand_r(&seed) % (sizeof texts / sizeof *texts)]);
 		text[rand_r(&seed) % strlen(text)] = subst[rand_r(&seed) % (sizeof subst - 1)];
-		if (qless_when_parse(text, N, &w) == QLESS_OK)
+		if (qless_when_parse(&w, text, N) == QLESS_OK)
 			continue;
 		tried++;
-		REFUSED(qless_schedule_add(s, &jid, &inserted, text, "K", NULL, NULL), "qless_schedule_add",
+		REFUSED(qless_schedule_add(&jid, &inserted, s, text, "K", NULL, NULL), "qless_schedule_add",
 		        "when_text");
 	}
 	CU_ASSERT(tried >= 30);
@@ -370,14 +370,14 @@ static void test_bad_input(void)
 	/* The rest of the functions. */
 	char *json = (char *)&json;
 	before = th_commands();
-	th_refused_unsent(qless_schedule_list(NULL, &json), before, "qless_schedule_list", "s");
+	th_refused_unsent(qless_schedule_list(&json, NULL), before, "qless_schedule_list", "s");
 	CU_ASSERT_PTR_NULL(json);
 	before = th_commands();
-	th_refused_unsent(qless_schedule_list(s, NULL), before, "qless_schedule_list", "out_json");
+	th_refused_unsent(qless_schedule_list(NULL, s), before, "qless_schedule_list", "out_json");
 	before = th_commands();
-	th_refused_unsent(qless_schedule_remove(s, "", &inserted), before, "qless_schedule_remove", "jid");
+	th_refused_unsent(qless_schedule_remove(&inserted, s, ""), before, "qless_schedule_remove", "jid");
 	before = th_commands();
-	th_refused_unsent(qless_schedule_remove(NULL, "j", &inserted), before, "qless_schedule_remove", "s");
+	th_refused_unsent(qless_schedule_remove(&inserted, NULL, "j"), before, "qless_schedule_remove", "s");
 	before = th_commands();
 	th_refused_unsent(qless_schedule_options_init(&o, 2), before, "qless_schedule_options_init", "version");
 	before = th_commands();
@@ -417,7 +417,7 @@ static void test_abi(void)
 	struct { unsigned int version; const char *jid; double delay; int has_priority; double priority; int retries;
 	         const char *const *tags; size_t ntags; const char *const *depends; size_t ndepends; }
 		put1 = { 1, "p1", 0, 1, 3, 2, NULL, 0, NULL, 0 };
-	TH_OK(qless_queue_put(q, NULL, "K", NULL, (const qless_put_options *)&put1));
+	TH_OK(qless_queue_put(NULL, q, "K", NULL, (const qless_put_options *)&put1));
 	char *pri = th_str("HGET ql:j:p1 priority");
 	TH_STREQ(pri, "3");
 	free(pri);

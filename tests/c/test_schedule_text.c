@@ -26,19 +26,19 @@ typedef struct text_fn {
 static int add_at_text(qless_schedule *s, char **jid, int *inserted, const char *text, const char *klass,
                        const char *data, const qless_schedule_options *opts)
 {
-	return qless_schedule_add_at_text(s, jid, inserted, text, klass, data, opts);
+	return qless_schedule_add_at_text(jid, inserted, s, text, klass, data, opts);
 }
 
 static int add_in_text(qless_schedule *s, char **jid, int *inserted, const char *text, const char *klass,
                        const char *data, const qless_schedule_options *opts)
 {
-	return qless_schedule_add_in_text(s, jid, inserted, text, klass, data, opts);
+	return qless_schedule_add_in_text(jid, inserted, s, text, klass, data, opts);
 }
 
 static int add_every_text(qless_schedule *s, char **jid, int *inserted, const char *text, const char *klass,
                           const char *data, const qless_schedule_options *opts)
 {
-	return qless_schedule_add_every_text(s, jid, inserted, text, klass, data, opts);
+	return qless_schedule_add_every_text(jid, inserted, s, text, klass, data, opts);
 }
 
 static const text_fn AT = { "qless_schedule_add_at_text", "at_text", NULL, add_at_text, 1 };
@@ -147,7 +147,7 @@ static void check_text(qless_client *c, qless_schedule *s, const text_fn *fn, co
 	}
 	o.unique = 0;
 	double now0 = qless_client_now(c);
-	rc0 = qless_when_parse(full, now0, &w0);
+	rc0 = qless_when_parse(&w0, full, now0);
 	snprintf(msg, sizeof msg, "%s", qless_error_last_message());
 	long long before = th_commands();
 	rc = fn->add(s, &jid, &inserted, text, "K", NULL, &o);
@@ -167,7 +167,7 @@ static void check_text(qless_client *c, qless_schedule *s, const text_fn *fn, co
 	} else {
 		TH_OK(rc);
 		CU_ASSERT_EQUAL(inserted, 1);
-		TH_OK(qless_when_parse(full, now1, &w1));
+		TH_OK(qless_when_parse(&w1, full, now1));
 		if (rc == QLESS_OK && jid != NULL)
 			check_added(jid, &w0, now0, &w1, now1);
 	}
@@ -255,7 +255,7 @@ static void test_rules(void)
 		TH_STREQ(b, a);
 		qless_free(b);
 	}
-	TH_OK(qless_schedule_add(s, &b, &inserted, "every monday 9am", "Digest", NULL, NULL));
+	TH_OK(qless_schedule_add(&b, &inserted, s, "every monday 9am", "Digest", NULL, NULL));
 	CU_ASSERT_EQUAL(inserted, 0);
 	TH_STREQ(b, a);
 	qless_free(a);
@@ -284,7 +284,7 @@ static void test_rules(void)
 	static const char *const repeats[] = { "every monday 9am", "every 2 days", "EVERY day" };
 	for (size_t i = 0; i < sizeof repeats / sizeof *repeats; i++) {
 		before = th_commands();
-		th_refused_unsent(qless_schedule_add_at_text(s, &a, &inserted, repeats[i], "K", NULL, NULL), before,
+		th_refused_unsent(qless_schedule_add_at_text(&a, &inserted, s, repeats[i], "K", NULL, NULL), before,
 		                  "qless_schedule_add_at_text: at_text", "not a one-off time; use "
 		                  "qless_schedule_add_every_text or qless_schedule_add_cron");
 		CU_ASSERT_PTR_NULL(a);

@@ -56,7 +56,7 @@ static void rmtree(const char *dir)
 static int running(const char *dir, int64_t *pid)
 {
 	int up = -1;
-	CU_ASSERT_EQUAL(qless_server_status(dir, &up, pid, NULL), QLESS_OK);
+	CU_ASSERT_EQUAL(qless_server_status(&up, pid, NULL, dir), QLESS_OK);
 	return up;
 }
 
@@ -96,23 +96,23 @@ static void test_start_status_stop_restart(void)
 
 	CU_ASSERT_EQUAL(running(dir, &pid), 0);
 	CU_ASSERT_EQUAL(pid, 0);
-	TH_RC(qless_server_status(dir, NULL, NULL, &url), QLESS_OK);
+	TH_RC(qless_server_status(NULL, NULL, &url, dir), QLESS_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(url, "/redis.sock"));
 	CU_ASSERT_EQUAL(strncmp(url, "unix://", 7), 0);
 	qless_free(url);
 
-	TH_RC(qless_server_start(dir, &url), QLESS_OK);
+	TH_RC(qless_server_start(&url, dir), QLESS_OK);
 	CU_ASSERT_EQUAL(running(dir, &pid), 1);
 	CU_ASSERT(pid > 0);
 	/* Starting again finds the running server: same pid. */
-	TH_RC(qless_server_start(dir, &url2), QLESS_OK);
+	TH_RC(qless_server_start(&url2, dir), QLESS_OK);
 	CU_ASSERT_STRING_EQUAL(url, url2);
 	CU_ASSERT_EQUAL(running(dir, &pid2), 1);
 	CU_ASSERT_EQUAL(pid2, pid);
 
 	TH_RC(qless_client_new(&c, url, NULL), QLESS_OK);
 	TH_RC(qless_queue_new(&q, c, "survivors"), QLESS_OK);
-	TH_RC(qless_queue_put(q, &jid, "Keep", "{\"n\": 1}", NULL), QLESS_OK);
+	TH_RC(qless_queue_put(&jid, q, "Keep", "{\"n\": 1}", NULL), QLESS_OK);
 	qless_queue_free(q);
 	qless_client_free(c);
 
@@ -122,9 +122,9 @@ static void test_start_status_stop_restart(void)
 	TH_RC(qless_server_stop(dir), QLESS_OK); /* not running: fine */
 
 	/* Restarted, the job is still there (append-only file). */
-	TH_RC(qless_server_start(dir, NULL), QLESS_OK);
+	TH_RC(qless_server_start(NULL, dir), QLESS_OK);
 	TH_RC(qless_client_new(&c, url, NULL), QLESS_OK);
-	TH_RC(qless_client_get_job(c, &job, jid), QLESS_OK);
+	TH_RC(qless_client_get_job(&job, c, jid), QLESS_OK);
 	if (job) {
 		CU_ASSERT_STRING_EQUAL(qless_job_state(job), "waiting");
 		CU_ASSERT_STRING_EQUAL(qless_job_data(job), "{\"n\": 1}");
@@ -155,8 +155,8 @@ static void test_client_default_url(void)
 	TH_RC(qless_client_new(&c, NULL, NULL), QLESS_OK); /* starts it */
 	CU_ASSERT_EQUAL(running(NULL, NULL), 1);
 	TH_RC(qless_queue_new(&q, c, "embedded"), QLESS_OK);
-	TH_RC(qless_queue_put(q, &jid, "K", NULL, NULL), QLESS_OK);
-	TH_RC(qless_client_get_job(c, &job, jid), QLESS_OK);
+	TH_RC(qless_queue_put(&jid, q, "K", NULL, NULL), QLESS_OK);
+	TH_RC(qless_client_get_job(&job, c, jid), QLESS_OK);
 	if (job)
 		CU_ASSERT_STRING_EQUAL(qless_job_queue(job), "embedded");
 	/* The job is not on the fixture server: it went to the embedded one. */
@@ -180,7 +180,7 @@ static void test_client_default_url(void)
 
 static void *start_thread(void *dir)
 {
-	return (void *)(intptr_t)qless_server_start(dir, NULL);
+	return (void *)(intptr_t)qless_server_start(NULL, dir);
 }
 
 static void test_concurrent_start(void)
@@ -214,19 +214,19 @@ static void test_errors(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	env_save();
 
-	TH_RC(qless_server_start("", &url), QLESS_EINVAL);
+	TH_RC(qless_server_start(&url, ""), QLESS_EINVAL);
 	CU_ASSERT_PTR_NULL(url);
 	TH_RC(qless_server_stop(""), QLESS_EINVAL);
-	TH_RC(qless_server_status("", NULL, NULL, NULL), QLESS_EINVAL);
+	TH_RC(qless_server_status(NULL, NULL, NULL, ""), QLESS_EINVAL);
 
 	memset(longdir, 'd', sizeof longdir - 1);
 	longdir[0] = '/';
 	longdir[sizeof longdir - 1] = '\0';
-	TH_RC(qless_server_start(longdir, NULL), QLESS_EINVAL);
+	TH_RC(qless_server_start(NULL, longdir), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "too long"));
 
 	setenv("QLESS_REDIS_SERVER", "/nonexistent/redis-server", 1);
-	TH_RC(qless_server_start(dir, NULL), QLESS_EIO);
+	TH_RC(qless_server_start(NULL, dir), QLESS_EIO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "did not start"));
 	CU_ASSERT_EQUAL(running(dir, NULL), 0);
 
@@ -285,7 +285,7 @@ static void test_private_files(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fclose(f);
 	CU_ASSERT_EQUAL(chmod(path, 0644), 0);
-	TH_OK(qless_server_start(dir, NULL));
+	TH_OK(qless_server_start(NULL, dir));
 	CU_ASSERT_EQUAL(stat(dir, &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
 	CU_ASSERT(count_private(dir, 1, &public_found) >= 4); /* conf, log, pid, appendonlydir + its files */
@@ -298,7 +298,7 @@ static void test_private_files(void)
 	char *shared = tmpdir();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(shared);
 	CU_ASSERT_EQUAL(chmod(shared, 01777), 0);
-	TH_RC(qless_server_start(shared, NULL), QLESS_EINVAL);
+	TH_RC(qless_server_start(NULL, shared), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "shared"));
 	CU_ASSERT_EQUAL(stat(shared, &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 07777, 01777); /* refused, not changed */

@@ -18,15 +18,15 @@ static void put_tree(qless_client *c)
 	o.tree = 1;
 	o.aliases = aliases;
 	o.naliases = 1;
-	o.created_by = "cli";
-	TH_OK(qless_queue_put(q, &jid, "K", NULL, &o));
+	o.by = "cli";
+	TH_OK(qless_queue_put(&jid, q, "K", NULL, &o));
 	TH_STREQ(jid, "t");
 	qless_free(jid);
 	qless_put_options_init(&o, QLESS_PUT_OPTIONS_VERSION);
 	o.jid = "c";
 	o.parent = "t";
 	o.name = "kid";
-	TH_OK(qless_queue_put(q, NULL, "K", NULL, &o));
+	TH_OK(qless_queue_put(NULL, q, "K", NULL, &o));
 	qless_queue_free(q);
 }
 
@@ -35,7 +35,7 @@ static json_t *tree_of(qless_client *c, const char *jid)
 {
 	char *text = NULL;
 	json_t *j;
-	TH_OK(qless_client_tree_get(c, jid, &text));
+	TH_OK(qless_client_tree_get(&text, c, jid));
 	j = text ? th_json(text) : NULL;
 	qless_free(text);
 	return j;
@@ -81,8 +81,8 @@ static void test_put_options_v2(void)
 	CU_ASSERT_EQUAL(o->v1.version, 2);
 	CU_ASSERT_EQUAL(o->v1.retries, -1);
 	o->v1.jid = "v2";
-	TH_OK(qless_queue_put(q, NULL, "K", NULL, (qless_put_options *)o));
-	TH_RC(qless_client_tree_get(c, "v2", &out), QLESS_ESTATE);
+	TH_OK(qless_queue_put(NULL, q, "K", NULL, (qless_put_options *)o));
+	TH_RC(qless_client_tree_get(&out, c, "v2"), QLESS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is not a tree job"));
 	CU_ASSERT_PTR_NULL(out);
 	free(o);
@@ -95,7 +95,7 @@ static void test_tree_get_missing(void)
 	qless_client *c = th_client("w");
 	char *out = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	TH_RC(qless_client_tree_get(c, "nobody", &out), QLESS_ENOTFOUND);
+	TH_RC(qless_client_tree_get(&out, c, "nobody"), QLESS_ENOTFOUND);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "qless_client_tree_get: job nobody does not exist"));
 	CU_ASSERT_PTR_NULL(out);
 	qless_client_free(c);
@@ -108,11 +108,11 @@ static void test_adopt_disown(void)
 	char *child = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	put_tree(c);
-	TH_OK(qless_client_job_disown(c, "t", "kid", &child));
+	TH_OK(qless_client_job_disown(&child, c, "t", "kid"));
 	TH_STREQ(child, "c");
 	qless_free(child);
 	CU_ASSERT_EQUAL(th_int("HEXISTS ql:j:c parent"), 0);
-	TH_RC(qless_client_job_disown(c, "t", "kid", NULL), QLESS_ENOTFOUND);
+	TH_RC(qless_client_job_disown(NULL, c, "t", "kid"), QLESS_ENOTFOUND);
 	TH_OK(qless_client_job_adopt(c, "t", "again", "c"));
 	TH_RC(qless_client_job_adopt(c, "c", "up", "t"), QLESS_ESTATE);           /* cycle */
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "cycle"));
@@ -144,33 +144,33 @@ static void test_run_cycle(void)
 	qless_job *theirs = th_get(other, qless_job_jid(job));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(theirs);
 	TH_RC(qless_job_started(theirs), QLESS_ELOCK);
-	TH_RC(qless_job_suspend(theirs, &requeued), QLESS_ELOCK);
+	TH_RC(qless_job_suspend(&requeued, theirs), QLESS_ELOCK);
 	CU_ASSERT_EQUAL(requeued, 0);
 	TH_OK(qless_job_started(job));
 	json_t *t = tree_of(c, qless_job_jid(job));
 	CU_ASSERT(json_is_number(json_object_get(t, "started")));
 	json_decref(t);
-	TH_OK(qless_job_suspend(job, &requeued));
+	TH_OK(qless_job_suspend(&requeued, job));
 	CU_ASSERT_EQUAL(requeued, 0);
 	TH_STREQ(qless_job_state(job), "suspended");
 	TH_STREQ(qless_job_worker(job), "");
 	CU_ASSERT_EQUAL(qless_job_expires(job), 0);
 	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:q-suspended"), 1);
-	TH_OK(qless_client_job_run(c, qless_job_jid(job), 0, &state));
+	TH_OK(qless_client_job_run(&state, c, qless_job_jid(job), 0));
 	TH_STREQ(state, "waiting");
 	qless_free(state);
-	TH_OK(qless_client_job_run(c, qless_job_jid(job), 0, NULL));   /* queued: no change */
+	TH_OK(qless_client_job_run(NULL, c, qless_job_jid(job), 0));   /* queued: no change */
 	qless_job_free(job);
 	job = th_pop1(c, "q");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
-	TH_OK(qless_client_job_run(c, qless_job_jid(job), 0, &state));
+	TH_OK(qless_client_job_run(&state, c, qless_job_jid(job), 0));
 	TH_STREQ(state, "running");
 	qless_free(state);
-	TH_OK(qless_job_suspend(job, &requeued));
+	TH_OK(qless_job_suspend(&requeued, job));
 	CU_ASSERT_EQUAL(requeued, 1);
 	TH_STREQ(qless_job_state(job), "waiting");
-	TH_RC(qless_job_suspend(job, NULL), QLESS_ELOCK);
-	TH_RC(qless_client_job_run(c, "nobody", 0, NULL), QLESS_ENOTFOUND);
+	TH_RC(qless_job_suspend(NULL, job), QLESS_ELOCK);
+	TH_RC(qless_client_job_run(NULL, c, "nobody", 0), QLESS_ENOTFOUND);
 	qless_job_free(theirs);
 	qless_job_free(job);
 	qless_client_free(other);
@@ -185,17 +185,17 @@ static void test_aliases(void)
 	char *jid = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	put_tree(c);
-	TH_OK(qless_client_alias_set(c, "t", two, 2, &n));
+	TH_OK(qless_client_alias_set(&n, c, "t", two, 2));
 	CU_ASSERT_EQUAL(n, 1);   /* nightly was the job's already */
-	TH_OK(qless_client_alias_get(c, "b", &jid));
+	TH_OK(qless_client_alias_get(&jid, c, "b"));
 	TH_STREQ(jid, "t");
 	qless_free(jid);
-	TH_RC(qless_client_alias_set(c, "c", two, 1, &n), QLESS_ESTATE);   /* already used */
+	TH_RC(qless_client_alias_set(&n, c, "c", two, 1), QLESS_ESTATE);   /* already used */
 	CU_ASSERT_EQUAL(n, 0);
-	TH_RC(qless_client_alias_set(c, "c", bad, 1, NULL), QLESS_EINVAL);
-	TH_OK(qless_client_alias_del(c, gone, 2, &n));
+	TH_RC(qless_client_alias_set(NULL, c, "c", bad, 1), QLESS_EINVAL);
+	TH_OK(qless_client_alias_del(&n, c, gone, 2));
 	CU_ASSERT_EQUAL(n, 1);
-	TH_OK(qless_client_alias_get(c, "b", &jid));
+	TH_OK(qless_client_alias_get(&jid, c, "b"));
 	CU_ASSERT_PTR_NULL(jid);
 	qless_client_free(c);
 }
@@ -208,11 +208,11 @@ static void test_features(void)
 	qless_queue *q = NULL;
 	char *f = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	TH_OK(qless_client_features(c, &f));
+	TH_OK(qless_client_features(&f, c));
 	TH_STREQ(f, "{}");
 	qless_free(f);
 	TH_OK(qless_queue_new(&q, c, "q"));
-	TH_OK(qless_queue_recur_cron(q, NULL, "K", NULL, "@daily", NULL));
+	TH_OK(qless_queue_recur_cron(NULL, q, "K", NULL, "@daily", NULL));
 	qless_queue_free(q);
 	freeReplyObject(th_cmd("HSET ql:features later 9.0"));
 	/* A client connects when made. */
@@ -223,13 +223,13 @@ static void test_features(void)
 	/* One connected before: at its next connect. */
 	long long keys = th_int("DBSIZE");
 	freeReplyObject(th_cmd("CLIENT KILL TYPE normal SKIPME yes"));
-	TH_RC(qless_client_job_run(c, "t", 0, NULL), QLESS_ESTATE);
+	TH_RC(qless_client_job_run(NULL, c, "t", 0), QLESS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "feature \"later\""));
 	CU_ASSERT_EQUAL(th_int("DBSIZE"), keys);
 	freeReplyObject(th_cmd("HDEL ql:features later"));
 	late = th_client("w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(late);
-	TH_OK(qless_client_features(late, &f));
+	TH_OK(qless_client_features(&f, late));
 	json_t *j = th_json(f);
 	CU_ASSERT(j != NULL && json_object_size(j) == 1 && json_is_string(json_object_get(j, "cron")));
 	json_decref(j);
@@ -254,17 +254,17 @@ static void test_terminate(void)
 	TH_OK(qless_job_started(job));
 	TH_RC(qless_job_terminated(job), QLESS_ESTATE);   /* is not terminating */
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is not terminating"));
-	TH_OK(qless_client_job_terminate(c, "t", 0, &n));
+	TH_OK(qless_client_job_terminate(&n, c, "t", 0));
 	CU_ASSERT_EQUAL(n, 1);
-	TH_OK(qless_client_job_terminate(c, "t", 1, &n));   /* only the child changes now */
+	TH_OK(qless_client_job_terminate(&n, c, "t", 1));   /* only the child changes now */
 	CU_ASSERT_EQUAL(n, 1);
-	TH_OK(qless_client_job_terminate(c, "t", 1, &n));
+	TH_OK(qless_client_job_terminate(&n, c, "t", 1));
 	CU_ASSERT_EQUAL(n, 0);
-	TH_RC(qless_client_job_run(c, "t", 0, &out), QLESS_ESTATE);
+	TH_RC(qless_client_job_run(&out, c, "t", 0), QLESS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "cannot go from terminating to waiting"));
 	CU_ASSERT_PTR_NULL(out);
 	qless_strlist *terminating = NULL;
-	TH_OK(qless_client_jobs(c, &terminating, "terminating", "q", 0, 25));
+	TH_OK(qless_client_jobs(&terminating, c, "terminating", "q", 0, 25));
 	CU_ASSERT(qless_strlist_size(terminating) == 1 && strcmp(qless_strlist_get(terminating, 0), jid) == 0);
 	qless_strlist_free(terminating);
 	/* The started one holds a shutdown run; its old lock went with the termination. */
@@ -276,17 +276,17 @@ static void test_terminate(void)
 	qless_job *theirs = NULL;
 	qless_client *other = th_client("other");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
-	TH_OK(qless_client_get_job(other, &theirs, qless_job_jid(job)));
+	TH_OK(qless_client_get_job(&theirs, other, qless_job_jid(job)));
 	TH_RC(qless_job_terminated(theirs), QLESS_ELOCK);   /* another worker */
 	TH_OK(qless_job_terminated(job));
 	TH_STREQ(qless_job_state(job), "terminated");
 	TH_STREQ(qless_job_worker(job), "");
-	TH_OK(qless_client_tree_get(c, "t", &list));
+	TH_OK(qless_client_tree_get(&list, c, "t"));
 	json_t *t = list ? th_json(list) : NULL;
 	TH_STREQ(jstr(t, "state"), "terminated");
 	json_decref(t);
 	qless_free(list);
-	TH_OK(qless_client_job_run(c, "t", 0, &out));   /* a restart */
+	TH_OK(qless_client_job_run(&out, c, "t", 0));   /* a restart */
 	TH_STREQ(out, "waiting");
 	qless_free(out);
 	qless_job_free(theirs);

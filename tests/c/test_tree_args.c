@@ -57,50 +57,50 @@ static int out_flag;
 
 #define OUT(p) (a->null_out ? NULL : (p))
 
-static int run_features(const cargs *a) { return qless_client_features(a->client, OUT(&out_s)); }
-static int run_tree_get(const cargs *a) { return qless_client_tree_get(a->client, a->s[0], OUT(&out_s)); }
+static int run_features(const cargs *a) { return qless_client_features(OUT(&out_s), a->client); }
+static int run_tree_get(const cargs *a) { return qless_client_tree_get(OUT(&out_s), a->client, a->s[0]); }
 static int run_adopt(const cargs *a) { return qless_client_job_adopt(a->client, a->s[0], a->s[1], a->s[2]); }
-static int run_disown(const cargs *a) { return qless_client_job_disown(a->client, a->s[0], a->s[1], &out_s); }
+static int run_disown(const cargs *a) { return qless_client_job_disown(&out_s, a->client, a->s[0], a->s[1]); }
 static int run_started(const cargs *a) { return qless_job_started(a->job); }
-static int run_suspend(const cargs *a) { return qless_job_suspend(a->job, &out_flag); }
+static int run_suspend(const cargs *a) { return qless_job_suspend(&out_flag, a->job); }
 static int run_terminated(const cargs *a) { return qless_job_terminated(a->job); }
-static int run_run(const cargs *a) { return qless_client_job_run(a->client, a->s[0], 0, &out_s); }
-static int run_terminate(const cargs *a) { return qless_client_job_terminate(a->client, a->s[0], 1, &out_i); }
-static int run_delete(const cargs *a) { return qless_client_job_delete(a->client, a->s[0], &out_i); }
-static int run_alias_set(const cargs *a) { return qless_client_alias_set(a->client, a->s[0], a->list, a->n, &out_i); }
-static int run_alias_get(const cargs *a) { return qless_client_alias_get(a->client, a->s[0], OUT(&out_s)); }
-static int run_alias_del(const cargs *a) { return qless_client_alias_del(a->client, a->list, a->n, &out_i); }
+static int run_run(const cargs *a) { return qless_client_job_run(&out_s, a->client, a->s[0], 0); }
+static int run_terminate(const cargs *a) { return qless_client_job_terminate(&out_i, a->client, a->s[0], 1); }
+static int run_delete(const cargs *a) { return qless_client_job_delete(&out_i, a->client, a->s[0]); }
+static int run_alias_set(const cargs *a) { return qless_client_alias_set(&out_i, a->client, a->s[0], a->list, a->n); }
+static int run_alias_get(const cargs *a) { return qless_client_alias_get(OUT(&out_s), a->client, a->s[0]); }
+static int run_alias_del(const cargs *a) { return qless_client_alias_del(&out_i, a->client, a->list, a->n); }
 static int run_define(const cargs *a) { return qless_port_define(a->client, a->s[0], a->dir, a->s[1]); }
 static int run_remove(const cargs *a)
 {
-	return qless_port_remove(a->client, a->s[0], a->dir, a->list, a->n, &out_i);
+	return qless_port_remove(&out_i, a->client, a->s[0], a->dir, a->list, a->n);
 }
 static int run_write(const cargs *a) { return qless_port_write(a->client, a->s[0], a->dir, a->s[1], a->list, a->n); }
 static int run_read(const cargs *a)
 {
-	return qless_port_read(a->client, a->s[0], a->dir, a->s[1], a->count, OUT(&out_s));
+	return qless_port_read(OUT(&out_s), a->client, a->s[0], a->dir, a->s[1], a->count);
 }
 static int run_peek(const cargs *a)
 {
-	return qless_port_peek(a->client, a->s[0], a->dir, a->s[1], a->count, OUT(&out_s));
+	return qless_port_peek(OUT(&out_s), a->client, a->s[0], a->dir, a->s[1], a->count);
 }
-static int run_size(const cargs *a) { return qless_port_size(a->client, a->s[0], a->dir, a->s[1], OUT(&out_i)); }
+static int run_size(const cargs *a) { return qless_port_size(OUT(&out_i), a->client, a->s[0], a->dir, a->s[1]); }
 static int run_connect(const cargs *a)
 {
-	return qless_port_connect(a->client, a->s[0], a->dir, a->s[1], a->list, a->n, &out_i);
+	return qless_port_connect(&out_i, a->client, a->s[0], a->dir, a->s[1], a->list, a->n);
 }
 static int run_disconnect(const cargs *a)
 {
-	return qless_port_disconnect(a->client, a->s[0], a->dir, a->s[1], a->list, a->n, &out_i);
+	return qless_port_disconnect(&out_i, a->client, a->s[0], a->dir, a->s[1], a->list, a->n);
 }
-static int run_publish(const cargs *a) { return qless_channel_publish(a->client, a->s[0], a->s[1], a->s[2], &out_i); }
-static int run_subscribers(const cargs *a) { return qless_channel_subscribers(a->client, a->s[0], OUT(&out_s)); }
-static int run_state_get(const cargs *a) { return qless_state_get(a->client, a->s[0], a->s[1], OUT(&out_s)); }
+static int run_publish(const cargs *a) { return qless_channel_publish(&out_i, a->client, a->s[0], a->s[1], a->s[2]); }
+static int run_subscribers(const cargs *a) { return qless_channel_subscribers(OUT(&out_s), a->client, a->s[0]); }
+static int run_state_get(const cargs *a) { return qless_state_get(OUT(&out_s), a->client, a->s[0], a->s[1]); }
 static int run_state_set(const cargs *a) { return qless_state_set(a->client, a->s[0], a->s[1], a->s[2]); }
-static int run_state_del(const cargs *a) { return qless_state_del(a->client, a->s[0], a->list, a->n, &out_i); }
-static int run_register(const cargs *a) { return qless_queue_register_klass(a->queue, a->s[0], a->s[1], &out_flag); }
-static int run_config(const cargs *a) { return qless_queue_klass_config(a->queue, a->s[0], OUT(&out_s)); }
-static int run_unregister(const cargs *a) { return qless_queue_unregister_klass(a->queue, a->s[0], &out_flag); }
+static int run_state_del(const cargs *a) { return qless_state_del(&out_i, a->client, a->s[0], a->list, a->n); }
+static int run_register(const cargs *a) { return qless_queue_register_klass(&out_flag, a->queue, a->s[0], a->s[1]); }
+static int run_config(const cargs *a) { return qless_queue_klass_config(OUT(&out_s), a->queue, a->s[0]); }
+static int run_unregister(const cargs *a) { return qless_queue_unregister_klass(&out_flag, a->queue, a->s[0]); }
 /* Put options version 3: s[0] parent, s[1] name, s[2] inports, s[3]
  * created_by, the list the aliases. */
 static int run_put(const cargs *a)
@@ -110,10 +110,10 @@ static int run_put(const cargs *a)
 	o.name = a->s[1];
 	o.inports = a->s[2];
 	o.outports = a->s[2];
-	o.created_by = a->s[3];
+	o.by = a->s[3];
 	o.aliases = a->list;
 	o.naliases = a->n;
-	return qless_queue_put(a->queue, &out_s, "K", NULL, &o);
+	return qless_queue_put(&out_s, a->queue, "K", NULL, &o);
 }
 
 #define CLIENT { F_HANDLE, K_HANDLE, "client" }

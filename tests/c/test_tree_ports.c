@@ -17,7 +17,7 @@ static void put_job(qless_client *c, const char *jid, const char *klass, const c
 	o.parent = parent;
 	o.name = name;
 	o.inports = inports;
-	TH_OK(qless_queue_put(q, NULL, klass, NULL, &o));
+	TH_OK(qless_queue_put(NULL, q, klass, NULL, &o));
 	qless_queue_free(q);
 }
 
@@ -38,26 +38,26 @@ static void test_ports(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	put_job(c, "j", "K", NULL, NULL, "{\"x\":{},\"d\":{\"default\":5}}");
 	TH_OK(qless_port_write(c, "j", QLESS_PORT_IN, "x", values, 3));
-	TH_OK(qless_port_size(c, "j", QLESS_PORT_IN, "x", &n));
+	TH_OK(qless_port_size(&n, c, "j", QLESS_PORT_IN, "x"));
 	CU_ASSERT_EQUAL(n, 3);
-	TH_TEXT(qless_port_peek(c, "j", QLESS_PORT_IN, "x", 1, &out), out, "[{\"a\": 1}]");
-	TH_TEXT(qless_port_read(c, "j", QLESS_PORT_IN, "x", 2, &out), out, "[{\"a\": 1},2]");
-	TH_TEXT(qless_port_read(c, "j", QLESS_PORT_IN, "x", 1000, &out), out, "[[3]]");
-	TH_TEXT(qless_port_read(c, "j", QLESS_PORT_IN, "x", 1, &out), out, "[]");
-	TH_TEXT(qless_port_read(c, "j", QLESS_PORT_IN, "d", 1, &out), out, "[5]");
-	TH_RC(qless_port_read(c, "j", QLESS_PORT_IN, "undefined", 1, &out), QLESS_ENOTFOUND);
+	TH_TEXT(qless_port_peek(&out, c, "j", QLESS_PORT_IN, "x", 1), out, "[{\"a\": 1}]");
+	TH_TEXT(qless_port_read(&out, c, "j", QLESS_PORT_IN, "x", 2), out, "[{\"a\": 1},2]");
+	TH_TEXT(qless_port_read(&out, c, "j", QLESS_PORT_IN, "x", 1000), out, "[[3]]");
+	TH_TEXT(qless_port_read(&out, c, "j", QLESS_PORT_IN, "x", 1), out, "[]");
+	TH_TEXT(qless_port_read(&out, c, "j", QLESS_PORT_IN, "d", 1), out, "[5]");
+	TH_RC(qless_port_read(&out, c, "j", QLESS_PORT_IN, "undefined", 1), QLESS_ENOTFOUND);
 	CU_ASSERT_PTR_NULL(out);
 	TH_RC(qless_port_write(c, "j", QLESS_PORT_IN, "*", values, 1), QLESS_EINVAL);
 	TH_RC(qless_port_write(c, "j", QLESS_PORT_IN, "a-b", values, 1), QLESS_EINVAL);
 	/* Output ports without channels keep what is written for a reader. */
 	TH_OK(qless_port_define(c, "j", QLESS_PORT_OUT, "{\"*\":{}}"));
 	TH_OK(qless_port_write(c, "j", QLESS_PORT_OUT, "o", values + 1, 1));
-	TH_TEXT(qless_port_read(c, "j", QLESS_PORT_OUT, "o", 5, &out), out, "[2]");
-	TH_OK(qless_port_remove(c, "j", QLESS_PORT_IN, gone, 2, &n));
+	TH_TEXT(qless_port_read(&out, c, "j", QLESS_PORT_OUT, "o", 5), out, "[2]");
+	TH_OK(qless_port_remove(&n, c, "j", QLESS_PORT_IN, gone, 2));
 	CU_ASSERT_EQUAL(n, 1);
-	TH_OK(qless_port_remove(c, "j", QLESS_PORT_OUT, star, 1, NULL));
+	TH_OK(qless_port_remove(NULL, c, "j", QLESS_PORT_OUT, star, 1));
 	json_t *t = NULL;
-	TH_OK(qless_client_tree_get(c, "j", &out));
+	TH_OK(qless_client_tree_get(&out, c, "j"));
 	t = th_json(out);
 	qless_free(out);
 	CU_ASSERT(t != NULL && json_object_size(json_object_get(t, "outports")) == 1 &&
@@ -75,24 +75,24 @@ static void test_channels(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	put_job(c, "s1", "K", NULL, NULL, "{\"in\":{}}");
 	put_job(c, "s2", "K", NULL, NULL, "{\"in\":{}}");
-	TH_OK(qless_port_connect(c, "s1", QLESS_PORT_IN, "in", ab, 1, &n));
+	TH_OK(qless_port_connect(&n, c, "s1", QLESS_PORT_IN, "in", ab, 1));
 	CU_ASSERT_EQUAL(n, 1);
-	TH_OK(qless_port_connect(c, "s2", QLESS_PORT_IN, "in", a, 2, &n));
+	TH_OK(qless_port_connect(&n, c, "s2", QLESS_PORT_IN, "in", a, 2));
 	CU_ASSERT_EQUAL(n, 2);
-	TH_OK(qless_port_connect(c, "s2", QLESS_PORT_IN, "in", a, 2, &n));
+	TH_OK(qless_port_connect(&n, c, "s2", QLESS_PORT_IN, "in", a, 2));
 	CU_ASSERT_EQUAL(n, 0);
-	TH_TEXT(qless_channel_subscribers(c, "/a/b", &out), out, "[[\"s1\",\"in\"],[\"s2\",\"in\"]]");
-	TH_TEXT(qless_channel_subscribers(c, "/nobody", &out), out, "[]");
-	TH_OK(qless_channel_publish(c, "/a/b", "7", NULL, &n));
+	TH_TEXT(qless_channel_subscribers(&out, c, "/a/b"), out, "[[\"s1\",\"in\"],[\"s2\",\"in\"]]");
+	TH_TEXT(qless_channel_subscribers(&out, c, "/nobody"), out, "[]");
+	TH_OK(qless_channel_publish(&n, c, "/a/b", "7", NULL));
 	CU_ASSERT_EQUAL(n, 2);   /* s2 once, though it subscribes to two levels */
 	const char *log[] = { "ch:/qless/log" };
 	qless_events *ev = NULL;
 	char *channel = NULL, *msg = NULL;
 	TH_OK(qless_events_new(&ev, c, log, 1));
-	TH_OK(qless_channel_publish(c, "/a", "8", "s1", &n));
+	TH_OK(qless_channel_publish(&n, c, "/a", "8", "s1"));
 	CU_ASSERT_EQUAL(n, 1);
 	/* The publisher named in the log; already published, so not waited for. */
-	while (qless_events_next(ev, 2000, &channel, &msg) == QLESS_OK && msg != NULL && !strstr(msg, "\"publish\"")) {
+	while (qless_events_next(&channel, &msg, ev, 2000) == QLESS_OK && msg != NULL && !strstr(msg, "\"publish\"")) {
 		qless_free(channel);
 		qless_free(msg);
 	}
@@ -100,13 +100,13 @@ static void test_channels(void)
 	qless_free(channel);
 	qless_free(msg);
 	qless_events_free(ev);
-	TH_TEXT(qless_port_read(c, "s2", QLESS_PORT_IN, "in", 5, &out), out, "[7,8]");
-	TH_OK(qless_port_disconnect(c, "s2", QLESS_PORT_IN, "in", a, 1, &n));
+	TH_TEXT(qless_port_read(&out, c, "s2", QLESS_PORT_IN, "in", 5), out, "[7,8]");
+	TH_OK(qless_port_disconnect(&n, c, "s2", QLESS_PORT_IN, "in", a, 1));
 	CU_ASSERT_EQUAL(n, 1);
-	TH_RC(qless_channel_publish(c, "/qless/x", "1", NULL, &n), QLESS_EINVAL);   /* K5: reserved */
+	TH_RC(qless_channel_publish(&n, c, "/qless/x", "1", NULL), QLESS_EINVAL);   /* K5: reserved */
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "is reserved"));
-	TH_RC(qless_port_connect(c, "s1", QLESS_PORT_OUT, "o", reserved, 1, NULL), QLESS_EINVAL);
-	TH_RC(qless_channel_publish(c, "no-slash", "1", NULL, NULL), QLESS_EINVAL);
+	TH_RC(qless_port_connect(NULL, c, "s1", QLESS_PORT_OUT, "o", reserved, 1), QLESS_EINVAL);
+	TH_RC(qless_channel_publish(NULL, c, "no-slash", "1", NULL), QLESS_EINVAL);
 	qless_client_free(c);
 }
 
@@ -118,14 +118,14 @@ static void test_state(void)
 	int64_t n = -1;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	put_job(c, "j", "K", NULL, NULL, NULL);
-	TH_TEXT(qless_state_get(c, "j", NULL, &out), out, "{}");
+	TH_TEXT(qless_state_get(&out, c, "j", NULL), out, "{}");
 	TH_OK(qless_state_set(c, "j", "b", "[2]"));
 	TH_OK(qless_state_set(c, "j", "a", "{\"x\": 1}"));
-	TH_TEXT(qless_state_get(c, "j", "a", &out), out, "{\"x\": 1}");
-	TH_TEXT(qless_state_get(c, "j", NULL, &out), out, "{\"a\":{\"x\": 1},\"b\":[2]}");
-	TH_OK(qless_state_get(c, "j", "none", &out));
+	TH_TEXT(qless_state_get(&out, c, "j", "a"), out, "{\"x\": 1}");
+	TH_TEXT(qless_state_get(&out, c, "j", NULL), out, "{\"a\":{\"x\": 1},\"b\":[2]}");
+	TH_OK(qless_state_get(&out, c, "j", "none"));
 	CU_ASSERT_PTR_NULL(out);
-	TH_OK(qless_state_del(c, "j", keys, 2, &n));
+	TH_OK(qless_state_del(&n, c, "j", keys, 2));
 	CU_ASSERT_EQUAL(n, 1);
 	TH_RC(qless_state_set(c, "nobody", "a", "1"), QLESS_ENOTFOUND);
 	qless_client_free(c);
@@ -139,24 +139,24 @@ static void test_registry(void)
 	int flag = -1;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	TH_OK(qless_queue_new(&q, c, "pipes"));
-	TH_OK(qless_queue_klass_config(q, NULL, &out));
+	TH_OK(qless_queue_klass_config(&out, q, NULL));
 	TH_STREQ(out, "{}");
 	qless_free(out);
-	TH_OK(qless_queue_register_klass(q, "Consumer", "{\"inports\":{\"in\":{}}}", &flag));
+	TH_OK(qless_queue_register_klass(&flag, q, "Consumer", "{\"inports\":{\"in\":{}}}"));
 	CU_ASSERT_EQUAL(flag, 1);
-	TH_OK(qless_queue_register_klass(q, "Consumer", "{\"inports\":{\"in\":{}},\"n\":1}", &flag));
+	TH_OK(qless_queue_register_klass(&flag, q, "Consumer", "{\"inports\":{\"in\":{}},\"n\":1}"));
 	CU_ASSERT_EQUAL(flag, 0);
-	TH_TEXT(qless_queue_klass_config(q, "Consumer", &out), out, "{\"inports\":{\"in\":{}},\"n\":1}");
-	TH_OK(qless_queue_klass_config(q, "Other", &out));
+	TH_TEXT(qless_queue_klass_config(&out, q, "Consumer"), out, "{\"inports\":{\"in\":{}},\"n\":1}");
+	TH_OK(qless_queue_klass_config(&out, q, "Other"));
 	CU_ASSERT_PTR_NULL(out);
-	TH_RC(qless_queue_register_klass(q, "Bad", "{\"inports\":[]}", NULL), QLESS_EINVAL);
+	TH_RC(qless_queue_register_klass(NULL, q, "Bad", "{\"inports\":[]}"), QLESS_EINVAL);
 	put_job(c, "b", "Consumer", NULL, NULL, NULL);
 	int64_t n = -1;
-	TH_OK(qless_port_size(c, "b", QLESS_PORT_IN, "in", &n));   /* the registry's port */
+	TH_OK(qless_port_size(&n, c, "b", QLESS_PORT_IN, "in"));   /* the registry's port */
 	CU_ASSERT_EQUAL(n, 0);
-	TH_OK(qless_queue_unregister_klass(q, "Consumer", &flag));
+	TH_OK(qless_queue_unregister_klass(&flag, q, "Consumer"));
 	CU_ASSERT_EQUAL(flag, 1);
-	TH_OK(qless_queue_unregister_klass(q, "Consumer", &flag));
+	TH_OK(qless_queue_unregister_klass(&flag, q, "Consumer"));
 	CU_ASSERT_EQUAL(flag, 0);
 	qless_queue_free(q);
 	qless_client_free(c);
@@ -176,13 +176,13 @@ static void test_terminate_delete(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	TH_OK(qless_job_started(job));
 	TH_RC(qless_job_terminated(job), QLESS_ESTATE);   /* is not terminating */
-	TH_RC(qless_client_job_delete(c, "parent-71", &n), QLESS_ESTATE);   /* is not terminated */
-	TH_OK(qless_client_job_terminate(c, "parent-71", 1, &n));
+	TH_RC(qless_client_job_delete(&n, c, "parent-71"), QLESS_ESTATE);   /* is not terminated */
+	TH_OK(qless_client_job_terminate(&n, c, "parent-71", 1));
 	CU_ASSERT_EQUAL(n, 2);
-	TH_OK(qless_client_job_terminate(c, "parent-71", 1, &n));
+	TH_OK(qless_client_job_terminate(&n, c, "parent-71", 1));
 	CU_ASSERT_EQUAL(n, 0);
 	TH_RC(qless_job_terminated(job), QLESS_ELOCK);   /* its lock went with the termination */
-	TH_RC(qless_client_job_run(c, qless_job_jid(job), 0, &out), QLESS_ESTATE);   /* cannot go from terminating */
+	TH_RC(qless_client_job_run(&out, c, qless_job_jid(job), 0), QLESS_ESTATE);   /* cannot go from terminating */
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "cannot go from terminating"));
 	qless_job_free(job);
 	job = th_pop1(c, "pipes");
@@ -192,14 +192,14 @@ static void test_terminate_delete(void)
 	TH_STREQ(qless_job_state(job), "terminated");
 	TH_STREQ(qless_job_worker(job), "");
 	TH_RC(qless_port_write(c, "parent-71", QLESS_PORT_IN, "in", one, 1), QLESS_ESTATE);   /* is terminated */
-	TH_OK(qless_client_job_delete(c, "parent-71", &n));
+	TH_OK(qless_client_job_delete(&n, c, "parent-71"));
 	CU_ASSERT_EQUAL(n, 2);
 	for (int i = 0; i < 2; i++) {
 		redisReply *r = th_cmd(i ? "KEYS *kid-72*" : "KEYS *parent-71*");
 		CU_ASSERT(r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 0);
 		freeReplyObject(r);
 	}
-	TH_RC(qless_client_job_delete(c, "parent-71", &n), QLESS_ENOTFOUND);
+	TH_RC(qless_client_job_delete(&n, c, "parent-71"), QLESS_ENOTFOUND);
 	qless_job_free(job);
 	qless_client_free(c);
 }

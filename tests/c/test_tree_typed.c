@@ -25,16 +25,16 @@ static void put_tree(qless_client *c)
 	o.naliases = 1;
 	o.inports = "{\"in1\":{\"default\":7},\"*\":{}}";
 	o.outports = "{\"out\":{}}";
-	TH_OK(qless_queue_put(q, NULL, "K", NULL, &o));
+	TH_OK(qless_queue_put(NULL, q, "K", NULL, &o));
 	qless_put_options_init(&o, QLESS_PUT_OPTIONS_VERSION);
 	o.jid = "c";
 	o.parent = "t";
 	o.name = "kid";
-	TH_OK(qless_queue_put(q, NULL, "K", NULL, &o));
+	TH_OK(qless_queue_put(NULL, q, "K", NULL, &o));
 	o.jid = "a";
 	o.name = "alpha";
-	TH_OK(qless_queue_put(q, NULL, "K", NULL, &o));
-	TH_OK(qless_port_connect(c, "t", QLESS_PORT_OUT, "out", chans, 2, NULL));
+	TH_OK(qless_queue_put(NULL, q, "K", NULL, &o));
+	TH_OK(qless_port_connect(NULL, c, "t", QLESS_PORT_OUT, "out", chans, 2));
 	TH_OK(qless_port_write(c, "t", QLESS_PORT_IN, "in1", values, 2));
 	TH_OK(qless_state_set(c, "t", "b", "[1,2]"));
 	TH_OK(qless_state_set(c, "t", "a", "\"x\""));
@@ -167,8 +167,8 @@ static void test_values_subscribers(void)
 	CU_ASSERT_EQUAL(qless_subscribers_size(s), 0);
 	qless_subscribers_free(s);
 	TH_OK(qless_port_define(c, "c", QLESS_PORT_IN, "{\"inbox\":{}}"));
-	TH_OK(qless_port_connect(c, "c", QLESS_PORT_IN, "inbox", chans, 1, NULL));
-	TH_OK(qless_port_connect(c, "t", QLESS_PORT_IN, "in1", chans, 1, NULL));
+	TH_OK(qless_port_connect(NULL, c, "c", QLESS_PORT_IN, "inbox", chans, 1));
+	TH_OK(qless_port_connect(NULL, c, "t", QLESS_PORT_IN, "in1", chans, 1));
 	TH_OK(qless_subscribers_get(&s, c, "/news"));
 	CU_ASSERT_EQUAL_FATAL(qless_subscribers_size(s), 2);
 	TH_STREQ(qless_subscribers_jid(s, 0), "c");
@@ -309,7 +309,7 @@ static void test_bound_handles(void)
 	                             qless_port_name(p), 5));
 	CU_ASSERT_EQUAL(qless_strlist_size(l), 2);
 	qless_strlist_free(l);
-	TH_OK(qless_channel_publish(qless_channel_client(ch), qless_channel_name(ch), "1", NULL, NULL));
+	TH_OK(qless_channel_publish(NULL, qless_channel_client(ch), qless_channel_name(ch), "1", NULL));
 	qless_port_free(p);
 	qless_channel_free(ch);
 }
@@ -354,11 +354,11 @@ static void test_listen_run(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	TH_OK(qless_schedule_new(&s, c, "lq"));
 	/* other.Job pops first: the allow-list fails it (no perform; one of max_jobs) */
-	TH_OK(qless_schedule_add_now(s, NULL, NULL, "other.Job", "{\"o\":1}", NULL));
+	TH_OK(qless_schedule_add_now(NULL, NULL, s, "other.Job", "{\"o\":1}", NULL));
 	for (i = 0; i < 3; i++) {
 		char data[32];
 		snprintf(data, sizeof data, "{\"i\":%d}", i);
-		TH_OK(qless_schedule_add_now(s, NULL, NULL, "app.Job", data, NULL));
+		TH_OK(qless_schedule_add_now(NULL, NULL, s, "app.Job", data, NULL));
 	}
 	run.perform = run_perform;
 	run.ctx = &r;
@@ -390,7 +390,7 @@ static void test_listen_run(void)
 	CU_ASSERT_EQUAL(th_int("LLEN ql:f:qless.ClassNotAllowed"), 1);   /* other.Job failed, not run */
 
 	/* $QLESS_WORKER_ALLOW stands in for a missing allow-list */
-	TH_OK(qless_schedule_add_now(s, NULL, NULL, "app.Job", "{\"n\":2}", NULL));
+	TH_OK(qless_schedule_add_now(NULL, NULL, s, "app.Job", "{\"n\":2}", NULL));
 	setenv("QLESS_WORKER_ALLOW", " zz.* , app.Job ", 1);
 	o.allow = NULL;
 	o.nallow = 0;

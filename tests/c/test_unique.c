@@ -119,7 +119,7 @@ static void test_canonical_examples(void)
 	size_t i;
 	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char *out = NULL;
-		TH_OK(qless_canonical_json(cases[i][0], &out));
+		TH_OK(qless_json_canonicalize(&out, cases[i][0]));
 		TH_STREQ(out, cases[i][1]);
 		qless_free(out);
 	}
@@ -135,10 +135,10 @@ static void test_canonical_refused(void)
 	size_t i;
 	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char *out = (char *)"untouched";
-		TH_RC(qless_canonical_json(bad[i], &out), QLESS_EINVAL);
+		TH_RC(qless_json_canonicalize(&out, bad[i]), QLESS_EINVAL);
 		CU_ASSERT_PTR_NULL(out);
 	}
-	TH_RC(qless_canonical_json(NULL, NULL), QLESS_EINVAL);
+	TH_RC(qless_json_canonicalize(NULL, NULL), QLESS_EINVAL);
 }
 
 /* A random JSON value of depth at most `depth`, keys inserted in random
@@ -207,7 +207,7 @@ static void test_canonical_generative(void)
 		const char *p;
 		int in_string = 0, ok;
 		CU_ASSERT_PTR_NOT_NULL_FATAL(loose);
-		ok = qless_canonical_json(loose, &canon) == QLESS_OK && qless_canonical_json(canon, &again) == QLESS_OK &&
+		ok = qless_json_canonicalize(&canon, loose) == QLESS_OK && qless_json_canonicalize(&again, canon) == QLESS_OK &&
 		     strcmp(canon, again) == 0;
 		for (p = canon; ok && *p; p++) {
 			if (*p == '"' && (p == canon || p[-1] != '\\' || (p - canon >= 2 && p[-2] == '\\')))
@@ -254,9 +254,9 @@ static void test_unique_put(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	TH_OK(qless_queue_new(&q, c, "q"));
 	o.unique = 1;
-	TH_OK(qless_queue_put(q, &a, "K", "{\"a\":1,\"b\":[1,2]}", &o));
+	TH_OK(qless_queue_put(&a, q, "K", "{\"a\":1,\"b\":[1,2]}", &o));
 	o.delay = 30;   /* the first put's time stands (§4.1) */
-	TH_OK(qless_queue_put(q, &b, "K", "{ \"b\" : [1, 2], \"a\" : 1 }", &o));
+	TH_OK(qless_queue_put(&b, q, "K", "{ \"b\" : [1, 2], \"a\" : 1 }", &o));
 	TH_OK(qless_unique_jid(want, "q", "K", "{\"b\":[1,2],\"a\":1}", NULL, 0));
 	TH_STREQ(a, want);
 	TH_STREQ(b, want);
@@ -268,10 +268,10 @@ static void test_unique_put(void)
 	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:q-scheduled"), 0);
 
 	o.delay = 0;
-	TH_OK(qless_queue_put_unique(q, &k, &inserted, "K", "{}", &o));
+	TH_OK(qless_queue_put_unique(&k, &inserted, q, "K", "{}", &o));
 	CU_ASSERT_EQUAL(inserted, 1);
 	qless_free(k);
-	TH_OK(qless_queue_put_unique(q, &k, &inserted, "K", "{}", &o));
+	TH_OK(qless_queue_put_unique(&k, &inserted, q, "K", "{}", &o));
 	CU_ASSERT_EQUAL(inserted, 0);
 	TH_OK(qless_unique_jid(want, "q", "K", "{}", NULL, 0));
 	TH_STREQ(k, want);
@@ -280,14 +280,14 @@ static void test_unique_put(void)
 
 	/* Key form; and put_unique needs no opts at all. */
 	o.unique_key = "invoice-42";
-	TH_OK(qless_queue_put_unique(q, &k, &inserted, "Other", "{\"x\":1}", &o));
+	TH_OK(qless_queue_put_unique(&k, &inserted, q, "Other", "{\"x\":1}", &o));
 	CU_ASSERT_EQUAL(inserted, 1);
 	TH_OK(qless_unique_jid_for_key(want, "q", "invoice-42"));
 	TH_STREQ(k, want);
 	qless_free(k);
-	TH_OK(qless_queue_put_unique(q, NULL, NULL, "Third", "{}", &o));
+	TH_OK(qless_queue_put_unique(NULL, NULL, q, "Third", "{}", &o));
 	inserted = -1;
-	TH_OK(qless_queue_put_unique(q, NULL, &inserted, "K", NULL, NULL));
+	TH_OK(qless_queue_put_unique(NULL, &inserted, q, "K", NULL, NULL));
 	CU_ASSERT_EQUAL(inserted, 0);   /* K {} was put above */
 
 	/* A complete job runs again. */
@@ -298,17 +298,17 @@ static void test_unique_put(void)
 	qless_job_free(job);
 	o.unique_key = NULL;
 	o.jid = jid;
-	TH_OK(qless_queue_put_unique(q, NULL, &inserted, "K", "{}", &o));
+	TH_OK(qless_queue_put_unique(NULL, &inserted, q, "K", "{}", &o));
 	CU_ASSERT_EQUAL(inserted, 1);
 	free(jid);
 
 	/* Refused before any I/O: data not canonical JSON, key without unique. */
 	o.jid = NULL;
-	TH_RC(qless_queue_put(q, NULL, "K", "{\"a\":1,\"a\":1}", &o), QLESS_EINVAL);
+	TH_RC(qless_queue_put(NULL, q, "K", "{\"a\":1,\"a\":1}", &o), QLESS_EINVAL);
 	CU_ASSERT(strstr(qless_error_last_message(), "qless_queue_put") != NULL);
 	o.unique = 0;
 	o.unique_key = "k";
-	TH_RC(qless_queue_put(q, NULL, "K", "{}", &o), QLESS_EINVAL);
+	TH_RC(qless_queue_put(NULL, q, "K", "{}", &o), QLESS_EINVAL);
 
 	qless_free(a);
 	qless_free(b);
@@ -344,18 +344,18 @@ static void test_options_v1(void)
 	CU_ASSERT_EQUAL(po->retries, -1);
 	po->jid = "v1";
 	po->delay = 5;
-	TH_OK(qless_queue_put(q, &jid, "K", "{}", (qless_put_options *)po));
+	TH_OK(qless_queue_put(&jid, q, "K", "{}", (qless_put_options *)po));
 	TH_STREQ(jid, "v1");
 	qless_free(jid);
 	CU_ASSERT_EQUAL(th_int("ZCARD ql:q:q-scheduled"), 1);
 	TH_OK(qless_recur_options_init((qless_recur_options *)ro, 1));
 	ro->jid = "r1";
 	ro->priority = 3;
-	TH_OK(qless_queue_recur(q, NULL, "K", "{}", 60, (qless_recur_options *)ro));
+	TH_OK(qless_queue_recur(NULL, q, "K", "{}", 60, (qless_recur_options *)ro));
 	CU_ASSERT_EQUAL(th_int("EXISTS ql:r:r1"), 1);
 	TH_RC(qless_put_options_init((qless_put_options *)po, QLESS_PUT_OPTIONS_VERSION + 1), QLESS_EINVAL);
 	po->version = 0;
-	TH_RC(qless_queue_put(q, NULL, "K", "{}", (qless_put_options *)po), QLESS_EINVAL);
+	TH_RC(qless_queue_put(NULL, q, "K", "{}", (qless_put_options *)po), QLESS_EINVAL);
 	free(po);
 	free(ro);
 	qless_queue_free(q);
@@ -371,12 +371,12 @@ static void test_unique_recur(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
 	o.unique = 1;
 	o.offset = 100;
-	TH_OK(qless_queue_recur(q, &a, "Ping", NULL, 300, &o));
+	TH_OK(qless_queue_recur(&a, q, "Ping", NULL, 300, &o));
 	TH_STREQ(a, "becb55413111b205921465fa56cc9c2941e4d5d5");
 	char *score = th_str("ZSCORE ql:q:ops-recur %s", a);
 	o.offset = 0;
 	o.priority = 9;
-	TH_OK(qless_queue_recur(q, &b, "Ping", "{ }", 300, &o));
+	TH_OK(qless_queue_recur(&b, q, "Ping", "{ }", 300, &o));
 	TH_STREQ(b, a);
 	char *after = th_str("ZSCORE ql:q:ops-recur %s", a);
 	TH_STREQ(after, score);
@@ -384,7 +384,7 @@ static void test_unique_recur(void)
 	TH_STREQ(priority, "0");
 	o.unique_key = "nightly";
 	qless_free(b);
-	TH_OK(qless_queue_recur(q, &b, "Ping", NULL, 60, &o));
+	TH_OK(qless_queue_recur(&b, q, "Ping", NULL, 60, &o));
 	TH_OK(qless_unique_jid_for_key(want, "ops", "nightly"));
 	TH_STREQ(b, want);
 	free(score);

@@ -55,7 +55,7 @@ static void test_json_depth(void)
 	for (int objects = 0; objects < 2; objects++) {
 		char *ok = nested(1000, objects), *deep = nested(1001, objects);
 		CU_ASSERT_FATAL(ok != NULL && deep != NULL);
-		TH_OK(qless_queue_put(q, &jid, "K", ok, NULL));
+		TH_OK(qless_queue_put(&jid, q, "K", ok, NULL));
 		qless_job *job = jid ? th_get(c, jid) : NULL;
 		CU_ASSERT_PTR_NOT_NULL(job);
 		if (job != NULL) {
@@ -70,9 +70,9 @@ static void test_json_depth(void)
 		qless_free(jid);
 		jid = NULL;
 		long long keys = th_int("DBSIZE");
-		TH_RC(qless_queue_put(q, &jid, "K", deep, NULL), QLESS_EINVAL);
+		TH_RC(qless_queue_put(&jid, q, "K", deep, NULL), QLESS_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "qless_queue_put: data is nested deeper"));
-		TH_RC(qless_queue_recur(q, &jid, "K", deep, 60, NULL), QLESS_EINVAL);
+		TH_RC(qless_queue_recur(&jid, q, "K", deep, 60, NULL), QLESS_EINVAL);
 		CU_ASSERT_EQUAL(th_int("DBSIZE"), keys);
 		free(ok);
 		free(deep);
@@ -82,7 +82,7 @@ static void test_json_depth(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	json_t *s = json_string(text);
 	char *data = json_dumps(s, JSON_ENCODE_ANY);
-	TH_OK(qless_queue_put(q, &jid, "K", data, NULL));
+	TH_OK(qless_queue_put(&jid, q, "K", data, NULL));
 	qless_free(jid);
 	free(data);
 	json_decref(s);
@@ -101,20 +101,20 @@ static void test_messages_name_arguments(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
 	qless_put_options po = QLESS_PUT_OPTIONS_INIT;
 	po.jid = "";
-	TH_RC(qless_queue_put(q, &jid, "K", NULL, &po), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, q, "K", NULL, &po), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_queue_put: jid is empty");
 	po.jid = NULL;
 	po.delay = 1.0 / 0.0;
-	TH_RC(qless_queue_put(q, &jid, "K", NULL, &po), QLESS_EINVAL);
+	TH_RC(qless_queue_put(&jid, q, "K", NULL, &po), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_queue_put: delay is not finite");
 	qless_recur_options ro = QLESS_RECUR_OPTIONS_INIT;
 	ro.priority = 0.0 / 0.0;
-	TH_RC(qless_queue_recur(q, &jid, "K", NULL, 60, &ro), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&jid, q, "K", NULL, 60, &ro), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_queue_recur: priority is not finite");
 	no_c_names();
 	ro = (qless_recur_options)QLESS_RECUR_OPTIONS_INIT;
 	ro.jid = "";
-	TH_RC(qless_queue_recur(q, &jid, "K", NULL, 60, &ro), QLESS_EINVAL);
+	TH_RC(qless_queue_recur(&jid, q, "K", NULL, 60, &ro), QLESS_EINVAL);
 	no_c_names();
 	qless_queue *bad = NULL;
 	TH_RC(qless_queue_new(&bad, c, ""), QLESS_EINVAL);

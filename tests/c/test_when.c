@@ -166,7 +166,7 @@ static void test_table(void)
 		const when_row *row = &ROWS[i];
 		qless_when w = QLESS_WHEN_INIT;
 		w.at = -1;
-		int rc = qless_when_parse(row->text, N, &w);
+		int rc = qless_when_parse(&w, row->text, N);
 		int ok = row_holds(row, rc, &w);
 		if (!ok)
 			show(row, rc, &w);
@@ -176,9 +176,9 @@ static void test_table(void)
 		if (row->iso != NULL && rc == QLESS_OK) {
 			char iso[QLESS_TIME_SIZE];
 			double back = 0;
-			TH_OK(qless_time_format(w.at, iso));
+			TH_OK(qless_time_format(iso, w.at));
 			TH_STREQ(iso, row->iso);
-			TH_OK(qless_time_parse(row->iso, &back));
+			TH_OK(qless_time_parse(&back, row->iso));
 			CU_ASSERT_EQUAL(usec(back), usec(w.at));
 		}
 	}
@@ -206,8 +206,8 @@ static void test_spelling(void)
 {
 	unsigned seed = 14;
 	qless_when a = QLESS_WHEN_INIT, b = QLESS_WHEN_INIT;
-	TH_OK(qless_when_parse("  Tomorrow   AT 7PM ", N, &a));
-	TH_OK(qless_when_parse("tomorrow at 7pm", N, &b));
+	TH_OK(qless_when_parse(&a, "  Tomorrow   AT 7PM ", N));
+	TH_OK(qless_when_parse(&b, "tomorrow at 7pm", N));
 	CU_ASSERT(a.kind == QLESS_WHEN_AT && a.at == b.at && b.at == 1772737200);
 	for (size_t i = 0; i < NROWS; i++) {
 		char text[256], padded[300];
@@ -217,7 +217,7 @@ static void test_spelling(void)
 			qless_when w = QLESS_WHEN_INIT;
 			respell(ROWS[i].text, text, sizeof text, &seed);
 			snprintf(padded, sizeof padded, "%s%s%s", round % 2 ? " \t" : "", text, round > 1 ? "\t " : "");
-			int rc = qless_when_parse(padded, N, &w);
+			int rc = qless_when_parse(&w, padded, N);
 			if (!row_holds(&ROWS[i], rc, &w)) {
 				fprintf(stderr, "\n  respelt as \"%s\"", padded);
 				show(&ROWS[i], rc, &w);
@@ -233,9 +233,9 @@ static void test_cron_results_check(void)
 	for (size_t i = 0; i < NROWS; i++) {
 		qless_when w = QLESS_WHEN_INIT;
 		char *norm = NULL;
-		if (ROWS[i].kind != QLESS_WHEN_CRON || qless_when_parse(ROWS[i].text, N, &w) != QLESS_OK)
+		if (ROWS[i].kind != QLESS_WHEN_CRON || qless_when_parse(&w, ROWS[i].text, N) != QLESS_OK)
 			continue;
-		TH_OK(qless_cron_check(w.cron, &norm));
+		TH_OK(qless_cron_check(&norm, w.cron));
 		TH_STREQ(norm, w.cron);
 		qless_free(norm);
 	}
@@ -245,39 +245,39 @@ static void test_cron_results_check(void)
 static void test_arguments(void)
 {
 	qless_when w = QLESS_WHEN_INIT;
-	TH_RC(qless_when_parse(NULL, N, &w), QLESS_EINVAL);
+	TH_RC(qless_when_parse(&w, NULL, N), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_when_parse: text is NULL");
-	TH_RC(qless_when_parse("now", N, NULL), QLESS_EINVAL);
+	TH_RC(qless_when_parse(NULL, "now", N), QLESS_EINVAL);
 	w.version = QLESS_WHEN_VERSION + 1;
-	TH_RC(qless_when_parse("now", N, &w), QLESS_EINVAL);
+	TH_RC(qless_when_parse(&w, "now", N), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "version"));
 	w.version = 0;
-	TH_RC(qless_when_parse("now", N, &w), QLESS_EINVAL);
+	TH_RC(qless_when_parse(&w, "now", N), QLESS_EINVAL);
 	/* flags: day first from version 2; unknown bits refused; a version 1
 	 * struct has none (and is read month first) */
 	w.version = QLESS_WHEN_VERSION;
 	w.flags = QLESS_WHEN_DAY_FIRST;
-	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	TH_OK(qless_when_parse(&w, "1/2/2027", N));
 	CU_ASSERT_EQUAL(w.at, 1801440000); /* 2027-02-01 */
 	CU_ASSERT_EQUAL(w.flags, QLESS_WHEN_DAY_FIRST);
 	w.flags = 0;
-	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	TH_OK(qless_when_parse(&w, "1/2/2027", N));
 	CU_ASSERT_EQUAL(w.at, 1798848000); /* 2027-01-02 */
 	w.flags = 6;
-	TH_RC(qless_when_parse("now", N, &w), QLESS_EINVAL);
+	TH_RC(qless_when_parse(&w, "now", N), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_when_parse: out->flags has unknown bits 0x6");
 	w.version = 1;
-	TH_OK(qless_when_parse("1/2/2027", N, &w));
+	TH_OK(qless_when_parse(&w, "1/2/2027", N));
 	CU_ASSERT_EQUAL(w.at, 1798848000);
 	w.flags = 0;
 	w.version = QLESS_WHEN_VERSION;
-	TH_RC(qless_when_parse("now", NAN, &w), QLESS_EINVAL);
-	TH_RC(qless_when_parse("now", INFINITY, &w), QLESS_EINVAL);
-	TH_RC(qless_when_parse("monday", 1e300, &w), QLESS_EINVAL);
+	TH_RC(qless_when_parse(&w, "now", NAN), QLESS_EINVAL);
+	TH_RC(qless_when_parse(&w, "now", INFINITY), QLESS_EINVAL);
+	TH_RC(qless_when_parse(&w, "monday", 1e300), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_when_parse: now is outside years 0000-9999");
-	TH_RC(qless_when_parse("monday", -1e18, &w), QLESS_EINVAL);
-	TH_OK(qless_when_parse("dec 31", 253402300799.0 - 86400 * 2, &w));
-	TH_RC(qless_when_parse(" \t ", N, &w), QLESS_EINVAL);
+	TH_RC(qless_when_parse(&w, "monday", -1e18), QLESS_EINVAL);
+	TH_OK(qless_when_parse(&w, "dec 31", 253402300799.0 - 86400 * 2));
+	TH_RC(qless_when_parse(&w, " \t ", N), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(), "qless_when_parse: empty text");
 }
 
@@ -305,7 +305,7 @@ static void test_more_texts(void)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		qless_when w = QLESS_WHEN_INIT;
-		int rc = qless_when_parse(cases[i].text, cases[i].now, &w);
+		int rc = qless_when_parse(&w, cases[i].text, cases[i].now);
 		if (cases[i].at == -1) {
 			TH_RC(rc, QLESS_EINVAL);
 			continue;
@@ -339,7 +339,7 @@ static void test_more_recurring(void)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		qless_when w = QLESS_WHEN_INIT;
-		int rc = qless_when_parse(cases[i].text, N, &w);
+		int rc = qless_when_parse(&w, cases[i].text, N);
 		if (cases[i].cron != NULL) {
 			TH_OK(rc);
 			TH_STREQ(w.cron, cases[i].cron);
@@ -366,13 +366,13 @@ static void test_time_format(void)
 	};
 	char out[QLESS_TIME_SIZE];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		TH_OK(qless_time_format(cases[i].t, out));
+		TH_OK(qless_time_format(out, cases[i].t));
 		TH_STREQ(out, cases[i].iso);
 	}
-	TH_RC(qless_time_format(NAN, out), QLESS_EINVAL);
-	TH_RC(qless_time_format(253402300800.0, out), QLESS_EINVAL);
-	TH_RC(qless_time_format(-62167219201.0, out), QLESS_EINVAL);
-	TH_RC(qless_time_format(0, NULL), QLESS_EINVAL);
+	TH_RC(qless_time_format(out, NAN), QLESS_EINVAL);
+	TH_RC(qless_time_format(out, 253402300800.0), QLESS_EINVAL);
+	TH_RC(qless_time_format(out, -62167219201.0), QLESS_EINVAL);
+	TH_RC(qless_time_format(NULL, 0), QLESS_EINVAL);
 }
 
 static void test_time_parse(void)
@@ -390,15 +390,15 @@ static void test_time_parse(void)
 	double t;
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		t = -1;
-		TH_OK(qless_time_parse(ok[i].text, &t));
+		TH_OK(qless_time_parse(&t, ok[i].text));
 		CU_ASSERT_EQUAL(usec(t), usec(ok[i].t));
 	}
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		TH_RC(qless_time_parse(bad[i], &t), QLESS_EINVAL);
+		TH_RC(qless_time_parse(&t, bad[i]), QLESS_EINVAL);
 		CU_ASSERT(strncmp(qless_error_last_message(), "qless_time_parse: ", 18) == 0);
 	}
-	TH_RC(qless_time_parse(NULL, &t), QLESS_EINVAL);
-	TH_RC(qless_time_parse("0", NULL), QLESS_EINVAL);
+	TH_RC(qless_time_parse(&t, NULL), QLESS_EINVAL);
+	TH_RC(qless_time_parse(NULL, "0"), QLESS_EINVAL);
 }
 
 /* Words of the vocabulary and near misses, for random texts. */
@@ -435,7 +435,7 @@ static void check_result(const char *text, int rc, const qless_when *w)
 	CU_ASSERT(isfinite(w->at) && isfinite(w->interval));
 	if (w->kind == QLESS_WHEN_CRON) {
 		char *norm = NULL;
-		int crc = qless_cron_check(w->cron, &norm);
+		int crc = qless_cron_check(&norm, w->cron);
 		if (crc != QLESS_OK || strcmp(norm, w->cron) != 0)
 			fprintf(stderr, "\n  \"%s\" gave \"%s\": %s", text, w->cron, qless_error_last_message());
 		CU_ASSERT(crc == QLESS_OK && strcmp(norm, w->cron) == 0);
@@ -525,7 +525,7 @@ static void test_random_texts(void)
 		/* now at the ends of the supported years too, where dates cross them */
 		static const double edges[] = { -62167219200.0, 253402300799.5, 0, -1.5 };
 		double now = round % 8 == 7 ? edges[rand_r(&seed) % 4] : N + (rand_r(&seed) % 1000) / 7.0;
-		int rc = qless_when_parse(text, now, &w);
+		int rc = qless_when_parse(&w, text, now);
 		check_result(text, rc, &w);
 		made_cron += rc == QLESS_OK && w.kind == QLESS_WHEN_CRON;
 	}
@@ -534,7 +534,7 @@ static void test_random_texts(void)
 	for (int round = 0; round < 2000; round++) {
 		qless_when w = QLESS_WHEN_INIT;
 		random_every(text, sizeof text, &seed);
-		int rc = qless_when_parse(text, N, &w);
+		int rc = qless_when_parse(&w, text, N);
 		if (rc != QLESS_OK || w.kind != QLESS_WHEN_CRON)
 			fprintf(stderr, "\n  \"%s\": rc %d kind %d: %s", text, rc, (int)w.kind, qless_error_last_message());
 		CU_ASSERT(rc == QLESS_OK && w.kind == QLESS_WHEN_CRON);
@@ -548,36 +548,36 @@ static void test_read_as(void)
 {
 	const double now = 1772619330; /* 2026-03-04T10:15:30Z, a Wednesday */
 	qless_when a = QLESS_WHEN_INIT, b = QLESS_WHEN_INIT;
-	TH_OK(qless_when_read("monday 9am", QLESS_WHEN_READ_EVERY, now, &a));
-	TH_OK(qless_when_read("  EVERY Monday\t9AM", QLESS_WHEN_READ_EVERY, now, &b));
+	TH_OK(qless_when_read(&a, "monday 9am", QLESS_WHEN_READ_EVERY, now));
+	TH_OK(qless_when_read(&b, "  EVERY Monday\t9AM", QLESS_WHEN_READ_EVERY, now));
 	CU_ASSERT_EQUAL(a.kind, QLESS_WHEN_CRON);
 	TH_STREQ(a.cron, b.cron);
-	TH_OK(qless_when_read("5 minutes", QLESS_WHEN_READ_IN, now, &a));
-	TH_OK(qless_when_read("In 5 minutes", QLESS_WHEN_READ_IN, now, &b));
+	TH_OK(qless_when_read(&a, "5 minutes", QLESS_WHEN_READ_IN, now));
+	TH_OK(qless_when_read(&b, "In 5 minutes", QLESS_WHEN_READ_IN, now));
 	CU_ASSERT(a.kind == QLESS_WHEN_AT && a.at == now + 300 && b.at == a.at);
-	TH_OK(qless_when_read("7pm tomorrow", QLESS_WHEN_READ_AT, now, &a));
-	TH_OK(qless_when_read("7pm tomorrow", QLESS_WHEN_READ_ANY, now, &b));
+	TH_OK(qless_when_read(&a, "7pm tomorrow", QLESS_WHEN_READ_AT, now));
+	TH_OK(qless_when_read(&b, "7pm tomorrow", QLESS_WHEN_READ_ANY, now));
 	CU_ASSERT(a.kind == QLESS_WHEN_AT && a.at == b.at);
-	TH_RC(qless_when_read("every monday 9am", QLESS_WHEN_READ_AT, now, &a), QLESS_EINVAL);
+	TH_RC(qless_when_read(&a, "every monday 9am", QLESS_WHEN_READ_AT, now), QLESS_EINVAL);
 	TH_STREQ(qless_error_last_message(),
 	         "qless_when_read: \"every monday 9am\" is a cron schedule, not a one-off time");
 	CU_ASSERT_EQUAL(a.kind, QLESS_WHEN_CRON);
-	TH_RC(qless_when_read("7pm tomorrow", QLESS_WHEN_READ_EVERY, now, &a), QLESS_EINVAL);
+	TH_RC(qless_when_read(&a, "7pm tomorrow", QLESS_WHEN_READ_EVERY, now), QLESS_EINVAL);
 	/* "every" goes in front, so one-off text does not even read. */
 	TH_STREQ(qless_error_last_message(), "qless_when_read: unexpected \"7pm\" at column 1");
 	/* what people type after --every */
-	TH_OK(qless_when_read("on the 1st and 15th", QLESS_WHEN_READ_EVERY, now, &a));
+	TH_OK(qless_when_read(&a, "on the 1st and 15th", QLESS_WHEN_READ_EVERY, now));
 	TH_STREQ(a.cron, "0 0 1,15 * *");
-	TH_OK(qless_when_read("other week on monday at 9am", QLESS_WHEN_READ_EVERY, now, &a));
+	TH_OK(qless_when_read(&a, "other week on monday at 9am", QLESS_WHEN_READ_EVERY, now));
 	CU_ASSERT(a.kind == QLESS_WHEN_INTERVAL && a.interval == 14 * 86400.0 && a.at == 1773046800);
 	/* and after --in, calendar units */
-	TH_OK(qless_when_read("1 month", QLESS_WHEN_READ_IN, now, &a));
+	TH_OK(qless_when_read(&a, "1 month", QLESS_WHEN_READ_IN, now));
 	CU_ASSERT(a.kind == QLESS_WHEN_AT && a.at == 1775297730);
-	TH_RC(qless_when_read("5 blorps", QLESS_WHEN_READ_IN, now, &a), QLESS_EINVAL);
+	TH_RC(qless_when_read(&a, "5 blorps", QLESS_WHEN_READ_IN, now), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "at column 3"));
-	TH_RC(qless_when_read("5 minutes", (qless_when_read_as)7, now, &a), QLESS_EINVAL);
+	TH_RC(qless_when_read(&a, "5 minutes", (qless_when_read_as)7, now), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "qless_when_read: as must be"));
-	TH_RC(qless_when_read(NULL, QLESS_WHEN_READ_AT, now, &a), QLESS_EINVAL);
+	TH_RC(qless_when_read(&a, NULL, QLESS_WHEN_READ_AT, now), QLESS_EINVAL);
 }
 
 /* text read at N with flags into *w. */
@@ -587,7 +587,7 @@ static int parse_with(const char *text, unsigned flags, qless_when *w)
 	*w = init;
 	w->flags = flags;
 	w->at = -1;
-	return qless_when_parse(text, N, w);
+	return qless_when_parse(w, text, N);
 }
 
 /* The phrase's expectation against rc and w: 1 when it holds, else 0
@@ -607,18 +607,18 @@ static int phrase_holds(const when_phrase *ph, int rc, const qless_when *w, char
 		return 0;
 	}
 	if (w->kind != QLESS_WHEN_CRON)
-		qless_time_format(w->at, iso);
+		qless_time_format(iso, w->at);
 	snprintf(why, size, "kind %d at %s interval %g cron \"%s\"", (int)w->kind, iso, w->interval, w->cron);
 	if ((int)w->kind != ph->kind)
 		return 0;
 	if (ph->kind == QLESS_WHEN_CRON) {
 		/* and the expression is one the script takes, as it spells it */
 		char *norm = NULL;
-		int valid = qless_cron_check(w->cron, &norm) == QLESS_OK && strcmp(norm, w->cron) == 0;
+		int valid = qless_cron_check(&norm, w->cron) == QLESS_OK && strcmp(norm, w->cron) == 0;
 		qless_free(norm);
 		return valid && strcmp(w->cron, ph->want) == 0 && w->at == 0 && w->interval == 0;
 	}
-	if (qless_time_parse(ph->want, &t) != QLESS_OK)
+	if (qless_time_parse(&t, ph->want) != QLESS_OK)
 		return 0;
 	return usec(w->at) == usec(t) && w->interval == ph->interval && w->cron[0] == '\0';
 }
@@ -858,7 +858,7 @@ static void test_relative_property(void)
 		double want, now = -2208988800.0 + (double)(rand_r(&seed) % 1000000) * 9467.0 + (rand_r(&seed) % 2) * 0.5;
 		qless_when w = QLESS_WHEN_INIT;
 		random_relative(text, sizeof text, now, &want, &seed);
-		int rc = qless_when_parse(text, now, &w);
+		int rc = qless_when_parse(&w, text, now);
 		int ok = isnan(want) ? rc == QLESS_EINVAL && strstr(qless_error_last_message(), "invalid date") != NULL
 		                     : rc == QLESS_OK && w.kind == QLESS_WHEN_AT && usec(w.at) == usec(want);
 		if (!ok && failed++ < 20)

@@ -24,7 +24,7 @@ static int reserve_all(qless_worker *w, const char **order, int max)
 	int n = 0;
 	for (;;) {
 		qless_job *job = (qless_job *)0x1;
-		int rc = qless_worker_reserve(w, &job);
+		int rc = qless_worker_reserve(&job, w);
 		CU_ASSERT_EQUAL(rc, QLESS_OK);
 		if (rc != QLESS_OK || !job)
 			break;
@@ -61,9 +61,9 @@ static void test_new(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
 	TH_STREQ(qless_worker_name(w), "wrk");
 	qless_job *job = (qless_job *)0x1;
-	TH_OK(qless_worker_reserve(w, &job));
+	TH_OK(qless_worker_reserve(&job, w));
 	CU_ASSERT_PTR_NULL(job); /* all empty */
-	TH_RC(qless_worker_reserve(w, NULL), QLESS_EINVAL);
+	TH_RC(qless_worker_reserve(NULL, w), QLESS_EINVAL);
 	qless_worker_free(w);
 	qless_client_free(c);
 }
@@ -90,7 +90,7 @@ static void test_reserve_ordered(void)
 	TH_STREQ(order[2], "b");
 	TH_STREQ(order[3], "b");
 	qless_strlist *lost = NULL;
-	TH_RC(qless_worker_lost_locks(w, 0, &lost), QLESS_EINVAL); /* watch_locks 0 */
+	TH_RC(qless_worker_lost_locks(&lost, w, 0), QLESS_EINVAL); /* watch_locks 0 */
 	CU_ASSERT_PTR_NULL(lost);
 	qless_worker_free(w);
 	for (int i = 0; i < 2; i++) {
@@ -144,13 +144,13 @@ static void test_reserve_paused(void)
 	TH_OK(qless_worker_new(&w, c, qs, 2, NULL));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
 	qless_job *job = NULL;
-	TH_OK(qless_worker_reserve(w, &job));
+	TH_OK(qless_worker_reserve(&job, w));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
 	TH_STREQ(qless_job_jid(job), k);
 	TH_STREQ(qless_job_worker(job), "wrk");
 	qless_job_free(job);
 	job = (qless_job *)0x1;
-	TH_OK(qless_worker_reserve(w, &job));
+	TH_OK(qless_worker_reserve(&job, w));
 	CU_ASSERT_PTR_NULL(job);
 	qless_worker_free(w);
 	qless_queue_free(qa);
@@ -162,7 +162,7 @@ static void test_reserve_paused(void)
 static int wait_lost(qless_worker *w, const char *jid)
 {
 	qless_strlist *lost = NULL;
-	int rc = qless_worker_lost_locks(w, 2000, &lost);
+	int rc = qless_worker_lost_locks(&lost, w, 2000);
 	CU_ASSERT_EQUAL(rc, QLESS_OK);
 	int found = lost && th_strlist_has(lost, jid, NULL);
 	if (!found)
@@ -184,7 +184,7 @@ static void test_lost_locks(void)
 
 	/* Nothing yet, without waiting. */
 	qless_strlist *lost = NULL;
-	TH_OK(qless_worker_lost_locks(w, 0, &lost));
+	TH_OK(qless_worker_lost_locks(&lost, w, 0));
 	CU_ASSERT_PTR_NOT_NULL(lost);
 	CU_ASSERT_EQUAL(qless_strlist_size(lost), 0);
 	qless_strlist_free(lost);
@@ -192,7 +192,7 @@ static void test_lost_locks(void)
 	/* 1. timed out. */
 	char *a = th_put(c, "q", "K", NULL, NULL);
 	qless_job *ja = NULL;
-	TH_OK(qless_worker_reserve(w, &ja));
+	TH_OK(qless_worker_reserve(&ja, w));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ja);
 	const char *ids[] = { a };
 	TH_OK(qless_client_timeout(other, ids, 1));
@@ -200,7 +200,7 @@ static void test_lost_locks(void)
 
 	/* 2. moved by another worker's put. */
 	qless_job *ja2 = NULL;
-	TH_OK(qless_worker_reserve(w, &ja2));
+	TH_OK(qless_worker_reserve(&ja2, w));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ja2);
 	TH_STREQ(qless_job_jid(ja2), a);
 	qless_job *view = th_get(other, a);
@@ -212,7 +212,7 @@ static void test_lost_locks(void)
 	/* 3. canceled. */
 	char *b = th_put(c, "q", "K", NULL, NULL);
 	qless_job *jb = NULL;
-	TH_OK(qless_worker_reserve(w, &jb));
+	TH_OK(qless_worker_reserve(&jb, w));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(jb);
 	const char *bid[] = { b };
 	TH_OK(qless_client_cancel(other, bid, 1));
@@ -222,7 +222,7 @@ static void test_lost_locks(void)
 	TH_OK(qless_client_config_set(c, "grace-period", "0"));
 	char *d = th_put(c, "q", "K", NULL, NULL);
 	qless_job *jd = NULL;
-	TH_OK(qless_worker_reserve(w, &jd));
+	TH_OK(qless_worker_reserve(&jd, w));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(jd);
 	TH_OK(qless_client_set_time_offset(other, 100));
 	qless_job *stolen = th_pop1(other, "q");
@@ -230,10 +230,10 @@ static void test_lost_locks(void)
 	CU_ASSERT(wait_lost(w, d));
 	/* Reported once: nothing left now. */
 	lost = NULL;
-	TH_OK(qless_worker_lost_locks(w, 100, &lost));
+	TH_OK(qless_worker_lost_locks(&lost, w, 100));
 	CU_ASSERT_EQUAL(qless_strlist_size(lost), 0);
 	qless_strlist_free(lost);
-	TH_RC(qless_worker_lost_locks(w, 0, NULL), QLESS_EINVAL);
+	TH_RC(qless_worker_lost_locks(NULL, w, 0), QLESS_EINVAL);
 
 	qless_job_free(stolen);
 	qless_job_free(jd);
@@ -387,7 +387,7 @@ static void test_main_args(void)
 	const char *env_allow[] = { "x.*", "y.Z" };
 
 	unsetenv("QLESS_WORKER_ALLOW");
-	TH_OK(qless_worker_main_args(argv, 14, &allow, &files));
+	TH_OK(qless_worker_main_args(&allow, &files, argv, 14));
 	strlist_is(allow, want_allow, 2);
 	strlist_is(files, want_files, 2);
 	qless_strlist_free(allow);
@@ -395,36 +395,36 @@ static void test_main_args(void)
 
 	/* No --allow: the variable's items, blanks and empty items dropped. */
 	setenv("QLESS_WORKER_ALLOW", " x.* ,, y.Z ,", 1);
-	TH_OK(qless_worker_main_args(argv, 2, &allow, &files));
+	TH_OK(qless_worker_main_args(&allow, &files, argv, 2));
 	strlist_is(allow, env_allow, 2);
 	strlist_is(files, NULL, 0);
 	qless_strlist_free(allow);
 	qless_strlist_free(files);
 	/* The flags replace it; --help asks for nothing; a flag without its value is not read. */
-	TH_OK(qless_worker_main_args(argv + 2, 2, &allow, &files));
+	TH_OK(qless_worker_main_args(&allow, &files, argv + 2, 2));
 	strlist_is(allow, want_allow, 1);
 	qless_strlist_free(allow);
 	qless_strlist_free(files);
 	const char *help[] = { "--allow", "a.*", "-r", "f1", "--help" };
-	TH_OK(qless_worker_main_args(help, 5, &allow, &files));
+	TH_OK(qless_worker_main_args(&allow, &files, help, 5));
 	strlist_is(allow, NULL, 0);
 	strlist_is(files, NULL, 0);
 	qless_strlist_free(allow);
 	qless_strlist_free(files);
 	unsetenv("QLESS_WORKER_ALLOW");
 	const char *dangling[] = { "--require" };
-	TH_OK(qless_worker_main_args(dangling, 1, &allow, &files));
+	TH_OK(qless_worker_main_args(&allow, &files, dangling, 1));
 	strlist_is(files, NULL, 0);
 	qless_strlist_free(allow);
 	qless_strlist_free(files);
 
-	TH_OK(qless_worker_main_args(NULL, 0, &allow, &files));
+	TH_OK(qless_worker_main_args(&allow, &files, NULL, 0));
 	strlist_is(allow, NULL, 0);
 	qless_strlist_free(allow);
 	qless_strlist_free(files);
-	TH_RC(qless_worker_main_args(NULL, 1, &allow, &files), QLESS_EINVAL);
+	TH_RC(qless_worker_main_args(&allow, &files, NULL, 1), QLESS_EINVAL);
 	CU_ASSERT_PTR_NULL(allow);
-	TH_RC(qless_worker_main_args(argv, 2, NULL, &files), QLESS_EINVAL);
+	TH_RC(qless_worker_main_args(NULL, &files, argv, 2), QLESS_EINVAL);
 }
 
 CU_TestInfo worker_tests[] = {

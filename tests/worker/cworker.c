@@ -146,7 +146,7 @@ static void tree_failed(qless_result *result, const char *what)
 static int add_seen(qless_client *c, const char *jid, size_t n)
 {
 	char *seen = NULL, text[32];
-	int rc = qless_state_get(c, jid, "seen", &seen);
+	int rc = qless_state_get(&seen, c, jid, "seen");
 	if (rc == QLESS_OK) {
 		snprintf(text, sizeof text, "%lld", (seen ? atoll(seen) : 0) + (long long)n);
 		rc = qless_state_set(c, jid, "seen", text);
@@ -164,7 +164,7 @@ static void tree(qless_job *job, qless_result *result)
 	char *in = NULL, doubled[10][32];
 	const char *values[10];
 	tree_log(job, "perform");
-	if (qless_port_read(c, jid, QLESS_PORT_IN, "in", 10, &in) != QLESS_OK) {
+	if (qless_port_read(&in, c, jid, QLESS_PORT_IN, "in", 10) != QLESS_OK) {
 		tree_failed(result, "port.read");
 		return;
 	}
@@ -226,10 +226,10 @@ static int sink_again(int rc, int *tries)
 static int sink_read(qless_client *c, const char *jid, const char *peeked, size_t n, char **out_json)
 {
 	int rc, tries = 0;
-	while ((rc = qless_port_read(c, jid, QLESS_PORT_IN, "in", (int64_t)n, out_json)) != QLESS_OK &&
+	while ((rc = qless_port_read(out_json, c, jid, QLESS_PORT_IN, "in", (int64_t)n)) != QLESS_OK &&
 	       sink_again(rc, &tries)) {
 		char *head = NULL;
-		while ((rc = qless_port_peek(c, jid, QLESS_PORT_IN, "in", (int64_t)n, &head)) != QLESS_OK &&
+		while ((rc = qless_port_peek(&head, c, jid, QLESS_PORT_IN, "in", (int64_t)n)) != QLESS_OK &&
 		       sink_again(rc, &tries))
 			;
 		if (rc != QLESS_OK)
@@ -259,7 +259,7 @@ static void sink(qless_job *job, qless_result *result)
 	for (;;) {
 		char *peeked = NULL, *read = NULL;
 		int rc, tries = 0;
-		while ((rc = qless_port_peek(c, jid, QLESS_PORT_IN, "in", 8, &peeked)) != QLESS_OK &&
+		while ((rc = qless_port_peek(&peeked, c, jid, QLESS_PORT_IN, "in", 8)) != QLESS_OK &&
 		       sink_again(rc, &tries))
 			;
 		if (rc != QLESS_OK) {

@@ -63,7 +63,7 @@ QLESS_EXTERN(double) qless_client_now(const qless_client *client);
  * *out = NULL. Script errors come back as a negative code with the script's
  * message (an unknown command is QLESS_EINVAL). This is the escape hatch for commands newer than this library.
  */
-QLESS_EXTERN(int) qless_client_call(qless_client *client, char **out, const char *command,
+QLESS_EXTERN(int) qless_client_call(char **out, qless_client *client, const char *command,
                                     QLESS_STRV(argv, argc));
 
 /* One call of qless_client_call_batch: inputs, then results. */
@@ -90,9 +90,9 @@ QLESS_EXTERN(int) qless_client_call_batch(qless_client *client, qless_call *call
 /* ---- jobs by id ---- */
 
 /* *out: owned job; QLESS_ENOTFOUND when the job does not exist. */
-QLESS_EXTERN(int) qless_client_get_job(qless_client *client, qless_job **out, const char *jid);
+QLESS_EXTERN(int) qless_client_get_job(qless_job **out, qless_client *client, const char *jid);
 /* Jobs that exist, in argument order (unknown jids skipped). *out owned. */
-QLESS_EXTERN(int) qless_client_get_jobs(qless_client *client, qless_joblist **out,
+QLESS_EXTERN(int) qless_client_get_jobs(qless_joblist **out, qless_client *client,
                                         QLESS_STRV(jids, njids));
 /* Cancels the jobs (and only them: a job others depend on can be canceled
  * only together with its dependents, else QLESS_ESTATE). Completed and
@@ -107,53 +107,53 @@ QLESS_EXTERN(int) qless_client_timeout(qless_client *client, QLESS_STRV(jids, nj
  * states "suspended", "terminating", "terminated" (queue required).
  * count 0 means the protocol default (25). *out owned.
  */
-QLESS_EXTERN(int) qless_client_jobs(qless_client *client, qless_strlist **out, const char *state,
+QLESS_EXTERN(int) qless_client_jobs(qless_strlist **out, qless_client *client, const char *state,
                                     const char *queue, int64_t offset, int64_t count);
 
 /* ---- tags ---- */
 
 /* Jids carrying tag, oldest tagging first; *total (may be NULL) gets the
  * number of all such jobs. count 0: 25. *out owned. */
-QLESS_EXTERN(int) qless_client_tagged(qless_client *client, qless_strlist **out, int64_t *total,
+QLESS_EXTERN(int) qless_client_tagged(qless_strlist **out, int64_t *total, qless_client *client,
                                       const char *tag, int64_t offset, int64_t count);
 /* Tags used by at least two jobs, most used first, with their use counts as
  * the list numbers. count 0: 25. *out owned. */
-QLESS_EXTERN(int) qless_client_top_tags(qless_client *client, qless_strlist **out,
+QLESS_EXTERN(int) qless_client_top_tags(qless_strlist **out, qless_client *client,
                                         int64_t offset, int64_t count);
 
 /* ---- tracking ---- */
 
 /* *jobs: tracked jobs that exist; *expired: tracked jids that no longer do.
  * Either pointer may be NULL if not wanted. Both owned. */
-QLESS_EXTERN(int) qless_client_tracked(qless_client *client, qless_joblist **jobs, qless_strlist **expired);
+QLESS_EXTERN(int) qless_client_tracked(qless_joblist **jobs, qless_strlist **expired, qless_client *client);
 
 /* ---- failures ---- */
 
 /* Failure groups, each with its number of failed jobs. *out owned. */
-QLESS_EXTERN(int) qless_client_failed_groups(qless_client *client, qless_strlist **out);
+QLESS_EXTERN(int) qless_client_failed_groups(qless_strlist **out, qless_client *client);
 /* Jids failed in group, newest first; *total may be NULL. limit 0: 25. */
-QLESS_EXTERN(int) qless_client_failed(qless_client *client, qless_strlist **out, int64_t *total,
+QLESS_EXTERN(int) qless_client_failed(qless_strlist **out, int64_t *total, qless_client *client,
                                       const char *group, int64_t start, int64_t limit);
 
 /* ---- queues and workers ---- */
 
 /* Names of the known queues, oldest first. *out owned. */
-QLESS_EXTERN(int) qless_client_queue_names(qless_client *client, qless_strlist **out);
+QLESS_EXTERN(int) qless_client_queue_names(qless_strlist **out, qless_client *client);
 /* Every known queue's counts (see qless_queue_countlist in queue.h).
  * *out owned: release with qless_queue_countlist_free(). */
-QLESS_EXTERN(int) qless_client_queue_counts(qless_client *client, qless_queue_countlist **out);
+QLESS_EXTERN(int) qless_client_queue_counts(qless_queue_countlist **out, qless_client *client);
 /* The protocol's `queues` reply: JSON array of per-queue counts. *out owned.
  * Kept for programs that want the raw reply; qless_client_queue_counts is
  * the typed form. */
-QLESS_EXTERN(int) qless_client_queues_json(qless_client *client, char **out);
+QLESS_EXTERN(int) qless_client_queues_json(char **out, qless_client *client);
 
 /* Workers seen recently, most recent first; list numbers are their running
  * job counts. *out owned. */
-QLESS_EXTERN(int) qless_client_workers(qless_client *client, qless_strlist **out);
+QLESS_EXTERN(int) qless_client_workers(qless_strlist **out, qless_client *client);
 /* Jids a worker holds (*jobs) and holds with an expired lock (*stalled).
  * Either may be NULL if not wanted. Both owned. */
-QLESS_EXTERN(int) qless_client_worker_jobs(qless_client *client, const char *worker,
-                                           qless_strlist **jobs, qless_strlist **stalled);
+QLESS_EXTERN(int) qless_client_worker_jobs(qless_strlist **jobs, qless_strlist **stalled,
+                                           qless_client *client, const char *worker);
 /* Forgets workers (their job lists are kept until they expire). */
 QLESS_EXTERN(int) qless_client_deregister_workers(qless_client *client, QLESS_STRV(workers, n));
 
@@ -161,9 +161,9 @@ QLESS_EXTERN(int) qless_client_deregister_workers(qless_client *client, QLESS_ST
 
 /* *out: owned value as text, or NULL when the option is neither set nor has
  * a default. */
-QLESS_EXTERN(int) qless_client_config_get(qless_client *client, char **out, const char *key);
+QLESS_EXTERN(int) qless_client_config_get(char **out, qless_client *client, const char *key);
 /* All options with defaults overlaid by stored values, as a JSON object. Owned. */
-QLESS_EXTERN(int) qless_client_config_all(qless_client *client, char **out);
+QLESS_EXTERN(int) qless_client_config_all(char **out, qless_client *client);
 QLESS_EXTERN(int) qless_client_config_set(qless_client *client, const char *key, const char *value);
 QLESS_EXTERN(int) qless_client_config_unset(qless_client *client, const char *key);
 

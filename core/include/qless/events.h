@@ -25,7 +25,7 @@ QLESS_EXTERN(void) qless_events_free(qless_events *events);
  * "ql:" prefix) and *message both owned; on timeout returns QLESS_OK with
  * both set to NULL.
  */
-QLESS_EXTERN(int) qless_events_next(qless_events *events, int timeout_ms, char **channel, char **message);
+QLESS_EXTERN(int) qless_events_next(char **channel, char **message, qless_events *events, int timeout_ms);
 
 #ifdef __cplusplus
 }

@@ -101,11 +101,11 @@ QLESS_EXTERN(int) qless_job_fail(qless_job *job, const char *group, const char *
  * retry; with group and message (both or neither) records them as the
  * failure. *out_remaining (may be NULL): retries left, -1 when this retry
  * exhausted them and the job failed. */
-QLESS_EXTERN(int) qless_job_retry(qless_job *job, double delay, const char *group, const char *message,
-                                  int64_t *out_remaining);
+QLESS_EXTERN(int) qless_job_retry(int64_t *out_remaining, qless_job *job, double delay, const char *group,
+                                  const char *message);
 /* Renews the lock, sending the current data; *out_expires may be NULL.
  * QLESS_ELOCK when the lock was lost. */
-QLESS_EXTERN(int) qless_job_heartbeat(qless_job *job, double *out_expires);
+QLESS_EXTERN(int) qless_job_heartbeat(double *out_expires, qless_job *job);
 
 /* ---- operations by anyone ---- */
 

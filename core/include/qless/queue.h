@@ -46,7 +46,7 @@ typedef struct qless_put_options {
 	const char *outports;
 	const char *const *aliases;  /* global names of the job; NULL/0: none */
 	size_t naliases;
-	const char *created_by;      /* recorded at creation (the put's "by"); NULL: the worker name */
+	const char *by;      /* recorded at creation (the put's "by"); NULL: the worker name */
 } qless_put_options;
 
 #define QLESS_PUT_OPTIONS_INIT \
@@ -72,7 +72,7 @@ QLESS_EXTERN(int) qless_jid_generate(char out[QLESS_JID_SIZE]);
  * queue. *out_jid (may be NULL) receives the jid, owned. opts may be NULL.
  * Data that is not valid JSON is refused with QLESS_EINVAL before any I/O.
  */
-QLESS_EXTERN(int) qless_queue_put(qless_queue *queue, char **out_jid, const char *klass,
+QLESS_EXTERN(int) qless_queue_put(char **out_jid, qless_queue *queue, const char *klass,
                                   const char *data, const qless_put_options *opts);
 
 /*
@@ -81,7 +81,7 @@ QLESS_EXTERN(int) qless_queue_put(qless_queue *queue, char **out_jid, const char
  * *out_inserted (may be NULL) is 1 when the job was put, 0 when it already
  * existed. *out_jid (may be NULL) owned.
  */
-QLESS_EXTERN(int) qless_queue_put_unique(qless_queue *queue, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_queue_put_unique(char **out_jid, int *out_inserted, qless_queue *queue,
                                          const char *klass, const char *data, const qless_put_options *opts);
 
 /* Size of a unique jid, terminating NUL included. */
@@ -104,16 +104,16 @@ QLESS_EXTERN(int) qless_unique_jid_for_key(char out[QLESS_UNIQUE_JID_SIZE], cons
  * duplicate keys, \u0000, integers outside int64 and reals that overflow.
  * *out owned (qless_free).
  */
-QLESS_EXTERN(int) qless_canonical_json(const char *json, char **out);
+QLESS_EXTERN(int) qless_json_canonicalize(char **out, const char *json);
 
 /* Hands up to count jobs to this client's worker, locking them. *out owned
  * (an empty list when nothing is ready or the queue is paused). */
-QLESS_EXTERN(int) qless_queue_pop(qless_queue *queue, qless_joblist **out, int64_t count);
+QLESS_EXTERN(int) qless_queue_pop(qless_joblist **out, qless_queue *queue, int64_t count);
 /* The next count jobs, without locking them. *out owned. */
-QLESS_EXTERN(int) qless_queue_peek(qless_queue *queue, qless_joblist **out, int64_t count);
+QLESS_EXTERN(int) qless_queue_peek(qless_joblist **out, qless_queue *queue, int64_t count);
 
 /* Jobs running, waiting or scheduled in the queue. */
-QLESS_EXTERN(int) qless_queue_length(qless_queue *queue, int64_t *out);
+QLESS_EXTERN(int) qless_queue_length(int64_t *out, qless_queue *queue);
 
 #define QLESS_QUEUE_COUNTS_VERSION 1
 
@@ -132,7 +132,7 @@ typedef struct qless_queue_counts {
 
 /* The queue's counts into *out (out->version set by the caller). A queue
  * nothing was ever put in has all counts 0 and is not paused. */
-QLESS_EXTERN(int) qless_queue_counts_get(qless_queue *queue, qless_queue_counts *out);
+QLESS_EXTERN(int) qless_queue_counts_get(qless_queue_counts *out, qless_queue *queue);
 
 /*
  * qless_queue_countlist: every known queue's name and counts, oldest queue
@@ -144,8 +144,8 @@ QLESS_EXTERN(size_t) qless_queue_countlist_size(const qless_queue_countlist *lis
 QLESS_EXTERN(const char *) qless_queue_countlist_name(const qless_queue_countlist *list, size_t index);
 /* The counts of queue index into *out (out->version set by the caller);
  * QLESS_EINVAL when index is out of range. */
-QLESS_EXTERN(int) qless_queue_countlist_get(const qless_queue_countlist *list, size_t index,
-                                            qless_queue_counts *out);
+QLESS_EXTERN(int) qless_queue_countlist_get(qless_queue_counts *out, const qless_queue_countlist *list,
+                                            size_t index);
 QLESS_EXTERN(void) qless_queue_countlist_free(qless_queue_countlist *list);
 
 QLESS_EXTERN(int) qless_queue_pause(qless_queue *queue);
@@ -155,7 +155,7 @@ QLESS_EXTERN(int) qless_queue_forget(qless_queue *queue);
 
 /* Moves up to count (0: 25) of the oldest jobs failed in group back into
  * this queue. *out_moved may be NULL. */
-QLESS_EXTERN(int) qless_queue_unfail(qless_queue *queue, const char *group, int64_t count, int64_t *out_moved);
+QLESS_EXTERN(int) qless_queue_unfail(int64_t *out_moved, qless_queue *queue, const char *group, int64_t count);
 
 /* Per-queue lock duration (`<queue>-heartbeat`) and concurrency cap
  * (`<queue>-max-concurrency`, 0 = unlimited). */
@@ -183,7 +183,7 @@ typedef struct qless_stats {
 } qless_stats;
 
 /* Statistics of the UTC day containing date (seconds since the epoch). */
-QLESS_EXTERN(int) qless_queue_stats(qless_queue *queue, double date, qless_stats *out);
+QLESS_EXTERN(int) qless_queue_stats(qless_stats *out, qless_queue *queue, double date);
 
 #ifdef __cplusplus
 }

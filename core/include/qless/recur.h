@@ -38,7 +38,7 @@ QLESS_EXTERN(int) qless_recur_options_init(qless_recur_options *opts, unsigned i
 
 /* Starts putting a job of klass with data (JSON, NULL = "{}") into queue
  * every interval (> 0) seconds. *out_jid (may be NULL) owned. */
-QLESS_EXTERN(int) qless_queue_recur(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+QLESS_EXTERN(int) qless_queue_recur(char **out_jid, qless_queue *queue, const char *klass, const char *data,
                                     double interval, const qless_recur_options *opts);
 
 /* Like qless_queue_recur, at the fire times of the cron expression expr
@@ -47,12 +47,12 @@ QLESS_EXTERN(int) qless_queue_recur(qless_queue *queue, char **out_jid, const ch
  * opts->offset is ignored (the expression gives the first due time) and
  * opts->backlog is at most 1000; with opts->unique and no jid the jid is
  * qless_unique_jid's cron form. *out_jid (may be NULL) owned. */
-QLESS_EXTERN(int) qless_queue_recur_cron(qless_queue *queue, char **out_jid, const char *klass, const char *data,
+QLESS_EXTERN(int) qless_queue_recur_cron(char **out_jid, qless_queue *queue, const char *klass, const char *data,
                                          const char *expr, const qless_recur_options *opts);
 
 /* *out owned (qless_recur_free); keeps the client alive. QLESS_ENOTFOUND if
  * there is no such template. */
-QLESS_EXTERN(int) qless_client_get_recur(qless_client *client, qless_recur **out, const char *jid);
+QLESS_EXTERN(int) qless_client_get_recur(qless_recur **out, qless_client *client, const char *jid);
 QLESS_EXTERN(void) qless_recur_free(qless_recur *recur);
 
 /* Fields of the snapshot; strings borrowed until the handle is freed or the
@@ -91,7 +91,7 @@ QLESS_EXTERN(int) qless_recur_tag_remove(qless_recur *recur, QLESS_STRV(tags, nt
  * (which may be past when overdue); backlog is not applied; none for a
  * template whose expression fires no more. *out owned (qless_free; NULL
  * when *n is 0). QLESS_ENOTFOUND when the template is gone. */
-QLESS_EXTERN(int) qless_recur_next(qless_recur *recur, int64_t count, double **out, size_t *n);
+QLESS_EXTERN(int) qless_recur_next(double **out, size_t *n, qless_recur *recur, int64_t count);
 /* Stops the template (instances already made are unaffected). */
 QLESS_EXTERN(int) qless_recur_cancel(qless_recur *recur);
 

@@ -59,28 +59,28 @@ QLESS_EXTERN(int) qless_schedule_options_init(qless_schedule_options *opts, unsi
  * text or expression is QLESS_EINVAL before any I/O.
  */
 /* A one-off job that may run at once. */
-QLESS_EXTERN(int) qless_schedule_add_now(qless_schedule *schedule, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_schedule_add_now(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                          const char *klass, const char *data, const qless_schedule_options *opts);
 /* A one-off job at time `when` (a past time runs at once). */
-QLESS_EXTERN(int) qless_schedule_add_at(qless_schedule *schedule, char **out_jid, int *out_inserted, double when,
+QLESS_EXTERN(int) qless_schedule_add_at(char **out_jid, int *out_inserted, qless_schedule *schedule, double when,
                                         const char *klass, const char *data, const qless_schedule_options *opts);
 /* A one-off job in `seconds` (<= 0: at once). */
-QLESS_EXTERN(int) qless_schedule_add_in(qless_schedule *schedule, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_schedule_add_in(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                         double seconds, const char *klass, const char *data,
                                         const qless_schedule_options *opts);
 /* A template firing every `interval` (> 0) seconds, first at time `first`
  * (0 or a past time: now). */
-QLESS_EXTERN(int) qless_schedule_add_every(qless_schedule *schedule, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_schedule_add_every(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                            double interval, double first, const char *klass, const char *data,
                                            const qless_schedule_options *opts);
 /* A template firing at the times of a cron expression (qless/when.h). */
-QLESS_EXTERN(int) qless_schedule_add_cron(qless_schedule *schedule, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_schedule_add_cron(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                           const char *expr, const char *klass, const char *data,
                                           const qless_schedule_options *opts);
 /* when_text read by qless_when_parse at the client's now ("7pm tomorrow",
  * "in 5 minutes", "every monday 9am"), then added as add_at, add_every or
  * add_cron. */
-QLESS_EXTERN(int) qless_schedule_add(qless_schedule *schedule, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_schedule_add(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                      const char *when_text, const char *klass, const char *data,
                                      const qless_schedule_options *opts);
 /*
@@ -91,29 +91,29 @@ QLESS_EXTERN(int) qless_schedule_add(qless_schedule *schedule, char **out_jid, i
  */
 /* A one-off time ("7pm tomorrow", "in 5 minutes"), added as add_at; a
  * recurring text is refused (use add_every_text or add_cron). */
-QLESS_EXTERN(int) qless_schedule_add_at_text(qless_schedule *schedule, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_schedule_add_at_text(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                              const char *at_text, const char *klass, const char *data,
                                              const qless_schedule_options *opts);
 /* A duration ("5 minutes", or "in 5 minutes": "in " is put before the
  * text unless its first word is "in"), added as add_at the time it ends. */
-QLESS_EXTERN(int) qless_schedule_add_in_text(qless_schedule *schedule, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_schedule_add_in_text(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                              const char *in_text, const char *klass, const char *data,
                                              const qless_schedule_options *opts);
 /* A recurrence ("monday 9am", "every 2 days at 9am": "every " is put
  * before the text unless its first word is "every"), added as add_cron or
  * add_every by what it means. */
-QLESS_EXTERN(int) qless_schedule_add_every_text(qless_schedule *schedule, char **out_jid, int *out_inserted,
+QLESS_EXTERN(int) qless_schedule_add_every_text(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                                 const char *every_text, const char *klass, const char *data,
                                                 const qless_schedule_options *opts);
 /* Removes the template or scheduled job jid of this schedule; *out_removed
  * (may be NULL) is 0 when there was none (a job already waiting, running
  * or done is left alone). */
-QLESS_EXTERN(int) qless_schedule_remove(qless_schedule *schedule, const char *jid, int *out_removed);
+QLESS_EXTERN(int) qless_schedule_remove(int *out_removed, qless_schedule *schedule, const char *jid);
 /* The pending entries as a JSON array (owned: qless_free): the templates
  * (by next due time, then jid), then the scheduled jobs, each
  * {"jid", "klass", "kind": "cron"|"interval"|"at", "cron" or "interval" for
  * templates, "next", "priority", "tags"}. Promotes and spawns nothing. */
-QLESS_EXTERN(int) qless_schedule_list(qless_schedule *schedule, char **out_json);
+QLESS_EXTERN(int) qless_schedule_list(char **out_json, qless_schedule *schedule);
 
 /*
  * The job code of a listener, called on a pool thread with the job

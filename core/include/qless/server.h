@@ -28,7 +28,7 @@ QLESS_EXTERN(int) qless_server_dir(char **out);
  * URL, "unix://<dir>/redis.sock", owned. Starting is safe against a
  * concurrent start by another process (one server per directory).
  */
-QLESS_EXTERN(int) qless_server_start(const char *dir, char **out_url);
+QLESS_EXTERN(int) qless_server_start(char **out_url, const char *dir);
 
 /* Stops the server of dir (persisting its data first) and waits until it
  * has exited. Not running is not an error. */
@@ -37,7 +37,7 @@ QLESS_EXTERN(int) qless_server_stop(const char *dir);
 /* Whether the server of dir runs: *out_running 1/0, *out_pid its pid (0 if
  * not running), *out_url its URL (owned; set even when not running). Any
  * out-pointer may be NULL. */
-QLESS_EXTERN(int) qless_server_status(const char *dir, int *out_running, int64_t *out_pid, char **out_url);
+QLESS_EXTERN(int) qless_server_status(int *out_running, int64_t *out_pid, char **out_url, const char *dir);
 
 #ifdef __cplusplus
 }

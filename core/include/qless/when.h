@@ -46,7 +46,7 @@ typedef struct qless_when {
  * naming the word and its column when the text is not understood; *out
  * is then unchanged. Past times are times like any other (whether one
  * may be used is for the caller to say). The grammar: docs/times.md. */
-QLESS_EXTERN(int) qless_when_parse(const char *text, double now, qless_when *out);
+QLESS_EXTERN(int) qless_when_parse(qless_when *out, const char *text, double now);
 
 /* What a text given for one purpose may mean. */
 typedef enum qless_when_read_as {
@@ -62,41 +62,41 @@ typedef enum qless_when_read_as {
  * in the text as given; a text refused for its meaning leaves *out holding
  * that meaning. Schedules (qless_schedule_add_*_text) and the
  * command line read their --at/--in/--every text this way. */
-QLESS_EXTERN(int) qless_when_read(const char *text, qless_when_read_as as, double now, qless_when *out);
+QLESS_EXTERN(int) qless_when_read(qless_when *out, const char *text, qless_when_read_as as, double now);
 
 /* Checks the syntax of a cron expression (5 fields, 7 fields or a macro).
  * *out_normalised (may be NULL) owned: the expression with spaces collapsed,
  * names upper-cased and macros lower-cased. Whether it ever fires is for the
  * server to say (cron.next). */
-QLESS_EXTERN(int) qless_cron_check(const char *expr, char **out_normalised);
+QLESS_EXTERN(int) qless_cron_check(char **out_normalised, const char *expr);
 
 /* The spelling of a cron expression in a unique identity: macros expanded,
  * names as numbers, 7 as 0 in day-of-week, numbers without leading zeros
  * ("@weekly" and "0 0 * * SUN" both give "0 0 * * 0"). *out owned. */
-QLESS_EXTERN(int) qless_cron_identity(const char *expr, char **out);
+QLESS_EXTERN(int) qless_cron_identity(char **out, const char *expr);
 
 /* The first count (1-1000) fire times of expr at or after the client's now,
  * each the first after the one before: the due times a template made now
  * with expr would get (the server's cron.next). The syntax is checked here
  * before any I/O; QLESS_EINVAL from the server when expr never fires.
  * *out owned (qless_free; NULL when *n is 0), *n <= count. */
-QLESS_EXTERN(int) qless_client_cron_next(qless_client *client, const char *expr, int64_t count, double **out,
-                                         size_t *n);
+QLESS_EXTERN(int) qless_client_cron_next(double **out, size_t *n, qless_client *client, const char *expr,
+                                         int64_t count);
 
 /* A short English description of a valid expression, for tables. *out
  * owned. QLESS_EINVAL as qless_cron_check for an invalid one. */
-QLESS_EXTERN(int) qless_cron_describe(const char *expr, char **out);
+QLESS_EXTERN(int) qless_cron_describe(char **out, const char *expr);
 
 /* "YYYY-MM-DDTHH:MM:SS[.ffffff]Z" plus the terminating NUL. */
 #define QLESS_TIME_SIZE 32
 
 /* Writes t (epoch seconds, years 0000-9999) as ISO 8601 UTC; the fraction,
  * to the microsecond, only when it is not zero. */
-QLESS_EXTERN(int) qless_time_format(double t, char out[QLESS_TIME_SIZE]);
+QLESS_EXTERN(int) qless_time_format(char out[QLESS_TIME_SIZE], double t);
 /* Reads epoch seconds ("1772619330", "-5", "1.5") or an ISO 8601 date or
  * date-time ("2026-03-04", "2026-03-04T10:15:30Z", "...T12:15:30+02:00",
  * no zone = UTC) into *out. */
-QLESS_EXTERN(int) qless_time_parse(const char *text, double *out);
+QLESS_EXTERN(int) qless_time_parse(double *out, const char *text);
 
 #ifdef __cplusplus
 }

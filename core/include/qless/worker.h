@@ -65,7 +65,7 @@ QLESS_EXTERN(const char *) qless_worker_name(const qless_worker *worker);
 
 /* Pops one job from the first queue (in the reservation order) that has
  * one. *out: owned job, or NULL when every queue is empty or paused. */
-QLESS_EXTERN(int) qless_worker_reserve(qless_worker *worker, qless_job **out);
+QLESS_EXTERN(int) qless_worker_reserve(qless_job **out, qless_worker *worker);
 
 /*
  * Jids whose lock this worker lost (handed to another worker, timed out,
@@ -73,7 +73,7 @@ QLESS_EXTERN(int) qless_worker_reserve(qless_worker *worker, qless_job **out);
  * to timeout_ms for the first one (0: do not wait). *out owned, possibly
  * empty. QLESS_EINVAL if the worker was made with watch_locks = 0.
  */
-QLESS_EXTERN(int) qless_worker_lost_locks(qless_worker *worker, int timeout_ms, qless_strlist **out);
+QLESS_EXTERN(int) qless_worker_lost_locks(qless_strlist **out, qless_worker *worker, int timeout_ms);
 
 /* ---- the engine ---- */
 
@@ -252,7 +252,7 @@ QLESS_EXTERN(int64_t) qless_worker_jobs_done(const qless_worker *worker);
 
 /* Parses a backoff spec: "fixed:BASE" or "exponential:BASE[:MAX[:JITTER]]"
  * (seconds; JITTER 0..1). QLESS_EINVAL naming what is wrong otherwise. */
-QLESS_EXTERN(int) qless_backoff_parse(const char *spec, qless_backoff *out);
+QLESS_EXTERN(int) qless_backoff_parse(qless_backoff *out, const char *spec);
 
 /*
  * The worker command that every language's worker program is: parses argv
@@ -282,7 +282,7 @@ QLESS_EXTERN(int) qless_worker_main(int argc, const char *const *argv, const qle
  * not checked here: a bad one is qless_worker_main's usage error. With
  * --help or -h anywhere both lists are empty.
  */
-QLESS_EXTERN(int) qless_worker_main_args(QLESS_STRV(argv, argc), qless_strlist **allow, qless_strlist **files);
+QLESS_EXTERN(int) qless_worker_main_args(qless_strlist **allow, qless_strlist **files, QLESS_STRV(argv, argc));
 
 #ifdef __cplusplus
 }
