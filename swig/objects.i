@@ -159,8 +159,8 @@ QLESS_ATTR(qless_client, double, now)
 	int config_unset(const char *key);
 
 	/* Job trees (qless/tree.h); the port, channel and state calls take the
-	 * client first in C, so they are methods here with the C prefix kept
-	 * as the method's (client.port_write(jid, dir, port, values)). */
+	 * client as their handle in C, so they are methods here with the C
+	 * prefix kept as the method's (client.port_write(jid, dir, port, values)). */
 	int features_impl(char **out_json)
 	{
 		return qless_client_features(out_json, $self);

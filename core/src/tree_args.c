@@ -81,7 +81,7 @@ int qless__check_tree_put(const char *func, const qless_put_options *o)
 	    (o->inports != NULL && (rc = qless__check_json_object(func, "inports", o->inports)) != QLESS_OK) ||
 	    (o->outports != NULL && (rc = qless__check_json_object(func, "outports", o->outports)) != QLESS_OK) ||
 	    (o->naliases > 0 && (rc = qless__check_list(func, "aliases", o->aliases, o->naliases)) != QLESS_OK) ||
-	    (o->by != NULL && (rc = qless__check_text(func, "created_by", o->by)) != QLESS_OK))
+	    (o->by != NULL && (rc = qless__check_text(func, "by", o->by)) != QLESS_OK))
 		return rc;
 	return QLESS_OK;
 }

@@ -102,7 +102,7 @@ static int run_register(const cargs *a) { return qless_queue_register_klass(&out
 static int run_config(const cargs *a) { return qless_queue_klass_config(OUT(&out_s), a->queue, a->s[0]); }
 static int run_unregister(const cargs *a) { return qless_queue_unregister_klass(&out_flag, a->queue, a->s[0]); }
 /* Put options version 3: s[0] parent, s[1] name, s[2] inports, s[3]
- * created_by, the list the aliases. */
+ * by, the list the aliases. */
 static int run_put(const cargs *a)
 {
 	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
@@ -158,7 +158,7 @@ static const call calls[] = {
 	{ "qless_queue_unregister_klass", run_unregister, { { F_HANDLE, K_HANDLE, "queue" }, { S0, K_TEXT, "klass" } } },
 	{ "qless_queue_put", run_put,
 	  { { S0, K_TEXT, "parent" }, { S1, K_TEXT, "name" }, { S2, K_OPT_OBJECT, "inports" },
-	    { S3, K_OPT_TEXT, "created_by" }, { F_LIST, K_OPT_LIST, "aliases" } } },
+	    { S3, K_OPT_TEXT, "by" }, { F_LIST, K_OPT_LIST, "aliases" } } },
 };
 #define NCALLS (sizeof calls / sizeof *calls)
 

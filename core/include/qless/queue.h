@@ -37,8 +37,8 @@ typedef struct qless_put_options {
 	int unique;                  /* non-zero: a no-op while the job exists and is not complete;
 	                                with jid NULL the jid is qless_unique_jid's one-off form */
 	const char *unique_key;      /* with unique and jid NULL: jid = qless_unique_jid_for_key */
-	/* Version 3 (jobtrees.md §5.2); any of these but created_by makes the
-	 * put create or convert a tree job: */
+	/* Version 3 (jobtrees.md §5.2); any of these but `by` makes the put
+	 * create or convert a tree job: */
 	int tree;                    /* non-zero: a tree job even without the fields below */
 	const char *parent;          /* attach as child `name` of this tree job: both or neither */
 	const char *name;
@@ -46,7 +46,7 @@ typedef struct qless_put_options {
 	const char *outports;
 	const char *const *aliases;  /* global names of the job; NULL/0: none */
 	size_t naliases;
-	const char *by;      /* recorded at creation (the put's "by"); NULL: the worker name */
+	const char *by;              /* recorded at creation (the put's "by"); NULL: the worker name */
 } qless_put_options;
 
 #define QLESS_PUT_OPTIONS_INIT \

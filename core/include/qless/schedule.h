@@ -51,9 +51,9 @@ typedef struct qless_schedule_options {
 QLESS_EXTERN(int) qless_schedule_options_init(qless_schedule_options *opts, unsigned int version);
 
 /*
- * Adding an entry. Each add takes the schedule, *out_jid (may be NULL;
- * owned: qless_free), *out_inserted (may be NULL; 0 when an identical entry
- * was pending, so nothing was added), when the entry runs, klass, data (JSON;
+ * Adding an entry. Each add takes *out_jid (may be NULL; owned:
+ * qless_free), *out_inserted (may be NULL; 0 when an identical entry was
+ * pending, so nothing was added), the schedule, when the entry runs, klass, data (JSON;
  * NULL: "{}") and opts (NULL: defaults). Times are epoch seconds; "now" is
  * the client's (qless_client_now, its time offset included). A bad time,
  * text or expression is QLESS_EINVAL before any I/O.
