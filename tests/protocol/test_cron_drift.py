@@ -141,7 +141,7 @@ def libqless():
     lib = ctypes.CDLL(path)
     lib.qless_error_last_message.restype = ctypes.c_char_p
     for f in (lib.qless_cron_check, lib.qless_cron_describe):
-        f.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        f.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p]   # out first (docs/conventions.md)
         f.restype = ctypes.c_int
     lib.qless_free.argtypes = [ctypes.c_void_p]
     return lib
@@ -150,7 +150,7 @@ def libqless():
 def c_side(lib, func, expr):
     """(True, output) or (False, reason) of a C function of the expression."""
     out = ctypes.c_void_p()
-    rc = getattr(lib, func)(expr.encode(), ctypes.byref(out))
+    rc = getattr(lib, func)(ctypes.byref(out), expr.encode())
     if rc != 0:
         assert not out.value, "%s left an output on failure" % func
         message = lib.qless_error_last_message().decode()
