@@ -42,6 +42,9 @@ local function waits_after_put(jid, p, deps_key, has_deps)
   return waits, old, live
 end
 
+-- The sets of a queue a job can be in, which a re-put leaves.
+local QUEUE_SETS = {'work', 'locks', 'depends', 'scheduled'}
+
 -- The effects of put, in the order of §5.4, except that the first write is
 -- the ZADD into the queue set the job goes to: if that key is another
 -- program's (WRONGTYPE), the refusal leaves nothing written. Everything
@@ -71,6 +74,17 @@ Q.put = function(now, p)
   local old_deps, live
   has_deps, old_deps, live = waits_after_put(jid, p, deps_key, has_deps)
 
+  -- A re-put also writes the other sets of its queue, of its old queue and
+  -- its old worker's set: each is read first (one ZSCORE), so a key of
+  -- another program's refuses the put with Redis's WRONGTYPE before anything
+  -- is written. A new job pays nothing for this.
+  if old_queue then
+    for _, q in ipairs(old_queue == queue and {queue} or {queue, old_queue}) do
+      for _, kind in ipairs(QUEUE_SETS) do redis.call('zscore', Q.qkey(q, kind), jid) end
+    end
+    if old_worker and old_worker ~= '' then redis.call('zscore', Q.wkey(old_worker), jid) end
+  end
+
   -- The first write: the job's place in its queue.
   local home = has_deps and 'depends' or (delay > 0 and 'scheduled' or 'work')
   if home == 'depends' then
@@ -99,11 +113,11 @@ Q.put = function(now, p)
   if old_queue then
     -- The set the job just went to keeps it.
     if old_queue == queue then
-      for _, kind in ipairs({'work', 'locks', 'depends', 'scheduled'}) do
+      for _, kind in ipairs(QUEUE_SETS) do
         if kind ~= home then redis.call('zrem', Q.qkey(queue, kind), jid) end
       end
     else
-      Q.unqueue(old_queue, jid, {'work', 'locks', 'depends', 'scheduled'})
+      Q.unqueue(old_queue, jid, QUEUE_SETS)
     end
   end
 

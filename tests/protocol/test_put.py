@@ -389,6 +389,27 @@ def test_put_into_foreign_queue_key_writes_nothing(ql, r, events, kind, opts):
         assert ev == [], jid
 
 
+@pytest.mark.parametrize("kind", ["work", "locks", "depends", "scheduled"])
+def test_reput_with_foreign_key_in_old_queue_writes_nothing(ql, r, events, kind):
+    """A job moved from its old queue leaves each of that queue's sets, and a
+    re-put in place the other sets of its queue: a key of another program's
+    among them refuses the put before anything is written."""
+    ql.put("moved", queue="old")
+    ql.put("stays", queue="queue", delay=5)
+    r.set("ql:q:old-" + kind, "another program's value")
+    jids = ["moved"]
+    if kind != "scheduled":   # "stays" is in its queue's scheduled set itself
+        r.set("ql:q:queue-" + kind, "another program's value")
+        jids.append("stays")
+    for jid in jids:
+        before = digest(r)
+        with events() as ev:
+            msg = ql.err("put", 3, "worker", "queue", jid, "klass", "{}", 0)
+        assert msg.startswith("WRONGTYPE"), msg
+        assert digest(r) == before, jid
+        assert ev == [], jid
+
+
 @pytest.mark.parametrize("tags,stored", [([1, 2, 3], ["1", "2", "3"]), ([2.5, -7, "x"], ["2.5", "-7", "x"]),
                                          ([0.1, 1e20], ["0.1", "1e+20"])])
 def test_put_numeric_tags_stored_as_decimal_text(ql, r, tags, stored):
