@@ -12,6 +12,10 @@
  * available from qless_error_last_message(). Out-parameters are only written
  * on success (and set to NULL/0 on failure where documented).
  *
+ * Parameter order, in every function: out-parameters first, then the handle,
+ * then the inputs (qless_client_get_job(&job, client, jid)); the full rules,
+ * and what may change in a minor or a major release: docs/conventions.md.
+ *
  * Parameter types carry their role, and the bindings rely on it (swig/):
  *   T **          (a handle or char) always an owned out-parameter
  *   int64_t *, double *               always a numeric out-parameter
