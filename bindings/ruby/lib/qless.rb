@@ -27,18 +27,5 @@ module Qless
   end
 end
 
-require "qless/convert"
-require "qless/ports"
-require "qless/store"
-require "qless/tree"
-require "qless/channels"
-require "qless/tree_class"
-require "qless/job"
-require "qless/job_tree"
-require "qless/recurring_job"
-require "qless/times"
-require "qless/schedule"
-require "qless/queue"
-require "qless/events"
-require "qless/client"
-require "qless/worker"
+%w[convert ports store tree channels tree_class job job_tree
+   recurring_job times schedule queue events client worker].each { |part| require "qless/#{part}" }

@@ -3,8 +3,7 @@
 module Qless
   # One connection to a qless server. url nil means ENV["QLESS_URL"], else
   # the embedded server (started on demand); worker_name nil means
-  # "<hostname>-<pid>"; timeouts in seconds (nil: 5 s and 30 s). The core's
-  # class carries worker_name, now (epoch seconds) and time_offset= as they are.
+  # "<hostname>-<pid>"; timeouts in seconds (nil: 5 s and 30 s).
   class Client
     def self.new(url = nil, worker_name: nil, connect_timeout: nil, command_timeout: nil)
       opts = { worker_name: worker_name&.to_s, connect_timeout_ms: Convert.ms(connect_timeout),
@@ -27,7 +26,7 @@ module Qless
       def channels = @channels ||= ClientChannels.new(self)
 
       # The next n (1-1000) fire times of a cron expression, epoch seconds.
-      def cron_next(expr, n = 5) = Convert.times(super(expr.to_s, Integer(n)))
+      def cron_next(expr, n = 5) = Convert.strings(super(expr.to_s, Integer(n)))
       # Raw protocol command; the reply as text (arrays as JSON) or nil.
       def call(command, *args) = super(command.to_s, args.map(&:to_s))
 
@@ -37,12 +36,9 @@ module Qless
         ev = super(Convert.strv(channels))
         return ev unless block
 
-        begin
-          ev.each(timeout: timeout, &block)
-          nil
-        ensure
-          ev.close
-        end
+        ev.each(timeout: timeout, &block) && nil
+      ensure
+        ev&.close if block
       end
 
       # Queues and jobs made from this client keep the connection until collected.
@@ -52,7 +48,6 @@ module Qless
     prepend Layer
   end
 
-  # client.queues: queues by name.
   class ClientQueues < View
     COUNTS = %i[waiting running stalled scheduled depends recurring].freeze
 
@@ -147,7 +142,6 @@ module Qless
     end
   end
 
-  # client.workers: workers seen recently and the jobs they hold.
   class ClientWorkers < View
     # { worker name => number of jobs it runs }, most recent first.
     def counts = Convert.pairs(@client.worker_counts).to_h

@@ -23,8 +23,6 @@ module Qless
     end
 
     def strings(list) = drain(list) { |l, i| l.get(i) }
-    # A TimeList (cron_next, recur next) reads like a StrList.
-    def times(list) = strings(list)
     def pairs(list) = drain(list) { |l, i| [l.get(i), l.number(i)] }
     # Each job is taken out of the list, so it outlives it.
     def jobs(client, list) = drain(list) { |l, i| Job.new(client, l.take(i)) }
@@ -35,7 +33,6 @@ module Qless
     # object, and its getters would raise again.
     def inspect(handle, label) = "#<Qless::#{label} #{Core.released?(handle) ? "(released)" : yield}>"
 
-    # Seconds (nil: the library's default) to milliseconds.
     def ms(seconds) = seconds && (seconds * 1000).round
 
     # A port or state value as JSON text (a String is a string, unlike job data).
@@ -68,14 +65,11 @@ module Qless
         aliases: aliases && strv([aliases]), by: by&.to_s }
     end
 
-    # The jid of a job or tree, or the argument itself as a String.
     def jid(job) = job.respond_to?(:jid) ? job.jid : job.to_s
 
     # The core checks the range; Integer("3") would let a String through.
     def count(value, what)
-      return value if value.is_a?(Integer)
-
-      raise TypeError, "#{what}: count must be an Integer, not #{value.inspect}"
+      value.is_a?(Integer) ? value : raise(TypeError, "#{what}: count must be an Integer, not #{value.inspect}")
     end
   end
 end

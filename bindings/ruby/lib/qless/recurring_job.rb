@@ -21,15 +21,12 @@ module Qless
         set_klass(value.to_s)
       end
 
-      def queue_name=(value)
-        set_queue(value.to_s)
-      end
-
       def move(queue) = set_queue(queue.to_s)
+      alias queue_name= move
       def tag(*tags) = tag_add(Convert.strv(tags))
       def untag(*tags) = tag_remove(Convert.strv(tags))
       # [] once it fires no more.
-      def next(n = 5) = Convert.times(super(Integer(n)))
+      def next(n = 5) = Convert.strings(super(Integer(n)))
 
       def inspect
         Convert.inspect(self, "RecurringJob") do

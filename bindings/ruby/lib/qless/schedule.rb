@@ -21,13 +21,11 @@ module Qless
               priority: nil, retries: nil, tags: nil, backlog: nil, report: false)
         opts = options(unique, key, jid, priority, retries, tags, backlog).merge(cron: cron)
         # Text goes to the core as text, which reads it as each keyword means it.
-        { at: [at, :epoch], in: [binding.local_variable_get(:in), :seconds], every: [every, :seconds] }
-          .each do |kw, (value, convert)|
-            next if value.nil?
-
-            opts[value.is_a?(String) ? :"#{kw}_text" : kw] =
-              value.is_a?(String) ? value : Times.send(convert, value, "Schedule#add: #{kw}")
-          end
+        { at: :epoch, in: :seconds, every: :seconds }.each do |kw, convert|
+          value = binding.local_variable_get(kw)
+          opts[:"#{kw}_text"] = value if value.is_a?(String)
+          opts[kw] = Times.send(convert, value, "Schedule#add: #{kw}") unless value.nil? || value.is_a?(String)
+        end
         found = add_entry(klass.to_s, Convert.dump(data), opts)
         report ? found : found.first
       end
@@ -45,7 +43,7 @@ module Qless
       def entries = Convert.drain(super) { |e, i| entry(e, i) }
 
       # NotFound when jid is no pending entry.
-      def next(jid, n = 5) = Convert.times(super(jid.to_s, Integer(n)))
+      def next(jid, n = 5) = Convert.strings(super(jid.to_s, Integer(n)))
 
       # Runs the schedule's due jobs with the Ruby worker (Qless::Worker on
       # the engine: class resolution, heartbeats, SIGTERM/SIGINT finish the
@@ -74,8 +72,7 @@ module Qless
       private
 
       def options(unique, key, jid, priority, retries, tags, backlog)
-        { unique: unique ? 1 : 0, key: key, jid: jid, priority: priority, retries: retries, tags: tags,
-          backlog: backlog }
+        { unique: unique ? 1 : 0, key:, jid:, priority:, retries:, tags:, backlog: }
       end
 
       def entry(e, i)

@@ -23,15 +23,11 @@ module Qless
     module_function
 
     def epoch(value, what)
-      return value.to_f if value.is_a?(Time) || value.is_a?(Numeric)
-
-      raise TypeError, "#{what}: a time must be a Time, a number or text, not #{value.class}"
+      value.is_a?(Time) ? value.to_f : seconds(value, what, "a time must be a Time, a number or text")
     end
 
-    def seconds(value, what)
-      return value.to_f if value.is_a?(Numeric)
-
-      raise TypeError, "#{what}: a duration must be a number of seconds or text, not #{value.class}"
+    def seconds(value, what, need = "a duration must be a number of seconds or text")
+      value.is_a?(Numeric) ? value.to_f : raise(TypeError, "#{what}: #{need}, not #{value.class}")
     end
   end
 end

@@ -34,6 +34,7 @@ module Qless
       Core.worker_main([program, *args], method(:run), threads, tree_options)
     end
 
+    # The engine's tree-job options: the loaded tree classes.
     def tree_options
       classes = TreeClass.loaded
       { klasses: classes.map(&:first), configs: classes.map(&:last) }
