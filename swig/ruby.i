@@ -1,24 +1,18 @@
-/* swig/ruby.i — Ruby part of the libqless interface: module name, typemaps,
- * the Qless::Error classes and a way to free a handle now. Everything else
- * is in qless.i.
- *
- * The extension is qless/core.so (Init_core) and defines module Qless::Core;
- * the Ruby layer in bindings/ruby/lib builds the idiomatic classes on it. */
+/* swig/ruby.i — Ruby part of the libqless interface (qless/core.so, module
+ * Qless::Core): typemaps, the Qless::Error classes, freeing a handle now and
+ * the worker's hooks. Everything else is in qless.i. */
 %module "qless::core"
 
-/* Ruby constants and classes must be capitalised (the handles' classes are
- * named in qless.i: Client, Queue, Job, Recur, Worker, Events, ...). */
+/* Ruby constants and classes must be capitalised. */
 %rename(QueueCounts) qless_queue_counts;
 %rename(Stats) qless_stats;
 %rename(TimingStats) qless_timing_stats;
 %rename(Backoff) qless_backoff;
 %rename(When) qless_when;
 
-/* The Ruby API's names for the object model's members where they differ
- * (lib/qless reopens these classes as Qless::Job, Qless::Client, ...): a
- * name the layer gives another meaning (job.klass is the Ruby class,
- * job.tag(*tags) adds tags, client.jobs and client.workers are views)
- * moves the core's member aside; setters become Ruby setters. */
+/* A name the layer gives another meaning (job.klass is the Ruby class,
+ * job.tag(*tags) adds tags, client.jobs is a view) moves the core's member
+ * aside; setters become Ruby setters. */
 %rename(klass_name) qless_job::klass;
 %rename(queue_name) qless_job::queue;
 %rename(worker_name) qless_job::worker;
@@ -43,10 +37,6 @@
 %ignore qless_events::next_impl;
 %rename(next) qless_events::next_nogvl;
 
-/* The engine is driven only through Qless::Core.worker_main (below): its
- * run options hold C callbacks, and a qless_result exists only during one
- * perform call, where the trampoline applies the Ruby outcome to it. */
-
 %{
 #define QLESS_SWIG_WORKER_ERROR "Qless::WorkerError"
 #include <limits.h>
@@ -57,8 +47,7 @@
 
 static VALUE qless_rb_errors[QLESS_SWIG_NERRORS];   /* rows of qless_swig_errors (qless.i) */
 
-/* Raises the Qless::Error subclass for code with the library's message.
- * rb_exc_raise longjmps past SWIG's cleanup, so nothing C-allocated may be
+/* rb_exc_raise longjmps past SWIG's cleanup, so nothing C-allocated may be
  * pending when this runs: the typemaps below keep their temporaries in
  * Ruby-managed memory and out-parameters are only written on success. */
 static void qless_rb_raise_message(int code, const char *message)
@@ -93,15 +82,40 @@ static const char *qless_rb_option_str(VALUE value, VALUE keep)
 	return StringValueCStr(value);
 }
 
-/* Options (a Hash of Symbol or String -> value, or nil) into *opts. Every
- * Ruby object the C struct points into, and the pointer arrays of its
- * lists (Ruby strings), are held by *keep, which the wrapper's frame
- * references: a raise from here on leaks nothing. List items are
- * converted with to_s, as the Ruby API always did. */
+/* An Array's strings as a C array (NULL: not an Array). The pointer array
+ * lives in a Ruby string, kept with a snapshot of the items (the caller
+ * cannot change them under us) by keep: a raise cannot leak it. Items that
+ * are no Strings are converted with to_s (coerce) or refused. */
+static const char **qless_rb_strv(VALUE value, VALUE keep, int coerce, size_t *count)
+{
+	VALUE ary = rb_check_array_type(value), buf;
+	long i, n;
+	if (NIL_P(ary))
+		return NULL;
+	ary = rb_ary_dup(ary);
+	n = RARRAY_LEN(ary);
+	buf = rb_str_new(NULL, (long)((n ? n : 1) * sizeof(char *)));
+	rb_ary_push(keep, ary);
+	rb_ary_push(keep, buf);
+	for (i = 0; i < n; i++) {
+		VALUE item = rb_ary_entry(ary, i);
+		if (coerce)
+			rb_ary_store(ary, i, item = rb_obj_as_string(item));
+		else if (!RB_TYPE_P(item, T_STRING))
+			rb_raise(rb_eTypeError, "expected an Array of Strings");
+		((const char **)RSTRING_PTR(buf))[i] = StringValueCStr(item);
+	}
+	*count = (size_t)n;
+	return (const char **)RSTRING_PTR(buf);
+}
+
+/* Options (a Hash of Symbol or String -> value, or nil) into *opts; *keep,
+ * referenced by the wrapper's frame, holds every Ruby object the struct
+ * points into. List items are converted with to_s, as the Ruby API always did. */
 static void qless_rb_options(VALUE map, const struct qless_swig_optspec *spec, void *opts, VALUE *keep)
 {
 	VALUE pairs;
-	long i, j, n;
+	long i;
 	char msg[256];
 	memcpy(opts, spec->defaults, spec->size);
 	if (NIL_P(map))
@@ -111,7 +125,7 @@ static void qless_rb_options(VALUE map, const struct qless_swig_optspec *spec, v
 	pairs = rb_funcall(map, rb_intern("to_a"), 0);
 	rb_ary_push(*keep, pairs);
 	for (i = 0; i < RARRAY_LEN(pairs); i++) {
-		VALUE pair = rb_ary_entry(pairs, i), value = rb_ary_entry(pair, 1), ary, buf;
+		VALUE pair = rb_ary_entry(pairs, i), value = rb_ary_entry(pair, 1);
 		const char *name = qless_rb_option_str(rb_ary_entry(pair, 0), *keep);
 		const struct qless_swig_field *f;
 		struct qless_swig_value v = { NULL, NULL, 0, 0, 0 };
@@ -129,20 +143,8 @@ static void qless_rb_options(VALUE map, const struct qless_swig_optspec *spec, v
 				qless_rb_option_type_error(spec, f);
 			break;
 		case QLESS_SWIG_STRV:
-			if (NIL_P(ary = rb_check_array_type(value)))
+			if (!(v.v = qless_rb_strv(value, *keep, 1, &v.n)))
 				qless_rb_option_type_error(spec, f);
-			ary = rb_ary_dup(ary);   /* a snapshot the caller cannot change under us */
-			rb_ary_push(*keep, ary);
-			n = RARRAY_LEN(ary);
-			buf = rb_str_new(NULL, (long)((n ? n : 1) * sizeof(char *)));
-			rb_ary_push(*keep, buf);
-			for (j = 0; j < n; j++) {
-				VALUE item = rb_obj_as_string(rb_ary_entry(ary, j));
-				rb_ary_store(ary, j, item);
-				((const char **)RSTRING_PTR(buf))[j] = StringValueCStr(item);
-			}
-			v.v = (const char *const *)RSTRING_PTR(buf);
-			v.n = (size_t)n;
 			break;
 		case QLESS_SWIG_DOUBLE:
 			if (!rb_obj_is_kind_of(value, rb_cNumeric))
@@ -161,7 +163,7 @@ static void qless_rb_options(VALUE map, const struct qless_swig_optspec *spec, v
 }
 
 /* Output values of one call: none -> nil, one -> itself, several -> an
- * Array (also when the first of them is nil, unlike SWIG's AppendOutput). */
+ * Array (also when the first is nil, unlike SWIG's AppendOutput). */
 static VALUE qless_rb_output(VALUE result, VALUE value, int *count)
 {
 	if ((*count)++ == 0)
@@ -178,9 +180,8 @@ static VALUE qless_rb_str(const char *s)
 }
 
 /* Qless::Core.release(handle): frees the C handle now instead of at garbage
- * collection (stopping a heartbeater thread, closing a connection). The
- * proxy then refuses further use (ObjectPreviouslyDeleted); releasing twice
- * or releasing nil does nothing. */
+ * collection (stopping a heartbeater, closing a connection); the proxy then
+ * refuses further use. Releasing twice or releasing nil does nothing. */
 static VALUE qless_rb_release(VALUE self, VALUE obj)
 {
 	(void)self;
@@ -199,19 +200,16 @@ static VALUE qless_rb_release(VALUE self, VALUE obj)
 	return Qnil;
 }
 
-/* Qless::Core.released?(handle): true once the proxy's C handle is gone
- * (released, or lent by the worker engine for a call that has returned).
- * SWIG's type errors inspect the object, so inspect must not touch a
- * released handle. */
+/* Qless::Core.released?(handle): SWIG's type errors inspect the object,
+ * so inspect must not touch a released (or no longer lent) handle. */
 static VALUE qless_rb_released(VALUE self, VALUE obj)
 {
 	(void)self;
 	return RB_TYPE_P(obj, T_DATA) && !RTYPEDDATA_P(obj) && !DATA_PTR(obj) ? Qtrue : Qfalse;
 }
 
-/* qless_events_next without the GVL, so other Ruby threads run while one
- * waits for a message. No unblocking function: callers keep timeouts short
- * to stay responsive to signals. */
+/* qless_events_next without the GVL. No unblocking function: callers keep
+ * timeouts short to stay responsive to signals. */
 struct qless_rb_next_args {
 	qless_events *events;
 	int timeout_ms;
@@ -229,7 +227,7 @@ static void *qless_rb_next_nogvl(void *p)
 
 %init %{
 {
-	VALUE mQless = rb_define_module("Qless");
+	VALUE mQless = rb_define_module("Qless"), mCore = rb_define_module_under(mQless, "Core");
 	int i;
 	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
 		qless_rb_errors[i] = rb_define_class_under(mQless, qless_swig_errors[i].klass,
@@ -238,9 +236,9 @@ static void *qless_rb_next_nogvl(void *p)
 	}
 	rb_define_attr(qless_rb_errors[0], "code", 1, 0);
 	rb_define_attr(qless_rb_errors[0], "name", 1, 0);
-	rb_define_module_function(rb_define_module_under(mQless, "Core"), "release", qless_rb_release, 1);
-	rb_define_module_function(rb_define_module_under(mQless, "Core"), "released?", qless_rb_released, 1);
-	rb_define_module_function(rb_define_module_under(mQless, "Core"), "worker_main", qless_rb_worker_main, -1);
+	rb_define_module_function(mCore, "release", qless_rb_release, 1);
+	rb_define_module_function(mCore, "released?", qless_rb_released, 1);
+	rb_define_module_function(mCore, "worker_main", qless_rb_worker_main, -1);
 }
 %}
 
@@ -277,31 +275,14 @@ static void *qless_rb_next_nogvl(void *p)
 %typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) { tmp[0] = '\0'; $1 = tmp; }
 %typemap(argout) char QLESS_OUT_BUF[ANY] { $result = qless_rb_output($result, qless_rb_str(tmp$argnum), &qless_nout); }
 
-/* nil -> (NULL, 0); an Array of Strings, even empty -> a non-NULL array.
- * The pointer array lives in a Ruby string so that a raise (type error
- * here, qless error later) cannot leak it; the array and its strings are
+/* nil -> (NULL, 0); an Array of Strings, even empty -> a non-NULL array,
  * referenced from this frame until the call returns. */
-%typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (VALUE buf = Qnil, VALUE ary = Qnil) {
-	if (NIL_P($input)) {
-		$1 = NULL; $2 = 0;
-	} else {
-		long i, n;
-		const char **v;
-		ary = rb_check_array_type($input);
-		if (NIL_P(ary)) rb_raise(rb_eTypeError, "expected an Array of Strings");
-		ary = rb_ary_dup(ary);   /* a snapshot the caller cannot change under us */
-		n = RARRAY_LEN(ary);
-		buf = rb_str_new(NULL, (long)((n ? n : 1) * sizeof(char *)));
-		v = (const char **)RSTRING_PTR(buf);
-		for (i = 0; i < n; i++) {
-			VALUE item = rb_ary_entry(ary, i);
-			if (!RB_TYPE_P(item, T_STRING)) rb_raise(rb_eTypeError, "expected an Array of Strings");
-			v[i] = StringValueCStr(item);
-		}
-		$1 = ($1_ltype)v; $2 = (size_t)n;
-	}
+%typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (VALUE keep = Qnil) {
+	$2 = 0;
+	$1 = NIL_P($input) ? NULL : ($1_ltype)qless_rb_strv($input, keep = rb_ary_new(), 0, &$2);
+	if (!NIL_P($input) && !$1) rb_raise(rb_eTypeError, "expected an Array of Strings");
 }
-%typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { RB_GC_GUARD(buf$argnum); RB_GC_GUARD(ary$argnum); }
+%typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { RB_GC_GUARD(keep$argnum); }
 
 /* ---- options structs: a Hash of option name -> value (nil: not given) ---- */
 %typemap(in) const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, VALUE keep = Qnil) {

@@ -1,20 +1,12 @@
 # frozen_string_literal: true
 
-# libqless for Ruby: the qless job queue through the shared C core.
-#
-#   require "qless"
-#   client = Qless::Client.new(ENV["QLESS_URL"])
-#   jid = client.queues["work"].put("MyJob", { "n" => 1 })
-#
-# Qless::Core is the generated SWIG module: the object model of
-# swig/objects.i (classes whose methods are the qless_<type>_* functions)
-# plus the flat functions. Qless::Client, Queue, Job, RecurringJob and
-# Events ARE those classes, reopened in lib/qless/ for what SWIG cannot
-# express (JSON data, keyword arguments, the client back-reference,
-# iterators; Schedule; job trees: Tree, Ports, Store, Channel). Errors
-# are Qless::Error and its subclasses (defined by the extension):
-# InvalidArgument, NotFound, LockLost, StateError, ProtocolError,
-# ConnectionError, OutOfMemory; each has #code and #name.
+# libqless for Ruby. Qless::Core is the generated SWIG module (the object
+# model of swig/objects.i); Qless::Client, Queue, Job, ... ARE its classes,
+# reopened in lib/qless/ for what SWIG cannot express (JSON data, keyword
+# arguments, the client back-reference, iterators): each prepends a Layer
+# module, so super is the core's method of the same name. Errors are
+# Qless::Error and its subclasses (defined by the extension).
+require "forwardable"
 require "json"
 require "qless/core"
 
@@ -27,22 +19,13 @@ module Qless
   Events = Core::Events
   Schedule = Core::Schedule
 
-  # Live libqless handles in this process (leak checks).
   def self.handle_count = Core.qless_handle_count
+
+  # The client's views (client.queues, client.jobs, ...): no I/O until used.
+  class View
+    def initialize(client) = @client = client
+  end
 end
 
-require "qless/convert"
-require "qless/ports"
-require "qless/store"
-require "qless/tree"
-require "qless/channels"
-require "qless/tree_class"
-require "qless/job"
-require "qless/job_tree"
-require "qless/recurring_job"
-require "qless/times"
-require "qless/schedule"
-require "qless/queue"
-require "qless/events"
-require "qless/client"
-require "qless/worker"
+%w[convert ports store tree channels tree_class job job_tree
+   recurring_job times schedule queue events client worker].each { |part| require "qless/#{part}" }

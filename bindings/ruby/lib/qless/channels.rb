@@ -6,13 +6,10 @@ module Qless
   # a level above it ("/orders", "/"), in one server call.
   Channel = Core::Channel
   class Channel
-    # Prepended, so super is the core's method of the same name.
     module Layer
-      # Publishes value (Ruby data, sent as JSON); from: the publishing job
-      # (a jid, Job or Tree), for the log. Returns how many ports got it.
+      # from: the publishing job (a jid, Job or Tree), for the log.
       def publish(value, from: nil) = super(Convert.value(value, "Channel#publish: value"), from && Convert.jid(from))
 
-      # [jid, port] pairs of the input ports subscribed to exactly this channel.
       def subscribers = Convert.drain(super) { |l, i| [l.jid(i), l.port(i)] }
 
       def inspect = Convert.inspect(self, "Channel") { name }
@@ -20,12 +17,7 @@ module Qless
     prepend Layer
   end
 
-  # client.channels: channels by name.
-  class ClientChannels
-    def initialize(client)
-      @client = client
-    end
-
+  class ClientChannels < View
     def [](name) = @client.channel(name.to_s)
   end
 end

@@ -2,11 +2,8 @@
 
 module Qless
   # One connection to a qless server. url nil means ENV["QLESS_URL"], else
-  # the embedded server (started on demand); worker_name nil means "<hostname>-<pid>";
-  # timeouts are in seconds (nil: the library defaults, 5 s and 30 s). The
-  # core's class carries worker_name, now (the time sent to the server as
-  # `now`, epoch seconds) and time_offset= (shifts the client's clock by
-  # seconds, to correct a known skew) as they are.
+  # the embedded server (started on demand); worker_name nil means
+  # "<hostname>-<pid>"; timeouts in seconds (nil: 5 s and 30 s).
   class Client
     def self.new(url = nil, worker_name: nil, connect_timeout: nil, command_timeout: nil)
       opts = { worker_name: worker_name&.to_s, connect_timeout_ms: Convert.ms(connect_timeout),
@@ -14,7 +11,6 @@ module Qless
       Core.qless_client_new(url, opts).tap { |c| c.instance_variable_set(:@url, url) }
     end
 
-    # Prepended, so super is the core's method of the same name.
     module Layer
       attr_reader :url
 
@@ -25,56 +21,40 @@ module Qless
       def workers = @workers ||= ClientWorkers.new(self)
       def recurring = @recurring ||= ClientRecurring.new(self)
       def schedules = @schedules ||= ClientSchedules.new(self)
-      # Job trees: client.trees[jid], client.aliases[alias], client.channels["/a"].
       def trees = @trees ||= ClientTrees.new(self)
       def aliases = @aliases ||= ClientAliases.new(self)
       def channels = @channels ||= ClientChannels.new(self)
 
-      # The next n (1-1000) fire times of a cron expression from now, epoch
-      # seconds, as the server computes them.
-      def cron_next(expr, n = 5) = Convert.times(super(expr.to_s, Integer(n)))
-
+      # The next n (1-1000) fire times of a cron expression, epoch seconds.
+      def cron_next(expr, n = 5) = Convert.strings(super(expr.to_s, Integer(n)))
       # Raw protocol command; the reply as text (arrays as JSON) or nil.
       def call(command, *args) = super(command.to_s, args.map(&:to_s))
 
-      # Subscribes to channels. With a block, yields channel, message for every
-      # message until the block breaks (or timeout seconds pass without one)
-      # and closes the subscription (the value is the break value, else nil);
-      # without a block, returns the Events.
+      # With a block: yields channel, message until the block breaks (or
+      # timeout seconds pass without one), then closes the subscription.
       def events(*channels, timeout: nil, &block)
         ev = super(Convert.strv(channels))
         return ev unless block
 
-        begin
-          ev.each(timeout: timeout, &block)
-          nil
-        ensure
-          ev.close
-        end
+        ev.each(timeout: timeout, &block) && nil
+      ensure
+        ev&.close if block
       end
 
-      # Drops this client's handle now (queues and jobs made from it keep the
-      # connection alive until they are collected).
+      # Queues and jobs made from this client keep the connection until collected.
       def close = Core.release(self)
       def inspect = Convert.inspect(self, "Client") { worker_name }
     end
     prepend Layer
   end
 
-  # client.queues: queues by name.
-  class ClientQueues
+  class ClientQueues < View
     COUNTS = %i[waiting running stalled scheduled depends recurring].freeze
 
-    def initialize(client)
-      @client = client
-    end
-
     def [](name) = Queue.new(@client, name)
-    # Names of the known queues, oldest first.
     def names = Convert.strings(@client.queue_names)
 
-    # The server's per-queue counts, oldest queue first: Hashes with the
-    # String keys of the protocol's `queues` reply.
+    # Hashes with the String keys of the protocol's `queues` reply, oldest queue first.
     def counts
       Convert.drain(@client.queue_counts) do |list, i|
         c = Core::QueueCounts.new
@@ -85,12 +65,7 @@ module Qless
   end
 
   # client.jobs: jobs by jid and the listings by state, tag, tracking, failure.
-  class ClientJobs
-    def initialize(client)
-      @client = client
-    end
-
-    # The job, or nil when there is no such job.
+  class ClientJobs < View
     def [](jid)
       Job.new(@client, @client.get_job(jid.to_s))
     rescue NotFound
@@ -98,17 +73,15 @@ module Qless
     end
     alias get []
 
-    # Jobs that exist among jids, in argument order.
     def multiget(*jids) = Convert.jobs(@client, @client.get_jobs(Convert.strv(jids)))
 
     def complete(offset: 0, count: 25) = by_state("complete", nil, offset, count)
-    def running(queue, offset: 0, count: 25) = by_state("running", queue, offset, count)
-    def stalled(queue, offset: 0, count: 25) = by_state("stalled", queue, offset, count)
-    def scheduled(queue, offset: 0, count: 25) = by_state("scheduled", queue, offset, count)
-    def depends(queue, offset: 0, count: 25) = by_state("depends", queue, offset, count)
-    def recurring(queue, offset: 0, count: 25) = by_state("recurring", queue, offset, count)
 
-    # {total:, jobs: [jids]} of the jobs carrying tag, oldest tagging first.
+    %w[running stalled scheduled depends recurring].each do |state|
+      define_method(state) { |queue, offset: 0, count: 25| by_state(state, queue, offset, count) }
+    end
+
+    # {total:, jobs: [jids]}, oldest tagging first.
     def tagged(tag, offset: 0, count: 25)
       list, total = @client.tagged(tag.to_s, Integer(offset), Integer(count))
       { total: total, jobs: Convert.strings(list) }
@@ -117,14 +90,12 @@ module Qless
     # Tags used by at least two jobs: { tag => count }, most used first.
     def top_tags(offset: 0, count: 25) = Convert.pairs(@client.top_tags(Integer(offset), Integer(count))).to_h
 
-    # {jobs: [Job], expired: [jids]} of the tracked jobs.
     def tracked
       jobs, expired = @client.tracked
       { jobs: Convert.jobs(@client, jobs), expired: Convert.strings(expired) }
     end
 
-    # Without group: { group => number of failed jobs }. With group:
-    # {total:, jobs: [Job]} of its failed jobs, newest first.
+    # Without group: { group => count }. With group: {total:, jobs: [Job]}, newest first.
     def failed(group = nil, start: 0, limit: 25)
       return Convert.pairs(@client.failed_groups).to_h if group.nil?
 
@@ -132,7 +103,6 @@ module Qless
       { total: total, jobs: multiget(Convert.strings(list)) }
     end
 
-    # Cancels the jobs (a job others depend on only together with them).
     def cancel(*jids) = @client.cancel(Convert.strv(jids))
     # Expires the running jobs' locks now.
     def timeout(*jids) = @client.timeout(Convert.strv(jids))
@@ -144,15 +114,11 @@ module Qless
     end
   end
 
-  # client.config: the server-wide options, like a Hash.
-  class Config
+  # client.config: the server-wide options, like a Hash. The server keeps
+  # values as text; those that read as numbers are given as numbers.
+  class Config < View
     include Enumerable
 
-    def initialize(client)
-      @client = client
-    end
-
-    # The value (Integer or Float when it reads as a number), or nil.
     def [](key)
       text = @client.config_get(key.to_s)
       text && number(text)
@@ -163,8 +129,6 @@ module Qless
     end
 
     def delete(key) = @client.config_unset(key.to_s)
-    # Every option: defaults overlaid by stored values (which the server
-    # keeps as text; numbers are read back as numbers, as in #[]).
     def to_h = JSON.parse(@client.config_all).transform_values { |v| number(v) }
     alias all to_h
     def each(&block) = to_h.each(&block)
@@ -178,17 +142,11 @@ module Qless
     end
   end
 
-  # client.workers: workers seen recently and the jobs they hold.
-  class ClientWorkers
-    def initialize(client)
-      @client = client
-    end
-
+  class ClientWorkers < View
     # { worker name => number of jobs it runs }, most recent first.
     def counts = Convert.pairs(@client.worker_counts).to_h
     alias all counts
 
-    # {jobs: [jids], stalled: [jids]} of worker.
     def [](name)
       jobs, stalled = @client.worker_jobs(name.to_s)
       { jobs: Convert.strings(jobs), stalled: Convert.strings(stalled) }
@@ -197,13 +155,8 @@ module Qless
     def deregister(*names) = @client.deregister_workers(Convert.strv(names))
   end
 
-  # client.recurring: recurring templates by jid.
-  class ClientRecurring
-    def initialize(client)
-      @client = client
-    end
-
-    # The template, or nil when there is none.
+  # client.recurring: recurring templates by jid (nil: none).
+  class ClientRecurring < View
     def [](jid)
       RecurringJob.new(@client, @client.get_recur(jid.to_s))
     rescue NotFound

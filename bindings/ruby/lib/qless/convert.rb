@@ -6,22 +6,13 @@ module Qless
   module Convert
     module_function
 
-    # Job data for the core: a String is taken to be JSON already (the core
-    # rejects it with InvalidArgument if it is not); nil means "{}".
-    def dump(data)
-      case data
-      when nil, String then data
-      else JSON.generate(data)
-      end
-    end
+    # Job data: a String is taken to be JSON already (the core rejects bad
+    # JSON with InvalidArgument); nil means "{}".
+    def dump(data) = data.nil? || data.is_a?(String) ? data : JSON.generate(data)
+    def parse(text) = text.nil? || text.empty? ? nil : JSON.parse(text)
 
-    def parse(text)
-      text.nil? || text.empty? ? nil : JSON.parse(text)
-    end
-
-    # The handle (nil stays nil) with its back-reference to the client it
-    # was made from: the core's handles keep their client alive in C, but
-    # Ruby's views (job.queue, job.client) need the Ruby object.
+    # The core's handles keep their client alive in C, but Ruby's views
+    # (job.queue, job.client) need the Ruby object.
     def bind(client, handle) = handle&.tap { handle.instance_variable_set(:@client, client) }
 
     # Items of a list handle (size + an item per index), which is freed.
@@ -32,39 +23,29 @@ module Qless
     end
 
     def strings(list) = drain(list) { |l, i| l.get(i) }
-    # Due times of a TimeList (cron_next, recur next), epoch seconds: it
-    # reads like a StrList.
-    def times(list) = strings(list)
-    # [string, number] pairs of a StrList (e.g. group => count).
     def pairs(list) = drain(list) { |l, i| [l.get(i), l.number(i)] }
     # Each job is taken out of the list, so it outlives it.
     def jobs(client, list) = drain(list) { |l, i| Job.new(client, l.take(i)) }
     # Items as Strings, the way the Ruby API always took lists.
     def strv(values) = values.flatten.map(&:to_s)
 
-    # "#<Qless::label details>"; a released handle shows no details (SWIG's
-    # type errors inspect the object, and its getters would raise again).
-    def inspect(handle, label)
-      "#<Qless::#{label} #{Core.released?(handle) ? "(released)" : yield}>"
-    end
+    # A released handle shows no details: SWIG's type errors inspect the
+    # object, and its getters would raise again.
+    def inspect(handle, label) = "#<Qless::#{label} #{Core.released?(handle) ? "(released)" : yield}>"
 
-    # Seconds (Numeric, or nil: the library's default) to milliseconds.
     def ms(seconds) = seconds && (seconds * 1000).round
 
-    # A port or state value as JSON text: any Ruby data (a String is a
-    # string, unlike job data). what names the argument in the error.
+    # A port or state value as JSON text (a String is a string, unlike job data).
     def value(data, what)
       JSON.generate(data)
     rescue JSON::GeneratorError, SystemStackError => e
       raise ArgumentError, "#{what} cannot be sent as JSON: #{e.message}"
     end
 
-    # A stored JSON text (a port value, a state entry) as Ruby data.
     def load(text) = text && JSON.parse(text)
 
-    # Ports for put (inports:, outports:), PortSide#define and a job class's
-    # declaration: a Hash of name => options (nil: {}), names (an Array),
-    # or a String of JSON taken as it is (as job data is).
+    # Ports for put, PortSide#define and a job class's declaration: a Hash
+    # of name => options (nil: {}), names, or JSON text taken as it is.
     def ports(spec, what)
       case spec
       when String then spec
@@ -75,9 +56,8 @@ module Qless
       end
     end
 
-    # The jid of a job or tree, or the argument itself as a String.
     # The job-tree options of put and requeue (jobtrees.md §5.2) as the C
-    # put options take them; what names the caller in errors.
+    # put options take them.
     def tree_options(what, tree: false, parent: nil, name: nil, inports: nil, outports: nil, aliases: nil, by: nil)
       { tree: tree ? 1 : nil, parent: parent && jid(parent), name: name&.to_s,
         inports: inports && ports(inports, "#{what}: inports"),
@@ -87,11 +67,9 @@ module Qless
 
     def jid(job) = job.respond_to?(:jid) ? job.jid : job.to_s
 
-    # A count argument: an Integer (the core checks its range).
+    # The core checks the range; Integer("3") would let a String through.
     def count(value, what)
-      return value if value.is_a?(Integer)
-
-      raise TypeError, "#{what}: count must be an Integer, not #{value.inspect}"
+      value.is_a?(Integer) ? value : raise(TypeError, "#{what}: count must be an Integer, not #{value.inspect}")
     end
   end
 end

@@ -1,10 +1,8 @@
 # frozen_string_literal: true
 
 module Qless
-  # A subscription to qless channels ("log", "put", "popped", "completed",
-  # "failed", "stalled", "canceled", "track", "untrack", "w:<worker>") on a
-  # connection of its own (client.events). Messages are [channel, message]
-  # pairs of Strings.
+  # A subscription to qless channels on a connection of its own
+  # (client.events). Messages are [channel, message] pairs of Strings.
   class Events
     include Enumerable
 
@@ -12,8 +10,7 @@ module Qless
     # are handled promptly (the wait runs without the GVL).
     SLICE = 0.25
 
-    # The next [channel, message], or nil when none came within timeout
-    # seconds (nil: wait for ever; 0: only what already arrived).
+    # nil when none came within timeout seconds (nil: wait for ever).
     def next_message(timeout = nil)
       deadline = timeout && Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
       loop do
@@ -25,8 +22,7 @@ module Qless
       end
     end
 
-    # Yields channel, message for each message; with timeout, stops after
-    # timeout seconds without one.
+    # With timeout: stops after timeout seconds without a message.
     def each(timeout: nil)
       return enum_for(:each, timeout: timeout) unless block_given?
 

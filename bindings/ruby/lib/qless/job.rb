@@ -2,24 +2,16 @@
 
 module Qless
   # A job: a snapshot of its fields (refresh re-reads them) plus the
-  # operations on it. The core's class carries jid, state, priority,
-  # priority=, retries, remaining, spawned_from_jid, klass_name,
-  # queue_name, worker_name, expires_at, to_json_text, timeout, track,
-  # untrack and undepend_all as they are. Changes to #data (assigned or
-  # mutated in place) are sent with the next complete, fail, retry or
-  # heartbeat.
+  # operations on it; most are the core's as they are. Changes to #data
+  # (assigned or mutated in place) are sent with the next complete, fail,
+  # retry or heartbeat.
   class Job
-    # The core's job handle, bound to the client it was read with; for a
-    # job given to perform by the worker engine, the engine's connection,
-    # usable during perform only, like the job itself.
     def self.new(client, job) = Convert.bind(client, job)
 
-    # Prepended, so super is the core's method of the same name.
     module Layer
       attr_reader :client
 
       def handle = self
-      # The Ruby class named by klass_name (qless convention: it has .perform(job)).
       def klass = Object.const_get(klass_name)
       def queue = @client.queues[queue_name]
       def tracked? = tracked != 0
@@ -27,36 +19,21 @@ module Qless
       def dependencies = Array.new(dependency_count) { |i| dependency(i) }
       def dependents = Array.new(dependent_count) { |i| dependent(i) }
       def history = Array.new(history_count) { |i| JSON.parse(history_json(i)) }
-      # Seconds until the lock expires (negative once it has).
       def ttl = expires_at - @client.now
 
-      # nil, or {"group", "message", "when", "worker"} of the last failure.
       def failure
         failure_group && { "group" => failure_group, "message" => failure_message,
                            "when" => failure_when, "worker" => failure_worker }
       end
 
-      # The job's data, parsed from JSON (usually a Hash with String keys).
-      def data
-        if @data.nil?
-          @data_sent = super
-          @data = Convert.parse(@data_sent)
-        end
-        @data
-      end
-
-      def data=(value)
-        @data = value
-      end
+      def data = @data.nil? ? @data = Convert.parse(@data_sent = super) : @data
+      attr_writer :data
 
       # True once this handle completed, failed, retried, requeued or canceled the job.
       def finished? = !!@finished
-      # For job code run by the worker engine: true once its heartbeat found
-      # the lock gone (timed out, canceled, handed to another worker). The
-      # engine will not settle the job; the code may stop early.
+      # In job code: true once the engine's heartbeat found the lock gone.
       def lock_lost? = lock_lost != 0
 
-      # Completes the job, or advances it to next_queue.
       def complete(next_queue = nil, delay: 0, depends: nil)
         finish { super({ next: next_queue, delay:, depends: }) }
         state
@@ -67,13 +44,11 @@ module Qless
         jid
       end
 
-      # Gives the job back to its queue; returns the retries left (-1: none
-      # were left and the job failed).
+      # Returns the retries left (-1: none were left and the job failed).
       def retry(delay = 0, group = nil, message = nil)
         finish { super(delay.to_f, group&.to_s, message&.to_s) }
       end
 
-      # Renews the lock; returns the new expiry time.
       def heartbeat
         sync_data
         super
@@ -85,9 +60,7 @@ module Qless
         nil
       end
 
-      # Puts the job (in any state) into queue. The job-tree options are
-      # put's (tree:, parent:, name:, inports:, outports:, aliases:, by:):
-      # they convert or attach the job.
+      # Puts the job (in any state) into queue; the job-tree options are put's.
       def requeue(queue, delay: 0, priority: nil, tags: nil, retries: nil, depends: nil, **tree)
         super(queue.to_s, { delay:, priority:, retries:, tags:, depends:, **Convert.tree_options("Job#requeue", **tree) })
         @finished = true
@@ -101,7 +74,6 @@ module Qless
       def undepend(*jids) = depends_remove(Convert.strv(jids))
       def log(message, data = nil) = super(message.to_s, data && Convert.dump(data))
 
-      # Re-reads every field from the server (NotFound if the job is gone).
       def refresh
         super
         @data = nil
@@ -115,9 +87,8 @@ module Qless
       def inspect = Convert.inspect(self, "Job") { "#{klass_name} #{jid} (#{state} in #{queue_name.inspect})" }
       def to_s = inspect
 
-      # Hands data changed in Ruby to the core, which sends it with the next
-      # operation (the worker engine's settle included). Compared as JSON so
-      # in-place mutation is noticed too.
+      # The core sends data with the next operation (the engine's settle
+      # too). Compared as JSON so in-place mutation is noticed.
       def sync_data
         return if @data.nil?
 
@@ -128,7 +99,6 @@ module Qless
 
       private
 
-      # Settles the job with data changed in Ruby; the block's value.
       def finish
         sync_data
         yield.tap { @finished = true }

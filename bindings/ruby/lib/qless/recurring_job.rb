@@ -2,14 +2,10 @@
 
 module Qless
   # A recurring job template (client.recurring[jid]); setters apply to the
-  # instances spawned afterwards. The core's class carries jid, klass_name,
-  # queue_name, priority, interval, retries, backlog (each with its setter),
-  # count (instances spawned so far), cron (nil for an interval template),
-  # set_cron and cancel as they are.
+  # instances spawned afterwards.
   class RecurringJob
     def self.new(client, recur) = Convert.bind(client, recur)
 
-    # Prepended, so super is the core's method of the same name.
     module Layer
       attr_reader :client
 
@@ -25,15 +21,12 @@ module Qless
         set_klass(value.to_s)
       end
 
-      def queue_name=(value)
-        set_queue(value.to_s)
-      end
-
       def move(queue) = set_queue(queue.to_s)
+      alias queue_name= move
       def tag(*tags) = tag_add(Convert.strv(tags))
       def untag(*tags) = tag_remove(Convert.strv(tags))
-      # The next n (1-1000) due times, epoch seconds; [] once it fires no more.
-      def next(n = 5) = Convert.times(super(Integer(n)))
+      # [] once it fires no more.
+      def next(n = 5) = Convert.strings(super(Integer(n)))
 
       def inspect
         Convert.inspect(self, "RecurringJob") do

@@ -4,62 +4,46 @@ module Qless
   # A named queue seen as a schedule of one-off jobs and recurring
   # templates (client.schedules[name]; making one does no I/O). Every add
   # is unique by default: an identical pending entry is not added again.
-  #
-  #   tasks = client.schedules["app-tasks"]
-  #   tasks.add("App::Report", { "to" => "ops" }, cron: "0 9 * * mon-fri")
-  #   tasks.add("App::Mail", at: "7pm tomorrow")
-  #   tasks.listen(pool: 4, allow: ["App::*"])
-  #
   # Times (at:) are Times, epoch seconds or text (Qless.when); durations
-  # (in:, every:) are seconds or text. The core's class carries name.
+  # (in:, every:) are seconds or text.
   class Schedule
     def self.new(client, name) = Convert.bind(client, client.schedule(name.to_s))
 
-    # Prepended, so super is the core's method of the same name.
     module Layer
       attr_reader :client
 
       def handle = self
 
-      # Adds an entry running at (once), in (once, after a duration), every
-      # (a template: seconds, or text such as "2 days at 9am") or at the
-      # times of cron: exactly one of them (the core checks: InvalidArgument
-      # otherwise; add_now runs at once). Returns the jid, whether or not an
-      # identical entry was pending; report: true gives [jid, inserted].
+      # Exactly one of at:, in:, every: and cron: (the core checks). Returns
+      # the jid, whether or not an identical entry was pending; report: true
+      # gives [jid, inserted].
       def add(klass, data = nil, at: nil, in: nil, cron: nil, every: nil, unique: true, key: nil, jid: nil,
               priority: nil, retries: nil, tags: nil, backlog: nil, report: false)
         opts = options(unique, key, jid, priority, retries, tags, backlog).merge(cron: cron)
         # Text goes to the core as text, which reads it as each keyword means it.
-        { at: [at, :epoch], in: [binding.local_variable_get(:in), :seconds], every: [every, :seconds] }
-          .each do |kw, (value, convert)|
-            next if value.nil?
-
-            opts[value.is_a?(String) ? :"#{kw}_text" : kw] =
-              value.is_a?(String) ? value : Times.send(convert, value, "Schedule#add: #{kw}")
-          end
+        { at: :epoch, in: :seconds, every: :seconds }.each do |kw, convert|
+          value = binding.local_variable_get(kw)
+          opts[:"#{kw}_text"] = value if value.is_a?(String)
+          opts[kw] = Times.send(convert, value, "Schedule#add: #{kw}") unless value.nil? || value.is_a?(String)
+        end
         found = add_entry(klass.to_s, Convert.dump(data), opts)
         report ? found : found.first
       end
 
-      # Adds a one-off entry that may run at once; returns as add.
       def add_now(klass, data = nil, unique: true, key: nil, jid: nil, priority: nil, retries: nil, tags: nil,
                   report: false)
         found = super(klass.to_s, Convert.dump(data), options(unique, key, jid, priority, retries, tags, nil))
         report ? found : found.first
       end
 
-      # Removes a template or a scheduled job of this schedule; false when
-      # there was none (a job already waiting, running or done stays).
+      # False when there was none (a job already waiting, running or done stays).
       def remove(jid) = super(jid.to_s)
 
-      # The pending entries: templates by next due time, then scheduled
-      # jobs, each a Hash {"jid", "klass", "kind" => "cron" | "interval" |
-      # "at", "cron" or "interval", "next", "priority", "tags", "description"}.
+      # Templates by next due time, then scheduled jobs, as Hashes.
       def entries = Convert.drain(super) { |e, i| entry(e, i) }
 
-      # The next n due times of entry jid (epoch seconds): a template's, a
-      # scheduled job's one time. NotFound when jid is no pending entry.
-      def next(jid, n = 5) = Convert.times(super(jid.to_s, Integer(n)))
+      # NotFound when jid is no pending entry.
+      def next(jid, n = 5) = Convert.strings(super(jid.to_s, Integer(n)))
 
       # Runs the schedule's due jobs with the Ruby worker (Qless::Worker on
       # the engine: class resolution, heartbeats, SIGTERM/SIGINT finish the
@@ -88,8 +72,7 @@ module Qless
       private
 
       def options(unique, key, jid, priority, retries, tags, backlog)
-        { unique: unique ? 1 : 0, key: key, jid: jid, priority: priority, retries: retries, tags: tags,
-          backlog: backlog }
+        { unique: unique ? 1 : 0, key:, jid:, priority:, retries:, tags:, backlog: }
       end
 
       def entry(e, i)
@@ -104,12 +87,7 @@ module Qless
     prepend Layer
   end
 
-  # client.schedules: schedules by name.
-  class ClientSchedules
-    def initialize(client)
-      @client = client
-    end
-
+  class ClientSchedules < View
     def [](name) = Schedule.new(@client, name)
   end
 end

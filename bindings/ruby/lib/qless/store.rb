@@ -3,19 +3,13 @@
 module Qless
   # A tree job's per-job state (x.store): JSON values by String key, read
   # and written on the server at each call, like a Hash.
-  #
-  #   job.store["seen"] = (job.store["seen"] || 0) + 1
   class Store
     include Enumerable
 
     attr_reader :jid
 
-    def initialize(client, jid)
-      @client = client
-      @jid = jid
-    end
+    def initialize(client, jid) = (@client, @jid = client, jid)
 
-    # The value, or nil when the key is unset.
     def [](key) = Convert.load(@client.state_get(@jid, key.to_s))
 
     def []=(key, value)
@@ -25,10 +19,9 @@ module Qless
     def key?(key) = !@client.state_get(@jid, key.to_s).nil?
     alias include? key?
 
-    # Removes keys; returns how many were set.
     def delete(*keys) = @client.state_del(@jid, Convert.strv(keys))
 
-    # Every key and value, keys sorted (a snapshot: the core's Store).
+    # Keys sorted.
     def to_h = @client.store(@jid).then { |h| Array.new(h.size) { |i| [h.key(i), JSON.parse(h.value(i))] }.to_h }
     def each(&block) = to_h.each(&block)
     def inspect = "#<Qless::Store of #{@jid}>"

@@ -1,18 +1,13 @@
 # frozen_string_literal: true
 
 module Qless
-  # What a time text means (Qless.when): kind :at (once, at `at`),
-  # :interval (every `interval` seconds, first at `at`) or :cron (at the
-  # fire times of `cron`, a normalised expression; `at` is 0). Times are
-  # epoch seconds.
+  # What a time text means (Qless.when): kind :at, :interval or :cron.
   When = Struct.new(:kind, :at, :interval, :cron) do
     def time = Time.at(at).utc
   end
 
-  # Reads English time text ("7pm tomorrow", "in 5 minutes", "every monday
-  # 9am", ISO 8601, epoch seconds) relative to now (a Time or epoch
-  # seconds; nil: the clock). libqless reads it without a server;
-  # Qless::InvalidArgument names the word and column it went wrong at.
+  # Reads English time text relative to now (a Time or epoch seconds;
+  # nil: the clock), without a server.
   def self.when(text, now: nil)
     raise TypeError, "Qless.when: text must be a String, not #{text.class}" unless text.is_a?(String)
 
@@ -21,25 +16,18 @@ module Qless
     When.new(Times::KINDS.fetch(parsed.kind), parsed.at, parsed.interval, parsed.cron)
   end
 
-  # Ruby's time values as the epoch seconds and durations libqless takes.
   module Times
     KINDS = { Core::QLESS_WHEN_AT => :at, Core::QLESS_WHEN_INTERVAL => :interval,
               Core::QLESS_WHEN_CRON => :cron }.freeze
 
     module_function
 
-    # A Time (any zone) or a number of epoch seconds.
     def epoch(value, what)
-      return value.to_f if value.is_a?(Time) || value.is_a?(Numeric)
-
-      raise TypeError, "#{what}: a time must be a Time, a number or text, not #{value.class}"
+      value.is_a?(Time) ? value.to_f : seconds(value, what, "a time must be a Time, a number or text")
     end
 
-    # A duration as a number of seconds.
-    def seconds(value, what)
-      return value.to_f if value.is_a?(Numeric)
-
-      raise TypeError, "#{what}: a duration must be a number of seconds or text, not #{value.class}"
+    def seconds(value, what, need = "a duration must be a number of seconds or text")
+      value.is_a?(Numeric) ? value.to_f : raise(TypeError, "#{what}: #{need}, not #{value.class}")
     end
   end
 end

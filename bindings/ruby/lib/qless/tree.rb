@@ -4,90 +4,70 @@ module Qless
   # What tree jobs and Trees share: their ports and their per-job state,
   # which is `store` because `state` is the job's state name in Ruby.
   module TreeParts
-    # tree.ports.in["p"], tree.ports.out["p"] (see Ports).
     def ports = Ports.new(client, jid)
-    # The job's own JSON state: tree.store["k"], tree.store["k"] = v.
     def store = Store.new(client, jid)
   end
 
   # A tree job as the core's Tree snapshot shows it (client.trees[jid];
-  # refresh re-reads it) plus the operations on the tree. klass_name,
-  # queue_name and state are Strings, as on Job; parent (a jid) and name
-  # are nil for a root; started is the time startup completed, or nil;
-  # children is { name => jid }; aliases sorted; inports/outports { port
-  # => options }; inchannels/outchannels { port => [channel] }; sizes
-  # { "in" => { port => n }, "out" => {...} }. to_h has them all under
-  # tree.get's names.
+  # refresh re-reads it) plus the operations on the tree. Unset fields are
+  # nil; to_h has them all under tree.get's names.
   class Tree
     include TreeParts
+    extend Forwardable
 
     DIRS = { "in" => Core::QLESS_PORT_IN, "out" => Core::QLESS_PORT_OUT }.freeze
 
     attr_reader :client
 
-    # The tree, or nil when there is no such job (StateError for a plain job).
+    # nil when there is no such job (StateError for a plain job).
     def self.get(client, jid)
       new(client, client.tree(Convert.jid(jid)))
     rescue NotFound
       nil
     end
 
-    def initialize(client, handle)
-      @client = client
-      @h = handle
-    end
+    def initialize(client, handle) = (@client, @h = client, handle)
 
-    def jid = @h.jid
+    def_delegators :@h, :jid, :parent, :name, :created_by, :runs
     def klass_name = @h.klass
     def queue_name = @h.queue
     def state = @h.status
-    def parent = @h.parent
-    def name = @h.name
     def started = @h.started.zero? ? nil : @h.started
     def rerun? = @h.rerun == 1
     alias rerun rerun?
-    def created_by = @h.created_by
-    def runs = @h.runs
     def aliases = Array.new(@h.alias_count) { |i| @h.alias(i) }
     def children = Array.new(@h.child_count) { |i| [@h.child_name(i), @h.child_jid(i)] }.to_h
-    def inports = ports_of("in") { |d, i| (v = @h.port_default(d, i)) ? { "default" => JSON.parse(v) } : {} }
-    def outports = ports_of("out") { |d, i| (v = @h.port_default(d, i)) ? { "default" => JSON.parse(v) } : {} }
+    def inports = options_of("in")
+    def outports = options_of("out")
     def inchannels = channels_of("in")
     def outchannels = channels_of("out")
     def sizes = DIRS.keys.to_h { |side| [side, ports_of(side) { |d, i| @h.port_size(d, i) }.reject { |_, n| n.negative? }] }
     def to_h = JSON.parse(@h.json).transform_values { |v| v == false ? nil : v }
 
-    # The Ruby class named by klass_name, as Job#klass.
     def klass = Object.const_get(klass_name)
     def queue = @client.queues[queue_name]
     def job = @client.jobs[jid]
 
-    # Re-reads the tree (NotFound once the job is gone).
     def refresh
       @h = @client.tree(jid)
       self
     end
 
-    # Wakes the job after delay seconds (a restart when terminated);
-    # returns the state it is in.
+    # Wakes the job after delay seconds (a restart when terminated).
     def run(delay = 0) = @client.job_run(jid, Times.seconds(delay, "Tree#run: delay"))
-    # Terminates the job (recursive: and its descendants); returns how
-    # many changed state.
     def terminate(recursive: false) = @client.job_terminate(jid, recursive ? 1 : 0)
-    # Deletes the terminated tree below and with this job; returns how many jobs.
+    # Deletes the terminated tree below and with this job.
     def delete = @client.job_delete(jid)
 
-    # Makes child (a root: a jid, Job or Tree) this job's child `name`.
+    # child: a root (a jid, Job or Tree).
     def adopt(name, child)
       @client.job_adopt(jid, name.to_s, Convert.jid(child))
       true
     end
 
-    # Detaches the child `name`, which becomes a root; returns its jid.
     def disown(name) = @client.job_disown(jid, name.to_s)
-    # Gives the job aliases (global names); returns how many are new.
     def add_aliases(*aliases) = @client.alias_set(jid, Convert.strv(aliases))
-    # Removes aliases (whichever job has them); returns how many existed.
+    # Removes aliases, whichever job has them.
     def remove_aliases(*aliases) = @client.alias_del(Convert.strv(aliases))
 
     def ==(other) = other.is_a?(Tree) && other.jid == jid
@@ -100,35 +80,26 @@ module Qless
       Array.new(@h.port_count(d)) { |i| [@h.port_name(d, i), yield(d, i)] }.to_h
     end
 
+    def options_of(side) = ports_of(side) { |d, i| (v = @h.port_default(d, i)) ? { "default" => JSON.parse(v) } : {} }
+
     def channels_of(side)
       ports_of(side) { |d, i| Array.new(@h.port_channel_count(d, i)) { |j| @h.port_channel(d, i, j) } }
         .reject { |_, links| links.empty? }
     end
   end
 
-  # client.trees: tree jobs by jid.
-  class ClientTrees
-    def initialize(client)
-      @client = client
-    end
-
+  class ClientTrees < View
     def [](jid) = Tree.get(@client, jid)
   end
 
   # client.aliases: the global aliases of tree jobs.
-  class ClientAliases
-    def initialize(client)
-      @client = client
-    end
-
-    # The jid the alias names, or nil.
+  class ClientAliases < View
     def [](name) = @client.alias(name.to_s)
 
     def []=(name, job)
       @client.alias_set(Convert.jid(job), [name.to_s])
     end
 
-    # Removes aliases; returns how many existed.
     def delete(*names) = @client.alias_del(Convert.strv(names))
   end
 end

@@ -1,25 +1,15 @@
 # frozen_string_literal: true
 
 module Qless
-  # Raise it (or a subclass) from job code to have the job retried after
-  # the worker's backoff delay instead of failed; the group recorded is the
-  # exception's class name. The protocol fails the job once its retries are
-  # used up.
+  # Raised from job code: the job is retried after the worker's backoff
+  # delay instead of failed (until its retries are used up).
   class RetryableError < StandardError; end
 
   # The Ruby side of the worker (docs/workers.md, "Ruby"): finds a job's
-  # class. The engine in libqless (qless_worker_main) does the flags, pools,
-  # heartbeats, signals, reconnects and settling; the trampoline
-  # (swig/worker.i) maps what Klass.perform(job) did to the outcome:
-  # returned -> complete; raised a Qless::RetryableError -> retry; raised
-  # anything else -> fail (group: the class; message: "Class: message" and
-  # the backtrace). Job code may settle the job itself; job.client is the
-  # engine's connection and job.lock_lost? turns true once the lock is gone.
-  #
-  # Tree classes (TreeClass: .inports/.outports/.startup/.shutdown beside
-  # .perform) loaded when the worker starts, by --require or before main,
-  # have their ports registered and their hooks run; one looked up only
-  # later (e.g. by autoload) runs as a plain job class.
+  # class. The engine in libqless does the rest; the trampoline
+  # (swig/worker.i) maps what Klass.perform(job) did to the outcome. Tree
+  # classes loaded when the worker starts have their ports registered and
+  # their hooks run; one looked up only later runs as a plain job class.
   module Worker
     module_function
 
@@ -50,9 +40,8 @@ module Qless
       { klasses: classes.map(&:first), configs: classes.map(&:last) }
     end
 
-    # The trampoline's dispatcher: job and client are the engine's, lent
-    # for this call (their proxies go dead after it); phase is :perform,
-    # :startup or :shutdown. What it raises is the job's outcome.
+    # The trampoline's dispatcher: job and client are lent for this call;
+    # what it raises is the job's outcome.
     def run(job, client, phase)
       Job.new(client, job)
       klass = job_class(job.klass_name)
