@@ -10,45 +10,28 @@
 -- rules stay in the server and the core.
 local core = require "qless_core"
 local json = require "qless.codec"
-local convert = require "qless.convert"
 local handle = require "qless.handle"
 
 local M = {}
 
 local DIRS = { ["in"] = core.QLESS_PORT_IN, out = core.QLESS_PORT_OUT }
+local lookup, invalid, list = handle.lookup, handle.invalid, handle.list
 
-local function lookup(get, meta)
-  meta = meta or {}
-  meta.__index = function(_, key) return get(key) end
-  return setmetatable({}, meta)
-end
-
--- A value as JSON text; what json cannot encode is InvalidArgument naming where.
+-- A value (nil is null) as JSON text, InvalidArgument naming where.
 local function encode(where, value)
   if value == nil then value = json.null end
-  local ok, text = pcall(json.encode, value)
-  if not ok then convert.invalid(where .. ": " .. text) end
-  return text
-end
-
--- Each value of ... (nil counts, as null) encoded.
-local function encode_all(where, ...)
-  local out = {}
-  for i = 1, select("#", ...) do out[i] = encode(where, (select(i, ...))) end
-  return out
+  return handle.encode(where, value)
 end
 
 local function check_string(where, what, value)
-  if type(value) ~= "string" then
-    convert.invalid(string.format("%s: %s must be a string, not %s", where, what, type(value)))
-  end
+  if type(value) ~= "string" then invalid(string.format("%s: %s must be a string, not %s", where, what, type(value))) end
 end
 
 -- Ports as the protocol's JSON object: JSON text as is, a list of names
 -- ({"in", "x"}: each without options) or a table name -> options.
 function M.ports_json(where, ports)
   if ports == nil or type(ports) == "string" then return ports end
-  if type(ports) ~= "table" then convert.invalid(where .. " must be a table of ports, not " .. type(ports)) end
+  if type(ports) ~= "table" then invalid(where .. " must be a table of ports, not " .. type(ports)) end
   local object = json.object()
   for k, v in pairs(ports) do
     if math.type(k) == "integer" then
@@ -61,13 +44,12 @@ function M.ports_json(where, ports)
   return encode(where, object)
 end
 
--- The layer's put options (tree = true, inports/outports as Lua tables,
--- by) into the core's (tree = 1, JSON text, by).
+-- The layer's put options (tree = true, Lua tables of ports) into the core's.
 function M.put_options(where, out, mine)
   if out == nil or next(mine) == nil then return end
   if mine.tree ~= nil then
     if type(mine.tree) ~= "boolean" then
-      convert.invalid(string.format("%s: tree must be a boolean, not %s", where, type(mine.tree)))
+      invalid(string.format("%s: tree must be a boolean, not %s", where, type(mine.tree)))
     end
     out.tree = mine.tree and 1 or nil
   end
@@ -91,38 +73,31 @@ function Port.meta.__tostring(self)
   return string.format("qless.Port(%s %s %s)", self.jid, self.dir, self.name)
 end
 
--- The values of a StrList of JSON texts.
-local function values(list)
-  local out = {}
-  for i = 0, list:size() - 1 do out[i + 1] = json.decode(list:get(i)) end
-  return out
-end
-
--- Removes and returns up to n (default 1) values, oldest first.
-function Port.methods:read(n) return values(self._h:read(n or 1)) end
--- As read, leaving the values in the port.
-function Port.methods:peek(n) return values(self._h:peek(n or 1)) end
+-- read removes up to n (default 1) values, oldest first; peek leaves them.
+function Port.methods:read(n) return (handle.items(self._h:read(n or 1), json.decode)) end
+function Port.methods:peek(n) return (handle.items(self._h:peek(n or 1), json.decode)) end
 function Port.fields.size(self) return self._h:size() end
 
 -- Writes the values in order (at least one; nil is null).
 function Port.methods:write(...)
-  if select("#", ...) == 0 then convert.invalid("Port:write: at least one value is needed") end
-  self._h:write(encode_all("Port:write", ...))
+  local n, out = select("#", ...), {}
+  if n == 0 then invalid("Port:write: at least one value is needed") end
+  for i = 1, n do out[i] = encode("Port:write", (select(i, ...))) end
+  self._h:write(out)
 end
 
--- Links to channels (several strings or a table); returns the links added.
-function Port.methods:connect(...) return self._h:connect(convert.list(...)) end
-function Port.methods:disconnect(...) return self._h:disconnect(convert.list(...)) end
+-- Return the links added or removed.
+function Port.methods:connect(...) return self._h:connect(list(...)) end
+function Port.methods:disconnect(...) return self._h:disconnect(list(...)) end
 
--- Defines the port (or redefines it, keeping its data): options {} or
--- {default = value}.
+-- Defines the port (or redefines it, keeping its data): options {} or {default = value}.
 function Port.methods:define(options)
   local ports = json.object()
   ports[self.name] = options or json.object()
   self._client:port_define(self.jid, DIRS[self.dir], encode("Port:define", ports))
 end
 
--- Removes the port with its data; true when it was defined.
+-- True when it was defined.
 function Port.methods:remove()
   return self._client:port_remove(self.jid, DIRS[self.dir], { self.name }) == 1
 end
@@ -147,7 +122,7 @@ function M.store(h, jid)
   end
   return lookup(function(key)
     check_string("store", "the key", key)
-    return convert.decode(h:state_get(jid, key))
+    return handle.decode(h:state_get(jid, key))
   end, {
     __newindex = function(_, key, value)
       check_string("store", "the key", key)
@@ -191,11 +166,8 @@ end
 -- StateError, from the core).
 function M.tree(h, jid)
   check_string("client.trees", "the jid", jid)
-  local ok, t = pcall(h.tree, h, jid)
-  if not ok then
-    if type(t) == "table" and t.code == core.QLESS_ENOTFOUND then return nil end
-    error(t, 0)
-  end
+  local t = handle.or_nil(h.tree, h, jid)
+  if t == nil then return nil end
   local tree = record(t)
   tree._client = h
   return Tree.wrap(t, tree)
@@ -214,23 +186,20 @@ function Tree.methods:refresh()
   rawset(self, "_h", t)
 end
 
--- Wakes or restarts the job after delay seconds (default 0); returns its state.
+-- run returns the job's state, terminate the number of jobs whose state
+-- changed, delete the number of jobs deleted.
 function Tree.methods:run(delay) return self._client:job_run(self.jid, delay or 0) end
--- Returns the number of jobs whose state changed.
 function Tree.methods:terminate(recursive) return self._client:job_terminate(self.jid, recursive and 1 or 0) end
--- Deletes the terminated job and its descendants; returns how many.
 function Tree.methods:delete() return self._client:job_delete(self.jid) end
 
 local function jid_of(x) return type(x) == "table" and x.jid or x end
 
--- Makes child (a jid, Tree or Job) this job's child `name`.
+-- child: a jid, Tree or Job.
 function Tree.methods:adopt(name, child) self._client:job_adopt(self.jid, name, jid_of(child)) end
--- Detaches the child `name`; returns its jid.
 function Tree.methods:disown(name) return self._client:job_disown(self.jid, name) end
--- Adds aliases (several strings or a table); returns how many were new.
-function Tree.methods:alias(...) return self._client:alias_set(self.jid, convert.list(...)) end
--- Removes aliases (of any job); returns how many existed.
-function Tree.methods:unalias(...) return self._client:alias_del(convert.list(...)) end
+-- alias returns how many were new; unalias (of any job) how many existed.
+function Tree.methods:alias(...) return self._client:alias_set(self.jid, list(...)) end
+function Tree.methods:unalias(...) return self._client:alias_del(list(...)) end
 
 ---------------------------------------------------------------- channels
 
@@ -239,11 +208,10 @@ local Channel = handle.class("qless.Channel", "name")
 
 function Channel.meta.__tostring(self) return "qless.Channel(" .. self.name .. ")" end
 
--- Delivers value to every input port subscribed to the channel or one of
--- its ancestors; opts.from names the publisher. Returns the ports reached.
+-- Returns the input ports reached (subscribed to the channel or an ancestor).
 function Channel.methods:publish(value, opts)
   local from = type(opts) == "table" and opts.from or nil
-  if opts ~= nil and type(opts) ~= "table" then convert.invalid("Channel:publish: opts must be a table") end
+  if opts ~= nil and type(opts) ~= "table" then invalid("Channel:publish: opts must be a table") end
   return self._h:publish(encode("Channel:publish", value), jid_of(from))
 end
 
