@@ -1,8 +1,5 @@
-/* swig/lua.i — Lua 5.4 part of the libqless interface: module name,
- * typemaps, error objects, the worker engine's entry point
- * (worker_main), and what Lua's standard library lacks for job code
- * (sleep, a sub-second clock, the pid) plus release. Everything else is in
- * qless.i; the idiomatic layer is bindings/lua/qless.lua. */
+/* swig/lua.i — Lua 5.4 typemaps, error objects, worker hooks and the few
+ * natives the layer (bindings/lua) needs; everything else is in qless.i. */
 %module qless_core
 
 %{
@@ -15,9 +12,8 @@
 #include <unistd.h>
 #include <qless/qless.h>
 
-/* Error objects: a table {code=, name=, symbol=, message=} whose metatable
- * (one per row of qless_swig_errors, registered as "qless.<Name>") gives it
- * a __tostring and a class-like __name. Row 0, "Error", is for unknown codes. */
+/* Error objects: tables {code=, name=, symbol=, message=} with metatable
+ * "qless.<Name>" (one per row of qless_swig_errors; row 0 for unknown codes). */
 static void qless_lua_error_metatable_name(char *buf, size_t size, int row)
 {
 	snprintf(buf, size, "qless.%s", qless_swig_errors[row].klass);
@@ -34,7 +30,6 @@ static int qless_lua_error_tostring(lua_State *L)
 	return 1;
 }
 
-/* Pushes a new error object for code with message (copied). */
 static void qless_lua_push_error_message(lua_State *L, int code, const char *message)
 {
 	int i = qless_swig_error_index(code);
@@ -52,18 +47,16 @@ static void qless_lua_push_error_message(lua_State *L, int code, const char *mes
 	luaL_setmetatable(L, metatable);
 }
 
-/* The library's message is borrowed until the next libqless call, so it is
- * copied into the Lua table before anything else (qless_error_name) runs. */
+/* The message is borrowed until the next libqless call: copied first. */
 static void qless_lua_push_error(lua_State *L, int code)
 {
 	qless_lua_push_error_message(L, code, qless_error_last_message());
 }
 
-/* Options (a table of name -> value, or nil) at index into *opts; list
- * arrays go to lists. Returns 0, or -1 with the error pushed: an
- * InvalidArgument object for an unknown name or a value out of range, a
- * plain message (like SWIG's own argument checks) for a wrong type. A lone
- * string is a one-item list, as the Lua API always took tags = "x". */
+/* Options (a table, or nil) at index into *opts. Returns -1 with the error
+ * pushed: InvalidArgument for an unknown name or a value out of range, a
+ * plain message (as SWIG's own checks) for a wrong type. A lone string is
+ * a one-item list (the Lua API always took tags = "x"). */
 static int qless_lua_options(lua_State *L, int index, const struct qless_swig_optspec *spec, void *opts,
                              struct qless_swig_lists *lists)
 {
@@ -145,8 +138,7 @@ static int qless_lua_options(lua_State *L, int index, const struct qless_swig_op
 	return 0;
 }
 
-/* qless_core.new_error(code, message): lets the Lua layer raise errors of
- * the same classes (e.g. InvalidArgument for data it cannot encode). */
+/* new_error(code, message): the layer's errors are of the same classes. */
 static int qless_lua_new_error(lua_State *L)
 {
 	int code = (int)luaL_checkinteger(L, 1);
@@ -155,7 +147,6 @@ static int qless_lua_new_error(lua_State *L)
 	return 1;
 }
 
-/* qless_core.error_classes(): {Name = metatable, ...} to recognise errors. */
 static int qless_lua_error_classes(lua_State *L)
 {
 	char metatable[64];
@@ -169,10 +160,8 @@ static int qless_lua_error_classes(lua_State *L)
 	return 1;
 }
 
-/* qless_core.release(handle): frees a handle now instead of at garbage
- * collection, for clients and event subscriptions (they hold
- * connections). The proxy is left pointing at NULL, which every
- * libqless function treats as an invalid handle. */
+/* release(handle): frees a handle (a connection) before collection; the
+ * proxy keeps NULL, an invalid handle to every libqless function. */
 static int qless_lua_release(lua_State *L)
 {
 	swig_lua_userdata *usr;
@@ -192,9 +181,7 @@ static int qless_lua_release(lua_State *L)
 	return 0;
 }
 
-
-/* qless_core.time(): seconds since the epoch, with sub-second precision
- * (os.time is whole seconds). */
+/* time(): os.time with sub-second precision. */
 static int qless_lua_time(lua_State *L)
 {
 	struct timespec ts;
@@ -203,16 +190,14 @@ static int qless_lua_time(lua_State *L)
 	return 1;
 }
 
-/* qless_core.getpid(): this process's id (pool children differ). */
 static int qless_lua_getpid(lua_State *L)
 {
 	lua_pushinteger(L, (lua_Integer)getpid());
 	return 1;
 }
 
-/* qless_core.sleep(seconds): sleeps the full time; a signal (the engine's
- * SIGTERM handler, say) does not cut it short, so job code runs as it
- * would without one. */
+/* sleep(seconds): the full time, even when a signal (the engine's SIGTERM
+ * handler) arrives, so job code runs as it would without one. */
 static int qless_lua_sleep(lua_State *L)
 {
 	double seconds = luaL_checknumber(L, 1);
@@ -245,9 +230,7 @@ static int qless_lua_sleep(lua_State *L)
 %native(error_classes) int qless_lua_error_classes(lua_State *L);
 %native(release) int qless_lua_release(lua_State *L);
 
-/* ---- integers stay integers ----
- * SWIG 4.1 pushes every C number with lua_pushnumber (1 becomes 1.0 in
- * Lua 5.4); results and inputs of integer type use Lua integers instead. */
+/* SWIG 4.1 pushes every C number as a float (1.0): integers stay integers. */
 %typemap(out) int, short, long, long long, unsigned int, unsigned short, unsigned long,
               unsigned long long, signed char, unsigned char, size_t, int64_t, uint64_t
 %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
@@ -267,8 +250,7 @@ static int qless_lua_sleep(lua_State *L)
 } %}
 
 %typemap(out) int QLESS_PLAIN_OUT %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
-/* A negative status raises the error object (lua_error at SWIG's fail
- * label, after the freearg cleanup); success adds no return value. */
+/* A negative status raises the error object (at SWIG's fail label, after freearg). */
 %typemap(out) int QLESS_STATUS_OUT %{ if ($1 < 0) { qless_lua_push_error(L, $1); SWIG_fail; } %}
 
 /* Owned handle out-parameter -> proxy that frees it when collected. */
@@ -295,10 +277,9 @@ static int qless_lua_sleep(lua_State *L)
 %typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) %{ tmp[0] = '\0'; $1 = tmp; %}
 %typemap(argout) char QLESS_OUT_BUF[ANY] %{ lua_pushstring(L, tmp$argnum); SWIG_arg++; %}
 
-/* nil -> (NULL, 0); a table of strings, even empty -> a non-NULL array.
- * The pointers stay valid during the call: the table (an argument, so on
- * the stack) references the strings. Only real strings are accepted, since
- * converting a number would make a temporary string nothing references. */
+/* nil -> (NULL, 0); a table of strings, even empty -> a non-NULL array whose
+ * strings the table (on the stack) keeps alive: so no numbers, whose
+ * converted string nothing would reference. */
 %typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (const char **tmp = NULL) %{
 	if (lua_isnoneornil(L, $input)) {
 		$1 = NULL; $2 = 0;
@@ -323,16 +304,13 @@ static int qless_lua_sleep(lua_State *L)
 %}
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) %{ free((void *)tmp$argnum); %}
 
-/* Options structs: a table of option name -> value. */
 %typemap(in) const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, struct qless_swig_lists lists = { { NULL }, 0 }) %{
 	if (qless_lua_options(L, $input, QLESS_SWIG_OPTSPEC(&opts), &opts, &lists) < 0) SWIG_fail;
 	$1 = &opts;
 %}
 %typemap(freearg) const SWIGTYPE *QLESS_OPTIONS %{ qless_swig_lists_free(&lists$argnum); %}
 
-/* The engine is reached through worker_main only: its callbacks and
- * run options are C function pointers, and a qless_result exists only
- * during a perform call. */
+/* The engine is reached through worker_main only (C callbacks). */
 %native(worker_main) int qless_lua_worker_main(lua_State *L);
 %native(suspend) int qless_lua_suspend(lua_State *L);
 %native(time) int qless_lua_time(lua_State *L);
@@ -340,12 +318,9 @@ static int qless_lua_sleep(lua_State *L)
 %native(sleep) int qless_lua_sleep(lua_State *L);
 %include "qless.i"
 
-/* ---- the worker: Lua's hooks of the trampoline (swig/worker.i) ----
- * qless_core.worker_main(args, run[, tree]) runs qless_worker_main through
- * the trampoline: run(job, client, phase) is the layer's dispatcher
- * (qless.worker.run). The interpreter is entered only from the thread that
- * called worker_main (single_threaded: the core refuses --pool threads), or
- * from that thread in a forked pool child. */
+/* Lua's hooks of the trampoline (swig/worker.i): run(job, client, phase) is
+ * qless.worker.run, entered only from the thread that called worker_main
+ * (single_threaded: no --pool threads) or its forked pool child. */
 %{
 struct qless_swig_worker {
 	lua_State *L;   /* the thread that called worker_main */
@@ -357,10 +332,9 @@ static void qless_swig_lang_enter(struct qless_swig_call *call)
 	qless_swig_call_run(call);
 }
 
-/* The message handler: describes the error where it was raised, so the
- * traceback is the job code's. group: the error's `name` field or its
- * metatable's __name (a table), else LuaError; retried when the error is
- * a table with retryable = true (qless.RetryableError makes one). */
+/* The message handler, so the traceback is the job code's. group: the
+ * error's `name` or metatable __name, else LuaError; retried when
+ * retryable = true. */
 static int qless_lua_describe_error(lua_State *L)
 {
 	struct qless_swig_call *call = (struct qless_swig_call *)lua_touserdata(L, lua_upvalueindex(1));
@@ -390,8 +364,7 @@ static int qless_lua_describe_error(lua_State *L)
 	return 1;
 }
 
-/* Detaches a proxy from its borrowed handle, so job code that kept it gets
- * an invalid-handle error instead of freed memory. */
+/* Job code that kept a borrowed proxy gets an invalid handle, not freed memory. */
 static void qless_lua_detach(lua_State *L, int index)
 {
 	swig_lua_userdata *usr = (swig_lua_userdata *)lua_touserdata(L, index);
@@ -440,8 +413,7 @@ static int qless_swig_lang_call(struct qless_swig_call *call)
 	return ok ? 0 : -1;
 }
 
-/* Described by the message handler already (a failing one: the skeleton's
- * placeholder). */
+/* The message handler described it already. */
 static void qless_swig_lang_describe(struct qless_swig_call *call)
 {
 	(void)call;
@@ -454,8 +426,7 @@ static int qless_swig_lang_fork(struct qless_swig_worker *w)
 	return (int)fork();
 }
 
-/* qless_core.suspend(job): job:suspend() of tree.lua, for the job a worker
- * is performing (no other job has a run to suspend). */
+/* suspend(job): job:suspend(), for the job a worker is performing. */
 static int qless_lua_suspend(lua_State *L)
 {
 	void *job = NULL;

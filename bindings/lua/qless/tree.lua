@@ -1,13 +1,5 @@
--- qless.tree: job trees (jobtrees.md) in the Lua layer, over the core's
--- Tree, Port, Channel and Store objects (swig/objects.i).
---   client.trees[jid]         -> Tree (its tree.get record), or nil
---   client.aliases[alias]     -> jid, or nil
---   client.channels["/a"]     -> Channel: ch:publish(value[, {from = jid}]), ch.subscribers
---   x.ports["in"][p], x.ports.out[p] (x a Tree or Job) -> Port
---   x.store[key]              -> per-job state (job.state is already the
---                                job's state name); x.store() the whole map
--- Values are Lua data, encoded to JSON and decoded here; the protocol's
--- rules stay in the server and the core.
+-- qless.tree: job trees (jobtrees.md, docs/lua.md) over the core's Tree,
+-- Port, Channel and Store objects; values are Lua data, JSON on the wire.
 local core = require "qless_core"
 local json = require "qless.codec"
 local handle = require "qless.handle"
@@ -59,9 +51,6 @@ function M.put_options(where, out, mine)
 end
 M.OWN_PUT_OPTIONS = { "tree", "inports", "outports", "by" }
 
----------------------------------------------------------------- ports
-
--- A port is the core's Port (jid and name read from it), values Lua data.
 local Port = handle.class("qless.Port", "jid name")
 
 local function port_new(h, jid, dir, name)
@@ -104,13 +93,10 @@ end
 
 -- {in = lookup, out = lookup} of the Ports of jid on client proxy h.
 function M.ports(h, jid)
-  return {
-    ["in"] = lookup(function(name) return port_new(h, jid, "in", name) end),
-    out = lookup(function(name) return port_new(h, jid, "out", name) end),
-  }
+  local t = {}
+  for dir in pairs(DIRS) do t[dir] = lookup(function(name) return port_new(h, jid, dir, name) end) end
+  return t
 end
-
----------------------------------------------------------------- store
 
 -- x.store[key] (nil when unset), x.store[key] = value (nil deletes),
 -- x.store() and pairs(x.store): the whole map (the core's Store snapshot).
@@ -132,8 +118,6 @@ function M.store(h, jid)
     __pairs = function() return next, all(), nil end,
   })
 end
-
----------------------------------------------------------------- trees
 
 -- A Tree: the core's Tree snapshot read once into tree.get's names.
 local Tree = handle.class("qless.Tree", "")
@@ -201,9 +185,6 @@ function Tree.methods:disown(name) return self._client:job_disown(self.jid, name
 function Tree.methods:alias(...) return self._client:alias_set(self.jid, list(...)) end
 function Tree.methods:unalias(...) return self._client:alias_del(list(...)) end
 
----------------------------------------------------------------- channels
-
--- A channel is the core's Channel (name read from it), values Lua data.
 local Channel = handle.class("qless.Channel", "name")
 
 function Channel.meta.__tostring(self) return "qless.Channel(" .. self.name .. ")" end
@@ -234,10 +215,7 @@ function M.client_tables(h)
   }
 end
 
----------------------------------------------------------------- jobs
-
--- What a Job offers for trees; in a worker's perform, the job's own
--- ports, state, children and suspend(). Each goes through job.client.
+-- What a Job offers for trees, through job.client.
 function M.install(Job)
   local fields, methods = Job.fields, Job.methods
   local function h(job) return job.client._h end
@@ -247,12 +225,9 @@ function M.install(Job)
   -- {name = jid} of the job's children; the parent's jid or nil.
   function fields.children(self) return M.tree(h(self), self.jid).children end
   function fields.parent(self) return M.tree(h(self), self.jid).parent end
-  -- Up to n (default 1) values of input port `port`.
   function methods:read(port, n) return M.ports(h(self), self.jid)["in"][port]:read(n) end
-  -- Writes the values out of output port `port`.
   function methods:write(port, ...) M.ports(h(self), self.jid).out[port]:write(...) end
-  -- Puts the child `name` (klass, data, opts as Queue:put; opts.queue:
-  -- its queue, default this job's), created by this job. Returns its jid.
+  -- opts as Queue:put's, and queue (default this job's).
   function methods:child(name, klass, data, opts)
     check_string("Job:child", "the name", name)
     local copy = {}
@@ -261,8 +236,7 @@ function M.install(Job)
     copy.queue, copy.parent, copy.name, copy.by = nil, self.jid, name, "job:" .. self.jid
     return self.client.queues[queue]:put(klass, data, copy)
   end
-  -- In a worker's perform: end this run suspended (the job sleeps until
-  -- input or a run wakes it) instead of completing the job.
+  -- In a worker's perform: end this run suspended instead of completing the job.
   function methods:suspend() core.suspend(self._h) end
 end
 

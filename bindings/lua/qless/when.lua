@@ -28,21 +28,13 @@ function M.named(where, f, ...)
   error(prefixed(where, results[2]), 0)
 end
 
-local function parse(text, now)
-  local w = core.qless_when()
-  core.qless_when_parse(text, now, w)
-  return { kind = KINDS[w.kind], at = w.at, interval = w.interval, cron = w.cron }
-end
-
--- qless.when(text[, now]) -> {kind = "at"|"interval"|"cron", at, interval,
--- cron}: "at" runs once at `at`; "interval" every `interval` seconds, first
--- at `at`; "cron" at the fire times of `cron` (normalised; `at` is 0).
--- now: epoch seconds (default: the clock). InvalidArgument names the word
--- and column where the text went wrong.
+-- qless.when(text[, now]) -> {kind = "at"|"interval"|"cron", at, interval, cron}
 function M.when(text, now)
   if type(text) ~= "string" then M.type_error("qless.when: text", "a string", text) end
   if now ~= nil and type(now) ~= "number" then M.type_error("qless.when: now", "a number", now) end
-  return M.named("qless.when", parse, text, now or core.time())
+  local w = core.qless_when()
+  M.named("qless.when", core.qless_when_parse, text, now or core.time(), w)
+  return { kind = KINDS[w.kind], at = w.at, interval = w.interval, cron = w.cron }
 end
 
 return M
