@@ -30,6 +30,8 @@ static int qless_lua_error_tostring(lua_State *L)
 	return 1;
 }
 
+/* message is copied before anything else (qless_error_name) runs: the
+ * library's own is borrowed until the next libqless call. */
 static void qless_lua_push_error_message(lua_State *L, int code, const char *message)
 {
 	int i = qless_swig_error_index(code);
@@ -47,10 +49,19 @@ static void qless_lua_push_error_message(lua_State *L, int code, const char *mes
 	luaL_setmetatable(L, metatable);
 }
 
-/* The message is borrowed until the next libqless call: copied first. */
-static void qless_lua_push_error(lua_State *L, int code)
+/* The n strings of the table at index into out (the table keeps them
+ * alive): 0, or the number of the first item that is not a string. */
+static int qless_lua_strv(lua_State *L, int index, const char **out, size_t n)
 {
-	qless_lua_push_error_message(L, code, qless_error_last_message());
+	size_t i;
+	for (i = 0; i < n; i++) {
+		int t = lua_rawgeti(L, index, (lua_Integer)i + 1);
+		out[i] = lua_tostring(L, -1);
+		lua_pop(L, 1);
+		if (t != LUA_TSTRING)
+			return (int)i + 1;
+	}
+	return 0;
 }
 
 /* Options (a table, or nil) at index into *opts. Returns -1 with the error
@@ -73,8 +84,7 @@ static int qless_lua_options(lua_State *L, int index, const struct qless_swig_op
 		const struct qless_swig_field *f;
 		struct qless_swig_value v = { NULL, NULL, 0, 0, 0 };
 		const char **items;
-		int t = lua_type(L, -1), ok = 1, isnum;
-		size_t i;
+		int t = lua_type(L, -1), ok = 1, isnum, bad;
 		if (lua_type(L, -2) != LUA_TSTRING) {
 			lua_pop(L, 2);
 			lua_pushfstring(L, "%s: option names must be strings", spec->what);
@@ -101,15 +111,10 @@ static int qless_lua_options(lua_State *L, int index, const struct qless_swig_op
 			}
 			if (t == LUA_TSTRING)
 				items[0] = lua_tostring(L, -1);
-			for (i = 0; t == LUA_TTABLE && i < v.n; i++) {
-				int it = lua_rawgeti(L, -1, (lua_Integer)i + 1);
-				items[i] = lua_tostring(L, -1);   /* the table keeps the string alive */
-				lua_pop(L, 1);
-				if (it != LUA_TSTRING) {
-					lua_pop(L, 2);
-					lua_pushfstring(L, "%s: option '%s' item %d is not a string", spec->what, f->name, (int)i + 1);
-					return -1;
-				}
+			else if ((bad = qless_lua_strv(L, -1, items, v.n))) {
+				lua_pop(L, 2);
+				lua_pushfstring(L, "%s: option '%s' item %d is not a string", spec->what, f->name, bad);
+				return -1;
 			}
 			v.v = items;
 			break;
@@ -190,12 +195,6 @@ static int qless_lua_time(lua_State *L)
 	return 1;
 }
 
-static int qless_lua_getpid(lua_State *L)
-{
-	lua_pushinteger(L, (lua_Integer)getpid());
-	return 1;
-}
-
 /* sleep(seconds): the full time, even when a signal (the engine's SIGTERM
  * handler) arrives, so job code runs as it would without one. */
 static int qless_lua_sleep(lua_State *L)
@@ -251,7 +250,7 @@ static int qless_lua_sleep(lua_State *L)
 
 %typemap(out) int QLESS_PLAIN_OUT %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
 /* A negative status raises the error object (at SWIG's fail label, after freearg). */
-%typemap(out) int QLESS_STATUS_OUT %{ if ($1 < 0) { qless_lua_push_error(L, $1); SWIG_fail; } %}
+%typemap(out) int QLESS_STATUS_OUT %{ if ($1 < 0) { qless_lua_push_error_message(L, $1, qless_error_last_message()); SWIG_fail; } %}
 
 /* Owned handle out-parameter -> proxy that frees it when collected. */
 %typemap(in, numinputs=0) SWIGTYPE **QLESS_OUT_HANDLE ($*1_ltype tmp = NULL) %{ $1 = &tmp; %}
@@ -287,17 +286,13 @@ static int qless_lua_sleep(lua_State *L)
 		SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), expected a list of strings", $input);
 		SWIG_fail;
 	} else {
-		size_t i, n = (size_t)lua_rawlen(L, $input);
+		size_t n = (size_t)lua_rawlen(L, $input);
+		int bad;
 		tmp = (const char **)calloc(n ? n : 1, sizeof *tmp);
 		if (!tmp) { lua_pushstring(L, "out of memory"); SWIG_fail; }
-		for (i = 0; i < n; i++) {
-			int t = lua_rawgeti(L, $input, (lua_Integer)i + 1);
-			tmp[i] = lua_tostring(L, -1);
-			lua_pop(L, 1);
-			if (t != LUA_TSTRING) {
-				SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), item %d is not a string", $input, (int)i + 1);
-				SWIG_fail;
-			}
+		if ((bad = qless_lua_strv(L, $input, tmp, n))) {
+			SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), item %d is not a string", $input, bad);
+			SWIG_fail;
 		}
 		$1 = ($1_ltype)tmp; $2 = n;
 	}
@@ -314,7 +309,7 @@ static int qless_lua_sleep(lua_State *L)
 %native(worker_main) int qless_lua_worker_main(lua_State *L);
 %native(suspend) int qless_lua_suspend(lua_State *L);
 %native(time) int qless_lua_time(lua_State *L);
-%native(getpid) int qless_lua_getpid(lua_State *L);
+int getpid(void);   /* unistd.h's; pool children differ */
 %native(sleep) int qless_lua_sleep(lua_State *L);
 %include "qless.i"
 
@@ -434,7 +429,7 @@ static int qless_lua_suspend(lua_State *L)
 	if (!SWIG_IsOK(SWIG_ConvertPtr(L, 1, &job, SWIGTYPE_p_qless_job, 0)))
 		job = NULL;
 	if (qless_swig_worker_suspend((qless_job *)job, &handled) < 0) {
-		qless_lua_push_error(L, qless_error_last_code());
+		qless_lua_push_error_message(L, qless_error_last_code(), qless_error_last_message());
 		return lua_error(L);
 	}
 	if (!handled) {

@@ -55,27 +55,18 @@ function methods:sync_data()
   if data ~= nil then self._h:set_data(handle.data(data) or "{}") end
 end
 
+-- complete, fail, heartbeat (the new expiry) and retry (the retries left) send job.data too.
+local function synced(name)
+  return function(self, ...) self:sync_data(); return self._h[name](self._h, ...) end
+end
+local complete, retry = synced("complete"), synced("retry")
+methods.fail, methods.heartbeat = synced("fail"), synced("heartbeat")
+function methods:retry(delay, group, message) return retry(self, delay or 0, group, message) end
+
 -- Returns the new state; opts a queue name or {next =, delay =, depends =}.
 function methods:complete(opts)
-  if type(opts) == "string" then opts = { next = opts } end
-  self:sync_data()
-  self._h:complete(opts)
+  complete(self, type(opts) == "string" and { next = opts } or opts)
   return self.state
-end
-
-function methods:fail(group, message)
-  self:sync_data()
-  self._h:fail(group, message)
-end
-
-function methods:heartbeat()
-  self:sync_data()
-  return self._h:heartbeat()
-end
-
-function methods:retry(delay, group, message)
-  self:sync_data()
-  return self._h:retry(delay or 0, group, message)
 end
 
 -- Local data changes are dropped by requeue and refresh.

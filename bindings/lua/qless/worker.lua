@@ -52,13 +52,12 @@ end
 
 -- {klasses = {...}, configs = {...}} of the allow-list's tree classes, or nil.
 function worker.tree_classes(patterns)
-  local found = { klasses = {}, configs = {} }
+  local klasses, configs, seen = {}, {}, {}
   local function add(klass, class)
     local config = worker.tree_config(klass, class)
-    if config == nil or found[klass] then return end
-    found[klass] = true
-    found.klasses[#found.klasses + 1] = klass
-    found.configs[#found.configs + 1] = config
+    if config == nil or seen[klass] then return end
+    seen[klass] = true
+    klasses[#klasses + 1], configs[#configs + 1] = klass, config
   end
   for _, pattern in ipairs(patterns) do
     local prefix = pattern:match("^(.-)%.%*$")
@@ -74,8 +73,7 @@ function worker.tree_classes(patterns)
       for _, k in ipairs(names) do add(prefix .. "." .. k, mod[k]) end
     end
   end
-  if #found.klasses == 0 then return nil end
-  return { klasses = found.klasses, configs = found.configs }
+  if #klasses > 0 then return { klasses = klasses, configs = configs } end
 end
 
 -- The trampoline's dispatcher: runs phase ("perform", "startup",
