@@ -5,19 +5,11 @@
 %{
 #define QLESS_SWIG_WORKER_ERROR "LuaError"
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <qless/qless.h>
-
-/* Error objects: tables {code=, name=, symbol=, message=} with metatable
- * "qless.<Name>" (one per row of qless_swig_errors; row 0 for unknown codes). */
-static void qless_lua_error_metatable_name(char *buf, size_t size, int row)
-{
-	snprintf(buf, size, "qless.%s", qless_swig_errors[row].klass);
-}
 
 static int qless_lua_error_tostring(lua_State *L)
 {
@@ -30,12 +22,23 @@ static int qless_lua_error_tostring(lua_State *L)
 	return 1;
 }
 
+/* Error objects: tables {code=, name=, symbol=, message=} whose metatable
+ * (pushed here, made on first use) is the registry's "qless.<Name>", one per
+ * row of qless_swig_errors (row 0 for unknown codes). */
+static void qless_lua_error_metatable(lua_State *L, int row)
+{
+	if (luaL_newmetatable(L, lua_pushfstring(L, "qless.%s", qless_swig_errors[row].klass))) {
+		lua_pushcfunction(L, qless_lua_error_tostring);   /* luaL_newmetatable set __name */
+		lua_setfield(L, -2, "__tostring");
+	}
+	lua_remove(L, -2);
+}
+
 /* message is copied before anything else (qless_error_name) runs: the
  * library's own is borrowed until the next libqless call. */
 static void qless_lua_push_error_message(lua_State *L, int code, const char *message)
 {
 	int i = qless_swig_error_index(code);
-	char metatable[64];
 	lua_createtable(L, 0, 4);
 	lua_pushstring(L, message ? message : "");
 	lua_setfield(L, -2, "message");
@@ -45,8 +48,8 @@ static void qless_lua_push_error_message(lua_State *L, int code, const char *mes
 	lua_setfield(L, -2, "name");
 	lua_pushstring(L, qless_error_name(code));
 	lua_setfield(L, -2, "symbol");
-	qless_lua_error_metatable_name(metatable, sizeof metatable, i);
-	luaL_setmetatable(L, metatable);
+	qless_lua_error_metatable(L, i);
+	lua_setmetatable(L, -2);
 }
 
 /* The n strings of the table at index into out (the table keeps them
@@ -154,12 +157,10 @@ static int qless_lua_new_error(lua_State *L)
 
 static int qless_lua_error_classes(lua_State *L)
 {
-	char metatable[64];
 	int i;
 	lua_createtable(L, 0, QLESS_SWIG_NERRORS);
 	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
-		qless_lua_error_metatable_name(metatable, sizeof metatable, i);
-		luaL_getmetatable(L, metatable);
+		qless_lua_error_metatable(L, i);
 		lua_setfield(L, -2, qless_swig_errors[i].klass);
 	}
 	return 1;
@@ -211,19 +212,6 @@ static int qless_lua_sleep(lua_State *L)
 }
 %}
 
-%init %{
-{
-	char metatable[64];
-	int i;
-	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
-		qless_lua_error_metatable_name(metatable, sizeof metatable, i);
-		luaL_newmetatable(L, metatable);   /* also sets __name */
-		lua_pushcfunction(L, qless_lua_error_tostring);
-		lua_setfield(L, -2, "__tostring");
-		lua_pop(L, 1);
-	}
-}
-%}
 
 %native(new_error) int qless_lua_new_error(lua_State *L);
 %native(error_classes) int qless_lua_error_classes(lua_State *L);
@@ -233,20 +221,16 @@ static int qless_lua_sleep(lua_State *L)
 %typemap(out) int, short, long, long long, unsigned int, unsigned short, unsigned long,
               unsigned long long, signed char, unsigned char, size_t, int64_t, uint64_t
 %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
-%typemap(in, checkfn="lua_isnumber") int, short, long, long long, int64_t
-%{ {
+%define QLESS_LUA_INTEGER_IN(MIN, WHAT) %{ {
 	int isint = 0;
 	lua_Integer v = lua_tointegerx(L, $input, &isint);
-	if (!isint) { SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), expected an integer", $input); SWIG_fail; }
+	if (!isint || v < MIN) { SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), expected %s", $input, WHAT); SWIG_fail; }
 	$1 = ($1_ltype)v;
 } %}
+%enddef
+%typemap(in, checkfn="lua_isnumber") int, short, long, long long, int64_t QLESS_LUA_INTEGER_IN(LUA_MININTEGER, "an integer")
 %typemap(in, checkfn="lua_isnumber") unsigned int, unsigned long, unsigned long long, size_t, uint64_t
-%{ {
-	int isint = 0;
-	lua_Integer v = lua_tointegerx(L, $input, &isint);
-	if (!isint || v < 0) { SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), expected a non-negative integer", $input); SWIG_fail; }
-	$1 = ($1_ltype)v;
-} %}
+QLESS_LUA_INTEGER_IN(0, "a non-negative integer")
 
 %typemap(out) int QLESS_PLAIN_OUT %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
 /* A negative status raises the error object (at SWIG's fail label, after freearg). */
