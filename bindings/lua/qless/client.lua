@@ -70,7 +70,7 @@ function methods:failed(group, start, limit) return listing(self._h:failed(group
 function methods:queue_names() return (listing(self._h:queue_names())) end
 function methods:worker_jobs(name) return listing(self._h:worker_jobs(name)) end
 function methods:config_all() return handle.decode(self._h:config_all()) end
-function methods:events(...) return Events.new(self, handle.list(...)) end
+function methods:events(...) return Events.wrap(self._h:events(handle.list(...))) end
 
 -- A StrList as {{[key] = item, [number] = its number}, ...}.
 local function pairs_of(list, key, number)

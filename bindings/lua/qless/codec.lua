@@ -18,9 +18,7 @@ codec.null = setmetatable({}, { __name = "json.null", __tostring = function() re
 codec.array_mt = { __name = "json.array", __jsontype = "array" }
 codec.object_mt = { __name = "json.object", __jsontype = "object" }
 
--- Marks a table as a JSON array (also when empty) and returns it.
 function codec.array(t) return setmetatable(t or {}, codec.array_mt) end
--- Marks a table as a JSON object and returns it.
 function codec.object(t) return setmetatable(t or {}, codec.object_mt) end
 
 local function fail(message) error("json: " .. message, 0) end

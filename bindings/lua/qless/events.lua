@@ -5,8 +5,6 @@ local handle = require "qless.handle"
 
 local Events = handle.class("qless.Events", "")
 
-function Events.new(client, channels) return Events.wrap(client._h:events(channels)) end
-
 -- channel, message, or nil after timeout seconds (nil: forever, 0: only
 -- what has arrived).
 function Events.methods:next(timeout)

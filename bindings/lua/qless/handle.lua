@@ -7,7 +7,7 @@ local json = require "qless.codec"
 
 local handle = {}
 
--- One bound method per proxy function, shared by every object of a class.
+-- One bound method per proxy function, shared by every object.
 local bound = {}
 local function bind(f)
   bound[f] = bound[f] or function(self, ...) return f(self._h, ...) end
@@ -57,7 +57,6 @@ function handle.or_nil(f, ...)
   error(result, 0)
 end
 
--- Raises the core's InvalidArgument error object.
 function handle.invalid(message) error(core.new_error(core.QLESS_EINVAL, message), 0) end
 
 -- value as JSON text; what json cannot encode is InvalidArgument naming where.

@@ -27,9 +27,10 @@ local function check_type(where, name, value, expected, lua_type)
   if value ~= nil and type(value) ~= lua_type then when.type_error(where .. ": " .. name, expected, value) end
 end
 
--- The core's options from add's table: the rest of its keys go through
--- as they are (the core names unknown ones and wrong types).
-local function core_options(where, opts)
+-- The core's options from add's table, and report: keys not OWN go
+-- through as they are (the core names unknown ones and wrong types).
+local function check_common(where, klass, opts)
+  if type(klass) ~= "string" then when.type_error(where .. ": klass", "a string", klass) end
   check_type(where, "options", opts, "a table", "table")
   opts = opts or {}
   check_type(where, "unique", opts.unique, "a boolean", "boolean")
@@ -38,12 +39,7 @@ local function core_options(where, opts)
   for k, v in pairs(opts) do
     if not OWN[k] then out[k] = v end
   end
-  return out
-end
-
-local function check_common(where, klass, opts)
-  if type(klass) ~= "string" then when.type_error(where .. ": klass", "a string", klass) end
-  return core_options(where, opts), opts and opts.report
+  return out, opts.report
 end
 
 -- (jid, inserted) as the caller asked: the jid, or both with report = true.

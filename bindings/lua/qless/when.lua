@@ -13,19 +13,15 @@ function M.type_error(what, expected, value)
   error(string.format("%s must be %s, not %s", what, expected, type(value)), 0)
 end
 
--- err (a qless error, or a plain message) with "<where>: " before its
--- message, so that it names the call and argument it came from.
-local function prefixed(where, err)
-  if type(err) == "string" then return where .. ": " .. err end
-  if type(err) == "table" and type(err.message) == "string" then err.message = where .. ": " .. err.message end
-  return err
-end
-
--- Calls f(...), raising its error prefixed with where.
+-- Calls f(...); its error (a qless error, or a plain message) gets
+-- "<where>: " before its message, naming the call and argument.
 function M.named(where, f, ...)
   local results = table.pack(pcall(f, ...))
   if results[1] then return table.unpack(results, 2, results.n) end
-  error(prefixed(where, results[2]), 0)
+  local err = results[2]
+  if type(err) == "string" then err = where .. ": " .. err end
+  if type(err) == "table" and type(err.message) == "string" then err.message = where .. ": " .. err.message end
+  error(err, 0)
 end
 
 -- qless.when(text[, now]) -> {kind = "at"|"interval"|"cron", at, interval, cron}
