@@ -291,7 +291,6 @@ QLESS_LUA_INTEGER_IN(0, "a non-negative integer")
 
 /* The engine is reached through worker_main only (C callbacks). */
 %native(worker_main) int qless_lua_worker_main(lua_State *L);
-%native(suspend) int qless_lua_suspend(lua_State *L);
 %native(time) int qless_lua_time(lua_State *L);
 int getpid(void);   /* unistd.h's; pool children differ */
 %native(sleep) int qless_lua_sleep(lua_State *L);
@@ -403,24 +402,6 @@ static int qless_swig_lang_fork(struct qless_swig_worker *w)
 {
 	(void)w;
 	return (int)fork();
-}
-
-/* suspend(job): job:suspend(), for the job a worker is performing. */
-static int qless_lua_suspend(lua_State *L)
-{
-	void *job = NULL;
-	int handled = 0;
-	if (!SWIG_IsOK(SWIG_ConvertPtr(L, 1, &job, SWIGTYPE_p_qless_job, 0)))
-		job = NULL;
-	if (qless_swig_worker_suspend((qless_job *)job, &handled) < 0) {
-		qless_lua_push_error_message(L, qless_error_last_code(), qless_error_last_message());
-		return lua_error(L);
-	}
-	if (!handled) {
-		qless_lua_push_error_message(L, QLESS_ESTATE, "job:suspend(): only the job a worker is performing can suspend");
-		return lua_error(L);
-	}
-	return 0;
 }
 
 /* The n strings tree[field] (a list; a hole or false is NULL) into an

@@ -236,8 +236,11 @@ function M.install(Job)
     copy.queue, copy.parent, copy.name, copy.by = nil, self.jid, name, "job:" .. self.jid
     return self.client.queues[queue]:put(klass, data, copy)
   end
-  -- In a worker's perform: end this run suspended instead of completing the job.
-  function methods:suspend() core.suspend(self._h) end
+  -- In a worker's perform (swig/worker.i): end this run suspended instead of completing the job.
+  function methods:suspend()
+    if core.qless_swig_worker_suspend(self._h) then return end
+    error(core.new_error(core.QLESS_ESTATE, "job:suspend(): only the job a worker is performing can suspend"), 0)
+  end
 end
 
 return M
