@@ -123,25 +123,11 @@ end
 local Tree = handle.class("qless.Tree", "")
 M.Tree = Tree
 
--- The fields of a core Tree t as Lua values (nil, not 0, for "none").
+-- The core's Tree t as its tree.get record, decoded (nil, not false, for "none").
 local function record(t)
-  local r = { jid = t.jid, klass = t.klass, queue = t.queue, state = t.status, parent = t.parent, name = t.name,
-              created_by = t.created_by, runs = t.runs, rerun = t.rerun ~= 0, children = {}, aliases = {},
-              started = t.started ~= 0 and t.started or nil, sizes = {} }
-  for i = 0, t:child_count() - 1 do r.children[t:child_name(i)] = t:child_jid(i) end
-  for i = 0, t:alias_count() - 1 do r.aliases[i + 1] = t:alias(i) end
-  for side, d in pairs(DIRS) do
-    local ports, links, sizes = {}, {}, {}
-    for i = 0, t:port_count(d) - 1 do
-      local name, default = t:port_name(d, i), t:port_default(d, i)
-      ports[name] = default == nil and {} or { default = json.decode(default) }
-      if t:port_size(d, i) >= 0 then sizes[name] = t:port_size(d, i) end
-      for j = 0, t:port_channel_count(d, i) - 1 do
-        links[name] = links[name] or {}
-        links[name][j + 1] = t:port_channel(d, i, j)
-      end
-    end
-    r[side .. "ports"], r[side .. "channels"], r.sizes[side] = ports, links, sizes
+  local r = json.decode(t.json)
+  for k, v in pairs(r) do
+    if v == false and k ~= "rerun" then r[k] = nil end
   end
   return r
 end
