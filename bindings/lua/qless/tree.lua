@@ -101,11 +101,7 @@ end
 -- x.store[key] (nil when unset), x.store[key] = value (nil deletes),
 -- x.store() and pairs(x.store): the whole map (the core's Store snapshot).
 function M.store(h, jid)
-  local function all()
-    local s, out = h:store(jid), {}
-    for i = 0, s:size() - 1 do out[s:key(i)] = json.decode(s:value(i)) end
-    return out
-  end
+  local function all() return json.decode(h:store(jid).json) end
   return lookup(function(key)
     check_string("store", "the key", key)
     return handle.decode(h:state_get(jid, key))
