@@ -1,27 +1,15 @@
-/* swig/lua.i — Lua 5.4 part of the libqless interface: module name,
- * typemaps, error objects, the worker engine's entry point
- * (worker_main), and what Lua's standard library lacks for job code
- * (sleep, a sub-second clock, the pid) plus release. Everything else is in
- * qless.i; the idiomatic layer is bindings/lua/qless.lua. */
+/* swig/lua.i — Lua 5.4 typemaps, error objects, worker hooks and the few
+ * natives the layer (bindings/lua) needs; everything else is in qless.i. */
 %module qless_core
 
 %{
 #define QLESS_SWIG_WORKER_ERROR "LuaError"
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <qless/qless.h>
-
-/* Error objects: a table {code=, name=, symbol=, message=} whose metatable
- * (one per row of qless_swig_errors, registered as "qless.<Name>") gives it
- * a __tostring and a class-like __name. Row 0, "Error", is for unknown codes. */
-static void qless_lua_error_metatable_name(char *buf, size_t size, int row)
-{
-	snprintf(buf, size, "qless.%s", qless_swig_errors[row].klass);
-}
 
 static int qless_lua_error_tostring(lua_State *L)
 {
@@ -34,11 +22,23 @@ static int qless_lua_error_tostring(lua_State *L)
 	return 1;
 }
 
-/* Pushes a new error object for code with message (copied). */
+/* Error objects: tables {code=, name=, symbol=, message=} whose metatable
+ * (pushed here, made on first use) is the registry's "qless.<Name>", one per
+ * row of qless_swig_errors (row 0 for unknown codes). */
+static void qless_lua_error_metatable(lua_State *L, int row)
+{
+	if (luaL_newmetatable(L, lua_pushfstring(L, "qless.%s", qless_swig_errors[row].klass))) {
+		lua_pushcfunction(L, qless_lua_error_tostring);   /* luaL_newmetatable set __name */
+		lua_setfield(L, -2, "__tostring");
+	}
+	lua_remove(L, -2);
+}
+
+/* message is copied before anything else (qless_error_name) runs: the
+ * library's own is borrowed until the next libqless call. */
 static void qless_lua_push_error_message(lua_State *L, int code, const char *message)
 {
 	int i = qless_swig_error_index(code);
-	char metatable[64];
 	lua_createtable(L, 0, 4);
 	lua_pushstring(L, message ? message : "");
 	lua_setfield(L, -2, "message");
@@ -48,22 +48,29 @@ static void qless_lua_push_error_message(lua_State *L, int code, const char *mes
 	lua_setfield(L, -2, "name");
 	lua_pushstring(L, qless_error_name(code));
 	lua_setfield(L, -2, "symbol");
-	qless_lua_error_metatable_name(metatable, sizeof metatable, i);
-	luaL_setmetatable(L, metatable);
+	qless_lua_error_metatable(L, i);
+	lua_setmetatable(L, -2);
 }
 
-/* The library's message is borrowed until the next libqless call, so it is
- * copied into the Lua table before anything else (qless_error_name) runs. */
-static void qless_lua_push_error(lua_State *L, int code)
+/* The n strings of the table at index into out (the table keeps them
+ * alive): 0, or the number of the first item that is not a string. */
+static int qless_lua_strv(lua_State *L, int index, const char **out, size_t n)
 {
-	qless_lua_push_error_message(L, code, qless_error_last_message());
+	size_t i;
+	for (i = 0; i < n; i++) {
+		int t = lua_rawgeti(L, index, (lua_Integer)i + 1);
+		out[i] = lua_tostring(L, -1);
+		lua_pop(L, 1);
+		if (t != LUA_TSTRING)
+			return (int)i + 1;
+	}
+	return 0;
 }
 
-/* Options (a table of name -> value, or nil) at index into *opts; list
- * arrays go to lists. Returns 0, or -1 with the error pushed: an
- * InvalidArgument object for an unknown name or a value out of range, a
- * plain message (like SWIG's own argument checks) for a wrong type. A lone
- * string is a one-item list, as the Lua API always took tags = "x". */
+/* Options (a table, or nil) at index into *opts. Returns -1 with the error
+ * pushed: InvalidArgument for an unknown name or a value out of range, a
+ * plain message (as SWIG's own checks) for a wrong type. A lone string is
+ * a one-item list (the Lua API always took tags = "x"). */
 static int qless_lua_options(lua_State *L, int index, const struct qless_swig_optspec *spec, void *opts,
                              struct qless_swig_lists *lists)
 {
@@ -80,8 +87,7 @@ static int qless_lua_options(lua_State *L, int index, const struct qless_swig_op
 		const struct qless_swig_field *f;
 		struct qless_swig_value v = { NULL, NULL, 0, 0, 0 };
 		const char **items;
-		int t = lua_type(L, -1), ok = 1, isnum;
-		size_t i;
+		int t = lua_type(L, -1), ok = 1, isnum, bad;
 		if (lua_type(L, -2) != LUA_TSTRING) {
 			lua_pop(L, 2);
 			lua_pushfstring(L, "%s: option names must be strings", spec->what);
@@ -108,15 +114,10 @@ static int qless_lua_options(lua_State *L, int index, const struct qless_swig_op
 			}
 			if (t == LUA_TSTRING)
 				items[0] = lua_tostring(L, -1);
-			for (i = 0; t == LUA_TTABLE && i < v.n; i++) {
-				int it = lua_rawgeti(L, -1, (lua_Integer)i + 1);
-				items[i] = lua_tostring(L, -1);   /* the table keeps the string alive */
-				lua_pop(L, 1);
-				if (it != LUA_TSTRING) {
-					lua_pop(L, 2);
-					lua_pushfstring(L, "%s: option '%s' item %d is not a string", spec->what, f->name, (int)i + 1);
-					return -1;
-				}
+			else if ((bad = qless_lua_strv(L, -1, items, v.n))) {
+				lua_pop(L, 2);
+				lua_pushfstring(L, "%s: option '%s' item %d is not a string", spec->what, f->name, bad);
+				return -1;
 			}
 			v.v = items;
 			break;
@@ -145,8 +146,7 @@ static int qless_lua_options(lua_State *L, int index, const struct qless_swig_op
 	return 0;
 }
 
-/* qless_core.new_error(code, message): lets the Lua layer raise errors of
- * the same classes (e.g. InvalidArgument for data it cannot encode). */
+/* new_error(code, message): the layer's errors are of the same classes. */
 static int qless_lua_new_error(lua_State *L)
 {
 	int code = (int)luaL_checkinteger(L, 1);
@@ -155,24 +155,19 @@ static int qless_lua_new_error(lua_State *L)
 	return 1;
 }
 
-/* qless_core.error_classes(): {Name = metatable, ...} to recognise errors. */
 static int qless_lua_error_classes(lua_State *L)
 {
-	char metatable[64];
 	int i;
 	lua_createtable(L, 0, QLESS_SWIG_NERRORS);
 	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
-		qless_lua_error_metatable_name(metatable, sizeof metatable, i);
-		luaL_getmetatable(L, metatable);
+		qless_lua_error_metatable(L, i);
 		lua_setfield(L, -2, qless_swig_errors[i].klass);
 	}
 	return 1;
 }
 
-/* qless_core.release(handle): frees a handle now instead of at garbage
- * collection, for clients and event subscriptions (they hold
- * connections). The proxy is left pointing at NULL, which every
- * libqless function treats as an invalid handle. */
+/* release(handle): frees a handle (a connection) before collection; the
+ * proxy keeps NULL, an invalid handle to every libqless function. */
 static int qless_lua_release(lua_State *L)
 {
 	swig_lua_userdata *usr;
@@ -192,9 +187,7 @@ static int qless_lua_release(lua_State *L)
 	return 0;
 }
 
-
-/* qless_core.time(): seconds since the epoch, with sub-second precision
- * (os.time is whole seconds). */
+/* time(): os.time with sub-second precision. */
 static int qless_lua_time(lua_State *L)
 {
 	struct timespec ts;
@@ -203,16 +196,8 @@ static int qless_lua_time(lua_State *L)
 	return 1;
 }
 
-/* qless_core.getpid(): this process's id (pool children differ). */
-static int qless_lua_getpid(lua_State *L)
-{
-	lua_pushinteger(L, (lua_Integer)getpid());
-	return 1;
-}
-
-/* qless_core.sleep(seconds): sleeps the full time; a signal (the engine's
- * SIGTERM handler, say) does not cut it short, so job code runs as it
- * would without one. */
+/* sleep(seconds): the full time, even when a signal (the engine's SIGTERM
+ * handler) arrives, so job code runs as it would without one. */
 static int qless_lua_sleep(lua_State *L)
 {
 	double seconds = luaL_checknumber(L, 1);
@@ -227,49 +212,29 @@ static int qless_lua_sleep(lua_State *L)
 }
 %}
 
-%init %{
-{
-	char metatable[64];
-	int i;
-	for (i = 0; i < QLESS_SWIG_NERRORS; i++) {
-		qless_lua_error_metatable_name(metatable, sizeof metatable, i);
-		luaL_newmetatable(L, metatable);   /* also sets __name */
-		lua_pushcfunction(L, qless_lua_error_tostring);
-		lua_setfield(L, -2, "__tostring");
-		lua_pop(L, 1);
-	}
-}
-%}
 
 %native(new_error) int qless_lua_new_error(lua_State *L);
 %native(error_classes) int qless_lua_error_classes(lua_State *L);
 %native(release) int qless_lua_release(lua_State *L);
 
-/* ---- integers stay integers ----
- * SWIG 4.1 pushes every C number with lua_pushnumber (1 becomes 1.0 in
- * Lua 5.4); results and inputs of integer type use Lua integers instead. */
+/* SWIG 4.1 pushes every C number as a float (1.0): integers stay integers. */
 %typemap(out) int, short, long, long long, unsigned int, unsigned short, unsigned long,
               unsigned long long, signed char, unsigned char, size_t, int64_t, uint64_t
 %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
-%typemap(in, checkfn="lua_isnumber") int, short, long, long long, int64_t
-%{ {
+%define QLESS_LUA_INTEGER_IN(MIN, WHAT) %{ {
 	int isint = 0;
 	lua_Integer v = lua_tointegerx(L, $input, &isint);
-	if (!isint) { SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), expected an integer", $input); SWIG_fail; }
+	if (!isint || v < MIN) { SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), expected %s", $input, WHAT); SWIG_fail; }
 	$1 = ($1_ltype)v;
 } %}
+%enddef
+%typemap(in, checkfn="lua_isnumber") int, short, long, long long, int64_t QLESS_LUA_INTEGER_IN(LUA_MININTEGER, "an integer")
 %typemap(in, checkfn="lua_isnumber") unsigned int, unsigned long, unsigned long long, size_t, uint64_t
-%{ {
-	int isint = 0;
-	lua_Integer v = lua_tointegerx(L, $input, &isint);
-	if (!isint || v < 0) { SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), expected a non-negative integer", $input); SWIG_fail; }
-	$1 = ($1_ltype)v;
-} %}
+QLESS_LUA_INTEGER_IN(0, "a non-negative integer")
 
 %typemap(out) int QLESS_PLAIN_OUT %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
-/* A negative status raises the error object (lua_error at SWIG's fail
- * label, after the freearg cleanup); success adds no return value. */
-%typemap(out) int QLESS_STATUS_OUT %{ if ($1 < 0) { qless_lua_push_error(L, $1); SWIG_fail; } %}
+/* A negative status raises the error object (at SWIG's fail label, after freearg). */
+%typemap(out) int QLESS_STATUS_OUT %{ if ($1 < 0) { qless_lua_push_error_message(L, $1, qless_error_last_message()); SWIG_fail; } %}
 
 /* Owned handle out-parameter -> proxy that frees it when collected. */
 %typemap(in, numinputs=0) SWIGTYPE **QLESS_OUT_HANDLE ($*1_ltype tmp = NULL) %{ $1 = &tmp; %}
@@ -295,10 +260,9 @@ static int qless_lua_sleep(lua_State *L)
 %typemap(in, numinputs=0) char QLESS_OUT_BUF[ANY] (char tmp[$1_dim0]) %{ tmp[0] = '\0'; $1 = tmp; %}
 %typemap(argout) char QLESS_OUT_BUF[ANY] %{ lua_pushstring(L, tmp$argnum); SWIG_arg++; %}
 
-/* nil -> (NULL, 0); a table of strings, even empty -> a non-NULL array.
- * The pointers stay valid during the call: the table (an argument, so on
- * the stack) references the strings. Only real strings are accepted, since
- * converting a number would make a temporary string nothing references. */
+/* nil -> (NULL, 0); a table of strings, even empty -> a non-NULL array whose
+ * strings the table (on the stack) keeps alive: so no numbers, whose
+ * converted string nothing would reference. */
 %typemap(in) (const char *const *QLESS_STRV, size_t QLESS_STRC) (const char **tmp = NULL) %{
 	if (lua_isnoneornil(L, $input)) {
 		$1 = NULL; $2 = 0;
@@ -306,46 +270,35 @@ static int qless_lua_sleep(lua_State *L)
 		SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), expected a list of strings", $input);
 		SWIG_fail;
 	} else {
-		size_t i, n = (size_t)lua_rawlen(L, $input);
+		size_t n = (size_t)lua_rawlen(L, $input);
+		int bad;
 		tmp = (const char **)calloc(n ? n : 1, sizeof *tmp);
 		if (!tmp) { lua_pushstring(L, "out of memory"); SWIG_fail; }
-		for (i = 0; i < n; i++) {
-			int t = lua_rawgeti(L, $input, (lua_Integer)i + 1);
-			tmp[i] = lua_tostring(L, -1);
-			lua_pop(L, 1);
-			if (t != LUA_TSTRING) {
-				SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), item %d is not a string", $input, (int)i + 1);
-				SWIG_fail;
-			}
+		if ((bad = qless_lua_strv(L, $input, tmp, n))) {
+			SWIG_Lua_pushferrstring(L, "Error in $symname (arg %d), item %d is not a string", $input, bad);
+			SWIG_fail;
 		}
 		$1 = ($1_ltype)tmp; $2 = n;
 	}
 %}
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) %{ free((void *)tmp$argnum); %}
 
-/* Options structs: a table of option name -> value. */
 %typemap(in) const SWIGTYPE *QLESS_OPTIONS ($*1_ltype opts, struct qless_swig_lists lists = { { NULL }, 0 }) %{
 	if (qless_lua_options(L, $input, QLESS_SWIG_OPTSPEC(&opts), &opts, &lists) < 0) SWIG_fail;
 	$1 = &opts;
 %}
 %typemap(freearg) const SWIGTYPE *QLESS_OPTIONS %{ qless_swig_lists_free(&lists$argnum); %}
 
-/* The engine is reached through worker_main only: its callbacks and
- * run options are C function pointers, and a qless_result exists only
- * during a perform call. */
+/* The engine is reached through worker_main only (C callbacks). */
 %native(worker_main) int qless_lua_worker_main(lua_State *L);
-%native(suspend) int qless_lua_suspend(lua_State *L);
 %native(time) int qless_lua_time(lua_State *L);
-%native(getpid) int qless_lua_getpid(lua_State *L);
+int getpid(void);   /* unistd.h's; pool children differ */
 %native(sleep) int qless_lua_sleep(lua_State *L);
 %include "qless.i"
 
-/* ---- the worker: Lua's hooks of the trampoline (swig/worker.i) ----
- * qless_core.worker_main(args, run[, tree]) runs qless_worker_main through
- * the trampoline: run(job, client, phase) is the layer's dispatcher
- * (qless.worker.run). The interpreter is entered only from the thread that
- * called worker_main (single_threaded: the core refuses --pool threads), or
- * from that thread in a forked pool child. */
+/* Lua's hooks of the trampoline (swig/worker.i): run(job, client, phase) is
+ * qless.worker.run, entered only from the thread that called worker_main
+ * (single_threaded: no --pool threads) or its forked pool child. */
 %{
 struct qless_swig_worker {
 	lua_State *L;   /* the thread that called worker_main */
@@ -357,10 +310,9 @@ static void qless_swig_lang_enter(struct qless_swig_call *call)
 	qless_swig_call_run(call);
 }
 
-/* The message handler: describes the error where it was raised, so the
- * traceback is the job code's. group: the error's `name` field or its
- * metatable's __name (a table), else LuaError; retried when the error is
- * a table with retryable = true (qless.RetryableError makes one). */
+/* The message handler, so the traceback is the job code's. group: the
+ * error's `name` or metatable __name, else LuaError; retried when
+ * retryable = true. */
 static int qless_lua_describe_error(lua_State *L)
 {
 	struct qless_swig_call *call = (struct qless_swig_call *)lua_touserdata(L, lua_upvalueindex(1));
@@ -390,8 +342,7 @@ static int qless_lua_describe_error(lua_State *L)
 	return 1;
 }
 
-/* Detaches a proxy from its borrowed handle, so job code that kept it gets
- * an invalid-handle error instead of freed memory. */
+/* Job code that kept a borrowed proxy gets an invalid handle, not freed memory. */
 static void qless_lua_detach(lua_State *L, int index)
 {
 	swig_lua_userdata *usr = (swig_lua_userdata *)lua_touserdata(L, index);
@@ -440,8 +391,7 @@ static int qless_swig_lang_call(struct qless_swig_call *call)
 	return ok ? 0 : -1;
 }
 
-/* Described by the message handler already (a failing one: the skeleton's
- * placeholder). */
+/* The message handler described it already. */
 static void qless_swig_lang_describe(struct qless_swig_call *call)
 {
 	(void)call;
@@ -452,25 +402,6 @@ static int qless_swig_lang_fork(struct qless_swig_worker *w)
 {
 	(void)w;
 	return (int)fork();
-}
-
-/* qless_core.suspend(job): job:suspend() of tree.lua, for the job a worker
- * is performing (no other job has a run to suspend). */
-static int qless_lua_suspend(lua_State *L)
-{
-	void *job = NULL;
-	int handled = 0;
-	if (!SWIG_IsOK(SWIG_ConvertPtr(L, 1, &job, SWIGTYPE_p_qless_job, 0)))
-		job = NULL;
-	if (qless_swig_worker_suspend((qless_job *)job, &handled) < 0) {
-		qless_lua_push_error(L, qless_error_last_code());
-		return lua_error(L);
-	}
-	if (!handled) {
-		qless_lua_push_error_message(L, QLESS_ESTATE, "job:suspend(): only the job a worker is performing can suspend");
-		return lua_error(L);
-	}
-	return 0;
 }
 
 /* The n strings tree[field] (a list; a hole or false is NULL) into an

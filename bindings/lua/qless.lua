@@ -1,12 +1,4 @@
--- qless: Lua binding of libqless.
---   local qless = require "qless"
---   local client = qless.Client()              -- QLESS_URL or the embedded server
---   local jid = client.queues.jobs:put("my.job", { n = 1 })
---   local job = client.queues.jobs:pop()
---   job:complete()
---   client.schedules["tasks"]:add("jobs.report", {}, { cron = "0 9 * * mon-fri" })
--- Errors are tables {code, name, symbol, message} with one metatable per
--- kind (qless.errors.NotFound, ...); qless.is_error(e, "NotFound") tests them.
+-- qless: Lua binding of libqless (bindings/lua/README.md, docs/lua.md).
 local core = require "qless_core"
 
 local qless = {
@@ -16,9 +8,7 @@ local qless = {
   errors = core.error_classes(),     -- name -> metatable
   Client = require("qless.client").new,
   worker = require "qless.worker",   -- the worker's Lua side (program: qless-worker)
-  -- qless.when("7pm tomorrow"[, now]) -> {kind = "at"|"interval"|"cron", at, interval, cron}
   when = require("qless.when").when,
-  -- qless.unique_jid(queue, klass, data[, {key=, cron=, interval=}]): a unique put's jid
   unique_jid = require("qless.queue").unique_jid,
 }
 
@@ -31,23 +21,15 @@ function qless.is_error(err, name)
 end
 
 -- error(qless.RetryableError(message[, name])) in job code: the worker
--- retries the job after the backoff delay instead of failing it (group:
--- name, default "RetryableError"). Any error table with retryable = true
--- does the same (docs/workers.md).
+-- retries the job (as for any error table with retryable = true).
 local Retryable = { __name = "qless.RetryableError" }
 Retryable.__tostring = function(e) return e.name .. ": " .. tostring(e.message) end
 function qless.RetryableError(message, name)
   return setmetatable({ name = name or "RetryableError", message = message, retryable = true }, Retryable)
 end
 
--- What Lua's standard library lacks, for job code and scripts: a sleep
--- (not cut short by signals), the time with sub-second precision, and the
--- process id (children of a worker pool differ).
-qless.sleep = core.sleep
-qless.time = core.time
-qless.pid = core.getpid
-
--- Number of live core handles, for leak checks.
-qless.handle_count = core.qless_handle_count
+-- What Lua's standard library lacks: a sleep not cut short by signals, a
+-- sub-second clock, the process id; and the live core handles, for leak checks.
+qless.sleep, qless.time, qless.pid, qless.handle_count = core.sleep, core.time, core.getpid, core.qless_handle_count
 
 return qless

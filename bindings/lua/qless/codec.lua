@@ -1,22 +1,11 @@
--- qless.codec (public as qless.json): JSON for job data. lua-dkjson reads
--- and writes the text; this file only decides the mapping, where dkjson's
--- own choices would lose or corrupt data:
---   encode: an empty table is {} (the protocol's empty data; dkjson: []);
---   a table whose keys are exactly 1..n is an array, one with only string
---   keys an object (dkjson makes {n = 3} an array of three nulls); any
---   other table is an error, not a guess. Object keys are sorted, so a
---   table always gives the same text. Integers stay integers; floats keep
---   a fraction or exponent and all 17 digits they need (dkjson: 14, so
---   1/3 would not read back). NaN, infinities, strings that are not UTF-8
---   and tables that contain themselves are errors (dkjson writes null or
---   the bytes).
---   decode: arrays and objects come back marked with array_mt / object_mt,
---   so an empty [] is written back as []; null is codec.null, so arrays
---   keep their length and objects their keys. "42" is an integer, "42.0"
---   and integers beyond 64 bits are floats. Text or an escape that is not
---   UTF-8, and numbers beyond the float range, are errors. dkjson's reader
---   is lenient about syntax (a trailing comma, a missing separator,
---   leading zeros are read); the binding decodes only text the core made.
+-- qless.codec (public as qless.json): lua-dkjson reads and writes the text;
+-- this file decides the mapping where dkjson's own choices would lose or
+-- corrupt data (README.md, "Data"): {} is an object (dkjson: []), a table
+-- with keys other than exactly 1..n or only strings is an error, not a
+-- guess ({n = 3} would be three nulls); floats keep all 17 digits (dkjson:
+-- 14); NaN, infinities, non-UTF-8 strings and cycles are errors (dkjson
+-- writes null or the bytes). Decoded arrays and objects keep their kind
+-- (array_mt, object_mt) and nulls (codec.null).
 local dkjson = require "dkjson"
 
 local concat, find, format, sort = table.concat, string.find, string.format, table.sort
@@ -29,9 +18,7 @@ codec.null = setmetatable({}, { __name = "json.null", __tostring = function() re
 codec.array_mt = { __name = "json.array", __jsontype = "array" }
 codec.object_mt = { __name = "json.object", __jsontype = "object" }
 
--- Marks a table as a JSON array (also when empty) and returns it.
 function codec.array(t) return setmetatable(t or {}, codec.array_mt) end
--- Marks a table as a JSON object and returns it.
 function codec.object(t) return setmetatable(t or {}, codec.object_mt) end
 
 local function fail(message) error("json: " .. message, 0) end

@@ -1,13 +1,12 @@
 -- qless.Queue: a named queue of a client (client.queues[name]).
 local core = require "qless_core"
-local convert = require "qless.convert"
 local handle = require "qless.handle"
 local json = require "qless.codec"
 local Job = require "qless.job"
 local tree = require "qless.tree"
 
 local Queue = handle.class("qless.Queue", "length pause unpause forget set_heartbeat set_max_concurrency")
-local methods = Queue.methods
+local methods, data = Queue.methods, handle.data
 
 function Queue.new(client, name)
   return Queue.wrap(client._h:queue(name), { client = client, name = name })
@@ -15,9 +14,9 @@ end
 
 function Queue.meta.__tostring(self) return "qless.Queue(" .. self.name .. ")" end
 
--- Splits an options table into the core's (a copy without the names in
--- own; the core names unknown options and wrong types) and the layer's own
--- values; opts itself is left alone.
+-- opts split into the core's (a copy without the names in own: the core
+-- names unknown options and wrong types) and the layer's own; opts itself
+-- is left alone.
 local function split(opts, own)
   local mine = {}
   if type(opts) ~= "table" then return opts, mine end
@@ -29,8 +28,8 @@ local function split(opts, own)
   return out, mine
 end
 
--- Sets the core's unique options from the layer's unique (a boolean) and
--- key (which implies unique, as report does).
+-- The core's unique options from the layer's unique and report (booleans)
+-- and key (which implies unique, as report does).
 local function set_unique(where, out, mine)
   for _, name in ipairs({ "unique", "report" }) do
     if mine[name] ~= nil and type(mine[name]) ~= "boolean" then
@@ -40,13 +39,6 @@ local function set_unique(where, out, mine)
   if mine.unique or mine.key ~= nil or mine.report then out.unique, out.unique_key = 1, mine.key end
 end
 
--- Puts a job of class klass with data (a table, or a string holding JSON;
--- nil means {}). opts: priority, tags, delay (seconds), retries, depends
--- (list of jids), jid (put or move that job); unique = true (or a key):
--- nothing happens while a job with the jid is waiting, scheduled, running
--- or failed, and without jid the jid is derived from queue, klass and data
--- (or from key). Returns the jid; with report = true also whether it was
--- inserted.
 local PUT_OWN = { "unique", "key", "report", table.unpack(tree.OWN_PUT_OPTIONS) }
 
 -- The core's put options of the layer's (tree options converted).
@@ -57,32 +49,23 @@ function Queue.core_options(where, opts)
   return options
 end
 
--- Tree options (jobtrees.md §5.2): tree = true, parent, name, inports and
--- outports (a list of names, or name -> {} / {default = value}), aliases,
--- by.
-function methods:put(klass, data, opts)
+-- Returns the jid, and with report = true whether it was inserted.
+function methods:put(klass, value, opts)
   local options, mine = split(opts, PUT_OWN)
   set_unique("Queue:put", options, mine)
   tree.put_options("Queue:put", options, mine)
-  if mine.report then return self._h:put_unique(klass, convert.data(data), options) end
-  return self._h:put(klass, convert.data(data), options)
+  if mine.report then return self._h:put_unique(klass, data(value), options) end
+  return self._h:put(klass, data(value), options)
 end
 
+-- pop() / peek() -> a Job or nil; pop(n) / peek(n) -> a list of up to n Jobs.
 local function jobs_or_one(list, count)
-  local jobs = convert.jobs(list, Job.wrap)
+  local jobs = handle.jobs(list, Job.wrap)
   if count == nil then return jobs[1] end
   return jobs
 end
-
--- queue:pop() -> a Job or nil; queue:pop(n) -> a list of up to n Jobs.
-function methods:pop(count)
-  return jobs_or_one(self._h:pop(count or 1), count)
-end
-
--- Like pop, without locking the jobs.
-function methods:peek(count)
-  return jobs_or_one(self._h:peek(count or 1), count)
-end
+function methods:pop(count) return jobs_or_one(self._h:pop(count or 1), count) end
+function methods:peek(count) return jobs_or_one(self._h:peek(count or 1), count) end
 
 -- A QueueCounts struct as a table (paused a boolean), named when name is given.
 function Queue.counts_table(c, name)
@@ -90,18 +73,13 @@ function Queue.counts_table(c, name)
            depends = c.depends, recurring = c.recurring, paused = c.paused ~= 0 }
 end
 
--- {waiting, running, stalled, scheduled, depends, recurring, paused}
 function methods:counts()
   local c = core.qless_queue_counts()
   self._h:counts_get(c)
   return Queue.counts_table(c)
 end
 
--- Moves up to count (default 25) jobs failed in group back here; returns
--- how many moved.
-function methods:unfail(group, count)
-  return self._h:unfail(group, count or 0)
-end
+function methods:unfail(group, count) return self._h:unfail(group, count or 0) end
 
 local function timing(t)
   local histogram = {}
@@ -109,8 +87,7 @@ local function timing(t)
   return { count = t.count, mean = t.mean, std = t.std, histogram = histogram }
 end
 
--- Statistics of the UTC day containing date (seconds; default now):
--- {retries, failed, failures, wait = {count, mean, std, histogram}, run = {...}}
+-- Statistics of the UTC day containing date (default now).
 function methods:stats(date)
   local s = core.qless_stats()
   self._h:stats(date or self.client._h.now, s)
@@ -118,45 +95,37 @@ function methods:stats(date)
            wait = timing(s.wait), run = timing(s.run) }
 end
 
--- Puts a job of klass every interval seconds, or at the fire times of
--- opts.cron (then interval and offset are not used: pass nil). opts:
--- offset, priority, retries, backlog, tags, jid, cron, unique (implied by
--- key: a template with that jid is kept as it is). Returns the template's jid.
-function methods:recur(klass, data, interval, opts)
+-- With opts.cron, interval (and opts.offset) are not used: pass nil.
+function methods:recur(klass, value, interval, opts)
   local options, mine = split(opts, { "unique", "key", "cron" })
   set_unique("Queue:recur", options, mine)
-  if mine.cron ~= nil then return self._h:recur_cron(klass, convert.data(data), mine.cron, options) end
-  return self._h:recur(klass, convert.data(data), interval, options)
+  if mine.cron ~= nil then return self._h:recur_cron(klass, data(value), mine.cron, options) end
+  return self._h:recur(klass, data(value), interval, options)
 end
 
--- The worker registry (jobtrees.md §5.18): the ports new tree jobs of
--- klass get in this queue. config: {inports = ..., outports = ...} (as
--- put's) or JSON text. Returns true when klass was not registered yet.
+-- config: {inports = ..., outports = ...} (as put's) or JSON text. True when
+-- klass was not registered yet.
 function methods:register(klass, config)
   if type(config) == "table" then
     local c = {}
     for k, v in pairs(config) do c[k] = v end
     c.inports = c.inports and json.decode(tree.ports_json("Queue:register: inports", c.inports))
     c.outports = c.outports and json.decode(tree.ports_json("Queue:register: outports", c.outports))
-    config = convert.data(c)
+    config = data(c)
   end
   return self._h:register_klass(klass, config) == true
 end
 
--- klass's registered configuration (a table) or nil; klass nil: {klass = config}.
-function methods:klass_config(klass) return convert.decode(self._h:klass_config(klass)) end
-
--- Returns true when klass was registered.
+-- klass's configuration or nil; klass nil: {klass = config}.
+function methods:klass_config(klass) return handle.decode(self._h:klass_config(klass)) end
 function methods:unregister(klass) return self._h:unregister_klass(klass) == true end
 
--- The jid a unique put of this entry gets (or a unique recur, with
--- ident.cron or ident.interval): the SHA-1 of its identity (queue and
--- ident.key, or queue, klass, data and the schedule), computed by libqless
--- without a server.
-function Queue.unique_jid(queue, klass, data, ident)
+-- The jid a unique put (or, with ident.cron or ident.interval, recur) of
+-- this entry gets, computed by libqless without a server.
+function Queue.unique_jid(queue, klass, value, ident)
   ident = ident or {}
   if ident.key ~= nil then return core.qless_unique_jid_for_key(queue, ident.key) end
-  return core.qless_unique_jid(queue, klass, convert.data(data), ident.cron, ident.interval or 0)
+  return core.qless_unique_jid(queue, klass, data(value), ident.cron, ident.interval or 0)
 end
 
 return Queue

@@ -1,17 +1,15 @@
 -- qless.Schedule: a named queue seen as a schedule of one-off jobs and
 -- recurring templates (client.schedules[name]; schedules.md §6.4, §7).
--- Every add is unique unless unique = false: an identical pending entry is
--- not added again. Policy is the core's (qless_schedule_*); this file only
--- reads Lua's time values and option tables.
-local convert = require "qless.convert"
+-- Policy is the core's (qless_schedule_*); this file only reads Lua's time
+-- values and option tables.
 local handle = require "qless.handle"
 local when = require "qless.when"
 local worker = require "qless.worker"
+local convert = handle   -- the name listen uses (another branch rewrites listen)
 
 local Schedule = handle.class("qless.Schedule", "name")
 local methods = Schedule.methods
 
--- Making one does no I/O.
 function Schedule.new(client, name)
   if type(name) ~= "string" then when.type_error("client.schedules: name", "a string", name) end
   return Schedule.wrap(client._h:schedule(name), { client = client })
@@ -29,9 +27,10 @@ local function check_type(where, name, value, expected, lua_type)
   if value ~= nil and type(value) ~= lua_type then when.type_error(where .. ": " .. name, expected, value) end
 end
 
--- The core's options from add's table: the rest of its keys go through
--- as they are (the core names unknown ones and wrong types).
-local function core_options(where, opts)
+-- The core's options from add's table, and report: keys not OWN go
+-- through as they are (the core names unknown ones and wrong types).
+local function check_common(where, klass, opts)
+  if type(klass) ~= "string" then when.type_error(where .. ": klass", "a string", klass) end
   check_type(where, "options", opts, "a table", "table")
   opts = opts or {}
   check_type(where, "unique", opts.unique, "a boolean", "boolean")
@@ -40,12 +39,7 @@ local function core_options(where, opts)
   for k, v in pairs(opts) do
     if not OWN[k] then out[k] = v end
   end
-  return out
-end
-
-local function check_common(where, klass, opts)
-  if type(klass) ~= "string" then when.type_error(where .. ": klass", "a string", klass) end
-  return core_options(where, opts), opts and opts.report
+  return out, opts.report
 end
 
 -- (jid, inserted) as the caller asked: the jid, or both with report = true.
@@ -54,13 +48,7 @@ local function result(report, jid, inserted)
   return jid
 end
 
--- s:add(klass, data, {at = | ["in"] = | cron = | every = , unique, key,
--- jid, priority, retries, tags, backlog, report}) -> jid (and inserted,
--- with report = true). Exactly one of at (text or epoch seconds: once),
--- in (text or seconds: once, after that long), every (text with or
--- without "every", or seconds: a template) and cron (an expression: a
--- template): the core chooses, and refuses none or two. data: a table or
--- JSON text (nil: {}).
+-- Exactly one of at, in, every and cron: the core chooses, and refuses none or two.
 function methods:add(klass, data, opts)
   local where = "Schedule:add"
   local options, report = check_common(where, klass, opts)
@@ -75,30 +63,24 @@ function methods:add(klass, data, opts)
       options[name] = value
     end
   end
-  return result(report, when.named(where, self._h.add_entry, self._h, klass, convert.data(data), options))
+  return result(report, when.named(where, self._h.add_entry, self._h, klass, handle.data(data), options))
 end
 
--- s:add_now(klass, data, opts) -> as add, for a one-off that may run at
--- once (opts as add's, without the times).
 function methods:add_now(klass, data, opts)
   local where = "Schedule:add_now"
   local options, report = check_common(where, klass, opts)
   for _, name in ipairs(WHENS) do
-    if opts ~= nil and opts[name] ~= nil then convert.invalid(where .. ": takes no " .. name .. " (use add)") end
+    if opts ~= nil and opts[name] ~= nil then handle.invalid(where .. ": takes no " .. name .. " (use add)") end
   end
-  return result(report, when.named(where, self._h.add_now, self._h, klass, convert.data(data), options))
+  return result(report, when.named(where, self._h.add_now, self._h, klass, handle.data(data), options))
 end
 
--- Removes a template or a scheduled job of this schedule; false when there
--- was none (a job already waiting, running or done stays).
+-- False when jid was no entry (a job already waiting, running or done stays).
 function methods:remove(jid)
   if type(jid) ~= "string" then when.type_error("Schedule:remove: jid", "a string", jid) end
   return (when.named("Schedule:remove", self._h.remove, self._h, jid))
 end
 
--- The pending entries: templates by next due time, then scheduled jobs,
--- each {jid, klass, kind = "cron"|"interval"|"at", cron or interval, next,
--- priority, tags, description}.
 function methods:entries()
   local e, out = self._h:entries(), {}
   for i = 0, e:size() - 1 do
@@ -111,14 +93,10 @@ function methods:entries()
   return out
 end
 
--- The next n (default 5) due times of entry jid: a template's, or a
--- scheduled job's one time. NotFound when jid is no pending entry.
 function methods:next(jid, n)
   if type(jid) ~= "string" then when.type_error("Schedule:next: jid", "a string", jid) end
   if n ~= nil and math.type(n) ~= "integer" then when.type_error("Schedule:next: n", "an integer", n) end
-  local list, out = when.named("Schedule:next", self._h.next, self._h, jid, n or 5), {}
-  for i = 0, list:size() - 1 do out[i + 1] = list:get(i) end
-  return out
+  return (handle.items(when.named("Schedule:next", self._h.next, self._h, jid, n or 5)))
 end
 
 -- listen's options: the worker engine's flag for each, and whether it

@@ -1,54 +1,29 @@
--- qless.tree: job trees (jobtrees.md) in the Lua layer, over the core's
--- Tree, Port, Channel and Store objects (swig/objects.i).
---   client.trees[jid]         -> Tree (its tree.get record), or nil
---   client.aliases[alias]     -> jid, or nil
---   client.channels["/a"]     -> Channel: ch:publish(value[, {from = jid}]), ch.subscribers
---   x.ports["in"][p], x.ports.out[p] (x a Tree or Job) -> Port
---   x.store[key]              -> per-job state (job.state is already the
---                                job's state name); x.store() the whole map
--- Values are Lua data, encoded to JSON and decoded here; the protocol's
--- rules stay in the server and the core.
+-- qless.tree: job trees (jobtrees.md, docs/lua.md) over the core's Tree,
+-- Port, Channel and Store objects; values are Lua data, JSON on the wire.
 local core = require "qless_core"
 local json = require "qless.codec"
-local convert = require "qless.convert"
 local handle = require "qless.handle"
 
 local M = {}
 
 local DIRS = { ["in"] = core.QLESS_PORT_IN, out = core.QLESS_PORT_OUT }
+local lookup, invalid, list = handle.lookup, handle.invalid, handle.list
 
-local function lookup(get, meta)
-  meta = meta or {}
-  meta.__index = function(_, key) return get(key) end
-  return setmetatable({}, meta)
-end
-
--- A value as JSON text; what json cannot encode is InvalidArgument naming where.
+-- A value (nil is null) as JSON text, InvalidArgument naming where.
 local function encode(where, value)
   if value == nil then value = json.null end
-  local ok, text = pcall(json.encode, value)
-  if not ok then convert.invalid(where .. ": " .. text) end
-  return text
-end
-
--- Each value of ... (nil counts, as null) encoded.
-local function encode_all(where, ...)
-  local out = {}
-  for i = 1, select("#", ...) do out[i] = encode(where, (select(i, ...))) end
-  return out
+  return handle.encode(where, value)
 end
 
 local function check_string(where, what, value)
-  if type(value) ~= "string" then
-    convert.invalid(string.format("%s: %s must be a string, not %s", where, what, type(value)))
-  end
+  if type(value) ~= "string" then invalid(string.format("%s: %s must be a string, not %s", where, what, type(value))) end
 end
 
 -- Ports as the protocol's JSON object: JSON text as is, a list of names
 -- ({"in", "x"}: each without options) or a table name -> options.
 function M.ports_json(where, ports)
   if ports == nil or type(ports) == "string" then return ports end
-  if type(ports) ~= "table" then convert.invalid(where .. " must be a table of ports, not " .. type(ports)) end
+  if type(ports) ~= "table" then invalid(where .. " must be a table of ports, not " .. type(ports)) end
   local object = json.object()
   for k, v in pairs(ports) do
     if math.type(k) == "integer" then
@@ -61,13 +36,12 @@ function M.ports_json(where, ports)
   return encode(where, object)
 end
 
--- The layer's put options (tree = true, inports/outports as Lua tables,
--- by) into the core's (tree = 1, JSON text, by).
+-- The layer's put options (tree = true, Lua tables of ports) into the core's.
 function M.put_options(where, out, mine)
   if out == nil or next(mine) == nil then return end
   if mine.tree ~= nil then
     if type(mine.tree) ~= "boolean" then
-      convert.invalid(string.format("%s: tree must be a boolean, not %s", where, type(mine.tree)))
+      invalid(string.format("%s: tree must be a boolean, not %s", where, type(mine.tree)))
     end
     out.tree = mine.tree and 1 or nil
   end
@@ -77,9 +51,6 @@ function M.put_options(where, out, mine)
 end
 M.OWN_PUT_OPTIONS = { "tree", "inports", "outports", "by" }
 
----------------------------------------------------------------- ports
-
--- A port is the core's Port (jid and name read from it), values Lua data.
 local Port = handle.class("qless.Port", "jid name")
 
 local function port_new(h, jid, dir, name)
@@ -91,63 +62,49 @@ function Port.meta.__tostring(self)
   return string.format("qless.Port(%s %s %s)", self.jid, self.dir, self.name)
 end
 
--- The values of a StrList of JSON texts.
-local function values(list)
-  local out = {}
-  for i = 0, list:size() - 1 do out[i + 1] = json.decode(list:get(i)) end
-  return out
-end
-
--- Removes and returns up to n (default 1) values, oldest first.
-function Port.methods:read(n) return values(self._h:read(n or 1)) end
--- As read, leaving the values in the port.
-function Port.methods:peek(n) return values(self._h:peek(n or 1)) end
+-- read removes up to n (default 1) values, oldest first; peek leaves them.
+function Port.methods:read(n) return (handle.items(self._h:read(n or 1), json.decode)) end
+function Port.methods:peek(n) return (handle.items(self._h:peek(n or 1), json.decode)) end
 function Port.fields.size(self) return self._h:size() end
 
 -- Writes the values in order (at least one; nil is null).
 function Port.methods:write(...)
-  if select("#", ...) == 0 then convert.invalid("Port:write: at least one value is needed") end
-  self._h:write(encode_all("Port:write", ...))
+  local n, out = select("#", ...), {}
+  if n == 0 then invalid("Port:write: at least one value is needed") end
+  for i = 1, n do out[i] = encode("Port:write", (select(i, ...))) end
+  self._h:write(out)
 end
 
--- Links to channels (several strings or a table); returns the links added.
-function Port.methods:connect(...) return self._h:connect(convert.list(...)) end
-function Port.methods:disconnect(...) return self._h:disconnect(convert.list(...)) end
+-- Return the links added or removed.
+function Port.methods:connect(...) return self._h:connect(list(...)) end
+function Port.methods:disconnect(...) return self._h:disconnect(list(...)) end
 
--- Defines the port (or redefines it, keeping its data): options {} or
--- {default = value}.
+-- Defines the port (or redefines it, keeping its data): options {} or {default = value}.
 function Port.methods:define(options)
   local ports = json.object()
   ports[self.name] = options or json.object()
   self._client:port_define(self.jid, DIRS[self.dir], encode("Port:define", ports))
 end
 
--- Removes the port with its data; true when it was defined.
+-- True when it was defined.
 function Port.methods:remove()
   return self._client:port_remove(self.jid, DIRS[self.dir], { self.name }) == 1
 end
 
 -- {in = lookup, out = lookup} of the Ports of jid on client proxy h.
 function M.ports(h, jid)
-  return {
-    ["in"] = lookup(function(name) return port_new(h, jid, "in", name) end),
-    out = lookup(function(name) return port_new(h, jid, "out", name) end),
-  }
+  local t = {}
+  for dir in pairs(DIRS) do t[dir] = lookup(function(name) return port_new(h, jid, dir, name) end) end
+  return t
 end
-
----------------------------------------------------------------- store
 
 -- x.store[key] (nil when unset), x.store[key] = value (nil deletes),
 -- x.store() and pairs(x.store): the whole map (the core's Store snapshot).
 function M.store(h, jid)
-  local function all()
-    local s, out = h:store(jid), {}
-    for i = 0, s:size() - 1 do out[s:key(i)] = json.decode(s:value(i)) end
-    return out
-  end
+  local function all() return json.decode(h:store(jid).json) end
   return lookup(function(key)
     check_string("store", "the key", key)
-    return convert.decode(h:state_get(jid, key))
+    return handle.decode(h:state_get(jid, key))
   end, {
     __newindex = function(_, key, value)
       check_string("store", "the key", key)
@@ -158,31 +115,15 @@ function M.store(h, jid)
   })
 end
 
----------------------------------------------------------------- trees
-
 -- A Tree: the core's Tree snapshot read once into tree.get's names.
 local Tree = handle.class("qless.Tree", "")
 M.Tree = Tree
 
--- The fields of a core Tree t as Lua values (nil, not 0, for "none").
+-- The core's Tree t as its tree.get record, decoded (nil, not false, for "none").
 local function record(t)
-  local r = { jid = t.jid, klass = t.klass, queue = t.queue, state = t.status, parent = t.parent, name = t.name,
-              created_by = t.created_by, runs = t.runs, rerun = t.rerun ~= 0, children = {}, aliases = {},
-              started = t.started ~= 0 and t.started or nil, sizes = {} }
-  for i = 0, t:child_count() - 1 do r.children[t:child_name(i)] = t:child_jid(i) end
-  for i = 0, t:alias_count() - 1 do r.aliases[i + 1] = t:alias(i) end
-  for side, d in pairs(DIRS) do
-    local ports, links, sizes = {}, {}, {}
-    for i = 0, t:port_count(d) - 1 do
-      local name, default = t:port_name(d, i), t:port_default(d, i)
-      ports[name] = default == nil and {} or { default = json.decode(default) }
-      if t:port_size(d, i) >= 0 then sizes[name] = t:port_size(d, i) end
-      for j = 0, t:port_channel_count(d, i) - 1 do
-        links[name] = links[name] or {}
-        links[name][j + 1] = t:port_channel(d, i, j)
-      end
-    end
-    r[side .. "ports"], r[side .. "channels"], r.sizes[side] = ports, links, sizes
+  local r = json.decode(t.json)
+  for k, v in pairs(r) do
+    if v == false and k ~= "rerun" then r[k] = nil end
   end
   return r
 end
@@ -191,11 +132,8 @@ end
 -- StateError, from the core).
 function M.tree(h, jid)
   check_string("client.trees", "the jid", jid)
-  local ok, t = pcall(h.tree, h, jid)
-  if not ok then
-    if type(t) == "table" and t.code == core.QLESS_ENOTFOUND then return nil end
-    error(t, 0)
-  end
+  local t = handle.or_nil(h.tree, h, jid)
+  if t == nil then return nil end
   local tree = record(t)
   tree._client = h
   return Tree.wrap(t, tree)
@@ -214,36 +152,29 @@ function Tree.methods:refresh()
   rawset(self, "_h", t)
 end
 
--- Wakes or restarts the job after delay seconds (default 0); returns its state.
+-- run returns the job's state, terminate the number of jobs whose state
+-- changed, delete the number of jobs deleted.
 function Tree.methods:run(delay) return self._client:job_run(self.jid, delay or 0) end
--- Returns the number of jobs whose state changed.
 function Tree.methods:terminate(recursive) return self._client:job_terminate(self.jid, recursive and 1 or 0) end
--- Deletes the terminated job and its descendants; returns how many.
 function Tree.methods:delete() return self._client:job_delete(self.jid) end
 
 local function jid_of(x) return type(x) == "table" and x.jid or x end
 
--- Makes child (a jid, Tree or Job) this job's child `name`.
+-- child: a jid, Tree or Job.
 function Tree.methods:adopt(name, child) self._client:job_adopt(self.jid, name, jid_of(child)) end
--- Detaches the child `name`; returns its jid.
 function Tree.methods:disown(name) return self._client:job_disown(self.jid, name) end
--- Adds aliases (several strings or a table); returns how many were new.
-function Tree.methods:alias(...) return self._client:alias_set(self.jid, convert.list(...)) end
--- Removes aliases (of any job); returns how many existed.
-function Tree.methods:unalias(...) return self._client:alias_del(convert.list(...)) end
+-- alias returns how many were new; unalias (of any job) how many existed.
+function Tree.methods:alias(...) return self._client:alias_set(self.jid, list(...)) end
+function Tree.methods:unalias(...) return self._client:alias_del(list(...)) end
 
----------------------------------------------------------------- channels
-
--- A channel is the core's Channel (name read from it), values Lua data.
 local Channel = handle.class("qless.Channel", "name")
 
 function Channel.meta.__tostring(self) return "qless.Channel(" .. self.name .. ")" end
 
--- Delivers value to every input port subscribed to the channel or one of
--- its ancestors; opts.from names the publisher. Returns the ports reached.
+-- Returns the input ports reached (subscribed to the channel or an ancestor).
 function Channel.methods:publish(value, opts)
   local from = type(opts) == "table" and opts.from or nil
-  if opts ~= nil and type(opts) ~= "table" then convert.invalid("Channel:publish: opts must be a table") end
+  if opts ~= nil and type(opts) ~= "table" then invalid("Channel:publish: opts must be a table") end
   return self._h:publish(encode("Channel:publish", value), jid_of(from))
 end
 
@@ -266,10 +197,7 @@ function M.client_tables(h)
   }
 end
 
----------------------------------------------------------------- jobs
-
--- What a Job offers for trees; in a worker's perform, the job's own
--- ports, state, children and suspend(). Each goes through job.client.
+-- What a Job offers for trees, through job.client.
 function M.install(Job)
   local fields, methods = Job.fields, Job.methods
   local function h(job) return job.client._h end
@@ -279,12 +207,9 @@ function M.install(Job)
   -- {name = jid} of the job's children; the parent's jid or nil.
   function fields.children(self) return M.tree(h(self), self.jid).children end
   function fields.parent(self) return M.tree(h(self), self.jid).parent end
-  -- Up to n (default 1) values of input port `port`.
   function methods:read(port, n) return M.ports(h(self), self.jid)["in"][port]:read(n) end
-  -- Writes the values out of output port `port`.
   function methods:write(port, ...) M.ports(h(self), self.jid).out[port]:write(...) end
-  -- Puts the child `name` (klass, data, opts as Queue:put; opts.queue:
-  -- its queue, default this job's), created by this job. Returns its jid.
+  -- opts as Queue:put's, and queue (default this job's).
   function methods:child(name, klass, data, opts)
     check_string("Job:child", "the name", name)
     local copy = {}
@@ -293,9 +218,11 @@ function M.install(Job)
     copy.queue, copy.parent, copy.name, copy.by = nil, self.jid, name, "job:" .. self.jid
     return self.client.queues[queue]:put(klass, data, copy)
   end
-  -- In a worker's perform: end this run suspended (the job sleeps until
-  -- input or a run wakes it) instead of completing the job.
-  function methods:suspend() core.suspend(self._h) end
+  -- In a worker's perform (swig/worker.i): end this run suspended instead of completing the job.
+  function methods:suspend()
+    if core.qless_swig_worker_suspend(self._h) then return end
+    error(core.new_error(core.QLESS_ESTATE, "job:suspend(): only the job a worker is performing can suspend"), 0)
+  end
 end
 
 return M

@@ -13,36 +13,24 @@ function M.type_error(what, expected, value)
   error(string.format("%s must be %s, not %s", what, expected, type(value)), 0)
 end
 
--- err (a qless error, or a plain message) with "<where>: " before its
--- message, so that it names the call and argument it came from.
-local function prefixed(where, err)
-  if type(err) == "string" then return where .. ": " .. err end
-  if type(err) == "table" and type(err.message) == "string" then err.message = where .. ": " .. err.message end
-  return err
-end
-
--- Calls f(...), raising its error prefixed with where.
+-- Calls f(...); its error (a qless error, or a plain message) gets
+-- "<where>: " before its message, naming the call and argument.
 function M.named(where, f, ...)
   local results = table.pack(pcall(f, ...))
   if results[1] then return table.unpack(results, 2, results.n) end
-  error(prefixed(where, results[2]), 0)
+  local err = results[2]
+  if type(err) == "string" then err = where .. ": " .. err end
+  if type(err) == "table" and type(err.message) == "string" then err.message = where .. ": " .. err.message end
+  error(err, 0)
 end
 
-local function parse(text, now)
-  local w = core.qless_when()
-  core.qless_when_parse(text, now, w)
-  return { kind = KINDS[w.kind], at = w.at, interval = w.interval, cron = w.cron }
-end
-
--- qless.when(text[, now]) -> {kind = "at"|"interval"|"cron", at, interval,
--- cron}: "at" runs once at `at`; "interval" every `interval` seconds, first
--- at `at`; "cron" at the fire times of `cron` (normalised; `at` is 0).
--- now: epoch seconds (default: the clock). InvalidArgument names the word
--- and column where the text went wrong.
+-- qless.when(text[, now]) -> {kind = "at"|"interval"|"cron", at, interval, cron}
 function M.when(text, now)
   if type(text) ~= "string" then M.type_error("qless.when: text", "a string", text) end
   if now ~= nil and type(now) ~= "number" then M.type_error("qless.when: now", "a number", now) end
-  return M.named("qless.when", parse, text, now or core.time())
+  local w = core.qless_when()
+  M.named("qless.when", core.qless_when_parse, text, now or core.time(), w)
+  return { kind = KINDS[w.kind], at = w.at, interval = w.interval, cron = w.cron }
 end
 
 return M

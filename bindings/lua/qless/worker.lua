@@ -1,21 +1,9 @@
--- qless.worker: finds a job's code for the worker. The core's engine does
--- the rest (flags, reservation, heartbeats, signals, pools, reconnects,
--- settling) and the trampoline (swig/worker.i) maps what the code did to
--- the job's outcome (docs/workers.md, "Lua"):
---   * job.klass is a module name; require(klass) gives a class table whose
---     perform(job) is called; only classes the operator allowed get here
---     (--allow 'jobs.*' or QLESS_WORKER_ALLOW, required);
---   * returning completes the job (unless the code settled it itself);
---   * an error retries it when it is a table with retryable = true
---     (qless.RetryableError makes one), else fails it: group = the error's
---     `name` or metatable __name, else "LuaError"; message = the error and
---     its traceback.
--- Tree classes: a class table with `inports`/`outports` (a list of port
--- names, or name -> {} / {default = value}) and/or startup(job) /
--- shutdown(job). The worker finds them from the allow-list as it starts:
--- an exact pattern names a class; "pkg.*" every class field `k` of module
--- `pkg` (when package.path has one) as class "pkg.k", so a package lists
--- its tree classes in its init.lua; "*" finds none.
+-- qless.worker: finds a job's code for the core's worker engine; the
+-- trampoline (swig/worker.i) maps what the code did to the job's outcome
+-- (docs/workers.md, "Lua"; bindings/lua/README.md). Classes are required
+-- lazily, so tree classes are found from the allow-list as the worker
+-- starts: an exact pattern names a class, "pkg.*" every class field `k` of
+-- module `pkg` (its init.lua) as "pkg.k"; "*" finds none.
 local core = require "qless_core"
 local Job = require "qless.job"
 local tree = require "qless.tree"
@@ -42,7 +30,7 @@ function worker.class(klass)
   return class
 end
 
--- The worker.register config (JSON text) of a tree class, or nil.
+-- The worker.register config (JSON text) of a tree class (ports or hooks), or nil.
 function worker.tree_config(klass, class)
   if type(class) ~= "table" or (class.inports == nil and class.outports == nil and
       type(class.startup) ~= "function" and type(class.shutdown) ~= "function") then
@@ -62,16 +50,14 @@ local function load(name)
   end
 end
 
--- The tree classes the allow-list patterns name: {klasses = {...}, configs
--- = {...}}, or nil when there are none.
+-- {klasses = {...}, configs = {...}} of the allow-list's tree classes, or nil.
 function worker.tree_classes(patterns)
-  local found = { klasses = {}, configs = {} }
+  local klasses, configs, seen = {}, {}, {}
   local function add(klass, class)
     local config = worker.tree_config(klass, class)
-    if config == nil or found[klass] then return end
-    found[klass] = true
-    found.klasses[#found.klasses + 1] = klass
-    found.configs[#found.configs + 1] = config
+    if config == nil or seen[klass] then return end
+    seen[klass] = true
+    klasses[#klasses + 1], configs[#configs + 1] = klass, config
   end
   for _, pattern in ipairs(patterns) do
     local prefix = pattern:match("^(.-)%.%*$")
@@ -87,13 +73,12 @@ function worker.tree_classes(patterns)
       for _, k in ipairs(names) do add(prefix .. "." .. k, mod[k]) end
     end
   end
-  if #found.klasses == 0 then return nil end
-  return { klasses = found.klasses, configs = found.configs }
+  if #klasses > 0 then return { klasses = klasses, configs = configs } end
 end
 
--- The trampoline's dispatcher: the code of phase ("perform", "startup",
--- "shutdown") for the job the engine lent (valid during the call only).
--- What it raises is the job's outcome.
+-- The trampoline's dispatcher: runs phase ("perform", "startup",
+-- "shutdown") of the job the engine lent for this call; what it raises is
+-- the job's outcome.
 function worker.run(handle, _, phase)
   local job = Job.wrap(handle)
   -- Data changed in Lua goes out with whatever the engine sends next, the
