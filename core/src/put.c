@@ -49,6 +49,21 @@ int qless__reply_report(const char *F, redisReply *r, char **out_jid, int *out_i
 	return rc;
 }
 
+int qless__reply_put(const char *F, redisReply *r, const char *unique, char **out_jid, int *out_inserted)
+{
+	int rc = QLESS_OK;
+	if (unique != NULL && strcmp(unique, "report") == 0)
+		return qless__reply_report(F, r, out_jid, out_inserted);
+	if (r->type != REDIS_REPLY_STRING) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected the jid in the reply", F);
+	}
+	if (out_jid != NULL && (*out_jid = qless__strndup(r->str, r->len)) == NULL)
+		rc = qless__err_nomem(F);
+	freeReplyObject(r);
+	return rc;
+}
+
 int qless__put(qless_client *c, const char *F, const char *cmd, const char *queue, char **out_jid,
                int *out_inserted, const char *klass, const char *data, const qless_put_options *o,
                const char *unique)
@@ -104,16 +119,7 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 	qless__tree_put_args(&a, o);
 	if ((rc = qless__call(c, F, cmd, &a, &r)) != QLESS_OK)
 		return rc;
-	if (unique != NULL && strcmp(unique, "report") == 0)
-		return qless__reply_report(F, r, out_jid, out_inserted);
-	if (r->type != REDIS_REPLY_STRING) {
-		freeReplyObject(r);
-		return qless__err(QLESS_EPROTOCOL, "%s: expected the jid in the reply", F);
-	}
-	if (out_jid != NULL && (*out_jid = qless__strndup(r->str, r->len)) == NULL)
-		rc = qless__err_nomem(F);
-	freeReplyObject(r);
-	return rc;
+	return qless__reply_put(F, r, unique, out_jid, out_inserted);
 }
 
 int qless__put_options(const char *F, const qless_put_options *opts, qless_put_options *o)

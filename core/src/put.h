@@ -17,5 +17,8 @@ int qless__put_options(const char *func, const qless_put_options *opts, qless_pu
 /* The reply of a put or recur with `unique report`: {"jid", "inserted", ...}.
  * Takes r. *out_jid (may be NULL) owned; *out_inserted may be NULL. */
 int qless__reply_report(const char *func, redisReply *r, char **out_jid, int *out_inserted);
+/* The reply of a put or recur: the jid, or with unique "report" the
+ * report (qless__reply_report). Takes r. *out_jid (may be NULL) owned. */
+int qless__reply_put(const char *func, redisReply *r, const char *unique, char **out_jid, int *out_inserted);
 
 #endif

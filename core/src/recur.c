@@ -90,16 +90,7 @@ int qless__recur(qless_queue *queue, const char *F, char **out_jid, int *out_ins
 	}
 	if ((rc = qless__call(qless__queue_client(queue), F, "recur", &a, &r)) != QLESS_OK)
 		return rc;
-	if (unique != NULL && strcmp(unique, "report") == 0)
-		return qless__reply_report(F, r, out_jid, out_inserted);
-	if (r->type != REDIS_REPLY_STRING) {
-		freeReplyObject(r);
-		return qless__err(QLESS_EPROTOCOL, "%s: expected the jid in the reply", F);
-	}
-	if (out_jid != NULL && (*out_jid = qless__strndup(r->str, r->len)) == NULL)
-		rc = qless__err_nomem(F);
-	freeReplyObject(r);
-	return rc;
+	return qless__reply_put(F, r, unique, out_jid, out_inserted);
 }
 
 /* Checks what qless_queue_recur and qless_queue_recur_cron share and reads
