@@ -25,17 +25,50 @@ def field(name: str, doc: Optional[str] = None) -> Any:
                     lambda self, value: getattr(self._h, "set_" + name)(value), doc=doc)
 
 
+class Handle:
+    """Attributes a layer class does not define are its handle's: the fields
+    and the methods whose arguments and results need no conversion."""
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):   # _h itself, before it is set
+            raise AttributeError(name)
+        return getattr(self._h, name)  # type: ignore[attr-defined]
+
+
+class Index:
+    """index[key] -> make(key); None when make raises `missing`."""
+
+    def __init__(self, make: Callable[[str], Any], missing: Optional[type] = None) -> None:
+        self._make, self._missing = make, missing or ()
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self._make(key)
+        except self._missing:  # type: ignore[misc]
+            return None
+
+
 def indexed(get: Callable[[int], str], count: int) -> List[str]:
     return [get(i) for i in range(count)]
 
 
-def strlist(handle: Any) -> List[str]:
+def listed(name: str) -> Any:
+    """A property: the handle's `name`(i) for i below its `name`_count (tags, dependencies)."""
+    return property(lambda self: indexed(getattr(self._h, name), getattr(self._h, name + "_count")))
+
+
+def varargs(method: str) -> Any:
+    """A method f(*names) over the handle's `method`, which takes them as one list."""
+    return lambda self, *names: getattr(self._h, method)(names)
+
+
+def strlist(handle: Any) -> List[Any]:
+    """A StrList's strings, or a TimeList's times (epoch seconds)."""
     return indexed(handle.get, handle.size())
 
 
-def times(handle: Any) -> List[float]:
-    """The due times of a TimeList (cron.next, recur.next), epoch seconds."""
-    return [handle.get(i) for i in range(handle.size())]
+times = strlist
 
 
 def strlist_numbers(handle: Any) -> Dict[str, int]:

@@ -7,14 +7,14 @@ from typing import (Any, Dict, Iterable, Iterator, List, MutableMapping, NamedTu
                     Optional, Tuple, Union)
 
 from . import _core
-from ._util import attr, joblist, many, strlist, strlist_numbers, times
+from ._util import Handle, Index, joblist, many, strlist, strlist_numbers, varargs
 from .errors import NotFound
 from .events import Events
 from .job import Job
 from .queue import Queue, counts_of
 from .recurring import RecurringJob
-from .schedule import Schedules
-from .tree import Aliases, Channels, Trees
+from .schedule import Schedule
+from .tree import Channel, Tree
 
 
 def _ms(seconds: Optional[float]) -> int:
@@ -22,7 +22,7 @@ def _ms(seconds: Optional[float]) -> int:
     return 0 if seconds is None else (-1 if seconds < 0 else max(1, int(seconds * 1000)))
 
 
-class Client:
+class Client(Handle):
     """Connects to url (None: $QLESS_URL, else the embedded server, started on demand).
     Timeouts are in seconds (None: the library's defaults, < 0: forever)."""
 
@@ -45,39 +45,25 @@ class Client:
     def _attach(self, url: Optional[str], handle: Any) -> None:
         self.url = url
         self._h: Any = handle
-        self.queues = Queues(self)
-        self.jobs = Jobs(self)
-        self.config = Config(self)
-        self.workers = Workers(self)
-        self.recurring = Recurring(self)
-        self.schedules = Schedules(self)
-        self.trees = Trees(self)
-        self.aliases = Aliases(self)
-        self.channels = Channels(self)
+        self.queues, self.jobs, self.config = Queues(self), Jobs(self), Config(self)
+        self.workers, self.recurring = Workers(self), Recurring(self)
+        self.schedules = Index(lambda name: Schedule(self, name))
+        self.trees = Index(lambda jid: Tree(self, self._h.tree(jid)), NotFound)
+        self.aliases = Index(handle.alias)
+        self.channels = Index(lambda name: Channel(self, name))
 
     def __repr__(self) -> str:
         return "<qless.Client %s>" % self.worker_name
 
-    worker_name = attr("worker_name")
-    now = attr("now", doc="The time sent to the server: the clock plus time_offset.")
-
-    def set_time_offset(self, seconds: float) -> None:
-        self._h.set_time_offset(seconds)
-
     def cron_next(self, expr: str, n: int = 5) -> List[float]:
-        """The next n (1-1000) fire times of a cron expression from now,
-        epoch seconds, as the server computes them."""
-        return times(self._h.cron_next(expr, n))
+        """The next n (1-1000) fire times of a cron expression from now, epoch seconds."""
+        return strlist(self._h.cron_next(expr, n))
 
     def call(self, command: str, *args: Any) -> Optional[str]:
         """Raw protocol call; the reply as text (arrays as a JSON array)."""
         return self._h.call(command, [str(a) for a in args])
 
-    def cancel(self, *jids: str) -> None:
-        self._h.cancel(list(jids))
-
-    def timeout(self, *jids: str) -> None:
-        self._h.timeout(list(jids))
+    cancel, timeout = varargs("cancel"), varargs("timeout")
 
     def events(self, *channels: str) -> Events:
         return Events(self, *channels)
@@ -86,11 +72,13 @@ class Client:
         return Queue(self, name)
 
 
-class Queues:
-    """client.queues[name] -> Queue (no I/O); iterating gives the known names."""
-
+class _Part:
     def __init__(self, client: Client) -> None:
         self.client = client
+
+
+class Queues(_Part):
+    """client.queues[name] -> Queue (no I/O); iterating gives the known names."""
 
     def __getitem__(self, name: str) -> Queue:
         return Queue(self.client, name)
@@ -105,7 +93,6 @@ class Queues:
         return strlist(self.client._h.queue_names())
 
     def counts(self) -> List[Dict[str, Any]]:
-        """The protocol's per-queue counts, one dict per known queue."""
         found = self.client._h.queue_counts()
         return [asdict(counts_of(found.name(i), lambda c, i=i: found.get(i, c))) for i in range(found.size())]
 
@@ -115,11 +102,8 @@ class FailedPage(NamedTuple):
     jobs: List[Job]
 
 
-class Jobs:
+class Jobs(_Part):
     """client.jobs[jid] -> Job, or None when the job does not exist."""
-
-    def __init__(self, client: Client) -> None:
-        self.client = client
 
     def __getitem__(self, jid: str) -> Optional[Job]:
         try:
@@ -128,7 +112,6 @@ class Jobs:
             return None
 
     def get(self, jids: Union[str, Iterable[str]], *more: str) -> List[Job]:
-        """The jobs that exist among the jids, in argument order."""
         return joblist(self.client._h.get_jobs(many(jids, more)), self.client)
 
     def complete(self, offset: int = 0, count: int = 25) -> List[str]:
@@ -178,11 +161,8 @@ def _value(text: Any) -> Any:
     return text
 
 
-class Config(MutableMapping[str, Any]):
+class Config(_Part, MutableMapping[str, Any]):
     """client.config: options with their defaults; del restores the default."""
-
-    def __init__(self, client: Client) -> None:
-        self.client = client
 
     def __getitem__(self, key: str) -> Any:
         value = self.client._h.config_get(key)
@@ -206,11 +186,8 @@ class Config(MutableMapping[str, Any]):
         return len(self.all())
 
 
-class Workers:
+class Workers(_Part):
     """client.workers: iterate names; workers[name] -> {"jobs": [...], "stalled": [...]}."""
-
-    def __init__(self, client: Client) -> None:
-        self.client = client
 
     def counts(self) -> Dict[str, int]:
         """Recent workers, most recent first, with their running job counts."""
@@ -224,17 +201,11 @@ class Workers:
         return {"jobs": strlist(jobs), "stalled": strlist(stalled)}
 
     def deregister(self, *names: str) -> None:
-        self.client._h.deregister_workers(list(names))
+        self.client._h.deregister_workers(names)
 
 
-class Recurring:
+class Recurring(Index):
     """client.recurring[jid] -> RecurringJob, or None when there is no such template."""
 
     def __init__(self, client: Client) -> None:
-        self.client = client
-
-    def __getitem__(self, jid: str) -> Optional[RecurringJob]:
-        try:
-            return RecurringJob(self.client._h.get_recur(jid), self.client)
-        except NotFound:
-            return None
+        super().__init__(lambda jid: RecurringJob(client._h.get_recur(jid), client), NotFound)

@@ -9,7 +9,7 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
 
 from . import _core
-from ._util import attr, encode, field, indexed
+from ._util import Handle, attr, encode, field, listed, varargs
 from .tree import Children, Ports, Store, Tree, tree_options
 
 if TYPE_CHECKING:
@@ -18,9 +18,12 @@ if TYPE_CHECKING:
 _UNREAD = object()
 
 
-class Job:
+class Job(Handle):
     """``client`` is the Client the job was read with; for a job given to
-    worker code it is the engine's connection for that job (do not keep it)."""
+    worker code it is the engine's connection for that job (do not keep it).
+    Fields not defined here (jid, klass, queue, state, worker, expires,
+    retries, remaining, spawned_from_jid, json) and the operations that
+    take no conversion (cancel, timeout, track, untrack) are the handle's."""
     __slots__ = ("_h", "client", "_data")
 
     def __init__(self, handle: Any, client: "Client") -> None:
@@ -31,22 +34,11 @@ class Job:
     def __repr__(self) -> str:
         return "<qless.Job %s %s %s>" % (self.klass, self.jid, self.state)
 
-    # ---- fields ----
-    jid = attr("jid")
-    klass = attr("klass")
-    queue = attr("queue", doc='Name of the job\'s queue ("" once complete).')
-    state = attr("state")
-    worker = attr("worker", doc='The worker holding the job ("" when none).')
     priority = field("priority")
-    expires = attr("expires", doc="When the lock expires (epoch seconds; 0 when not running).")
     lock_lost = attr("lock_lost", bool, doc="""True once the worker engine found this job's lock lost
         (timed out, canceled, handed to another worker) while its code runs: the code may stop
         early; the engine will not settle the job. False for jobs not run by the engine.""")
-    retries = attr("retries")
-    remaining = attr("remaining")
     tracked = attr("tracked", bool)
-    spawned_from_jid = attr("spawned_from_jid")
-    json = attr("json", doc="The whole job as JSON text.")
 
     @property
     def data(self) -> Any:
@@ -64,17 +56,7 @@ class Job:
         """Seconds left on the lock (negative once expired)."""
         return self.expires - self.client.now
 
-    @property
-    def tags(self) -> List[str]:
-        return indexed(self._h.tag, self._h.tag_count)
-
-    @property
-    def dependencies(self) -> List[str]:
-        return indexed(self._h.dependency, self._h.dependency_count)
-
-    @property
-    def dependents(self) -> List[str]:
-        return indexed(self._h.dependent, self._h.dependent_count)
+    tags, dependencies, dependents = listed("tag"), listed("dependency"), listed("dependent")
 
     @property
     def failure(self) -> Optional[Dict[str, Any]]:
@@ -118,9 +100,6 @@ class Job:
         return self._h.heartbeat()
 
     # ---- operations by anyone ----
-    def cancel(self) -> None:
-        self._h.cancel()
-
     def requeue(self, queue: str, delay: float = 0, priority: Optional[float] = None,
                 retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
                 depends: Optional[Iterable[str]] = None, **tree: Any) -> None:
@@ -132,32 +111,16 @@ class Job:
 
     move = requeue
 
-    def timeout(self) -> None:
-        self._h.timeout()
-
     def log(self, message: str, data: Any = None) -> None:
         self._h.log(message, None if data is None else encode(data))
 
-    def tag(self, *tags: str) -> None:
-        self._h.tag_add(list(tags))
-
-    def untag(self, *tags: str) -> None:
-        self._h.tag_remove(list(tags))
-
-    def track(self) -> None:
-        self._h.track()
-
-    def untrack(self) -> None:
-        self._h.untrack()
-
-    def depend(self, *jids: str) -> None:
-        self._h.depends_add(list(jids))
+    tag, untag, depend = varargs("tag_add"), varargs("tag_remove"), varargs("depends_add")
 
     def undepend(self, *jids: str, all: bool = False) -> None:
         if all:
             self._h.depends_clear()
         else:
-            self._h.depends_remove(list(jids))
+            self._h.depends_remove(jids)
 
     def refresh(self) -> "Job":
         """Re-reads the job (NotFound if it is gone); drops unsent data changes."""

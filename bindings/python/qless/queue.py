@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Union, overload
 
 from . import _core
-from ._util import attr, encode, joblist, strlist
+from ._util import Handle, encode, joblist, strlist
 from .tree import _ports_json, tree_options
 
 if TYPE_CHECKING:
@@ -48,7 +48,8 @@ def _timing(t: Any) -> Dict[str, Any]:
             "histogram": [t.bucket(i) for i in range(_core.QLESS_STATS_BUCKETS)]}
 
 
-class Queue:
+class Queue(Handle):
+    """name, pause, unpause and forget are the handle's."""
     __slots__ = ("_h", "client")
 
     def __init__(self, client: "Client", name: str) -> None:
@@ -57,8 +58,6 @@ class Queue:
 
     def __repr__(self) -> str:
         return "<qless.Queue %s>" % self.name
-
-    name = attr("name")
 
     def put(self, klass: str, data: Any = None, priority: Optional[float] = None,
             tags: Optional[Iterable[str]] = None, delay: float = 0,
@@ -79,10 +78,7 @@ class Queue:
                     unique=1 if unique else None, unique_key=key,
                     **tree_options(tree, parent, name, inports, outports, aliases, by))
         encoded = None if data is None else encode(data)
-        if report:
-            jid, inserted = self._h.put_unique(klass, encoded, opts)
-            return jid, inserted
-        return self._h.put(klass, encoded, opts)
+        return tuple(self._h.put_unique(klass, encoded, opts)) if report else self._h.put(klass, encoded, opts)
 
     @overload
     def pop(self) -> Optional["Job"]: ...
@@ -126,15 +122,6 @@ class Queue:
     @property
     def paused(self) -> bool:
         return self.counts.paused
-
-    def pause(self) -> None:
-        self._h.pause()
-
-    def unpause(self) -> None:
-        self._h.unpause()
-
-    def forget(self) -> None:
-        self._h.forget()
 
     def unfail(self, group: str, count: int = 25) -> int:
         """Moves up to count jobs failed in group back here; returns how many moved."""
@@ -181,24 +168,16 @@ class Queue:
             return self._h.recur_cron(klass, encoded, cron, opts)
         return self._h.recur(klass, encoded, interval, opts)
 
-    # ---- jids by state ----
-    def _jobs(self, state: str, offset: int, count: int) -> List[str]:
-        return strlist(self.client._h.jobs(state, self.name, offset, count))
+    # ---- jids by state: queue.running(offset=0, count=25) and so on ----
+    def _jobs(state: str) -> Callable[..., List[str]]:  # type: ignore[misc]
+        def jids(self: "Queue", offset: int = 0, count: int = 25) -> List[str]:
+            return strlist(self.client._h.jobs(state, self.name, offset, count))
+        jids.__name__ = state
+        return jids
 
-    def running(self, offset: int = 0, count: int = 25) -> List[str]:
-        return self._jobs("running", offset, count)
-
-    def stalled(self, offset: int = 0, count: int = 25) -> List[str]:
-        return self._jobs("stalled", offset, count)
-
-    def scheduled(self, offset: int = 0, count: int = 25) -> List[str]:
-        return self._jobs("scheduled", offset, count)
-
-    def depends(self, offset: int = 0, count: int = 25) -> List[str]:
-        return self._jobs("depends", offset, count)
-
-    def recurring(self, offset: int = 0, count: int = 25) -> List[str]:
-        return self._jobs("recurring", offset, count)
+    running, stalled, scheduled, depends, recurring = map(_jobs, ("running", "stalled", "scheduled", "depends",
+                                                                  "recurring"))
+    del _jobs
 
     # ---- the worker registry of job trees: ports a class's new tree jobs get ----
     def register_klass(self, klass: str, inports: Any = None, outports: Any = None) -> bool:

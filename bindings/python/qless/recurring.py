@@ -4,13 +4,14 @@ Setters write through to the server at once."""
 import json
 from typing import TYPE_CHECKING, Any, List
 
-from ._util import attr, encode, field, indexed, times
+from ._util import Handle, encode, field, listed, strlist, varargs
 
 if TYPE_CHECKING:
     from .client import Client
 
 
-class RecurringJob:
+class RecurringJob(Handle):
+    """jid, count (instances spawned so far) and cancel are the handle's."""
     __slots__ = ("_h", "client")
 
     def __init__(self, handle: Any, client: "Client") -> None:
@@ -21,7 +22,6 @@ class RecurringJob:
         when = "cron %s" % self.cron if self.cron else "every %gs" % self.interval
         return "<qless.RecurringJob %s %s %s>" % (self.klass, self.jid, when)
 
-    jid = attr("jid")
     klass = field("klass")
     queue = field("queue")
     priority = field("priority")
@@ -29,11 +29,10 @@ class RecurringJob:
     cron = field("cron", doc="The normalised cron expression; None for an interval template.")
     retries = field("retries")
     backlog = field("backlog")
-    count = attr("count", doc="Instances spawned so far.")
 
     def next(self, n: int = 5) -> List[float]:
         """The next n (1-1000) due times, epoch seconds; [] once it fires no more."""
-        return times(self._h.next(n))
+        return strlist(self._h.next(n))
 
     def requeue(self, queue: str) -> None:
         self.queue = queue
@@ -46,15 +45,4 @@ class RecurringJob:
     def data(self, value: Any) -> None:
         self._h.set_data(encode(value))
 
-    @property
-    def tags(self) -> List[str]:
-        return indexed(self._h.tag, self._h.tag_count)
-
-    def tag(self, *tags: str) -> None:
-        self._h.tag_add(list(tags))
-
-    def untag(self, *tags: str) -> None:
-        self._h.tag_remove(list(tags))
-
-    def cancel(self) -> None:
-        self._h.cancel()
+    tags, tag, untag = listed("tag"), varargs("tag_add"), varargs("tag_remove")

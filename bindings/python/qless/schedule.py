@@ -9,15 +9,16 @@ one-off jobs and recurring templates, every add unique by default.
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _core
-from ._util import attr, encode, times
+from ._util import Handle, encode, strlist
 from .times import epoch, seconds
 
 if TYPE_CHECKING:
     from .client import Client
 
-class Schedule:
+class Schedule(Handle):
     """Making one does no I/O. Times: epoch numbers, datetimes (naive = UTC)
-    or English text (qless.when); durations: seconds, timedeltas or text."""
+    or English text (qless.when); durations: seconds, timedeltas or text.
+    name is the handle's."""
     __slots__ = ("_h", "client")
 
     def __init__(self, client: "Client", name: str) -> None:
@@ -26,8 +27,6 @@ class Schedule:
 
     def __repr__(self) -> str:
         return "<qless.Schedule %s>" % self.name
-
-    name = attr("name")
 
     def add(self, klass: str, data: Any = None, *, at: Any = None, in_: Any = None, cron: Optional[str] = None,
             every: Any = None, unique: bool = True, key: Optional[str] = None, jid: Optional[str] = None,
@@ -72,7 +71,7 @@ class Schedule:
     def next(self, jid: str, n: int = 5) -> List[float]:
         """The next n due times of entry jid: a template's, or a scheduled
         job's one time. NotFound when jid is no pending entry."""
-        return times(self._h.next(jid, n))
+        return strlist(self._h.next(jid, n))
 
     def listen(self, pool: int = 1, mode: str = "thread", max_jobs: Optional[int] = None, *,
                allow: Optional[Sequence[str]] = None, interval: Optional[float] = None) -> int:
@@ -112,14 +111,4 @@ def _options(unique: bool, key: Optional[str], jid: Optional[str], priority: Opt
              retries: Optional[int], tags: Optional[Iterable[str]], backlog: Optional[int]) -> Dict[str, Any]:
     return dict(unique=1 if unique else 0, key=key, jid=jid, priority=priority, retries=retries,
                 tags=None if tags is None else list(tags), backlog=backlog)
-
-
-class Schedules:
-    """client.schedules[name] -> Schedule (no I/O)."""
-
-    def __init__(self, client: "Client") -> None:
-        self.client = client
-
-    def __getitem__(self, name: str) -> Schedule:
-        return Schedule(self.client, name)
 

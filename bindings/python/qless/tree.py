@@ -6,8 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional
 
 from . import _core
-from ._util import attr, encode
-from .errors import NotFound
+from ._util import Handle, encode, varargs
 
 if TYPE_CHECKING:
     from .client import Client
@@ -41,16 +40,15 @@ def _values(strlist: Any) -> List[Any]:
     return [json.loads(strlist.get(i)) for i in range(strlist.size())]
 
 
-class Port:
-    """One input or output port of a job (the core's Port); no I/O until a
-    method is called."""
+class Port(Handle):
+    """One input or output port of a job (the core's Port: jid, name and
+    size() are its); no I/O until a method is called."""
     __slots__ = ("_h",)
 
     def __init__(self, client: "Client", jid: str, dir: int, name: str) -> None:
         self._h = client._h.port(jid, dir, name)
 
-    jid, name = attr("jid"), attr("name")
-    dir = attr("direction")
+    dir = property(lambda self: self._h.direction)
 
     def __repr__(self) -> str:
         return "<qless.Port %s %s %s>" % (self.jid, "in" if self.dir == _core.QLESS_PORT_IN else "out", self.name)
@@ -62,19 +60,13 @@ class Port:
     def peek(self, n: int = 1) -> List[Any]:
         return _values(self._h.peek(n))
 
-    @property
-    def size(self) -> int:
-        return self._h.size()
+    size = property(lambda self: self._h.size())
 
     def write(self, *values: Any) -> None:
         self._h.write([encode_value(v) for v in values])
 
-    def connect(self, *channels: str) -> int:
-        """Links the port to the channels; returns the links that were new."""
-        return self._h.connect(list(channels))
-
-    def disconnect(self, *channels: str) -> int:
-        return self._h.disconnect(list(channels))
+    # connect(*channels) returns the links that were new
+    connect, disconnect = varargs("connect"), varargs("disconnect")
 
 
 class PortSide:
@@ -91,7 +83,7 @@ class PortSide:
         self.client._h.port_define(self.jid, self.dir, _ports_json(ports))
 
     def remove(self, *names: str) -> int:
-        return self.client._h.port_remove(self.jid, self.dir, list(names))
+        return self.client._h.port_remove(self.jid, self.dir, names)
 
 
 class Ports:
@@ -188,10 +180,10 @@ class Tree:
         return self.client._h.job_disown(self.jid, name)
 
     def add_aliases(self, *aliases: str) -> int:
-        return self.client._h.alias_set(self.jid, list(aliases))
+        return self.client._h.alias_set(self.jid, aliases)
 
     def remove_aliases(self, *aliases: str) -> int:
-        return self.client._h.alias_del(list(aliases))
+        return self.client._h.alias_del(aliases)
 
 
 class Children(Mapping[str, str]):
@@ -225,37 +217,12 @@ class Children(Mapping[str, str]):
                                                           by="job:" + self.jid, **options)
 
 
-class Trees:
-    """client.trees[jid] -> Tree, or None when there is no such job."""
-
-    def __init__(self, client: "Client") -> None:
-        self.client = client
-
-    def __getitem__(self, jid: str) -> Optional[Tree]:
-        try:
-            return Tree(self.client, self.client._h.tree(jid))
-        except NotFound:
-            return None
-
-
-class Aliases:
-    """client.aliases[alias] -> jid, or None when the alias names no job."""
-
-    def __init__(self, client: "Client") -> None:
-        self.client = client
-
-    def __getitem__(self, alias: str) -> Optional[str]:
-        return self.client._h.alias(alias)
-
-
-class Channel:
-    """A channel (the core's Channel); no I/O until a method is called."""
+class Channel(Handle):
+    """A channel (the core's Channel: name is its); no I/O until a method is called."""
     __slots__ = ("_h",)
 
     def __init__(self, client: "Client", name: str) -> None:
         self._h = client._h.channel(name)
-
-    name = attr("name")
 
     def publish(self, value: Any, from_: Optional[str] = None, **kw: Any) -> int:
         """Delivers value to every input port subscribed to the channel or an
@@ -270,13 +237,3 @@ class Channel:
         """[jid, port] pairs subscribed to exactly this channel, sorted."""
         s = self._h.subscribers()
         return [[s.jid(i), s.port(i)] for i in range(s.size())]
-
-
-class Channels:
-    """client.channels["/a/b"] -> Channel (no I/O)."""
-
-    def __init__(self, client: "Client") -> None:
-        self.client = client
-
-    def __getitem__(self, name: str) -> Channel:
-        return Channel(self.client, name)
