@@ -48,7 +48,7 @@ class Client(Handle):
         self.queues, self.jobs, self.config = Queues(self), Jobs(self), Config(self)
         self.workers, self.recurring = Workers(self), Recurring(self)
         self.schedules = Index(lambda name: Schedule(self, name))
-        self.trees = Index(lambda jid: Tree(self, self._h.tree(jid)), NotFound)
+        self.trees = Index(lambda jid: Tree(self, jid), NotFound)
         self.aliases = Index(handle.alias)
         self.channels = Index(lambda name: Channel(self, name))
 

@@ -1,5 +1,4 @@
-"""Queue: a named queue of a client (the extension's Queue, qless_queue).
-Making one does no I/O."""
+"""Queue: a named queue of a client (the extension's Queue); making one does no I/O."""
 import json
 import time
 from dataclasses import dataclass
@@ -27,7 +26,6 @@ class QueueCounts:
 
 
 def counts_of(name: str, fill: Callable[[Any], None]) -> QueueCounts:
-    """The counts fill writes into a new output struct (qless_queue_counts)."""
     c = _core.qless_queue_counts()
     fill(c)
     return QueueCounts(name, c.waiting, c.running, c.stalled, c.scheduled, c.depends, c.recurring, bool(c.paused))
@@ -49,7 +47,7 @@ def _timing(t: Any) -> Dict[str, Any]:
 
 
 class Queue(Handle):
-    """name, pause, unpause and forget are the handle's."""
+    """name, pause, unpause, forget and unregister_klass are the handle's."""
     __slots__ = ("_h", "client")
 
     def __init__(self, client: "Client", name: str) -> None:
@@ -86,7 +84,7 @@ class Queue(Handle):
     def pop(self, count: int) -> List["Job"]: ...
 
     def pop(self, count: Optional[int] = None) -> Union[None, "Job", List["Job"]]:
-        """One job (or None) without count; a list of up to count jobs with it."""
+        """One job (or None) without count; a list of up to count jobs with it (so does peek)."""
         return self._jobs_from(self._h.pop, count)
 
     @overload
@@ -107,10 +105,7 @@ class Queue(Handle):
         """The jobs that would pop next (waiting, then scheduled when due), without locking."""
         return iter(self.peek(max(self.length, 1)))
 
-    @property
-    def length(self) -> int:
-        """Jobs running, waiting or scheduled."""
-        return self._h.length()
+    length = property(lambda self: self._h.length(), doc="Jobs running, waiting or scheduled.")
 
     def __len__(self) -> int:
         return self.length
@@ -119,9 +114,7 @@ class Queue(Handle):
     def counts(self) -> QueueCounts:
         return counts_of(self.name, self._h.counts_get)
 
-    @property
-    def paused(self) -> bool:
-        return self.counts.paused
+    paused = property(lambda self: self.counts.paused)
 
     def unfail(self, group: str, count: int = 25) -> int:
         """Moves up to count jobs failed in group back here; returns how many moved."""
@@ -138,13 +131,8 @@ class Queue(Handle):
     def heartbeat(self, seconds: int) -> None:
         self._h.set_heartbeat(seconds)
 
-    @property
-    def max_concurrency(self) -> int:
-        return int(self.client.config.get(self.name + "-max-concurrency") or 0)
-
-    @max_concurrency.setter
-    def max_concurrency(self, value: int) -> None:
-        self._h.set_max_concurrency(value)
+    max_concurrency = property(lambda self: int(self.client.config.get(self.name + "-max-concurrency") or 0),
+                               lambda self, value: self._h.set_max_concurrency(value))
 
     def stats(self, date: Optional[float] = None) -> Dict[str, Any]:
         """Stats of the UTC day containing date (default: today)."""
@@ -182,14 +170,10 @@ class Queue(Handle):
     # ---- the worker registry of job trees: ports a class's new tree jobs get ----
     def register_klass(self, klass: str, inports: Any = None, outports: Any = None) -> bool:
         """Returns True when klass was not registered on this queue yet."""
-        config = {k: json.loads(v) for k, v in (("inports", _ports_json(inports)),
-                                                 ("outports", _ports_json(outports))) if v is not None}
-        return self._h.register_klass(klass, encode(config))
+        return self._h.register_klass(klass, encode({k: json.loads(v) for k, v in (
+            ("inports", _ports_json(inports)), ("outports", _ports_json(outports))) if v is not None}))
 
     def klass_config(self, klass: Optional[str] = None) -> Any:
         """klass's configuration (None when unregistered); without klass, all of them."""
         text = self._h.klass_config(klass)
         return None if text is None else json.loads(text)
-
-    def unregister_klass(self, klass: str) -> bool:
-        return self._h.unregister_klass(klass)

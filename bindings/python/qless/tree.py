@@ -1,7 +1,5 @@
-"""Job trees (jobtrees.md): Python sugar over the core's Tree, Port,
-Channel and Store objects (swig/objects.i). This layer only converts:
-values are native data (JSON on the wire), snapshots become dicts and
-lists; every rule is the server's or the core's."""
+"""Job trees (jobtrees.md) over the core's Port and Channel objects and the
+client's tree calls: values are native data (JSON on the wire)."""
 import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional
 
@@ -10,9 +8,6 @@ from ._util import Handle, encode, varargs
 
 if TYPE_CHECKING:
     from .client import Client
-
-_DIRS = (("in", _core.QLESS_PORT_IN), ("out", _core.QLESS_PORT_OUT))
-
 
 def _ports_json(ports: Any) -> Optional[str]:
     """inports/outports as put and port.define take them: a dict
@@ -25,8 +20,6 @@ def _ports_json(ports: Any) -> Optional[str]:
 def tree_options(tree: bool = False, parent: Optional[str] = None, name: Optional[str] = None,
                  inports: Any = None, outports: Any = None, aliases: Optional[Iterable[str]] = None,
                  by: Optional[str] = None) -> Dict[str, Any]:
-    """The job-tree options of put and requeue (jobtrees.md §5.2) as the
-    option map of the C put options takes them."""
     return dict(tree=1 if tree else None, parent=parent, name=name, inports=_ports_json(inports),
                 outports=_ports_json(outports), aliases=aliases, by=by)
 
@@ -34,6 +27,11 @@ def tree_options(tree: bool = False, parent: Optional[str] = None, name: Optiona
 def encode_value(value: Any) -> str:
     # Unlike job data, a str here is a value (a JSON string), never JSON text.
     return json.dumps(value, separators=(",", ":"))
+
+
+def _on_jid(method: str) -> Any:
+    """A method of the object with a jid: the client's `method`(jid, ...)."""
+    return lambda self, *args: getattr(self.client._h, method)(self.jid, *args)
 
 
 def _values(strlist: Any) -> List[Any]:
@@ -79,7 +77,6 @@ class PortSide:
         return Port(self.client, self.jid, self.dir, name)
 
     def define(self, ports: Any) -> None:
-        """ports: {name: {} or {"default": value}}, or a list of names."""
         self.client._h.port_define(self.jid, self.dir, _ports_json(ports))
 
     def remove(self, *names: str) -> int:
@@ -93,10 +90,6 @@ class Ports:
         self.in_ = PortSide(client, jid, _core.QLESS_PORT_IN)
         self.out = PortSide(client, jid, _core.QLESS_PORT_OUT)
         setattr(self, "in", self.in_)
-
-
-def _store_dict(h: Any) -> Dict[str, Any]:
-    return {h.key(i): json.loads(h.value(i)) for i in range(h.size())}
 
 
 class Store(MutableMapping[str, Any]):
@@ -119,7 +112,8 @@ class Store(MutableMapping[str, Any]):
             raise KeyError(key)
 
     def all(self) -> Dict[str, Any]:
-        return _store_dict(self.client._h.store(self.jid))
+        h = self.client._h.store(self.jid)
+        return {h.key(i): json.loads(h.value(i)) for i in range(h.size())}
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.all())
@@ -128,29 +122,17 @@ class Store(MutableMapping[str, Any]):
         return len(self.all())
 
 
-def _record(h: Any) -> Dict[str, Any]:
-    """The core's Tree snapshot under tree.get's names, as native values."""
-    ports = {side: [(h.port_name(d, i), h.port_size(d, i), h.port_default(d, i),
-                     [h.port_channel(d, i, j) for j in range(h.port_channel_count(d, i))])
-                    for i in range(h.port_count(d))] for side, d in _DIRS}
-    return dict(jid=h.jid, klass=h.klass, queue=h.queue, state=h.status, parent=h.parent, name=h.name,
-                created_by=h.created_by, started=h.started or False, runs=h.runs, rerun=bool(h.rerun),
-                children={h.child_name(i): h.child_jid(i) for i in range(h.child_count())},
-                aliases=[h.alias(i) for i in range(h.alias_count())],
-                sizes={side: {p[0]: p[1] for p in ps if p[1] >= 0} for side, ps in ports.items()},
-                **{side + "ports": {p[0]: {} if p[2] is None else {"default": json.loads(p[2])} for p in ps}
-                   for side, ps in ports.items()},
-                **{side + "channels": {p[0]: p[3] for p in ps if p[3]} for side, ps in ports.items()})
-
-
 class Tree:
-    """A snapshot of a tree job's record (the core's Tree, its fields as
-    attributes under tree.get's names) with the operations on it; `state`
-    is the job's qless state, `store` its per-job map."""
+    """A snapshot of a tree job's record (its fields as attributes under
+    tree.get's names) with the operations on it; `state` is the job's
+    qless state, `store` its per-job map."""
 
-    def __init__(self, client: "Client", handle: Any) -> None:
+    def __init__(self, client: "Client", jid: str) -> None:
         self.client = client
-        self.record = _record(handle)
+        self.record = json.loads(client._h.tree_get(jid))
+        # The protocol's JSON has false for an absent parent or name and {} for no aliases.
+        self.record.update({k: self.record[k] or empty for k, empty in (("parent", None), ("name", None),
+                                                                         ("aliases", []))})
         self.__dict__.update(self.record)
         self.ports = Ports(client, self.jid)
         self.store = Store(client, self.jid)
@@ -159,7 +141,7 @@ class Tree:
         return "<qless.Tree %s %s %s>" % (self.klass, self.jid, self.state)
 
     def refresh(self) -> "Tree":
-        self.__init__(self.client, self.client._h.tree(self.jid))  # type: ignore[misc]
+        self.__init__(self.client, self.jid)  # type: ignore[misc]
         return self
 
     def run(self, delay: float = 0) -> str:
@@ -169,15 +151,8 @@ class Tree:
     def terminate(self, recursive: bool = False) -> int:
         return self.client._h.job_terminate(self.jid, 1 if recursive else 0)
 
-    def delete(self) -> int:
-        return self.client._h.job_delete(self.jid)
-
-    def adopt(self, name: str, child: str) -> None:
-        self.client._h.job_adopt(self.jid, name, child)
-
-    def disown(self, name: str) -> str:
-        """Detaches child `name`; returns its jid."""
-        return self.client._h.job_disown(self.jid, name)
+    # delete(), adopt(name, child) and disown(name) (returns the child's jid)
+    delete, adopt, disown = _on_jid("job_delete"), _on_jid("job_adopt"), _on_jid("job_disown")
 
     def add_aliases(self, *aliases: str) -> int:
         return self.client._h.alias_set(self.jid, aliases)
