@@ -12,15 +12,13 @@ def encode(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def attr(name: str, convert: Optional[Callable[[Any], Any]] = None, doc: Optional[str] = None) -> Any:
-    """A read-only property over attribute `name` of the object's handle."""
-    if convert is None:
-        return property(lambda self: getattr(self._h, name), doc=doc)
-    return property(lambda self: convert(getattr(self._h, name)), doc=doc)
+def flag(name: str, doc: Optional[str] = None) -> Any:
+    """The handle's int attribute `name` as a bool."""
+    return property(lambda self: bool(getattr(self._h, name)), doc=doc)
 
 
 def field(name: str, doc: Optional[str] = None) -> Any:
-    """Like attr, and assignable: the handle's set_<name> writes it to the server at once."""
+    """The handle's attribute `name`; assigning calls set_<name>, which writes it to the server at once."""
     return property(lambda self: getattr(self._h, name),
                     lambda self, value: getattr(self._h, "set_" + name)(value), doc=doc)
 

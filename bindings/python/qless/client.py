@@ -1,6 +1,5 @@
-"""Client: one connection to a qless server (the extension's Client,
-qless_client), with mappings
-for queues, jobs, config, workers and recurring jobs."""
+"""Client: one connection to a qless server (the extension's Client), with
+mappings for queues, jobs, config, workers, recurring jobs and job trees."""
 import json
 from dataclasses import asdict
 from typing import (Any, Dict, Iterable, Iterator, List, MutableMapping, NamedTuple,

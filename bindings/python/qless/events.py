@@ -1,5 +1,5 @@
 """Events: a subscription to qless pub/sub channels on a connection of its
-own (the extension's Events, qless_events). Channels are named without the "ql:" prefix: "log",
+own (the extension's Events). Channels are named without the "ql:" prefix: "log",
 "w:<worker>", "put", "popped", "completed", "failed", "stalled", "canceled",
 "track", "untrack". Waiting releases the GIL."""
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional
@@ -18,7 +18,7 @@ class Event(NamedTuple):
 class Events:
     def __init__(self, client: "Client", *channels: str) -> None:
         self.client = client
-        self._h: Any = client._h.events(list(channels))
+        self._h: Any = client._h.events(channels)
 
     def next(self, timeout: Optional[float] = None) -> Optional[Event]:
         """The next message, or None when timeout (seconds; None: forever) passes."""
@@ -28,11 +28,7 @@ class Events:
 
     def listen(self, timeout: Optional[float] = None) -> Iterator[Event]:
         """Yields messages until none arrives for timeout seconds (None: forever)."""
-        while True:
-            event = self.next(timeout)
-            if event is None:
-                return
-            yield event
+        return iter(lambda: self.next(timeout), None)
 
     def __iter__(self) -> Iterator[Event]:
         return self.listen(None)

@@ -9,7 +9,7 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
 
 from . import _core
-from ._util import Handle, attr, encode, field, listed, varargs
+from ._util import Handle, encode, field, flag, listed, varargs
 from .tree import Children, Ports, Store, Tree, tree_options
 
 if TYPE_CHECKING:
@@ -35,10 +35,10 @@ class Job(Handle):
         return "<qless.Job %s %s %s>" % (self.klass, self.jid, self.state)
 
     priority = field("priority")
-    lock_lost = attr("lock_lost", bool, doc="""True once the worker engine found this job's lock lost
+    lock_lost = flag("lock_lost", doc="""True once the worker engine found this job's lock lost
         (timed out, canceled, handed to another worker) while its code runs: the code may stop
         early; the engine will not settle the job. False for jobs not run by the engine.""")
-    tracked = attr("tracked", bool)
+    tracked = flag("tracked")
 
     @property
     def data(self) -> Any:

@@ -1,6 +1,5 @@
 """RecurringJob: a template that puts a new job every `interval` seconds or
-at the times of a cron expression (the extension's Recur, qless_recur).
-Setters write through to the server at once."""
+at the times of a cron expression (the extension's Recur)."""
 import json
 from typing import TYPE_CHECKING, Any, List
 
@@ -11,7 +10,9 @@ if TYPE_CHECKING:
 
 
 class RecurringJob(Handle):
-    """jid, count (instances spawned so far) and cancel are the handle's."""
+    """jid, count (instances spawned so far) and cancel are the handle's.
+    Assigning a field writes it to the server at once. interval is 0 for a
+    cron template; cron (normalised) is None for an interval template."""
     __slots__ = ("_h", "client")
 
     def __init__(self, handle: Any, client: "Client") -> None:
@@ -22,13 +23,8 @@ class RecurringJob(Handle):
         when = "cron %s" % self.cron if self.cron else "every %gs" % self.interval
         return "<qless.RecurringJob %s %s %s>" % (self.klass, self.jid, when)
 
-    klass = field("klass")
-    queue = field("queue")
-    priority = field("priority")
-    interval = field("interval", doc="Seconds between instances; 0 for a cron template.")
-    cron = field("cron", doc="The normalised cron expression; None for an interval template.")
-    retries = field("retries")
-    backlog = field("backlog")
+    klass, queue, priority, interval, cron, retries, backlog = map(
+        field, ("klass", "queue", "priority", "interval", "cron", "retries", "backlog"))
 
     def next(self, n: int = 5) -> List[float]:
         """The next n (1-1000) due times, epoch seconds; [] once it fires no more."""
