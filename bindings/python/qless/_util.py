@@ -1,7 +1,7 @@
 """Conversions between the extension's values and Python ones, and the
 properties that expose the generated classes' attributes (swig/objects.i)."""
 import json
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 
 def encode(data: Any) -> str:
@@ -66,9 +66,6 @@ def strlist(handle: Any) -> List[Any]:
     return indexed(handle.get, handle.size())
 
 
-times = strlist
-
-
 def strlist_numbers(handle: Any) -> Dict[str, int]:
     return {handle.get(i): handle.number(i) for i in range(handle.size())}
 
@@ -79,13 +76,11 @@ def joblist(handle: Any, client: Any) -> List[Any]:
     return [Job(handle.take(i), client) for i in range(handle.size())]
 
 
-def seconds_to_ms(timeout: Optional[float]) -> int:
-    """None waits forever (-1 in C); seconds otherwise."""
-    return -1 if timeout is None else max(0, int(timeout * 1000))
+class Listing:
+    """__iter__ and __len__ of a mapping over what all() reads now."""
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.all())  # type: ignore[attr-defined]
 
-def many(first: Any, rest: Sequence[str]) -> List[str]:
-    """Accepts f("a", "b") as well as f(["a", "b"])."""
-    if isinstance(first, str):
-        return [first, *rest]
-    return [*first, *rest]
+    def __len__(self) -> int:
+        return len(self.all())  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@ from typing import (Any, Dict, Iterable, Iterator, List, MutableMapping, NamedTu
                     Optional, Tuple, Union)
 
 from . import _core
-from ._util import Handle, Index, joblist, many, strlist, strlist_numbers, varargs
+from ._util import Handle, Index, Listing, joblist, strlist, strlist_numbers, varargs
 from .errors import NotFound
 from .events import Events
 from .job import Job
@@ -76,20 +76,16 @@ class _Part:
         self.client = client
 
 
-class Queues(_Part):
+class Queues(_Part, Listing):
     """client.queues[name] -> Queue (no I/O); iterating gives the known names."""
 
     def __getitem__(self, name: str) -> Queue:
         return Queue(self.client, name)
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.names())
-
-    def __len__(self) -> int:
-        return len(self.names())
-
     def names(self) -> List[str]:
         return strlist(self.client._h.queue_names())
+
+    all = names
 
     def counts(self) -> List[Dict[str, Any]]:
         found = self.client._h.queue_counts()
@@ -101,17 +97,16 @@ class FailedPage(NamedTuple):
     jobs: List[Job]
 
 
-class Jobs(_Part):
+class Jobs(Index):
     """client.jobs[jid] -> Job, or None when the job does not exist."""
 
-    def __getitem__(self, jid: str) -> Optional[Job]:
-        try:
-            return Job(self.client._h.get_job(jid), self.client)
-        except NotFound:
-            return None
+    def __init__(self, client: Client) -> None:
+        super().__init__(lambda jid: Job(client._h.get_job(jid), client), NotFound)
+        self.client = client
 
     def get(self, jids: Union[str, Iterable[str]], *more: str) -> List[Job]:
-        return joblist(self.client._h.get_jobs(many(jids, more)), self.client)
+        jids = [jids] if isinstance(jids, str) else list(jids)   # get("a", "b") or get(["a", "b"])
+        return joblist(self.client._h.get_jobs(jids + list(more)), self.client)
 
     def complete(self, offset: int = 0, count: int = 25) -> List[str]:
         return strlist(self.client._h.jobs("complete", None, offset, count))
@@ -160,7 +155,7 @@ def _value(text: Any) -> Any:
     return text
 
 
-class Config(_Part, MutableMapping[str, Any]):
+class Config(_Part, Listing, MutableMapping[str, Any]):
     """client.config: options with their defaults; del restores the default."""
 
     def __getitem__(self, key: str) -> Any:
@@ -177,12 +172,6 @@ class Config(_Part, MutableMapping[str, Any]):
 
     def all(self) -> Dict[str, Any]:
         return {k: _value(v) for k, v in json.loads(self.client._h.config_all()).items()}
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.all())
-
-    def __len__(self) -> int:
-        return len(self.all())
 
 
 class Workers(_Part):

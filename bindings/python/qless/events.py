@@ -4,7 +4,6 @@ own (the extension's Events). Channels are named without the "ql:" prefix: "log"
 "track", "untrack". Waiting releases the GIL."""
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional
 
-from ._util import seconds_to_ms
 
 if TYPE_CHECKING:
     from .client import Client
@@ -23,7 +22,7 @@ class Events:
     def next(self, timeout: Optional[float] = None) -> Optional[Event]:
         """The next message, or None when timeout (seconds; None: forever) passes."""
         # Two NULL out-strings collapse to a single None in SWIG's output list.
-        reply = self._h.next(seconds_to_ms(timeout))
+        reply = self._h.next(-1 if timeout is None else max(0, int(timeout * 1000)))   # -1: forever
         return None if reply is None else Event(reply[0], reply[1])
 
     def listen(self, timeout: Optional[float] = None) -> Iterator[Event]:

@@ -129,25 +129,12 @@ class Job(Handle):
         return self
 
     # ---- as a tree job (jobtrees.md §9): what perform uses ----
-    @property
-    def ports(self) -> Ports:
-        """ports.in_[name] / ports.out[name] (see Tree)."""
-        return Ports(self.client, self.jid)
-
-    @property
-    def store(self) -> Store:
-        """The job's private state (a mutable mapping); `state` is its qless state."""
-        return Store(self.client, self.jid)
-
-    @property
-    def tree(self) -> Optional[Tree]:
-        """The job's tree record; None once the job is gone."""
-        return self.client.trees[self.jid]
-
-    @property
-    def children(self) -> Children:
-        """children[name] -> jid; children.put(name, klass, data) creates one."""
-        return Children(self.client, self.jid, self.queue)
+    ports = property(lambda self: Ports(self.client, self.jid), doc="ports.in_[name] / ports.out[name] (see Tree).")
+    store = property(lambda self: Store(self.client, self.jid),
+                     doc="The job's private state (a mutable mapping); `state` is its qless state.")
+    tree = property(lambda self: self.client.trees[self.jid], doc="The job's tree record; None once the job is gone.")
+    children = property(lambda self: Children(self.client, self.jid, self.queue),
+                        doc="children[name] -> jid; children.put(name, klass, data) creates one.")
 
     @property
     def parent(self) -> Optional[Tree]:

@@ -30,14 +30,10 @@ class When:
 
 def epoch(value: Any, what: str) -> float:
     """A number or a datetime (aware; naive is taken as UTC) as epoch seconds."""
-    if isinstance(value, bool):
-        raise TypeError("%s: a time must be a number or a datetime, not bool" % what)
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     if isinstance(value, _dt.datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=_dt.timezone.utc)
-        return value.timestamp()
+        return (value if value.tzinfo is not None else value.replace(tzinfo=_dt.timezone.utc)).timestamp()
     raise TypeError("%s: a time must be a number, a datetime or text, not %s" % (what, type(value).__name__))
 
 

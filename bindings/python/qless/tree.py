@@ -4,7 +4,7 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional
 
 from . import _core
-from ._util import Handle, encode, varargs
+from ._util import Handle, Listing, encode, varargs
 
 if TYPE_CHECKING:
     from .client import Client
@@ -92,7 +92,7 @@ class Ports:
         setattr(self, "in", self.in_)
 
 
-class Store(MutableMapping[str, Any]):
+class Store(Listing, MutableMapping[str, Any]):
     """A job's per-job state map: store[key] get/set/del, dict(store) the whole map."""
 
     def __init__(self, client: "Client", jid: str) -> None:
@@ -114,12 +114,6 @@ class Store(MutableMapping[str, Any]):
     def all(self) -> Dict[str, Any]:
         h = self.client._h.store(self.jid)
         return {h.key(i): json.loads(h.value(i)) for i in range(h.size())}
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.all())
-
-    def __len__(self) -> int:
-        return len(self.all())
 
 
 class Tree:
@@ -161,25 +155,19 @@ class Tree:
         return self.client._h.alias_del(aliases)
 
 
-class Children(Mapping[str, str]):
+class Children(Listing, Mapping[str, str]):
     """A tree job's children: children[name] -> jid, read from the server at
     each access; put creates one."""
 
     def __init__(self, client: "Client", jid: str, queue: str) -> None:
         self.client, self.jid, self.queue = client, jid, queue
 
-    def _names(self) -> Dict[str, str]:
+    def all(self) -> Dict[str, str]:
         tree = self.client.trees[self.jid]
         return tree.children if tree else {}
 
     def __getitem__(self, name: str) -> str:
-        return self._names()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-    def __len__(self) -> int:
-        return len(self._names())
+        return self.all()[name]
 
     def put(self, name: str, klass: str, data: Any = None, queue: Optional[str] = None, **options: Any) -> str:
         """Puts child `name` of this job into queue (default: the parent's),
