@@ -13,7 +13,6 @@ def encode(data: Any) -> str:
 
 
 def flag(name: str, doc: Optional[str] = None) -> Any:
-    """The handle's int attribute `name` as a bool."""
     return property(lambda self: bool(getattr(self._h, name)), doc=doc)
 
 

@@ -146,13 +146,11 @@ class Jobs(Index):
 
 def _value(text: Any) -> Any:
     # Config values travel as text; numbers come back as numbers.
-    if isinstance(text, str):
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            return text
-        return parsed if isinstance(parsed, (int, float)) and not isinstance(parsed, bool) else text
-    return text
+    try:
+        parsed = json.loads(text)
+    except (TypeError, ValueError):   # not text, or not JSON
+        return text
+    return parsed if isinstance(parsed, (int, float)) and not isinstance(parsed, bool) else text
 
 
 class Config(_Part, Listing, MutableMapping[str, Any]):

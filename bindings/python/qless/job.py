@@ -51,10 +51,7 @@ class Job(Handle):
         self._h.set_data(encode(value))  # validates now
         self._data = json.loads(value) if isinstance(value, str) else value
 
-    @property
-    def ttl(self) -> float:
-        """Seconds left on the lock (negative once expired)."""
-        return self.expires - self.client.now
+    ttl = property(lambda self: self.expires - self.client.now, doc="Seconds left on the lock (negative once expired).")
 
     tags, dependencies, dependents = listed("tag"), listed("dependency"), listed("dependent")
 
@@ -66,10 +63,8 @@ class Job(Handle):
         return {"group": h.failure_group, "message": h.failure_message,
                 "when": h.failure_when, "worker": h.failure_worker}
 
-    @property
-    def history(self) -> List[Dict[str, Any]]:
-        """Entries oldest first, each the protocol's object ({"what", "when", ...})."""
-        return [json.loads(self._h.history_json(i)) for i in range(self._h.history_count)]
+    history = property(lambda self: [json.loads(self._h.history_json(i)) for i in range(self._h.history_count)],
+                       doc="""Entries oldest first, each the protocol's object ({"what", "when", ...}).""")
 
     # ---- operations by the worker holding the job ----
     def _sync(self) -> None:
@@ -117,10 +112,7 @@ class Job(Handle):
     tag, untag, depend = varargs("tag_add"), varargs("tag_remove"), varargs("depends_add")
 
     def undepend(self, *jids: str, all: bool = False) -> None:
-        if all:
-            self._h.depends_clear()
-        else:
-            self._h.depends_remove(jids)
+        self._h.depends_clear() if all else self._h.depends_remove(jids)
 
     def refresh(self) -> "Job":
         """Re-reads the job (NotFound if it is gone); drops unsent data changes."""

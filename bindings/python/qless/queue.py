@@ -97,24 +97,18 @@ class Queue(Handle):
 
     def _jobs_from(self, fetch: Callable[[int], Any], count: Optional[int]) -> Union[None, "Job", List["Job"]]:
         jobs = joblist(fetch(1 if count is None else count), self.client)
-        if count is None:
-            return jobs[0] if jobs else None
-        return jobs
+        return jobs if count is not None else (jobs[0] if jobs else None)
 
     def __iter__(self) -> Iterator["Job"]:
         """The jobs that would pop next (waiting, then scheduled when due), without locking."""
         return iter(self.peek(max(self.length, 1)))
 
     length = property(lambda self: self._h.length(), doc="Jobs running, waiting or scheduled.")
+    counts = property(lambda self: counts_of(self.name, self._h.counts_get))
+    paused = property(lambda self: self.counts.paused)
 
     def __len__(self) -> int:
         return self.length
-
-    @property
-    def counts(self) -> QueueCounts:
-        return counts_of(self.name, self._h.counts_get)
-
-    paused = property(lambda self: self.counts.paused)
 
     def unfail(self, group: str, count: int = 25) -> int:
         """Moves up to count jobs failed in group back here; returns how many moved."""
@@ -124,8 +118,7 @@ class Queue(Handle):
     def heartbeat(self) -> int:
         """Lock duration in seconds (`<queue>-heartbeat`, else `heartbeat`)."""
         config = self.client.config
-        value = config.get(self.name + "-heartbeat") or config.get("heartbeat") or 60
-        return int(value)
+        return int(config.get(self.name + "-heartbeat") or config.get("heartbeat") or 60)
 
     @heartbeat.setter
     def heartbeat(self, seconds: int) -> None:

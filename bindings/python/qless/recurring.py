@@ -33,12 +33,6 @@ class RecurringJob(Handle):
     def requeue(self, queue: str) -> None:
         self.queue = queue
 
-    @property
-    def data(self) -> Any:
-        return json.loads(self._h.data)
-
-    @data.setter
-    def data(self, value: Any) -> None:
-        self._h.set_data(encode(value))
+    data = property(lambda self: json.loads(self._h.data), lambda self, value: self._h.set_data(encode(value)))
 
     tags, tag, untag = listed("tag"), varargs("tag_add"), varargs("tag_remove")
