@@ -24,8 +24,13 @@ def field(name: str, doc: Optional[str] = None) -> Any:
 
 class Handle:
     """Attributes a layer class does not define are its handle's: the fields
-    and the methods whose arguments and results need no conversion."""
+    and the methods whose arguments and results need no conversion. repr
+    shows the attributes named in _shown."""
     __slots__ = ()
+    _shown = ("name",)
+
+    def __repr__(self) -> str:
+        return "<qless.%s %s>" % (type(self).__name__, " ".join(str(getattr(self, a)) for a in self._shown))
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):   # _h itself, before it is set

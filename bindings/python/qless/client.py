@@ -51,8 +51,7 @@ class Client(Handle):
         self.aliases = Index(handle.alias)
         self.channels = Index(lambda name: Channel(self, name))
 
-    def __repr__(self) -> str:
-        return "<qless.Client %s>" % self.worker_name
+    _shown = ("worker_name",)
 
     def cron_next(self, expr: str, n: int = 5) -> List[float]:
         """The next n (1-1000) fire times of a cron expression from now, epoch seconds."""
@@ -172,15 +171,14 @@ class Config(_Part, Listing, MutableMapping[str, Any]):
         return {k: _value(v) for k, v in json.loads(self.client._h.config_all()).items()}
 
 
-class Workers(_Part):
+class Workers(_Part, Listing):
     """client.workers: iterate names; workers[name] -> {"jobs": [...], "stalled": [...]}."""
 
     def counts(self) -> Dict[str, int]:
         """Recent workers, most recent first, with their running job counts."""
         return strlist_numbers(self.client._h.workers())
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.counts())
+    all = counts
 
     def __getitem__(self, name: str) -> Dict[str, List[str]]:
         jobs, stalled = self.client._h.worker_jobs(name)

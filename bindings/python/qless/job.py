@@ -25,14 +25,10 @@ class Job(Handle):
     retries, remaining, spawned_from_jid, json) and the operations that
     take no conversion (cancel, timeout, track, untrack) are the handle's."""
     __slots__ = ("_h", "client", "_data")
+    _shown = ("klass", "jid", "state")
 
     def __init__(self, handle: Any, client: "Client") -> None:
-        self._h = handle
-        self.client = client
-        self._data: Any = _UNREAD
-
-    def __repr__(self) -> str:
-        return "<qless.Job %s %s %s>" % (self.klass, self.jid, self.state)
+        self._h, self.client, self._data = handle, client, _UNREAD
 
     priority = field("priority")
     lock_lost = flag("lock_lost", doc="""True once the worker engine found this job's lock lost

@@ -54,9 +54,6 @@ class Queue(Handle):
         self.client = client
         self._h = client._h.queue(name)
 
-    def __repr__(self) -> str:
-        return "<qless.Queue %s>" % self.name
-
     def put(self, klass: str, data: Any = None, priority: Optional[float] = None,
             tags: Optional[Iterable[str]] = None, delay: float = 0,
             retries: Optional[int] = None, depends: Optional[Iterable[str]] = None,

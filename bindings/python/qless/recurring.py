@@ -16,8 +16,7 @@ class RecurringJob(Handle):
     __slots__ = ("_h", "client")
 
     def __init__(self, handle: Any, client: "Client") -> None:
-        self._h = handle
-        self.client = client
+        self._h, self.client = handle, client
 
     def __repr__(self) -> str:
         when = "cron %s" % self.cron if self.cron else "every %gs" % self.interval

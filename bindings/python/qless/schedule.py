@@ -1,11 +1,5 @@
-"""Schedules (schedules.md §6.4, §7): a named queue seen as a schedule of
-one-off jobs and recurring templates, every add unique by default.
-
-    s = client.schedules["app-tasks"]
-    s.add("app.jobs.Report", {"to": "ops"}, cron="0 9 * * mon-fri")
-    s.add("app.jobs.Mail", at="7pm tomorrow")
-    s.listen(pool=4, allow=["app.jobs.*"])
-"""
+"""Schedules (schedules.md §6.4, §7; example in docs/python.md): a named queue
+seen as a schedule of one-off jobs and recurring templates, every add unique by default."""
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _core
@@ -24,9 +18,6 @@ class Schedule(Handle):
     def __init__(self, client: "Client", name: str) -> None:
         self.client = client
         self._h = client._h.schedule(name)
-
-    def __repr__(self) -> str:
-        return "<qless.Schedule %s>" % self.name
 
     def add(self, klass: str, data: Any = None, *, at: Any = None, in_: Any = None, cron: Optional[str] = None,
             every: Any = None, unique: bool = True, key: Optional[str] = None, jid: Optional[str] = None,
@@ -109,6 +100,6 @@ def _entry(e: Any, i: int) -> Dict[str, Any]:
 
 def _options(unique: bool, key: Optional[str], jid: Optional[str], priority: Optional[float],
              retries: Optional[int], tags: Optional[Iterable[str]], backlog: Optional[int]) -> Dict[str, Any]:
-    return dict(unique=1 if unique else 0, key=key, jid=jid, priority=priority, retries=retries,
-                tags=None if tags is None else list(tags), backlog=backlog)
+    return dict(unique=1 if unique else 0, key=key, jid=jid, priority=priority, retries=retries, tags=tags,
+                backlog=backlog)
 
