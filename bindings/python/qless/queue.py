@@ -111,15 +111,10 @@ class Queue(Handle):
         """Moves up to count jobs failed in group back here; returns how many moved."""
         return self._h.unfail(group, count)
 
-    @property
-    def heartbeat(self) -> int:
-        """Lock duration in seconds (`<queue>-heartbeat`, else `heartbeat`)."""
-        config = self.client.config
-        return int(config.get(self.name + "-heartbeat") or config.get("heartbeat") or 60)
-
-    @heartbeat.setter
-    def heartbeat(self, seconds: int) -> None:
-        self._h.set_heartbeat(seconds)
+    heartbeat = property(lambda self: int(self.client.config.get(self.name + "-heartbeat")
+                                          or self.client.config.get("heartbeat") or 60),
+                         lambda self, seconds: self._h.set_heartbeat(seconds),
+                         doc="Lock duration in seconds (`<queue>-heartbeat`, else `heartbeat`).")
 
     max_concurrency = property(lambda self: int(self.client.config.get(self.name + "-max-concurrency") or 0),
                                lambda self, value: self._h.set_max_concurrency(value))

@@ -22,10 +22,8 @@ class When:
     interval: float
     cron: str
 
-    @property
-    def datetime(self) -> _dt.datetime:
-        """`at` as an aware UTC datetime."""
-        return _dt.datetime.fromtimestamp(self.at, _dt.timezone.utc)
+    datetime = property(lambda self: _dt.datetime.fromtimestamp(self.at, _dt.timezone.utc),
+                        doc="`at` as an aware UTC datetime.")
 
 
 def epoch(value: Any, what: str) -> float:
