@@ -23,9 +23,8 @@ def field(name: str, doc: Optional[str] = None) -> Any:
 
 
 class Handle:
-    """Attributes a layer class does not define are its handle's: the fields
-    and the methods whose arguments and results need no conversion. repr
-    shows the attributes named in _shown."""
+    """Attributes a layer class does not define are its handle's: the fields and the methods whose arguments and
+    results need no conversion. repr shows the attributes named in _shown."""
     __slots__ = ()
     _shown = ("name",)
 

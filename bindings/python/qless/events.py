@@ -1,7 +1,6 @@
-"""Events: a subscription to qless pub/sub channels on a connection of its
-own (the extension's Events). Channels are named without the "ql:" prefix: "log",
-"w:<worker>", "put", "popped", "completed", "failed", "stalled", "canceled",
-"track", "untrack". Waiting releases the GIL."""
+"""Events: a subscription to qless pub/sub channels on a connection of its own (the extension's Events).
+Channels are named without the "ql:" prefix: "log", "w:<worker>", "put", "popped", "completed", "failed",
+"stalled", "canceled", "track", "untrack". Waiting releases the GIL."""
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional
 
 

@@ -19,11 +19,10 @@ _UNREAD = object()
 
 
 class Job(Handle):
-    """``client`` is the Client the job was read with; for a job given to
-    worker code it is the engine's connection for that job (do not keep it).
-    Fields not defined here (jid, klass, queue, state, worker, expires,
-    retries, remaining, spawned_from_jid, json) and the operations that
-    take no conversion (cancel, timeout, track, untrack) are the handle's."""
+    """``client`` is the Client the job was read with; for a job given to worker code it is the engine's
+    connection for that job (do not keep it). Fields not defined here (jid, klass, queue, state, worker,
+    expires, retries, remaining, spawned_from_jid, json) and the operations that take no conversion (cancel,
+    timeout, track, untrack) are the handle's."""
     __slots__ = ("_h", "client", "_data")
     _shown = ("klass", "jid", "state")
 
@@ -148,4 +147,4 @@ class Job(Handle):
             return None
         if self.jid is None:   # lent by the worker for a call that is over
             raise _core.StateError("Job.suspend: the worker's run of this job is over; call suspend during perform")
-        return bool(self._h.suspend())
+        return self._h.suspend()

@@ -33,9 +33,8 @@ def counts_of(name: str, fill: Callable[[Any], None]) -> QueueCounts:
 
 def unique_jid(queue: str, klass: Optional[str] = None, data: Any = None, *, key: Optional[str] = None,
                cron: Optional[str] = None, interval: float = 0) -> str:
-    """The jid a unique put (or recur: with cron or interval) of this entry
-    gets: the SHA-1 of its identity (queue with key, or queue, klass, data
-    and the schedule), computed by libqless without a server."""
+    """The jid a unique put (or recur: with cron or interval) of this entry gets: the SHA-1 of its identity
+    (queue with key, or queue, klass, data and the schedule), computed by libqless without a server."""
     if key is not None:
         return _core.qless_unique_jid_for_key(queue, key)
     return _core.qless_unique_jid(queue, klass, None if data is None else encode(data), cron, interval)

@@ -10,9 +10,8 @@ if TYPE_CHECKING:
 
 
 class RecurringJob(Handle):
-    """jid, count (instances spawned so far) and cancel are the handle's.
-    Assigning a field writes it to the server at once. interval is 0 for a
-    cron template; cron (normalised) is None for an interval template."""
+    """jid, count (instances spawned so far) and cancel are the handle's. Assigning a field writes it to the
+    server at once. interval is 0 for a cron template; cron (normalised) is None for an interval template."""
     __slots__ = ("_h", "client")
 
     def __init__(self, handle: Any, client: "Client") -> None:

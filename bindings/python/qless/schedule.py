@@ -10,9 +10,9 @@ if TYPE_CHECKING:
     from .client import Client
 
 class Schedule(Handle):
-    """Making one does no I/O. Times: epoch numbers, datetimes (naive = UTC)
-    or English text (qless.when); durations: seconds, timedeltas or text.
-    name is the handle's."""
+    """Making one does no I/O. Times: epoch numbers, datetimes (naive = UTC) or English text (qless.when);
+    durations: seconds, timedeltas or text. name and remove(jid) are the handle's: remove is False when jid was
+    no template or scheduled job of this schedule (a job already waiting, running or done stays)."""
     __slots__ = ("_h", "client")
 
     def __init__(self, client: "Client", name: str) -> None:
@@ -46,11 +46,6 @@ class Schedule(Handle):
         found = self._h.add_now(klass, None if data is None else encode(data),
                                 _options(unique, key, jid, priority, retries, tags, None))
         return (found[0], found[1]) if report else found[0]
-
-    def remove(self, jid: str) -> bool:
-        """Removes a template or a scheduled job of this schedule; False when
-        there was none (a job already waiting, running or done stays)."""
-        return bool(self._h.remove(jid))
 
     def entries(self) -> List[Dict[str, Any]]:
         """The pending entries: templates by next due time, then scheduled

@@ -14,9 +14,8 @@ _KINDS = {_core.QLESS_WHEN_AT: "at", _core.QLESS_WHEN_INTERVAL: "interval", _cor
 
 @dataclass(frozen=True)
 class When:
-    """What a text means: kind "at" (once, at `at`), "interval" (every
-    `interval` seconds, first at `at`) or "cron" (at the fire times of
-    `cron`, a normalised expression; `at` is 0)."""
+    """What a text means: kind "at" (once, at `at`), "interval" (every `interval` seconds, first at `at`) or
+    "cron" (at the fire times of `cron`, a normalised expression; `at` is 0)."""
     kind: str
     at: float
     interval: float

@@ -117,9 +117,8 @@ class Store(Listing, MutableMapping[str, Any]):
 
 
 class Tree:
-    """A snapshot of a tree job's record (its fields as attributes under
-    tree.get's names) with the operations on it; `state` is the job's
-    qless state, `store` its per-job map."""
+    """A snapshot of a tree job's record (its fields as attributes under tree.get's names) with the operations
+    on it; `state` is the job's qless state, `store` its per-job map."""
 
     def __init__(self, client: "Client", jid: str) -> None:
         self.client = client
@@ -156,8 +155,7 @@ class Tree:
 
 
 class Children(Listing, Mapping[str, str]):
-    """A tree job's children: children[name] -> jid, read from the server at
-    each access; put creates one."""
+    """A tree job's children: children[name] -> jid, read from the server at each access; put creates one."""
 
     def __init__(self, client: "Client", jid: str, queue: str) -> None:
         self.client, self.jid, self.queue = client, jid, queue
