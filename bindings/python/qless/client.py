@@ -26,17 +26,15 @@ class Client(Handle):
     Timeouts are in seconds (None: the library's defaults, < 0: forever)."""
 
     def __init__(self, url: Optional[str] = None, worker_name: Optional[str] = None,
-                 connect_timeout: Optional[float] = None,
-                 command_timeout: Optional[float] = None) -> None:
+                 connect_timeout: Optional[float] = None, command_timeout: Optional[float] = None) -> None:
         self._attach(url, _core.qless_client_new(url, dict(
             connect_timeout_ms=_ms(connect_timeout), command_timeout_ms=_ms(command_timeout),
             worker_name=worker_name)))
 
     @classmethod
     def _borrowed(cls, handle: Any) -> "Client":
-        """A Client over a handle it does not own (the proxy frees nothing):
-        the worker engine's connection that a performed job came from, valid
-        during that perform call only. url is None: it is not known here."""
+        """A Client over a handle it does not own (the proxy frees nothing): the worker engine's connection that a
+        performed job came from, valid during that perform call only. url is None: it is not known here."""
         client = cls.__new__(cls)
         client._attach(None, handle)
         return client

@@ -3,7 +3,6 @@ Channels are named without the "ql:" prefix: "log", "w:<worker>", "put", "popped
 "stalled", "canceled", "track", "untrack". Waiting releases the GIL."""
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional
 
-
 if TYPE_CHECKING:
     from .client import Client
 

@@ -67,8 +67,7 @@ class Job(Handle):
         if self._data is not _UNREAD:
             self._h.set_data(encode(self._data))
 
-    def complete(self, next: Optional[str] = None, delay: float = 0,
-                 depends: Optional[Iterable[str]] = None) -> str:
+    def complete(self, next: Optional[str] = None, delay: float = 0, depends: Optional[Iterable[str]] = None) -> str:
         """Completes the job, or advances it to queue `next`; returns the new state."""
         self._sync()
         self._h.complete(dict(next=next, delay=delay, depends=depends))
@@ -78,8 +77,7 @@ class Job(Handle):
         self._sync()
         self._h.fail(group, message)
 
-    def retry(self, delay: float = 0, group: Optional[str] = None,
-              message: Optional[str] = None) -> int:
+    def retry(self, delay: float = 0, group: Optional[str] = None, message: Optional[str] = None) -> int:
         """Gives the job back; returns retries left (-1: exhausted, now failed)."""
         self._sync()
         return self._h.retry(delay, group, message)
@@ -90,12 +88,10 @@ class Job(Handle):
         return self._h.heartbeat()
 
     # ---- operations by anyone ----
-    def requeue(self, queue: str, delay: float = 0, priority: Optional[float] = None,
-                retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
-                depends: Optional[Iterable[str]] = None, **tree: Any) -> None:
-        """Moves the job (in any state) into `queue`; unset options keep their
-        values. The job-tree options are put's (tree=, parent=, name=,
-        inports=, outports=, aliases=, by=): they convert or attach the job."""
+    def requeue(self, queue: str, delay: float = 0, priority: Optional[float] = None, retries: Optional[int] = None,
+                tags: Optional[Iterable[str]] = None, depends: Optional[Iterable[str]] = None, **tree: Any) -> None:
+        """Moves the job (in any state) into `queue`; unset options keep their values. The job-tree options
+        are put's (tree=, parent=, name=, inports=, outports=, aliases=, by=): they convert or attach the job."""
         self._h.requeue(queue, dict(delay=delay, priority=priority, retries=retries, tags=tags, depends=depends,
                                     **tree_options(**tree)))
 
@@ -138,11 +134,10 @@ class Job(Handle):
         self.ports.out[port].write(*values)
 
     def suspend(self) -> Optional[bool]:
-        """In a worker's perform: the job sleeps once perform returns, until
-        input or Tree.run wakes it (at once if input came during the run);
-        None. StateError at the call when the worker does not run the job as
-        a tree job. Otherwise, for a job this client holds: suspends it now;
-        True when input that came during the run requeued it."""
+        """In a worker's perform: the job sleeps once perform returns, until input or Tree.run wakes it (at once
+        if input came during the run); None. StateError at the call when the worker does not run the job as a tree
+        job. Otherwise, for a job this client holds: suspends it now; True when input that came during the run
+        requeued it."""
         if _core.qless_swig_worker_suspend(self._h):   # the worker's perform of this job
             return None
         if self.jid is None:   # lent by the worker for a call that is over

@@ -53,20 +53,17 @@ class Queue(Handle):
         self.client = client
         self._h = client._h.queue(name)
 
-    def put(self, klass: str, data: Any = None, priority: Optional[float] = None,
-            tags: Optional[Iterable[str]] = None, delay: float = 0,
-            retries: Optional[int] = None, depends: Optional[Iterable[str]] = None,
-            jid: Optional[str] = None, unique: bool = False, key: Optional[str] = None,
-            report: bool = False, tree: bool = False, parent: Optional[str] = None,
-            name: Optional[str] = None, inports: Any = None, outports: Any = None,
-            aliases: Optional[Iterable[str]] = None, by: Optional[str] = None) -> Any:
-        """Puts a job; data is a JSON-able value or a str of JSON text.
-        Options left None keep an existing job's values (new job: defaults).
+    def put(self, klass: str, data: Any = None, priority: Optional[float] = None, tags: Optional[Iterable[str]] = None,
+            delay: float = 0, retries: Optional[int] = None, depends: Optional[Iterable[str]] = None,
+            jid: Optional[str] = None, unique: bool = False, key: Optional[str] = None, report: bool = False,
+            tree: bool = False, parent: Optional[str] = None, name: Optional[str] = None, inports: Any = None,
+            outports: Any = None, aliases: Optional[Iterable[str]] = None, by: Optional[str] = None) -> Any:
+        """Puts a job; data is a JSON-able value or a str of JSON text. Options left None keep an existing job's
+        values (new job: defaults).
 
-        unique=True (implied by key): nothing happens while a job with the
-        jid is waiting, scheduled, running or failed; without jid the jid is
-        derived from queue, klass and data (or from key). report=True
-        returns (jid, inserted) instead of the jid."""
+        unique=True (implied by key): nothing happens while a job with the jid is waiting, scheduled, running or
+        failed; without jid the jid is derived from queue, klass and data (or from key). report=True returns (jid,
+        inserted) instead of the jid."""
         unique = unique or key is not None or report
         opts = dict(jid=jid, delay=delay, priority=priority, retries=retries, tags=tags, depends=depends,
                     unique=1 if unique else None, unique_key=key,
@@ -125,13 +122,11 @@ class Queue(Handle):
         return {"retries": s.retries, "failed": s.failed, "failures": s.failures,
                 "wait": _timing(s.wait), "run": _timing(s.run)}
 
-    def recur(self, klass: str, data: Any = None, interval: float = 60, offset: float = 0,
-              priority: float = 0, retries: int = 0, backlog: int = 0,
-              tags: Optional[Iterable[str]] = None, jid: Optional[str] = None,
+    def recur(self, klass: str, data: Any = None, interval: float = 60, offset: float = 0, priority: float = 0,
+              retries: int = 0, backlog: int = 0, tags: Optional[Iterable[str]] = None, jid: Optional[str] = None,
               unique: bool = False, key: Optional[str] = None, cron: Optional[str] = None) -> str:
-        """Puts a job of klass every interval seconds, or at the fire times of
-        the cron expression cron (then interval and offset are not used);
-        returns the template's jid. unique=True (implied by key) keeps a
+        """Puts a job of klass every interval seconds, or at the fire times of the cron expression cron (then
+        interval and offset are not used); returns the template's jid. unique=True (implied by key) keeps a
         template that exists with that jid."""
         encoded = None if data is None else encode(data)
         opts = dict(jid=jid, offset=offset, priority=priority, retries=retries, backlog=backlog, tags=tags,

@@ -21,14 +21,11 @@ class Schedule(Handle):
 
     def add(self, klass: str, data: Any = None, *, at: Any = None, in_: Any = None, cron: Optional[str] = None,
             every: Any = None, unique: bool = True, key: Optional[str] = None, jid: Optional[str] = None,
-            priority: Optional[float] = None, retries: Optional[int] = None,
-            tags: Optional[Iterable[str]] = None, backlog: Optional[int] = None,
-            report: bool = False) -> Union[str, Tuple[str, bool]]:
-        """Adds an entry running at (once), in_ (once, after a duration),
-        every (a template: seconds, or text such as "2 days at 9am") or at
-        the times of cron; exactly one of them (the core checks). Returns the
-        jid, whether or not an identical entry was pending; report=True
-        gives (jid, inserted)."""
+            priority: Optional[float] = None, retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
+            backlog: Optional[int] = None, report: bool = False) -> Union[str, Tuple[str, bool]]:
+        """Adds an entry running at (once), in_ (once, after a duration), every (a template: seconds, or text such
+        as "2 days at 9am") or at the times of cron; exactly one of them (the core checks). Returns the jid,
+        whether or not an identical entry was pending; report=True gives (jid, inserted)."""
         when: Dict[str, Any] = {"cron": cron}
         # Text goes to the core as text, which reads it as each argument means it.
         for name, value, convert in (("at", at, epoch), ("in", in_, seconds), ("every", every, seconds)):
@@ -48,9 +45,8 @@ class Schedule(Handle):
         return (found[0], found[1]) if report else found[0]
 
     def entries(self) -> List[Dict[str, Any]]:
-        """The pending entries: templates by next due time, then scheduled
-        jobs, each {"jid", "klass", "kind": "cron"|"interval"|"at", "cron"
-        or "interval", "next", "priority", "tags", "description"}."""
+        """The pending entries: templates by next due time, then scheduled jobs, each {"jid", "klass", "kind":
+        "cron"|"interval"|"at", "cron" or "interval", "next", "priority", "tags", "description"}."""
         e = self._h.entries()
         return [_entry(e, i) for i in range(e.size())]
 

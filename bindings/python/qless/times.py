@@ -45,9 +45,8 @@ def seconds(value: Any, what: str) -> float:
 
 
 def when(text: str, now: Optional[Union[int, float, _dt.datetime]] = None) -> When:
-    """Reads English time text ("7pm tomorrow", "in 5 minutes", "every monday
-    9am", ISO 8601, epoch seconds) relative to now (default: the clock).
-    qless.InvalidArgument names the word and column a text went wrong at."""
+    """Reads English time text ("7pm tomorrow", "in 5 minutes", "every monday 9am", ISO 8601, epoch seconds)
+    relative to now (default: the clock). qless.InvalidArgument names the word and column a text went wrong at."""
     if not isinstance(text, str):
         raise TypeError("when: text must be str, not %s" % type(text).__name__)
     result = _core.qless_when()

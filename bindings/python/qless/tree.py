@@ -1,7 +1,7 @@
 """Job trees (jobtrees.md) over the core's Port and Channel objects and the
 client's tree calls: values are native data (JSON on the wire)."""
 import json
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, MutableMapping, Optional
 
 from . import _core
 from ._util import Handle, Listing, encode, varargs
@@ -168,9 +168,8 @@ class Children(Listing, Mapping[str, str]):
         return self.all()[name]
 
     def put(self, name: str, klass: str, data: Any = None, queue: Optional[str] = None, **options: Any) -> str:
-        """Puts child `name` of this job into queue (default: the parent's),
-        created by "job:<parent jid>"; returns its jid. Other options are
-        Queue.put's (inports=, outports=, aliases=, priority=, ...)."""
+        """Puts child `name` of this job into queue (default: the parent's), created by "job:<parent jid>";
+        returns its jid. Other options are Queue.put's (inports=, outports=, aliases=, priority=, ...)."""
         taken = sorted(set(options) & {"parent", "name", "by", "report"})
         if taken:
             raise TypeError("Children.put: %s are set by put" % ", ".join(k + "=" for k in taken))
