@@ -20,11 +20,6 @@ static void qless_py_raise_message(int code, const char *message)
 	Py_XDECREF(args);
 }
 
-static void qless_py_raise(int code)
-{
-	qless_py_raise_message(code, qless_error_last_message());
-}
-
 /* Any iterable of str into an array from lists; the strings are borrowed
  * from the sequence made of it, which *keep (a list) holds until freearg. */
 static int qless_py_strv(PyObject *in, struct qless_swig_lists *lists, PyObject **keep,
@@ -175,7 +170,7 @@ static int qless_py_options(PyObject *map, const struct qless_swig_optspec *spec
 
 %typemap(out) int QLESS_PLAIN_OUT = int;
 %typemap(out) int QLESS_STATUS_OUT {
-	if ($1 < 0) { qless_py_raise($1); SWIG_fail; }
+	if ($1 < 0) { qless_py_raise_message($1, qless_error_last_message()); SWIG_fail; }
 	$result = SWIG_Py_Void();
 }
 

@@ -22,6 +22,8 @@ def test_tree_record_and_unknown(client):
     assert tree.aliases == ["a1"] and tree.created_by == "tester"
     assert sorted(tree.inports) == ["in"] and sorted(tree.outports) == ["out"]
     assert client.trees["nope"] is None
+    root = client.trees[put_tree(client)]   # absent values are None and [], not the protocol JSON's false and {}
+    assert (root.parent, root.name, root.aliases, root.children, root.rerun) == (None, None, [], {}, False)
     assert client.aliases["a1"] == jid and client.aliases["none"] is None
     plain = client.queues["q"].put("K", {})
     with pytest.raises(StateError):

@@ -20,12 +20,8 @@ from .schedule import Schedule
 from .times import When, when
 
 __version__: str = _core.qless_version()
+handle_count = _core.qless_handle_count   # live libqless handles in this process (for leak checks)
 
 __all__ = ["Client", "Queue", "Job", "RecurringJob", "Events", "Event", "QueueCounts",
            "Config", "Jobs", "Queues", "Recurring", "Workers", "FailedPage",
            "Schedule", "When", "when", "unique_jid", "handle_count"] + errors.__all__
-
-
-def handle_count() -> int:
-    """Live libqless handles in this process (for leak checks)."""
-    return _core.qless_handle_count()

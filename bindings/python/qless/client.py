@@ -1,20 +1,19 @@
-"""Client: one connection to a qless server (the extension's Client,
-qless_client), with mappings
-for queues, jobs, config, workers and recurring jobs."""
+"""Client: one connection to a qless server (the extension's Client), with
+mappings for queues, jobs, config, workers, recurring jobs and job trees."""
 import json
 from dataclasses import asdict
 from typing import (Any, Dict, Iterable, Iterator, List, MutableMapping, NamedTuple,
                     Optional, Tuple, Union)
 
 from . import _core
-from ._util import attr, joblist, many, strlist, strlist_numbers, times
+from ._util import Handle, Index, Listing, joblist, strlist, strlist_numbers, varargs
 from .errors import NotFound
 from .events import Events
 from .job import Job
 from .queue import Queue, counts_of
 from .recurring import RecurringJob
-from .schedule import Schedules
-from .tree import Aliases, Channels, Trees
+from .schedule import Schedule
+from .tree import Channel, Tree
 
 
 def _ms(seconds: Optional[float]) -> int:
@@ -22,22 +21,20 @@ def _ms(seconds: Optional[float]) -> int:
     return 0 if seconds is None else (-1 if seconds < 0 else max(1, int(seconds * 1000)))
 
 
-class Client:
+class Client(Handle):
     """Connects to url (None: $QLESS_URL, else the embedded server, started on demand).
     Timeouts are in seconds (None: the library's defaults, < 0: forever)."""
 
     def __init__(self, url: Optional[str] = None, worker_name: Optional[str] = None,
-                 connect_timeout: Optional[float] = None,
-                 command_timeout: Optional[float] = None) -> None:
+                 connect_timeout: Optional[float] = None, command_timeout: Optional[float] = None) -> None:
         self._attach(url, _core.qless_client_new(url, dict(
             connect_timeout_ms=_ms(connect_timeout), command_timeout_ms=_ms(command_timeout),
             worker_name=worker_name)))
 
     @classmethod
     def _borrowed(cls, handle: Any) -> "Client":
-        """A Client over a handle it does not own (the proxy frees nothing):
-        the worker engine's connection that a performed job came from, valid
-        during that perform call only. url is None: it is not known here."""
+        """A Client over a handle it does not own (the proxy frees nothing): the worker engine's connection that a
+        performed job came from, valid during that perform call only. url is None: it is not known here."""
         client = cls.__new__(cls)
         client._attach(None, handle)
         return client
@@ -45,39 +42,24 @@ class Client:
     def _attach(self, url: Optional[str], handle: Any) -> None:
         self.url = url
         self._h: Any = handle
-        self.queues = Queues(self)
-        self.jobs = Jobs(self)
-        self.config = Config(self)
-        self.workers = Workers(self)
-        self.recurring = Recurring(self)
-        self.schedules = Schedules(self)
-        self.trees = Trees(self)
-        self.aliases = Aliases(self)
-        self.channels = Channels(self)
+        self.queues, self.jobs, self.config = Queues(self), Jobs(self), Config(self)
+        self.workers, self.recurring = Workers(self), Recurring(self)
+        self.schedules = Index(lambda name: Schedule(self, name))
+        self.trees = Index(lambda jid: Tree(self, jid), NotFound)
+        self.aliases = Index(handle.alias)
+        self.channels = Index(lambda name: Channel(self, name))
 
-    def __repr__(self) -> str:
-        return "<qless.Client %s>" % self.worker_name
-
-    worker_name = attr("worker_name")
-    now = attr("now", doc="The time sent to the server: the clock plus time_offset.")
-
-    def set_time_offset(self, seconds: float) -> None:
-        self._h.set_time_offset(seconds)
+    _shown = ("worker_name",)
 
     def cron_next(self, expr: str, n: int = 5) -> List[float]:
-        """The next n (1-1000) fire times of a cron expression from now,
-        epoch seconds, as the server computes them."""
-        return times(self._h.cron_next(expr, n))
+        """The next n (1-1000) fire times of a cron expression from now, epoch seconds."""
+        return strlist(self._h.cron_next(expr, n))
 
     def call(self, command: str, *args: Any) -> Optional[str]:
         """Raw protocol call; the reply as text (arrays as a JSON array)."""
         return self._h.call(command, [str(a) for a in args])
 
-    def cancel(self, *jids: str) -> None:
-        self._h.cancel(list(jids))
-
-    def timeout(self, *jids: str) -> None:
-        self._h.timeout(list(jids))
+    cancel, timeout = varargs("cancel"), varargs("timeout")
 
     def events(self, *channels: str) -> Events:
         return Events(self, *channels)
@@ -86,26 +68,23 @@ class Client:
         return Queue(self, name)
 
 
-class Queues:
-    """client.queues[name] -> Queue (no I/O); iterating gives the known names."""
-
+class _Part:
     def __init__(self, client: Client) -> None:
         self.client = client
+
+
+class Queues(_Part, Listing):
+    """client.queues[name] -> Queue (no I/O); iterating gives the known names."""
 
     def __getitem__(self, name: str) -> Queue:
         return Queue(self.client, name)
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.names())
-
-    def __len__(self) -> int:
-        return len(self.names())
-
     def names(self) -> List[str]:
         return strlist(self.client._h.queue_names())
 
+    all = names
+
     def counts(self) -> List[Dict[str, Any]]:
-        """The protocol's per-queue counts, one dict per known queue."""
         found = self.client._h.queue_counts()
         return [asdict(counts_of(found.name(i), lambda c, i=i: found.get(i, c))) for i in range(found.size())]
 
@@ -115,21 +94,16 @@ class FailedPage(NamedTuple):
     jobs: List[Job]
 
 
-class Jobs:
+class Jobs(Index):
     """client.jobs[jid] -> Job, or None when the job does not exist."""
 
     def __init__(self, client: Client) -> None:
+        super().__init__(lambda jid: Job(client._h.get_job(jid), client), NotFound)
         self.client = client
 
-    def __getitem__(self, jid: str) -> Optional[Job]:
-        try:
-            return Job(self.client._h.get_job(jid), self.client)
-        except NotFound:
-            return None
-
     def get(self, jids: Union[str, Iterable[str]], *more: str) -> List[Job]:
-        """The jobs that exist among the jids, in argument order."""
-        return joblist(self.client._h.get_jobs(many(jids, more)), self.client)
+        jids = [jids] if isinstance(jids, str) else list(jids)   # get("a", "b") or get(["a", "b"])
+        return joblist(self.client._h.get_jobs(jids + list(more)), self.client)
 
     def complete(self, offset: int = 0, count: int = 25) -> List[str]:
         return strlist(self.client._h.jobs("complete", None, offset, count))
@@ -169,20 +143,15 @@ class Jobs:
 
 def _value(text: Any) -> Any:
     # Config values travel as text; numbers come back as numbers.
-    if isinstance(text, str):
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            return text
-        return parsed if isinstance(parsed, (int, float)) and not isinstance(parsed, bool) else text
-    return text
+    try:
+        parsed = json.loads(text)
+    except (TypeError, ValueError):   # not text, or not JSON
+        return text
+    return parsed if isinstance(parsed, (int, float)) and not isinstance(parsed, bool) else text
 
 
-class Config(MutableMapping[str, Any]):
+class Config(_Part, Listing, MutableMapping[str, Any]):
     """client.config: options with their defaults; del restores the default."""
-
-    def __init__(self, client: Client) -> None:
-        self.client = client
 
     def __getitem__(self, key: str) -> Any:
         value = self.client._h.config_get(key)
@@ -199,42 +168,26 @@ class Config(MutableMapping[str, Any]):
     def all(self) -> Dict[str, Any]:
         return {k: _value(v) for k, v in json.loads(self.client._h.config_all()).items()}
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.all())
 
-    def __len__(self) -> int:
-        return len(self.all())
-
-
-class Workers:
+class Workers(_Part, Listing):
     """client.workers: iterate names; workers[name] -> {"jobs": [...], "stalled": [...]}."""
-
-    def __init__(self, client: Client) -> None:
-        self.client = client
 
     def counts(self) -> Dict[str, int]:
         """Recent workers, most recent first, with their running job counts."""
         return strlist_numbers(self.client._h.workers())
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.counts())
+    all = counts
 
     def __getitem__(self, name: str) -> Dict[str, List[str]]:
         jobs, stalled = self.client._h.worker_jobs(name)
         return {"jobs": strlist(jobs), "stalled": strlist(stalled)}
 
     def deregister(self, *names: str) -> None:
-        self.client._h.deregister_workers(list(names))
+        self.client._h.deregister_workers(names)
 
 
-class Recurring:
+class Recurring(Index):
     """client.recurring[jid] -> RecurringJob, or None when there is no such template."""
 
     def __init__(self, client: Client) -> None:
-        self.client = client
-
-    def __getitem__(self, jid: str) -> Optional[RecurringJob]:
-        try:
-            return RecurringJob(self.client._h.get_recur(jid), self.client)
-        except NotFound:
-            return None
+        super().__init__(lambda jid: RecurringJob(client._h.get_recur(jid), client), NotFound)

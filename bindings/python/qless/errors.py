@@ -17,9 +17,8 @@ __all__: List[str] = [cls.__name__ for cls in _core.ERROR_CLASSES] + ["Retryable
 
 
 class RetryableError(Exception):
-    """Raised by job code: the worker retries the job after the backoff delay
-    of its class or queue (group = the exception's class name), and fails it
-    only once its retries are used up."""
+    """Raised by job code: the worker retries the job after the backoff delay of its class or queue (group = the
+    exception's class name), and fails it only once its retries are used up."""
 
 
 def _message(self: BaseException) -> str:

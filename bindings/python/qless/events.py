@@ -1,10 +1,7 @@
-"""Events: a subscription to qless pub/sub channels on a connection of its
-own (the extension's Events, qless_events). Channels are named without the "ql:" prefix: "log",
-"w:<worker>", "put", "popped", "completed", "failed", "stalled", "canceled",
-"track", "untrack". Waiting releases the GIL."""
+"""Events: a subscription to qless pub/sub channels on a connection of its own (the extension's Events).
+Channels are named without the "ql:" prefix: "log", "w:<worker>", "put", "popped", "completed", "failed",
+"stalled", "canceled", "track", "untrack". Waiting releases the GIL."""
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional
-
-from ._util import seconds_to_ms
 
 if TYPE_CHECKING:
     from .client import Client
@@ -18,21 +15,17 @@ class Event(NamedTuple):
 class Events:
     def __init__(self, client: "Client", *channels: str) -> None:
         self.client = client
-        self._h: Any = client._h.events(list(channels))
+        self._h: Any = client._h.events(channels)
 
     def next(self, timeout: Optional[float] = None) -> Optional[Event]:
         """The next message, or None when timeout (seconds; None: forever) passes."""
         # Two NULL out-strings collapse to a single None in SWIG's output list.
-        reply = self._h.next(seconds_to_ms(timeout))
+        reply = self._h.next(-1 if timeout is None else max(0, int(timeout * 1000)))   # -1: forever
         return None if reply is None else Event(reply[0], reply[1])
 
     def listen(self, timeout: Optional[float] = None) -> Iterator[Event]:
         """Yields messages until none arrives for timeout seconds (None: forever)."""
-        while True:
-            event = self.next(timeout)
-            if event is None:
-                return
-            yield event
+        return iter(lambda: self.next(timeout), None)
 
     def __iter__(self) -> Iterator[Event]:
         return self.listen(None)

@@ -9,7 +9,7 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
 
 from . import _core
-from ._util import attr, encode, field, indexed
+from ._util import Handle, encode, field, flag, listed, varargs
 from .tree import Children, Ports, Store, Tree, tree_options
 
 if TYPE_CHECKING:
@@ -18,35 +18,22 @@ if TYPE_CHECKING:
 _UNREAD = object()
 
 
-class Job:
-    """``client`` is the Client the job was read with; for a job given to
-    worker code it is the engine's connection for that job (do not keep it)."""
+class Job(Handle):
+    """``client`` is the Client the job was read with; for a job given to worker code it is the engine's
+    connection for that job (do not keep it). Fields not defined here (jid, klass, queue, state, worker,
+    expires, retries, remaining, spawned_from_jid, json) and the operations that take no conversion (cancel,
+    timeout, track, untrack) are the handle's."""
     __slots__ = ("_h", "client", "_data")
+    _shown = ("klass", "jid", "state")
 
     def __init__(self, handle: Any, client: "Client") -> None:
-        self._h = handle
-        self.client = client
-        self._data: Any = _UNREAD
+        self._h, self.client, self._data = handle, client, _UNREAD
 
-    def __repr__(self) -> str:
-        return "<qless.Job %s %s %s>" % (self.klass, self.jid, self.state)
-
-    # ---- fields ----
-    jid = attr("jid")
-    klass = attr("klass")
-    queue = attr("queue", doc='Name of the job\'s queue ("" once complete).')
-    state = attr("state")
-    worker = attr("worker", doc='The worker holding the job ("" when none).')
     priority = field("priority")
-    expires = attr("expires", doc="When the lock expires (epoch seconds; 0 when not running).")
-    lock_lost = attr("lock_lost", bool, doc="""True once the worker engine found this job's lock lost
+    lock_lost = flag("lock_lost", doc="""True once the worker engine found this job's lock lost
         (timed out, canceled, handed to another worker) while its code runs: the code may stop
         early; the engine will not settle the job. False for jobs not run by the engine.""")
-    retries = attr("retries")
-    remaining = attr("remaining")
-    tracked = attr("tracked", bool)
-    spawned_from_jid = attr("spawned_from_jid")
-    json = attr("json", doc="The whole job as JSON text.")
+    tracked = flag("tracked")
 
     @property
     def data(self) -> Any:
@@ -59,22 +46,9 @@ class Job:
         self._h.set_data(encode(value))  # validates now
         self._data = json.loads(value) if isinstance(value, str) else value
 
-    @property
-    def ttl(self) -> float:
-        """Seconds left on the lock (negative once expired)."""
-        return self.expires - self.client.now
+    ttl = property(lambda self: self.expires - self.client.now, doc="Seconds left on the lock (negative once expired).")
 
-    @property
-    def tags(self) -> List[str]:
-        return indexed(self._h.tag, self._h.tag_count)
-
-    @property
-    def dependencies(self) -> List[str]:
-        return indexed(self._h.dependency, self._h.dependency_count)
-
-    @property
-    def dependents(self) -> List[str]:
-        return indexed(self._h.dependent, self._h.dependent_count)
+    tags, dependencies, dependents = listed("tag"), listed("dependency"), listed("dependent")
 
     @property
     def failure(self) -> Optional[Dict[str, Any]]:
@@ -84,10 +58,8 @@ class Job:
         return {"group": h.failure_group, "message": h.failure_message,
                 "when": h.failure_when, "worker": h.failure_worker}
 
-    @property
-    def history(self) -> List[Dict[str, Any]]:
-        """Entries oldest first, each the protocol's object ({"what", "when", ...})."""
-        return [json.loads(self._h.history_json(i)) for i in range(self._h.history_count)]
+    history = property(lambda self: [json.loads(self._h.history_json(i)) for i in range(self._h.history_count)],
+                       doc="""Entries oldest first, each the protocol's object ({"what", "when", ...}).""")
 
     # ---- operations by the worker holding the job ----
     def _sync(self) -> None:
@@ -95,8 +67,7 @@ class Job:
         if self._data is not _UNREAD:
             self._h.set_data(encode(self._data))
 
-    def complete(self, next: Optional[str] = None, delay: float = 0,
-                 depends: Optional[Iterable[str]] = None) -> str:
+    def complete(self, next: Optional[str] = None, delay: float = 0, depends: Optional[Iterable[str]] = None) -> str:
         """Completes the job, or advances it to queue `next`; returns the new state."""
         self._sync()
         self._h.complete(dict(next=next, delay=delay, depends=depends))
@@ -106,8 +77,7 @@ class Job:
         self._sync()
         self._h.fail(group, message)
 
-    def retry(self, delay: float = 0, group: Optional[str] = None,
-              message: Optional[str] = None) -> int:
+    def retry(self, delay: float = 0, group: Optional[str] = None, message: Optional[str] = None) -> int:
         """Gives the job back; returns retries left (-1: exhausted, now failed)."""
         self._sync()
         return self._h.retry(delay, group, message)
@@ -118,46 +88,22 @@ class Job:
         return self._h.heartbeat()
 
     # ---- operations by anyone ----
-    def cancel(self) -> None:
-        self._h.cancel()
-
-    def requeue(self, queue: str, delay: float = 0, priority: Optional[float] = None,
-                retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
-                depends: Optional[Iterable[str]] = None, **tree: Any) -> None:
-        """Moves the job (in any state) into `queue`; unset options keep their
-        values. The job-tree options are put's (tree=, parent=, name=,
-        inports=, outports=, aliases=, by=): they convert or attach the job."""
+    def requeue(self, queue: str, delay: float = 0, priority: Optional[float] = None, retries: Optional[int] = None,
+                tags: Optional[Iterable[str]] = None, depends: Optional[Iterable[str]] = None, **tree: Any) -> None:
+        """Moves the job (in any state) into `queue`; unset options keep their values. The job-tree options
+        are put's (tree=, parent=, name=, inports=, outports=, aliases=, by=): they convert or attach the job."""
         self._h.requeue(queue, dict(delay=delay, priority=priority, retries=retries, tags=tags, depends=depends,
                                     **tree_options(**tree)))
 
     move = requeue
 
-    def timeout(self) -> None:
-        self._h.timeout()
-
     def log(self, message: str, data: Any = None) -> None:
         self._h.log(message, None if data is None else encode(data))
 
-    def tag(self, *tags: str) -> None:
-        self._h.tag_add(list(tags))
-
-    def untag(self, *tags: str) -> None:
-        self._h.tag_remove(list(tags))
-
-    def track(self) -> None:
-        self._h.track()
-
-    def untrack(self) -> None:
-        self._h.untrack()
-
-    def depend(self, *jids: str) -> None:
-        self._h.depends_add(list(jids))
+    tag, untag, depend = varargs("tag_add"), varargs("tag_remove"), varargs("depends_add")
 
     def undepend(self, *jids: str, all: bool = False) -> None:
-        if all:
-            self._h.depends_clear()
-        else:
-            self._h.depends_remove(list(jids))
+        self._h.depends_clear() if all else self._h.depends_remove(jids)
 
     def refresh(self) -> "Job":
         """Re-reads the job (NotFound if it is gone); drops unsent data changes."""
@@ -166,25 +112,12 @@ class Job:
         return self
 
     # ---- as a tree job (jobtrees.md §9): what perform uses ----
-    @property
-    def ports(self) -> Ports:
-        """ports.in_[name] / ports.out[name] (see Tree)."""
-        return Ports(self.client, self.jid)
-
-    @property
-    def store(self) -> Store:
-        """The job's private state (a mutable mapping); `state` is its qless state."""
-        return Store(self.client, self.jid)
-
-    @property
-    def tree(self) -> Optional[Tree]:
-        """The job's tree record; None once the job is gone."""
-        return self.client.trees[self.jid]
-
-    @property
-    def children(self) -> Children:
-        """children[name] -> jid; children.put(name, klass, data) creates one."""
-        return Children(self.client, self.jid, self.queue)
+    ports = property(lambda self: Ports(self.client, self.jid), doc="ports.in_[name] / ports.out[name] (see Tree).")
+    store = property(lambda self: Store(self.client, self.jid),
+                     doc="The job's private state (a mutable mapping); `state` is its qless state.")
+    tree = property(lambda self: self.client.trees[self.jid], doc="The job's tree record; None once the job is gone.")
+    children = property(lambda self: Children(self.client, self.jid, self.queue),
+                        doc="children[name] -> jid; children.put(name, klass, data) creates one.")
 
     @property
     def parent(self) -> Optional[Tree]:
@@ -201,13 +134,12 @@ class Job:
         self.ports.out[port].write(*values)
 
     def suspend(self) -> Optional[bool]:
-        """In a worker's perform: the job sleeps once perform returns, until
-        input or Tree.run wakes it (at once if input came during the run);
-        None. StateError at the call when the worker does not run the job as
-        a tree job. Otherwise, for a job this client holds: suspends it now;
-        True when input that came during the run requeued it."""
+        """In a worker's perform: the job sleeps once perform returns, until input or Tree.run wakes it (at once
+        if input came during the run); None. StateError at the call when the worker does not run the job as a tree
+        job. Otherwise, for a job this client holds: suspends it now; True when input that came during the run
+        requeued it."""
         if _core.qless_swig_worker_suspend(self._h):   # the worker's perform of this job
             return None
         if self.jid is None:   # lent by the worker for a call that is over
             raise _core.StateError("Job.suspend: the worker's run of this job is over; call suspend during perform")
-        return bool(self._h.suspend())
+        return self._h.suspend()

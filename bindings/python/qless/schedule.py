@@ -1,44 +1,31 @@
-"""Schedules (schedules.md §6.4, §7): a named queue seen as a schedule of
-one-off jobs and recurring templates, every add unique by default.
-
-    s = client.schedules["app-tasks"]
-    s.add("app.jobs.Report", {"to": "ops"}, cron="0 9 * * mon-fri")
-    s.add("app.jobs.Mail", at="7pm tomorrow")
-    s.listen(pool=4, allow=["app.jobs.*"])
-"""
+"""Schedules (schedules.md §6.4, §7; example in docs/python.md): a named queue
+seen as a schedule of one-off jobs and recurring templates, every add unique by default."""
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _core
-from ._util import attr, encode, times
+from ._util import Handle, encode, strlist
 from .times import epoch, seconds
 
 if TYPE_CHECKING:
     from .client import Client
 
-class Schedule:
-    """Making one does no I/O. Times: epoch numbers, datetimes (naive = UTC)
-    or English text (qless.when); durations: seconds, timedeltas or text."""
+class Schedule(Handle):
+    """Making one does no I/O. Times: epoch numbers, datetimes (naive = UTC) or English text (qless.when);
+    durations: seconds, timedeltas or text. name and remove(jid) are the handle's: remove is False when jid was
+    no template or scheduled job of this schedule (a job already waiting, running or done stays)."""
     __slots__ = ("_h", "client")
 
     def __init__(self, client: "Client", name: str) -> None:
         self.client = client
         self._h = client._h.schedule(name)
 
-    def __repr__(self) -> str:
-        return "<qless.Schedule %s>" % self.name
-
-    name = attr("name")
-
     def add(self, klass: str, data: Any = None, *, at: Any = None, in_: Any = None, cron: Optional[str] = None,
             every: Any = None, unique: bool = True, key: Optional[str] = None, jid: Optional[str] = None,
-            priority: Optional[float] = None, retries: Optional[int] = None,
-            tags: Optional[Iterable[str]] = None, backlog: Optional[int] = None,
-            report: bool = False) -> Union[str, Tuple[str, bool]]:
-        """Adds an entry running at (once), in_ (once, after a duration),
-        every (a template: seconds, or text such as "2 days at 9am") or at
-        the times of cron; exactly one of them (the core checks). Returns the
-        jid, whether or not an identical entry was pending; report=True
-        gives (jid, inserted)."""
+            priority: Optional[float] = None, retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
+            backlog: Optional[int] = None, report: bool = False) -> Union[str, Tuple[str, bool]]:
+        """Adds an entry running at (once), in_ (once, after a duration), every (a template: seconds, or text such
+        as "2 days at 9am") or at the times of cron; exactly one of them (the core checks). Returns the jid,
+        whether or not an identical entry was pending; report=True gives (jid, inserted)."""
         when: Dict[str, Any] = {"cron": cron}
         # Text goes to the core as text, which reads it as each argument means it.
         for name, value, convert in (("at", at, epoch), ("in", in_, seconds), ("every", every, seconds)):
@@ -57,22 +44,16 @@ class Schedule:
                                 _options(unique, key, jid, priority, retries, tags, None))
         return (found[0], found[1]) if report else found[0]
 
-    def remove(self, jid: str) -> bool:
-        """Removes a template or a scheduled job of this schedule; False when
-        there was none (a job already waiting, running or done stays)."""
-        return bool(self._h.remove(jid))
-
     def entries(self) -> List[Dict[str, Any]]:
-        """The pending entries: templates by next due time, then scheduled
-        jobs, each {"jid", "klass", "kind": "cron"|"interval"|"at", "cron"
-        or "interval", "next", "priority", "tags", "description"}."""
+        """The pending entries: templates by next due time, then scheduled jobs, each {"jid", "klass", "kind":
+        "cron"|"interval"|"at", "cron" or "interval", "next", "priority", "tags", "description"}."""
         e = self._h.entries()
         return [_entry(e, i) for i in range(e.size())]
 
     def next(self, jid: str, n: int = 5) -> List[float]:
         """The next n due times of entry jid: a template's, or a scheduled
         job's one time. NotFound when jid is no pending entry."""
-        return times(self._h.next(jid, n))
+        return strlist(self._h.next(jid, n))
 
     def listen(self, pool: int = 1, mode: str = "thread", max_jobs: Optional[int] = None, *,
                allow: Optional[Sequence[str]] = None, interval: Optional[float] = None) -> int:
@@ -110,16 +91,6 @@ def _entry(e: Any, i: int) -> Dict[str, Any]:
 
 def _options(unique: bool, key: Optional[str], jid: Optional[str], priority: Optional[float],
              retries: Optional[int], tags: Optional[Iterable[str]], backlog: Optional[int]) -> Dict[str, Any]:
-    return dict(unique=1 if unique else 0, key=key, jid=jid, priority=priority, retries=retries,
-                tags=None if tags is None else list(tags), backlog=backlog)
-
-
-class Schedules:
-    """client.schedules[name] -> Schedule (no I/O)."""
-
-    def __init__(self, client: "Client") -> None:
-        self.client = client
-
-    def __getitem__(self, name: str) -> Schedule:
-        return Schedule(self.client, name)
+    return dict(unique=1 if unique else 0, key=key, jid=jid, priority=priority, retries=retries, tags=tags,
+                backlog=backlog)
 

@@ -14,30 +14,23 @@ _KINDS = {_core.QLESS_WHEN_AT: "at", _core.QLESS_WHEN_INTERVAL: "interval", _cor
 
 @dataclass(frozen=True)
 class When:
-    """What a text means: kind "at" (once, at `at`), "interval" (every
-    `interval` seconds, first at `at`) or "cron" (at the fire times of
-    `cron`, a normalised expression; `at` is 0)."""
+    """What a text means: kind "at" (once, at `at`), "interval" (every `interval` seconds, first at `at`) or
+    "cron" (at the fire times of `cron`, a normalised expression; `at` is 0)."""
     kind: str
     at: float
     interval: float
     cron: str
 
-    @property
-    def datetime(self) -> _dt.datetime:
-        """`at` as an aware UTC datetime."""
-        return _dt.datetime.fromtimestamp(self.at, _dt.timezone.utc)
+    datetime = property(lambda self: _dt.datetime.fromtimestamp(self.at, _dt.timezone.utc),
+                        doc="`at` as an aware UTC datetime.")
 
 
 def epoch(value: Any, what: str) -> float:
     """A number or a datetime (aware; naive is taken as UTC) as epoch seconds."""
-    if isinstance(value, bool):
-        raise TypeError("%s: a time must be a number or a datetime, not bool" % what)
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     if isinstance(value, _dt.datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=_dt.timezone.utc)
-        return value.timestamp()
+        return (value if value.tzinfo is not None else value.replace(tzinfo=_dt.timezone.utc)).timestamp()
     raise TypeError("%s: a time must be a number, a datetime or text, not %s" % (what, type(value).__name__))
 
 
@@ -52,9 +45,8 @@ def seconds(value: Any, what: str) -> float:
 
 
 def when(text: str, now: Optional[Union[int, float, _dt.datetime]] = None) -> When:
-    """Reads English time text ("7pm tomorrow", "in 5 minutes", "every monday
-    9am", ISO 8601, epoch seconds) relative to now (default: the clock).
-    qless.InvalidArgument names the word and column a text went wrong at."""
+    """Reads English time text ("7pm tomorrow", "in 5 minutes", "every monday 9am", ISO 8601, epoch seconds)
+    relative to now (default: the clock). qless.InvalidArgument names the word and column a text went wrong at."""
     if not isinstance(text, str):
         raise TypeError("when: text must be str, not %s" % type(text).__name__)
     result = _core.qless_when()

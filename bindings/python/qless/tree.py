@@ -1,19 +1,13 @@
-"""Job trees (jobtrees.md): Python sugar over the core's Tree, Port,
-Channel and Store objects (swig/objects.i). This layer only converts:
-values are native data (JSON on the wire), snapshots become dicts and
-lists; every rule is the server's or the core's."""
+"""Job trees (jobtrees.md) over the core's Port and Channel objects and the
+client's tree calls: values are native data (JSON on the wire)."""
 import json
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, MutableMapping, Optional
 
 from . import _core
-from ._util import attr, encode
-from .errors import NotFound
+from ._util import Handle, Listing, encode, varargs
 
 if TYPE_CHECKING:
     from .client import Client
-
-_DIRS = (("in", _core.QLESS_PORT_IN), ("out", _core.QLESS_PORT_OUT))
-
 
 def _ports_json(ports: Any) -> Optional[str]:
     """inports/outports as put and port.define take them: a dict
@@ -26,8 +20,6 @@ def _ports_json(ports: Any) -> Optional[str]:
 def tree_options(tree: bool = False, parent: Optional[str] = None, name: Optional[str] = None,
                  inports: Any = None, outports: Any = None, aliases: Optional[Iterable[str]] = None,
                  by: Optional[str] = None) -> Dict[str, Any]:
-    """The job-tree options of put and requeue (jobtrees.md §5.2) as the
-    option map of the C put options takes them."""
     return dict(tree=1 if tree else None, parent=parent, name=name, inports=_ports_json(inports),
                 outports=_ports_json(outports), aliases=aliases, by=by)
 
@@ -37,20 +29,24 @@ def encode_value(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def _on_jid(method: str) -> Any:
+    """A method of the object with a jid: the client's `method`(jid, ...)."""
+    return lambda self, *args: getattr(self.client._h, method)(self.jid, *args)
+
+
 def _values(strlist: Any) -> List[Any]:
     return [json.loads(strlist.get(i)) for i in range(strlist.size())]
 
 
-class Port:
-    """One input or output port of a job (the core's Port); no I/O until a
-    method is called."""
+class Port(Handle):
+    """One input or output port of a job (the core's Port: jid, name and
+    size() are its); no I/O until a method is called."""
     __slots__ = ("_h",)
 
     def __init__(self, client: "Client", jid: str, dir: int, name: str) -> None:
         self._h = client._h.port(jid, dir, name)
 
-    jid, name = attr("jid"), attr("name")
-    dir = attr("direction")
+    dir = property(lambda self: self._h.direction)
 
     def __repr__(self) -> str:
         return "<qless.Port %s %s %s>" % (self.jid, "in" if self.dir == _core.QLESS_PORT_IN else "out", self.name)
@@ -62,19 +58,13 @@ class Port:
     def peek(self, n: int = 1) -> List[Any]:
         return _values(self._h.peek(n))
 
-    @property
-    def size(self) -> int:
-        return self._h.size()
+    size = property(lambda self: self._h.size())
 
     def write(self, *values: Any) -> None:
         self._h.write([encode_value(v) for v in values])
 
-    def connect(self, *channels: str) -> int:
-        """Links the port to the channels; returns the links that were new."""
-        return self._h.connect(list(channels))
-
-    def disconnect(self, *channels: str) -> int:
-        return self._h.disconnect(list(channels))
+    # connect(*channels) returns the links that were new
+    connect, disconnect = varargs("connect"), varargs("disconnect")
 
 
 class PortSide:
@@ -87,11 +77,10 @@ class PortSide:
         return Port(self.client, self.jid, self.dir, name)
 
     def define(self, ports: Any) -> None:
-        """ports: {name: {} or {"default": value}}, or a list of names."""
         self.client._h.port_define(self.jid, self.dir, _ports_json(ports))
 
     def remove(self, *names: str) -> int:
-        return self.client._h.port_remove(self.jid, self.dir, list(names))
+        return self.client._h.port_remove(self.jid, self.dir, names)
 
 
 class Ports:
@@ -103,11 +92,7 @@ class Ports:
         setattr(self, "in", self.in_)
 
 
-def _store_dict(h: Any) -> Dict[str, Any]:
-    return {h.key(i): json.loads(h.value(i)) for i in range(h.size())}
-
-
-class Store(MutableMapping[str, Any]):
+class Store(Listing, MutableMapping[str, Any]):
     """A job's per-job state map: store[key] get/set/del, dict(store) the whole map."""
 
     def __init__(self, client: "Client", jid: str) -> None:
@@ -127,38 +112,20 @@ class Store(MutableMapping[str, Any]):
             raise KeyError(key)
 
     def all(self) -> Dict[str, Any]:
-        return _store_dict(self.client._h.store(self.jid))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.all())
-
-    def __len__(self) -> int:
-        return len(self.all())
-
-
-def _record(h: Any) -> Dict[str, Any]:
-    """The core's Tree snapshot under tree.get's names, as native values."""
-    ports = {side: [(h.port_name(d, i), h.port_size(d, i), h.port_default(d, i),
-                     [h.port_channel(d, i, j) for j in range(h.port_channel_count(d, i))])
-                    for i in range(h.port_count(d))] for side, d in _DIRS}
-    return dict(jid=h.jid, klass=h.klass, queue=h.queue, state=h.status, parent=h.parent, name=h.name,
-                created_by=h.created_by, started=h.started or False, runs=h.runs, rerun=bool(h.rerun),
-                children={h.child_name(i): h.child_jid(i) for i in range(h.child_count())},
-                aliases=[h.alias(i) for i in range(h.alias_count())],
-                sizes={side: {p[0]: p[1] for p in ps if p[1] >= 0} for side, ps in ports.items()},
-                **{side + "ports": {p[0]: {} if p[2] is None else {"default": json.loads(p[2])} for p in ps}
-                   for side, ps in ports.items()},
-                **{side + "channels": {p[0]: p[3] for p in ps if p[3]} for side, ps in ports.items()})
+        h = self.client._h.store(self.jid)
+        return {h.key(i): json.loads(h.value(i)) for i in range(h.size())}
 
 
 class Tree:
-    """A snapshot of a tree job's record (the core's Tree, its fields as
-    attributes under tree.get's names) with the operations on it; `state`
-    is the job's qless state, `store` its per-job map."""
+    """A snapshot of a tree job's record (its fields as attributes under tree.get's names) with the operations
+    on it; `state` is the job's qless state, `store` its per-job map."""
 
-    def __init__(self, client: "Client", handle: Any) -> None:
+    def __init__(self, client: "Client", jid: str) -> None:
         self.client = client
-        self.record = _record(handle)
+        self.record = json.loads(client._h.tree_get(jid))
+        # The protocol's JSON has false for an absent parent or name and {} for no aliases.
+        self.record.update({k: self.record[k] or empty for k, empty in (("parent", None), ("name", None),
+                                                                         ("aliases", []))})
         self.__dict__.update(self.record)
         self.ports = Ports(client, self.jid)
         self.store = Store(client, self.jid)
@@ -167,7 +134,7 @@ class Tree:
         return "<qless.Tree %s %s %s>" % (self.klass, self.jid, self.state)
 
     def refresh(self) -> "Tree":
-        self.__init__(self.client, self.client._h.tree(self.jid))  # type: ignore[misc]
+        self.__init__(self.client, self.jid)  # type: ignore[misc]
         return self
 
     def run(self, delay: float = 0) -> str:
@@ -177,47 +144,32 @@ class Tree:
     def terminate(self, recursive: bool = False) -> int:
         return self.client._h.job_terminate(self.jid, 1 if recursive else 0)
 
-    def delete(self) -> int:
-        return self.client._h.job_delete(self.jid)
-
-    def adopt(self, name: str, child: str) -> None:
-        self.client._h.job_adopt(self.jid, name, child)
-
-    def disown(self, name: str) -> str:
-        """Detaches child `name`; returns its jid."""
-        return self.client._h.job_disown(self.jid, name)
+    # delete(), adopt(name, child) and disown(name) (returns the child's jid)
+    delete, adopt, disown = _on_jid("job_delete"), _on_jid("job_adopt"), _on_jid("job_disown")
 
     def add_aliases(self, *aliases: str) -> int:
-        return self.client._h.alias_set(self.jid, list(aliases))
+        return self.client._h.alias_set(self.jid, aliases)
 
     def remove_aliases(self, *aliases: str) -> int:
-        return self.client._h.alias_del(list(aliases))
+        return self.client._h.alias_del(aliases)
 
 
-class Children(Mapping[str, str]):
-    """A tree job's children: children[name] -> jid, read from the server at
-    each access; put creates one."""
+class Children(Listing, Mapping[str, str]):
+    """A tree job's children: children[name] -> jid, read from the server at each access; put creates one."""
 
     def __init__(self, client: "Client", jid: str, queue: str) -> None:
         self.client, self.jid, self.queue = client, jid, queue
 
-    def _names(self) -> Dict[str, str]:
+    def all(self) -> Dict[str, str]:
         tree = self.client.trees[self.jid]
         return tree.children if tree else {}
 
     def __getitem__(self, name: str) -> str:
-        return self._names()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-    def __len__(self) -> int:
-        return len(self._names())
+        return self.all()[name]
 
     def put(self, name: str, klass: str, data: Any = None, queue: Optional[str] = None, **options: Any) -> str:
-        """Puts child `name` of this job into queue (default: the parent's),
-        created by "job:<parent jid>"; returns its jid. Other options are
-        Queue.put's (inports=, outports=, aliases=, priority=, ...)."""
+        """Puts child `name` of this job into queue (default: the parent's), created by "job:<parent jid>";
+        returns its jid. Other options are Queue.put's (inports=, outports=, aliases=, priority=, ...)."""
         taken = sorted(set(options) & {"parent", "name", "by", "report"})
         if taken:
             raise TypeError("Children.put: %s are set by put" % ", ".join(k + "=" for k in taken))
@@ -225,37 +177,12 @@ class Children(Mapping[str, str]):
                                                           by="job:" + self.jid, **options)
 
 
-class Trees:
-    """client.trees[jid] -> Tree, or None when there is no such job."""
-
-    def __init__(self, client: "Client") -> None:
-        self.client = client
-
-    def __getitem__(self, jid: str) -> Optional[Tree]:
-        try:
-            return Tree(self.client, self.client._h.tree(jid))
-        except NotFound:
-            return None
-
-
-class Aliases:
-    """client.aliases[alias] -> jid, or None when the alias names no job."""
-
-    def __init__(self, client: "Client") -> None:
-        self.client = client
-
-    def __getitem__(self, alias: str) -> Optional[str]:
-        return self.client._h.alias(alias)
-
-
-class Channel:
-    """A channel (the core's Channel); no I/O until a method is called."""
+class Channel(Handle):
+    """A channel (the core's Channel: name is its); no I/O until a method is called."""
     __slots__ = ("_h",)
 
     def __init__(self, client: "Client", name: str) -> None:
         self._h = client._h.channel(name)
-
-    name = attr("name")
 
     def publish(self, value: Any, from_: Optional[str] = None, **kw: Any) -> int:
         """Delivers value to every input port subscribed to the channel or an
@@ -270,13 +197,3 @@ class Channel:
         """[jid, port] pairs subscribed to exactly this channel, sorted."""
         s = self._h.subscribers()
         return [[s.jid(i), s.port(i)] for i in range(s.size())]
-
-
-class Channels:
-    """client.channels["/a/b"] -> Channel (no I/O)."""
-
-    def __init__(self, client: "Client") -> None:
-        self.client = client
-
-    def __getitem__(self, name: str) -> Channel:
-        return Channel(self.client, name)
