@@ -214,6 +214,26 @@ def test_listen_needs_an_allow_list(url):
     assert proc.returncode == 2 and "allow" in proc.stderr
 
 
+def test_listen_hands_the_core_typed_options_not_a_command_line(client, url, r):
+    """listen runs qless_schedule_listen_run with typed options, not the
+    worker command: it works with the command's entry (qless_py_worker_main,
+    whose argv qless_worker_main parses) gone, and its pool threads reserve
+    as "<worker name>-<i>", which only the typed listen names them."""
+    s = client.schedules["tasks"]
+    jids = [s.add_now("sample.Succeed", {"n": i}) for i in range(4)]
+    script = ("import sys, qless, qless._core\n"
+              "del qless._core.qless_py_worker_main\n"
+              "c = qless.Client(%r, worker_name='lsn')\n"
+              "sys.exit(c.schedules['tasks'].listen(pool=2, max_jobs=4, allow='sample.*', interval=0.05))\n" % url)
+    env = worker_env(url)
+    env.pop("QLESS_WORKER_ALLOW")
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert [r.hget("ql:j:" + j, "state") for j in jids] == ["complete"] * 4
+    poppers = {h["worker"] for j in jids for h in client.jobs[j].history if h["what"] == "popped"}
+    assert poppers and poppers <= {"lsn-1", "lsn-2"}, poppers
+
+
 
 def test_schedule_example_runs_and_is_the_one_in_the_docs(url):
     example = os.path.join(os.path.dirname(os.environ["QLESS_PY_EXAMPLE"]), "schedule_example.py")
