@@ -308,6 +308,18 @@ describe("Schedule:listen", function()
     assert.same({ "complete", "complete", "complete", "waiting", "waiting" }, states)
   end)
 
+  it("hands the core typed options, not a command line: it runs with the worker command's entry gone", function()
+    local jids = {}
+    for i = 1, 4 do jids[i] = s:add_now("succeed", { n = i }) end
+    local w = H.spawn_worker({ H.url, "tasks", "1", "3", "typed" }, script)
+    listeners[#listeners + 1] = w
+    assert.equal(0, w.wait(20), w.log())
+    local states = {}
+    for i, jid in ipairs(jids) do states[i] = state(jid) end
+    table.sort(states)
+    assert.same({ "complete", "complete", "complete", "waiting" }, states)
+  end)
+
   it("checks its options before starting anything", function()
     local function err(opts)
       local e = H.raises(s.listen, s, opts)
