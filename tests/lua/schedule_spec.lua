@@ -332,6 +332,12 @@ describe("Schedule:listen", function()
     assert.matches("Schedule:listen: unknown option 'threads'", err({ threads = 2 }))
     assert.matches("Schedule:listen: allow must be a string", err({ allow = { 1 } }))
     assert.matches("Schedule:listen: options must be a table", err(3))
+    -- the typed entry itself checks its options table before anything runs
+    local core, run = require "qless_core", require("qless.worker").run
+    local e = H.raises(core.schedule_listen, s._h, run, { threads = 2 })
+    assert.matches("unknown option 'threads'", type(e) == "string" and e or e.message)
+    assert.matches("max_jobs' must be an integer", H.raises(core.schedule_listen, s._h, run, { max_jobs = "3" }))
+    assert.matches("schedule must be a live Schedule", H.raises(core.schedule_listen, "tasks", run, {}))
   end)
 end)
 

@@ -234,6 +234,24 @@ def test_listen_hands_the_core_typed_options_not_a_command_line(client, url, r):
     assert poppers and poppers <= {"lsn-1", "lsn-2"}, poppers
 
 
+def test_listen_options_are_typed_and_checked(client, capfd):
+    """The listen entry's options dict (qless.i): an unknown name or a wrong
+    type raises before anything runs; values reach qless_listen_options
+    whole (max_jobs is 64-bit), and the core's refusal is exit status 2."""
+    from qless import _core, worker
+    h = client.schedules["tasks"]._h
+
+    def listen(opts):
+        return _core.qless_py_schedule_listen(h, worker.run, os.fork, opts, None, None)
+    with pytest.raises(qless.InvalidArgument, match="unknown option 'threads'"):
+        listen({"threads": 2})
+    with pytest.raises(TypeError, match="max_jobs"):
+        listen({"max_jobs": "3"})
+    assert listen({"max_jobs": -2 ** 40, "allow": "x"}) == 2
+    assert "max_jobs must be >= 0, not -1099511627776" in capfd.readouterr().err
+    assert listen({"size": 2, "pool": _core.QLESS_POOL_SERIAL + 7, "allow": "x"}) == 2
+    assert "pool must be" in capfd.readouterr().err
+
 
 def test_schedule_example_runs_and_is_the_one_in_the_docs(url):
     example = os.path.join(os.path.dirname(os.environ["QLESS_PY_EXAMPLE"]), "schedule_example.py")

@@ -109,5 +109,12 @@ class TestWorkerListen < QlessTest::Test
     assert_raises(ArgumentError) { @sched.listen(mode: :green) }
     [0, -1, 1.5, "3"].each { |pool| assert_raises(ArgumentError, pool.inspect) { @sched.listen(pool: pool) } }
     assert_raises(ArgumentError) { Qless::Core.worker_main(["w"], ->(*) {}, 129) }
+    # The typed entry itself: its options Hash is checked before anything runs.
+    run = Qless::Worker.method(:run)
+    e = assert_raises(Qless::InvalidArgument) { Qless::Core.schedule_listen(@sched, run, { threads: 2 }) }
+    assert_match(/unknown option 'threads'/, e.message)
+    assert_raises(TypeError) { Qless::Core.schedule_listen(@sched, run, { max_jobs: "3" }) }
+    assert_raises(TypeError) { Qless::Core.schedule_listen("tasks", run, {}) }
+    assert_raises(TypeError) { Qless::Core.schedule_listen(@sched, nil, {}) }
   end
 end
