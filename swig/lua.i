@@ -291,6 +291,7 @@ QLESS_LUA_INTEGER_IN(0, "a non-negative integer")
 
 /* The engine is reached through worker_main only (C callbacks). */
 %native(worker_main) int qless_lua_worker_main(lua_State *L);
+%native(schedule_listen) int qless_lua_schedule_listen(lua_State *L);
 %native(time) int qless_lua_time(lua_State *L);
 int getpid(void);   /* unistd.h's; pool children differ */
 %native(sleep) int qless_lua_sleep(lua_State *L);
@@ -426,6 +427,23 @@ static const char **qless_lua_strings(lua_State *L, int tree, const char *field,
 	return out;
 }
 
+/* The tree classes of tree (at index tree: {klasses = {...}, configs =
+ * {...}}) into *klasses and *configs, their strings kept in the table at
+ * keep; returns their number. */
+static size_t qless_lua_tree(lua_State *L, int tree, int keep, const char ***klasses, const char ***configs)
+{
+	size_t ntree, i;
+	lua_getfield(L, tree, "klasses");
+	ntree = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0;
+	lua_pop(L, 1);
+	*klasses = qless_lua_strings(L, tree, "klasses", ntree, keep);
+	*configs = qless_lua_strings(L, tree, "configs", ntree, keep);
+	for (i = 0; i < ntree; i++)
+		if (!(*klasses)[i])
+			luaL_error(L, "worker_main: tree.klasses[%d] is not a string", (int)i + 1);
+	return ntree;
+}
+
 /* qless_core.worker_main(args, run[, tree]) -> exit status. args follows
  * Lua's global `arg`: args[0] the program name (optional), args[1..n] the
  * flags, all strings. tree: {klasses = {...}, configs = {...}}
@@ -460,22 +478,55 @@ static int qless_lua_worker_main(lua_State *L)
 		lua_rawseti(L, 4, i + 1);
 	}
 	argv[n + 1] = NULL;
-	if (lua_istable(L, 3)) {
-		lua_getfield(L, 3, "klasses");
-		ntree = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0;
-		lua_pop(L, 1);
-		klasses = qless_lua_strings(L, 3, "klasses", ntree, 4);
-		configs = qless_lua_strings(L, 3, "configs", ntree, 4);
-		for (i = 0; i < (lua_Integer)ntree; i++)
-			if (!klasses[i])
-				return luaL_error(L, "worker_main: tree.klasses[%d] is not a string", (int)i + 1);
-	}
+	if (lua_istable(L, 3))
+		ntree = qless_lua_tree(L, 3, 4, &klasses, &configs);
 	lua_pushvalue(L, 2);
 	worker.L = L;
 	worker.run_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	run.single_threaded = 1;   /* one lua_State must not be entered from two threads */
 	status = qless_swig_worker_run(&worker, &run, argv, (size_t)n + 1, klasses, ntree, configs, ntree);
 	luaL_unref(L, LUA_REGISTRYINDEX, worker.run_ref);
+	lua_pushinteger(L, status);
+	return 1;
+}
+%}
+
+%{
+/* qless_core.schedule_listen(schedule, run, opts[, tree]) -> exit status:
+ * the schedule's listen (qless_swig_worker_listen), opts a table of listen
+ * options (qless.i: size, pool, interval, max_jobs, allow, signals); run
+ * and tree as for worker_main. */
+static int qless_lua_schedule_listen(lua_State *L)
+{
+	qless_worker_run_options run = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_swig_worker worker;
+	struct qless_swig_lists lists = { { NULL }, 0 };
+	qless_listen_options opts;
+	const char **klasses = NULL, **configs = NULL;
+	void *schedule = NULL;
+	size_t ntree = 0;
+	int status;
+	if (!SWIG_IsOK(SWIG_ConvertPtr(L, 1, &schedule, SWIGTYPE_p_qless_schedule, 0)) || !schedule)
+		return luaL_error(L, "schedule_listen: schedule must be a live Schedule");
+	luaL_checktype(L, 2, LUA_TFUNCTION);
+	if (!lua_isnoneornil(L, 4))
+		luaL_checktype(L, 4, LUA_TTABLE);
+	lua_settop(L, 4);
+	lua_newtable(L);   /* 5: the tree's strings, which the engine keeps */
+	if (lua_istable(L, 4))
+		ntree = qless_lua_tree(L, 4, 5, &klasses, &configs);
+	/* Last: nothing raises from here on, so the lists cannot leak. */
+	if (qless_lua_options(L, 3, QLESS_SWIG_OPTSPEC(&opts), &opts, &lists) < 0) {
+		qless_swig_lists_free(&lists);
+		return lua_error(L);
+	}
+	lua_pushvalue(L, 2);
+	worker.L = L;
+	worker.run_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	run.single_threaded = 1;   /* one lua_State must not be entered from two threads */
+	status = qless_swig_worker_listen(&worker, &run, (qless_schedule *)schedule, &opts, klasses, ntree, configs, ntree);
+	luaL_unref(L, LUA_REGISTRYINDEX, worker.run_ref);
+	qless_swig_lists_free(&lists);
 	lua_pushinteger(L, status);
 	return 1;
 }

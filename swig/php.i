@@ -477,6 +477,18 @@ static int qless_swig_lang_fork(struct qless_swig_worker *w)
 	(void)w;
 	return (int)fork();
 }
+
+/* After the run: ends the script as exit() or the fatal error in job code
+ * would have (see above). */
+static void qless_php_worker_end(const struct qless_swig_worker *w)
+{
+	if (w->ending == QLESS_PHP_RUNNING)
+		return;
+	EG(exit_status) = w->exit_status;
+	if (w->ending == QLESS_PHP_BAILOUT)
+		zend_bailout();
+	zend_throw_unwind_exit();
+}
 %}
 
 %inline %{
@@ -502,12 +514,29 @@ static qless_php_exit_status qless_php_worker_main(QLESS_STRV(argv, argc), qless
 	options.single_threaded = 1;
 	options.loads_files = 1;   /* --require: Worker.php loaded them */
 	status = qless_swig_worker_run(&w, &options, argv, argc, tree_klasses, ntree, tree_configs, nconfigs);
-	if (w.ending != QLESS_PHP_RUNNING) {
-		EG(exit_status) = w.exit_status;
-		if (w.ending == QLESS_PHP_BAILOUT)
-			zend_bailout();
-		zend_throw_unwind_exit();
-	}
+	qless_php_worker_end(&w);
+	return status;
+}
+
+/* A schedule's listen through the trampoline, for Schedule.php: run as
+ * above, opts an array of listen options (qless.i: size, pool, interval,
+ * max_jobs, allow, signals), the tree classes the allow-list names.
+ * Returns the exit status. */
+static qless_php_exit_status qless_php_schedule_listen(qless_schedule *schedule, qless_php_callable *run,
+                                                       const qless_listen_options *opts,
+                                                       QLESS_STRV(tree_klasses, ntree),
+                                                       QLESS_STRV(tree_configs, nconfigs))
+{
+	qless_worker_run_options options = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_swig_worker w;
+	int status;
+
+	w.run = run;
+	w.ending = QLESS_PHP_RUNNING;
+	w.exit_status = 0;
+	options.single_threaded = 1;
+	status = qless_swig_worker_listen(&w, &options, schedule, opts, tree_klasses, ntree, tree_configs, nconfigs);
+	qless_php_worker_end(&w);
 	return status;
 }
 %}

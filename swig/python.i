@@ -361,3 +361,23 @@ static qless_py_exit_status qless_py_worker_main(QLESS_STRV(argv, argc), qless_p
 	return qless_swig_worker_run(&w, &options, argv, argc, tree_klasses, ntree, tree_configs, nconfigs);
 }
 %}
+
+/* A schedule's listen through the trampoline, for qless/schedule.py: run
+ * and fork as for qless_py_worker_main, opts a dict of listen options
+ * (qless.i: size, pool, interval, max_jobs, allow, signals), the tree
+ * classes the allow-list names. Returns the exit status. */
+%thread qless_py_schedule_listen;
+%inline %{
+static qless_py_exit_status qless_py_schedule_listen(qless_schedule *schedule, qless_py_callable *run,
+                                                     qless_py_callable *fork, const qless_listen_options *opts,
+                                                     QLESS_STRV(tree_klasses, ntree),
+                                                     QLESS_STRV(tree_configs, nconfigs))
+{
+	qless_worker_run_options options = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_swig_worker w;
+
+	w.run = run;
+	w.fork = fork;
+	return qless_swig_worker_listen(&w, &options, schedule, opts, tree_klasses, ntree, tree_configs, nconfigs);
+}
+%}

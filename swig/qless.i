@@ -92,6 +92,8 @@ struct qless_swig_field {
 	size_t offset;   /* of the value; STRV: of the array */
 	size_t aux;      /* STRV: offset of its size_t count; else of an int "has_"
 	                  * flag set when given; 0 (the version's offset): none */
+	size_t width;    /* INT: sizeof the stored integer, sizeof(int64_t) or 0
+	                  * for an int (languages convert both alike) */
 };
 
 struct qless_swig_optspec {
@@ -195,6 +197,19 @@ static const struct qless_swig_field qless_swig_schedule_add_fields[] = {
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_schedule_add_options, tags),
 	  offsetof(qless_schedule_add_options, ntags) },
 };
+/* A schedule's listen (the bindings' Schedule.listen, through the worker
+ * trampoline): "size" is the field threads, the size of either pool;
+ * "pool" a QLESS_POOL_* constant. */
+typedef char qless_swig_pool_is_int[sizeof(qless_pool_kind) == sizeof(int) ? 1 : -1];
+static const qless_listen_options qless_swig_listen_defaults = QLESS_LISTEN_OPTIONS_INIT;
+static const struct qless_swig_field qless_swig_listen_fields[] = {
+	{ "size", QLESS_SWIG_INT, offsetof(qless_listen_options, threads), 0, 0 },
+	{ "pool", QLESS_SWIG_INT, offsetof(qless_listen_options, pool), 0, 0 },
+	{ "interval", QLESS_SWIG_DOUBLE, offsetof(qless_listen_options, interval), 0, 0 },
+	{ "max_jobs", QLESS_SWIG_INT, offsetof(qless_listen_options, max_jobs), 0, sizeof(int64_t) },
+	{ "allow", QLESS_SWIG_STRV, offsetof(qless_listen_options, allow), offsetof(qless_listen_options, nallow), 0 },
+	{ "signals", QLESS_SWIG_INT, offsetof(qless_listen_options, signals), 0, 0 },
+};
 #define QLESS_SWIG_OPTSPEC_ROW(what, type, fields) \
 	{ what, &qless_swig_##fields##_defaults, sizeof(type), qless_swig_##fields##_fields, \
 	  sizeof qless_swig_##fields##_fields / sizeof *qless_swig_##fields##_fields }
@@ -211,6 +226,8 @@ static const struct qless_swig_optspec qless_swig_schedule_spec =
 	QLESS_SWIG_OPTSPEC_ROW("schedule options", qless_schedule_options, schedule);
 static const struct qless_swig_optspec qless_swig_schedule_add_spec =
 	QLESS_SWIG_OPTSPEC_ROW("schedule add options", qless_schedule_add_options, schedule_add);
+static const struct qless_swig_optspec qless_swig_listen_spec =
+	QLESS_SWIG_OPTSPEC_ROW("listen options", qless_listen_options, listen);
 
 /* The table of the options struct opts points to, chosen by its C type so
  * that one typemap per language serves every options struct. */
@@ -221,7 +238,8 @@ static const struct qless_swig_optspec qless_swig_schedule_add_spec =
 	qless_client_options *: &qless_swig_client_spec, \
 	qless_worker_options *: &qless_swig_worker_spec, \
 	qless_schedule_options *: &qless_swig_schedule_spec, \
-	qless_schedule_add_options *: &qless_swig_schedule_add_spec)
+	qless_schedule_add_options *: &qless_swig_schedule_add_spec, \
+	qless_listen_options *: &qless_swig_listen_spec)
 
 /* C arrays a typemap allocated for the list fields of one call. */
 #define QLESS_SWIG_MAXLISTS 4
@@ -289,6 +307,11 @@ static int qless_swig_field_set(const struct qless_swig_optspec *spec, void *opt
 		break;
 	case QLESS_SWIG_INT: {
 		int i = (int)v->i;
+		if (f->width == sizeof(int64_t)) {
+			int64_t wide = (int64_t)v->i;
+			memcpy(base + f->offset, &wide, sizeof wide);
+			break;
+		}
 		if (v->i < INT_MIN || v->i > INT_MAX) {
 			snprintf(buf, size, "%s: option '%s' is out of range", spec->what, f->name);
 			return QLESS_EINVAL;
@@ -348,7 +371,7 @@ static int qless_swig_error_index(int code)
 %apply const SWIGTYPE *QLESS_OPTIONS {
   const qless_put_options *, const qless_complete_options *, const qless_recur_options *,
   const qless_client_options *, const qless_worker_options *, const qless_schedule_options *,
-  const qless_schedule_add_options *
+  const qless_schedule_add_options *, const qless_listen_options *
 };
 %ignore qless_schedule_add_options_init;
 %ignore qless_schedule_options_init;
@@ -436,7 +459,8 @@ static long qless_swig_version_number(void)
 %ignore qless_allowlist_check;
 %ignore qless_allowlist_match;
 /* Listening runs job code on pool threads: each language listens through
- * its own worker trampoline instead (as for the engine above). */
+ * the worker trampoline instead (qless_swig_worker_listen, worker.i), with
+ * the listen options from its map (QLESS_OPTIONS). */
 %ignore qless_schedule_listen;
 %ignore qless_schedule_listen_run;
 %ignore qless_schedule_stop;

@@ -239,6 +239,7 @@ static void *qless_rb_next_nogvl(void *p)
 	rb_define_module_function(mCore, "release", qless_rb_release, 1);
 	rb_define_module_function(mCore, "released?", qless_rb_released, 1);
 	rb_define_module_function(mCore, "worker_main", qless_rb_worker_main, -1);
+	rb_define_module_function(mCore, "schedule_listen", qless_rb_schedule_listen, -1);
 }
 %}
 
@@ -325,6 +326,8 @@ struct qless_swig_worker {
 	const char **argv;        /* malloc'ed with the strings: GC compaction cannot move them */
 	const char **tree;        /* ntree class names, then ntree configs (NULL: none); one block */
 	size_t ntree;
+	qless_schedule *schedule;     /* with listen: a schedule's listen instead of argv */
+	qless_listen_options *listen; /* malloc'ed with its allow-list (strings may move) */
 	qless_worker_run_options options;
 	int status;
 	struct qless_rb_relay relay;
@@ -562,13 +565,20 @@ static int qless_swig_lang_fork(struct qless_swig_worker *w)
 static void *qless_rb_worker_main_nogvl(void *arg)
 {
 	struct qless_swig_worker *w = arg;
-	w->status = qless_swig_worker_run(w, &w->options, w->argv, (size_t)w->argc, w->tree, w->ntree,
-	                                  w->tree ? w->tree + w->ntree : NULL, w->ntree);
+	const char **configs = w->tree ? w->tree + w->ntree : NULL;
+	if (w->listen)
+		w->status = qless_swig_worker_listen(w, &w->options, w->schedule, w->listen, w->tree, w->ntree, configs,
+		                                     w->ntree);
+	else
+		w->status = qless_swig_worker_run(w, &w->options, w->argv, (size_t)w->argc, w->tree, w->ntree, configs,
+		                                  w->ntree);
 	/* Freed here: the return to Ruby may raise (pending interrupts). */
 	free(w->argv);
 	w->argv = NULL;
 	free(w->tree);
 	w->tree = NULL;
+	free(w->listen);
+	w->listen = NULL;
 	return NULL;
 }
 
@@ -661,6 +671,25 @@ static VALUE qless_rb_tree_list(VALUE tree, const char *key)
 	return rb_ary_dup(v);
 }
 
+static VALUE qless_rb_worker_go(VALUE argv, VALUE run, long threads, VALUE tree, qless_schedule *schedule,
+                                const qless_listen_options *listen);
+
+/* The arguments both entries share: run (args[1]), then the optional
+ * threads (args[at]) and tree (args[at + 1]). */
+static void qless_rb_worker_args(const char *what, int nargs, VALUE *args, int at, long *threads, VALUE *tree)
+{
+	*threads = 0;
+	*tree = Qnil;
+	if (nargs > at) {
+		if (!RB_INTEGER_TYPE_P(args[at]) || (*threads = NUM2LONG(args[at])) < 0 || *threads > 128)
+			rb_raise(rb_eArgError, "%s: threads must be an Integer from 0 to 128", what);
+	}
+	if (nargs > at + 1 && !NIL_P(*tree = args[at + 1]))
+		Check_Type(*tree, T_HASH);
+	if (!rb_respond_to(args[1], rb_intern("call")))
+		rb_raise(rb_eTypeError, "%s: run must respond to call", what);
+}
+
 /* Qless::Core.worker_main(argv, run, threads = 0, tree = nil) -> exit
  * status (Integer). argv: [program name, flags...] (Strings); --require is
  * accepted (the layer loaded the files). run.call(job, client, phase) is
@@ -673,28 +702,52 @@ static VALUE qless_rb_tree_list(VALUE tree, const char *key)
  * one per class]}, the run's tree classes. */
 static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 {
-	qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
-	struct qless_swig_worker w;
-	VALUE argv, run, tree = Qnil, klasses, configs;
-	size_t size, tree_size;
-	long n, ntree, i, threads = 0;
-	int state = 0;
+	VALUE argv, tree;
+	long threads;
 
 	(void)self;
 	rb_check_arity(nargs, 2, 4);
-	argv = args[0];
-	run = args[1];
-	if (nargs >= 3) {
-		if (!RB_INTEGER_TYPE_P(args[2]) || (threads = NUM2LONG(args[2])) < 0 || threads > 128)
-			rb_raise(rb_eArgError, "worker_main: threads must be an Integer from 0 to 128");
-	}
-	if (nargs == 4 && !NIL_P(tree = args[3]))
-		Check_Type(tree, T_HASH);
-	argv = rb_check_array_type(argv);
+	qless_rb_worker_args("worker_main", nargs, args, 2, &threads, &tree);
+	argv = rb_check_array_type(args[0]);
 	if (NIL_P(argv) || RARRAY_LEN(argv) < 1 || RARRAY_LEN(argv) > 100000)
 		rb_raise(rb_eArgError, "worker_main: argv must be an Array of Strings, the program name first");
-	if (!rb_respond_to(run, rb_intern("call")))
-		rb_raise(rb_eTypeError, "worker_main: run must respond to call");
+	return qless_rb_worker_go(argv, args[1], threads, tree, NULL, NULL);
+}
+
+/* Qless::Core.schedule_listen(schedule, run, opts, threads = 0, tree = nil)
+ * -> exit status: the schedule's listen (qless_swig_worker_listen), opts
+ * a Hash of listen options (qless.i: size, pool, interval, max_jobs,
+ * allow, signals); run, threads and tree as for worker_main. */
+static VALUE qless_rb_schedule_listen(int nargs, VALUE *args, VALUE self)
+{
+	qless_listen_options opts;
+	void *schedule = NULL;
+	VALUE tree, keep = Qnil, status;
+	long threads;
+
+	(void)self;
+	rb_check_arity(nargs, 3, 5);
+	if (!SWIG_IsOK(SWIG_ConvertPtr(args[0], &schedule, SWIGTYPE_p_qless_schedule, 0)) || !schedule)
+		rb_raise(rb_eTypeError, "schedule_listen: schedule must be a live Qless::Core::Schedule");
+	qless_rb_worker_args("schedule_listen", nargs, args, 3, &threads, &tree);
+	qless_rb_options(args[2], QLESS_SWIG_OPTSPEC(&opts), &opts, &keep);
+	status = qless_rb_worker_go(rb_ary_new(), args[1], threads, tree, (qless_schedule *)schedule, &opts);
+	RB_GC_GUARD(keep);
+	RB_GC_GUARD(args[0]);
+	return status;
+}
+
+/* Runs argv (or, with listen, schedule's listen) through the trampoline. */
+static VALUE qless_rb_worker_go(VALUE argv, VALUE run, long threads, VALUE tree, qless_schedule *schedule,
+                                const qless_listen_options *listen)
+{
+	qless_worker_run_options init = QLESS_WORKER_RUN_OPTIONS_INIT;
+	struct qless_swig_worker w;
+	VALUE klasses, configs;
+	size_t size, tree_size;
+	long n, ntree, i;
+	int state = 0;
+
 	argv = rb_ary_dup(argv);
 	n = RARRAY_LEN(argv);
 	size = (size_t)(n + 1) * sizeof(char *) + qless_rb_strv_size(argv, "argv", 0);
@@ -715,9 +768,11 @@ static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 	 * point into this frame, and the one C block cannot leak. */
 	w.argv = state ? NULL : malloc(size);
 	w.tree = state || !w.argv ? NULL : malloc(tree_size);
-	if (!w.argv || !w.tree) {
+	w.listen = state || !w.tree || !listen ? NULL : qless_swig_listen_options_copy(listen);
+	if (!w.argv || !w.tree || (listen && !w.listen)) {
 		int closing = qless_rb_relay_close(&w.relay);
 		free(w.argv);
+		free(w.tree);
 		if (state || (state = closing) != 0)
 			rb_jump_tag(state);
 		rb_raise(rb_eNoMemError, "worker_main: out of memory");
@@ -730,6 +785,7 @@ static VALUE qless_rb_worker_main(int nargs, VALUE *args, VALUE self)
 		for (i = 0; i < ntree; i++)
 			w.tree[ntree + i] = NULL;
 	w.ntree = (size_t)ntree;
+	w.schedule = schedule;
 	w.run = run;
 	w.options = init;
 	w.options.single_threaded = threads == 0;

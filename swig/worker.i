@@ -11,6 +11,9 @@
  *   it called job.suspend()       suspend (qless_swig_worker_suspend, below)
  * Job code reaches its client as job.client; it may settle the job itself,
  * and the engine then leaves it alone. docs/workers.md is the contract.
+ * Two entries run the engine with these callbacks: qless_swig_worker_run
+ * (the worker command, argv) and qless_swig_worker_listen (a schedule's
+ * listen, typed options); each language wraps both the same way.
  *
  * Each swig/<lang>.i defines `struct qless_swig_worker` (its interpreter
  * state and the layer's dispatcher), QLESS_SWIG_WORKER_ERROR (the group of
@@ -132,34 +135,19 @@ static int qless_swig_fork(void *ctx)
 	return qless_swig_lang_fork(ctx);
 }
 
-/*
- * qless_worker_main with the trampoline: argv (argc strings, argv[0] the
- * program name; none: "qless-worker") and the run's tree classes with their
- * worker.register configs (configs: NULL, or one per class, each JSON text
- * or NULL). run: the language's fields (single_threaded, log), the rest is
- * set here. Returns the exit status; 2 with a message on stderr when the
- * configs do not match the classes.
- */
-static int qless_swig_worker_run(struct qless_swig_worker *w, qless_worker_run_options *run,
-                                 const char *const *argv, size_t argc, const char *const *klasses, size_t nklasses,
-                                 const char *const *configs, size_t nconfigs)
+/* The engine's callbacks into the language and the run's tree classes
+ * with their worker.register configs (configs: NULL, or one per class,
+ * each JSON text or NULL). run: the language's fields (single_threaded,
+ * log), the rest is set here. 0, or 2 with a message on stderr when the
+ * configs do not match the classes. */
+static int qless_swig_worker_setup(struct qless_swig_worker *w, qless_worker_run_options *run,
+                                   const char *const *klasses, size_t nklasses, const char *const *configs,
+                                   size_t nconfigs)
 {
-	const char **args;
-	size_t n = argc ? argc : 1, i;
-	int status;
-
 	if (configs && nconfigs != nklasses) {
 		fprintf(stderr, "qless-worker: the tree configs must have one entry per tree class\n");
 		return 2;
 	}
-	/* A C main's argv: a program name first, NULL after the last. */
-	if (!(args = calloc(n + 1, sizeof *args))) {
-		fputs("qless-worker: out of memory\n", stderr);
-		return 1;
-	}
-	args[0] = "qless-worker";
-	for (i = 0; i < argc; i++)
-		args[i] = argv[i];
 	run->perform = qless_swig_perform;
 	run->ctx = w;
 	run->fork = qless_swig_fork;
@@ -175,9 +163,83 @@ static int qless_swig_worker_run(struct qless_swig_worker *w, qless_worker_run_o
 	/* A pool child exits from C: what the runtime buffered so far must not
 	 * be written once by the parent and again by every child. */
 	fflush(NULL);
+	return 0;
+}
+
+/*
+ * qless_worker_main with the trampoline: argv (argc strings, argv[0] the
+ * program name; none: "qless-worker"), the tree classes and run as for
+ * qless_swig_worker_setup. Returns the exit status.
+ */
+static int qless_swig_worker_run(struct qless_swig_worker *w, qless_worker_run_options *run,
+                                 const char *const *argv, size_t argc, const char *const *klasses, size_t nklasses,
+                                 const char *const *configs, size_t nconfigs)
+{
+	const char **args;
+	size_t n = argc ? argc : 1, i;
+	int status;
+
+	if ((status = qless_swig_worker_setup(w, run, klasses, nklasses, configs, nconfigs)) != 0)
+		return status;
+	/* A C main's argv: a program name first, NULL after the last. */
+	if (!(args = calloc(n + 1, sizeof *args))) {
+		fputs("qless-worker: out of memory\n", stderr);
+		return 1;
+	}
+	args[0] = "qless-worker";
+	for (i = 0; i < argc; i++)
+		args[i] = argv[i];
 	status = qless_worker_main((int)n, args, run);
 	free(args);
 	return status;
+}
+
+/*
+ * A schedule's listen with the trampoline: the same job code as
+ * qless_swig_worker_run, the options typed (qless_schedule_listen_run;
+ * opts from the language's map, QLESS_OPTIONS in qless.i): no command
+ * line is built or parsed. Returns an exit status as the worker command
+ * does: 0 after a graceful stop or max_jobs, 2 for bad options (nothing
+ * run), 1 for another failure, its message on stderr.
+ */
+static int qless_swig_worker_listen(struct qless_swig_worker *w, qless_worker_run_options *run,
+                                    qless_schedule *schedule, const qless_listen_options *opts,
+                                    const char *const *klasses, size_t nklasses, const char *const *configs,
+                                    size_t nconfigs)
+{
+	int rc;
+
+	if ((rc = qless_swig_worker_setup(w, run, klasses, nklasses, configs, nconfigs)) != 0)
+		return rc;
+	if ((rc = qless_schedule_listen_run(schedule, run, opts)) == QLESS_OK)
+		return 0;
+	fprintf(stderr, "qless-worker: %s\n", qless_error_last_message());
+	return rc == QLESS_EINVAL ? 2 : 1;
+}
+
+/* opts and its allow-list copied into one malloc'ed block (free() it);
+ * NULL when out of memory. For a language whose strings may move while
+ * the engine runs without the interpreter's lock (Ruby's compacting GC). */
+static qless_listen_options *qless_swig_listen_options_copy(const qless_listen_options *opts)
+{
+	qless_listen_options *copy;
+	const char **allow;
+	size_t size = sizeof *copy + opts->nallow * sizeof *allow, i;
+	char *p;
+
+	for (i = 0; i < opts->nallow; i++)
+		size += opts->allow[i] ? strlen(opts->allow[i]) + 1 : 0;
+	if (!(copy = malloc(size)))
+		return NULL;
+	*copy = *opts;
+	allow = (const char **)(copy + 1);
+	p = (char *)(allow + opts->nallow);
+	for (i = 0; i < opts->nallow; i++) {
+		allow[i] = opts->allow[i] ? strcpy(p, opts->allow[i]) : NULL;
+		p += allow[i] ? strlen(p) + 1 : 0;
+	}
+	copy->allow = opts->nallow ? allow : NULL;
+	return copy;
 }
 %}
 

@@ -161,24 +161,25 @@ final class Schedule extends \QlessSchedule
             throw new InvalidArgument(__METHOD__ . "(): pool must be a positive int, " . var_export($o['pool'], true)
                 . ' given', \QLESS_EINVAL);
         }
-        $argv = ['--queue', $this->name(), '--pool', 'processes', '--size', (string)$o['pool'],
-            '--name', $this->client()->workerName()];
-        if ($this->client()->url !== null) {
-            array_push($argv, '--url', $this->client()->url);
-        }
-        foreach (['max_jobs' => '--max-jobs', 'interval' => '--interval'] as $k => $flag) {
+        $typed = ['size' => $o['pool'], 'pool' => \QLESS_POOL_PROCESSES, 'signals' => 1];
+        foreach (['max_jobs', 'interval'] as $k) {
             if ($o[$k] !== null) {
                 if (!is_int($o[$k]) && !($k === 'interval' && is_float($o[$k]))) {
                     throw new \TypeError(__METHOD__ . "(): $k must be a number, " . get_debug_type($o[$k]) . ' given');
                 }
-                array_push($argv, $flag, (string)$o[$k]);
+                $typed[$k] = $o[$k];
             }
         }
-        foreach ((array)($o['allow'] ?? []) as $pattern) {
-            array_push($argv, '--allow', $this->text($pattern, 'allow'));
-        }
+        $allow = array_map(fn($pattern) => $this->text($pattern, 'allow'), (array)($o['allow'] ?? []));
+        $typed['allow'] = $allow ?: null;
         require_once __DIR__ . '/Worker.php';
-        return Worker::main($argv, 'qless-schedule');
+        try {   // the tree classes of the allow-list the run will use ($QLESS_WORKER_ALLOW's without one)
+            [$klasses, $configs] = Worker::treeClasses($allow ?: iterator_to_array(\qless_worker_main_args([])[0], false));
+        } catch (\Throwable $e) {   // a broken job file or a bad port declaration: nothing ran yet
+            fwrite(STDERR, "qless-schedule: finding the tree classes: " . get_class($e) . ": {$e->getMessage()}\n");
+            return 1;
+        }
+        return \qless_php_schedule_listen($this, [Worker::class, 'run'], $typed, $klasses ?: null, $configs ?: null);
     }
 
     private function client(): Client

@@ -308,6 +308,18 @@ describe("Schedule:listen", function()
     assert.same({ "complete", "complete", "complete", "waiting", "waiting" }, states)
   end)
 
+  it("hands the core typed options, not a command line: it runs with the worker command's entry gone", function()
+    local jids = {}
+    for i = 1, 4 do jids[i] = s:add_now("succeed", { n = i }) end
+    local w = H.spawn_worker({ H.url, "tasks", "1", "3", "typed" }, script)
+    listeners[#listeners + 1] = w
+    assert.equal(0, w.wait(20), w.log())
+    local states = {}
+    for i, jid in ipairs(jids) do states[i] = state(jid) end
+    table.sort(states)
+    assert.same({ "complete", "complete", "complete", "waiting" }, states)
+  end)
+
   it("checks its options before starting anything", function()
     local function err(opts)
       local e = H.raises(s.listen, s, opts)
@@ -320,6 +332,12 @@ describe("Schedule:listen", function()
     assert.matches("Schedule:listen: unknown option 'threads'", err({ threads = 2 }))
     assert.matches("Schedule:listen: allow must be a string", err({ allow = { 1 } }))
     assert.matches("Schedule:listen: options must be a table", err(3))
+    -- the typed entry itself checks its options table before anything runs
+    local core, run = require "qless_core", require("qless.worker").run
+    local e = H.raises(core.schedule_listen, s._h, run, { threads = 2 })
+    assert.matches("unknown option 'threads'", type(e) == "string" and e or e.message)
+    assert.matches("max_jobs' must be an integer", H.raises(core.schedule_listen, s._h, run, { max_jobs = "3" }))
+    assert.matches("schedule must be a live Schedule", H.raises(core.schedule_listen, "tasks", run, {}))
   end)
 end)
 

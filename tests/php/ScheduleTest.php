@@ -253,17 +253,28 @@ final class ScheduleTest extends QlessTestCase
         $this->assertRefused(Qless\InvalidArgument::class, "unknown option 'mode'", fn() => $this->sched->listen(['mode' => 'thread']));
     }
 
+    /** listen runs qless_schedule_listen_run with typed options, not the worker command: it works with the
+     *  command's entry (qless_php_worker_main, whose argv qless_worker_main parses) disabled. */
+    public function testListenHandsTheCoreTypedOptionsNotACommandLine(): void
+    {
+        $jids = array_map(fn($i) => $this->sched->addNow('ScheduleTestJobs\Succeed', ['n' => $i]), range(1, 4));
+        [$proc, $err] = $this->listener(1, 3, ['disable_functions=qless_php_worker_main']);
+        $this->assertSame(0, $this->reap($proc), file_get_contents($err));
+        $this->assertSame(['complete' => 3, 'waiting' => 1], $this->states($jids));
+    }
+
     public function testScheduleExampleRunsAndIsTheOneInTheReadme(): void
     {
         $this->assertQuotedExample('schedule_example.php', 'docs/php.md',
             "true\ninterval Example\\Ping\ncron Example\\Report\nat Example\\Mail\n0 9 * * 1\n");
     }
 
-    /** [process, stderr file] of schedule_listen.php. */
-    private function listener(int $pool, ?int $maxJobs = null): array
+    /** [process, stderr file] of schedule_listen.php, run with the ini settings $ini ('name=value'). */
+    private function listener(int $pool, ?int $maxJobs = null, array $ini = []): array
     {
         $this->files[] = $err = tempnam(sys_get_temp_dir(), 'qless-listen');
         $cmd = [getenv('QLESS_PHP_BIN'), '-n', '-d', 'extension=' . getenv('QLESS_PHP_EXT'),
+            ...array_merge(...array_map(fn($setting) => ['-d', $setting], $ini)),
             __DIR__ . '/schedule_listen.php', self::url(), (string)$pool, ...($maxJobs === null ? [] : [(string)$maxJobs])];
         $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $err, 'w']],
             $pipes, null, ['QLESS_PHP_LAYER' => getenv('QLESS_PHP_LAYER')]);

@@ -214,6 +214,44 @@ def test_listen_needs_an_allow_list(url):
     assert proc.returncode == 2 and "allow" in proc.stderr
 
 
+def test_listen_hands_the_core_typed_options_not_a_command_line(client, url, r):
+    """listen runs qless_schedule_listen_run with typed options, not the
+    worker command: it works with the command's entry (qless_py_worker_main,
+    whose argv qless_worker_main parses) gone, and its pool threads reserve
+    as "<worker name>-<i>", which only the typed listen names them."""
+    s = client.schedules["tasks"]
+    jids = [s.add_now("sample.Succeed", {"n": i}) for i in range(4)]
+    script = ("import sys, qless, qless._core\n"
+              "del qless._core.qless_py_worker_main\n"
+              "c = qless.Client(%r, worker_name='lsn')\n"
+              "sys.exit(c.schedules['tasks'].listen(pool=2, max_jobs=4, allow='sample.*', interval=0.05))\n" % url)
+    env = worker_env(url)
+    env.pop("QLESS_WORKER_ALLOW")
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert [r.hget("ql:j:" + j, "state") for j in jids] == ["complete"] * 4
+    poppers = {h["worker"] for j in jids for h in client.jobs[j].history if h["what"] == "popped"}
+    assert poppers and poppers <= {"lsn-1", "lsn-2"}, poppers
+
+
+def test_listen_options_are_typed_and_checked(client, capfd):
+    """The listen entry's options dict (qless.i): an unknown name or a wrong
+    type raises before anything runs; values reach qless_listen_options
+    whole (max_jobs is 64-bit), and the core's refusal is exit status 2."""
+    from qless import _core, worker
+    h = client.schedules["tasks"]._h
+
+    def listen(opts):
+        return _core.qless_py_schedule_listen(h, worker.run, os.fork, opts, None, None)
+    with pytest.raises(qless.InvalidArgument, match="unknown option 'threads'"):
+        listen({"threads": 2})
+    with pytest.raises(TypeError, match="max_jobs"):
+        listen({"max_jobs": "3"})
+    assert listen({"max_jobs": -2 ** 40, "allow": "x"}) == 2
+    assert "max_jobs must be >= 0, not -1099511627776" in capfd.readouterr().err
+    assert listen({"size": 2, "pool": _core.QLESS_POOL_SERIAL + 7, "allow": "x"}) == 2
+    assert "pool must be" in capfd.readouterr().err
+
 
 def test_schedule_example_runs_and_is_the_one_in_the_docs(url):
     example = os.path.join(os.path.dirname(os.environ["QLESS_PY_EXAMPLE"]), "schedule_example.py")

@@ -83,9 +83,38 @@ class TestWorkerListen < QlessTest::Test
     assert_equal "waiting", @client.jobs[jid].state
   end
 
+  # listen runs qless_schedule_listen_run with typed options, not the
+  # worker command: it works with the command's entry (Core.worker_main,
+  # whose argv qless_worker_main parses) gone, and its pool threads reserve
+  # as "<worker name>-<i>", which only the typed listen names them.
+  def test_listen_hands_the_core_typed_options_not_a_command_line
+    jids = Array.new(4) { |i| @sched.add_now("TestJobs::Succeed", { "n" => i }) }
+    log = File.join(@dir, "stderr-typed")
+    code = <<~RUBY
+      require "qless"
+      require #{JOBS.inspect}
+      Qless::Core.singleton_class.send(:remove_method, :worker_main)
+      client = Qless::Client.new(#{QlessTest::URL.inspect}, worker_name: "lsn")
+      exit client.schedules["tasks"].listen(pool: 2, mode: :thread, max_jobs: 4, allow: "TestJobs::*", interval: 0.05)
+    RUBY
+    pid = spawn_child(QlessTest.ruby_command("-e", code), log, env: { "QLESS_WORKER_ALLOW" => nil })
+    assert_equal 0, finish(pid).exitstatus, File.read(log)
+    assert_equal %w[complete] * 4, jids.map { |j| @client.jobs[j].state }
+    poppers = jids.flat_map { |j| @client.jobs[j].history.select { |h| h["what"] == "popped" }.map { |h| h["worker"] } }
+    refute_empty poppers
+    assert_empty poppers.uniq - %w[lsn-1 lsn-2], poppers.inspect
+  end
+
   def test_listen_arguments_are_checked
     assert_raises(ArgumentError) { @sched.listen(mode: :green) }
     [0, -1, 1.5, "3"].each { |pool| assert_raises(ArgumentError, pool.inspect) { @sched.listen(pool: pool) } }
     assert_raises(ArgumentError) { Qless::Core.worker_main(["w"], ->(*) {}, 129) }
+    # The typed entry itself: its options Hash is checked before anything runs.
+    run = Qless::Worker.method(:run)
+    e = assert_raises(Qless::InvalidArgument) { Qless::Core.schedule_listen(@sched, run, { threads: 2 }) }
+    assert_match(/unknown option 'threads'/, e.message)
+    assert_raises(TypeError) { Qless::Core.schedule_listen(@sched, run, { max_jobs: "3" }) }
+    assert_raises(TypeError) { Qless::Core.schedule_listen("tasks", run, {}) }
+    assert_raises(TypeError) { Qless::Core.schedule_listen(@sched, nil, {}) }
   end
 end

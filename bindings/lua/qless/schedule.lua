@@ -99,13 +99,9 @@ function methods:next(jid, n)
   return (handle.items(when.named("Schedule:next", self._h.next, self._h, jid, n or 5)))
 end
 
--- listen's options: the worker engine's flag for each, and whether it
+-- listen's options: the core's listen option for each, and whether it
 -- takes an integer (else any number).
-local LISTEN = { pool = { "--size", true }, max_jobs = { "--max-jobs", true }, interval = { "--interval", false } }
-
-local function push(list, ...)
-  for _, v in ipairs({ ... }) do list[#list + 1] = v end
-end
+local LISTEN = { pool = { "size", true }, max_jobs = { "max_jobs", true }, interval = { "interval", false } }
 
 -- s:listen{pool = N, max_jobs = M, allow = "jobs.*" or {...}, interval = s}
 -- runs the due entries with the Lua worker (qless.worker: class
@@ -116,29 +112,34 @@ end
 -- to run without one.
 function methods:listen(opts)
   local where = "Schedule:listen"
+  local core = require "qless_core"
   check_type(where, "options", opts, "a table", "table")
-  opts = opts or {}
-  local args = { [0] = "qless-worker", "--queue", self.name, "--pool", "processes", "--name", self.client.worker_name }
-  if self.client.url ~= nil then push(args, "--url", self.client.url) end
-  if opts.pool == nil then push(args, "--size", "1") end
-  for key, value in pairs(opts) do
-    local flag = LISTEN[key]
+  local typed, allow = { pool = core.QLESS_POOL_PROCESSES, signals = 1 }, {}
+  for key, value in pairs(opts or {}) do
+    local field = LISTEN[key]
     if key == "allow" then
       for _, pattern in ipairs(type(value) == "table" and value or { value }) do
         check_type(where, "allow", pattern, "a string or a list of strings", "string")
-        push(args, "--allow", pattern)
+        allow[#allow + 1] = pattern
       end
-    elseif flag == nil then
+    elseif field == nil then
       convert.invalid(string.format("%s: unknown option '%s' (known: pool, max_jobs, allow, interval)",
         where, tostring(key)))
     else
-      local ok = flag[2] and math.type(value) == "integer" or (not flag[2] and type(value) == "number")
-      if not ok then when.type_error(where .. ": " .. key, flag[2] and "an integer" or "a number", value) end
+      local ok = field[2] and math.type(value) == "integer" or (not field[2] and type(value) == "number")
+      if not ok then when.type_error(where .. ": " .. key, field[2] and "an integer" or "a number", value) end
       if not (value > 0) then convert.invalid(string.format("%s: %s must be positive, not %s", where, key, value)) end
-      push(args, flag[1], tostring(value))
+      typed[field[1]] = value
     end
   end
-  return worker.main(args)
+  typed.allow = #allow > 0 and allow or nil
+  -- The tree classes of the allow-list the run will use ($QLESS_WORKER_ALLOW's without one).
+  local patterns = allow
+  if typed.allow == nil then
+    local env = core.qless_worker_main_args({})
+    for i = 0, env:size() - 1 do patterns[#patterns + 1] = env:get(i) end
+  end
+  return core.schedule_listen(self._h, worker.run, typed, worker.tree_classes(patterns))
 end
 
 return Schedule

@@ -63,22 +63,24 @@ class Schedule(Handle):
         are done; returns the worker's exit status (0 after a graceful stop).
         allow names the job classes it may import (default:
         $QLESS_WORKER_ALLOW); the worker refuses to run without one."""
+        import os
+        import sys
         from . import worker
+        from ._util import strlist
         if mode not in ("thread", "fork"):
             raise ValueError("Schedule.listen: mode must be 'thread' or 'fork', not %r" % (mode,))
         if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
             raise ValueError("Schedule.listen: pool must be a positive int, not %r" % (pool,))
-        argv = ["--queue", self.name, "--pool", "threads" if mode == "thread" else "processes",
-                "--size", str(pool), "--name", self.client.worker_name]
-        if self.client.url is not None:
-            argv += ["--url", self.client.url]
-        if max_jobs is not None:
-            argv += ["--max-jobs", str(max_jobs)]
-        if interval is not None:
-            argv += ["--interval", str(interval)]
-        for pattern in ([allow] if isinstance(allow, str) else allow or []):
-            argv += ["--allow", pattern]
-        return worker.main(argv)
+        patterns = [allow] if isinstance(allow, str) else list(allow or [])
+        try:   # the tree classes of the allow-list the run will use ($QLESS_WORKER_ALLOW's without one)
+            klasses, configs = worker.tree_classes(patterns or strlist(_core.qless_worker_main_args([])[0]))
+        except Exception as exc:   # a broken job module or a bad port declaration: nothing ran yet
+            print("Schedule.listen: finding the tree classes: %s: %s" % (type(exc).__name__, exc), file=sys.stderr)
+            return 1
+        opts = dict(size=pool, pool=_core.QLESS_POOL_THREADS if mode == "thread" else _core.QLESS_POOL_PROCESSES,
+                    max_jobs=max_jobs, interval=interval, allow=patterns or None, signals=1)
+        return int(_core.qless_py_schedule_listen(self._h, worker.run, os.fork, opts, klasses or None,
+                                                  configs or None))
 
 
 def _entry(e: Any, i: int) -> Dict[str, Any]:

@@ -52,19 +52,20 @@ module Qless
       # graceful stop). allow: the job classes it may run (default
       # $QLESS_WORKER_ALLOW); the worker refuses to run without one.
       def listen(pool: 1, mode: :thread, max_jobs: nil, allow: nil, interval: nil)
-        kind = { thread: "threads", fork: "processes" }.fetch(mode) do
+        kind = { thread: Core::QLESS_POOL_THREADS, fork: Core::QLESS_POOL_PROCESSES }.fetch(mode) do
           raise ArgumentError, "Schedule#listen: mode must be :thread or :fork, not #{mode.inspect}"
         end
         unless pool.is_a?(Integer) && pool.positive?
           raise ArgumentError, "Schedule#listen: pool must be a positive Integer, not #{pool.inspect}"
         end
 
-        argv = ["--queue", name, "--pool", kind, "--size", pool.to_s, "--name", @client.worker_name]
-        argv += ["--url", @client.url] if @client.url
-        argv += ["--max-jobs", max_jobs.to_s] if max_jobs
-        argv += ["--interval", interval.to_s] if interval
-        Array(allow).each { |pattern| argv += ["--allow", pattern.to_s] }
-        Worker.main(argv, threads: mode == :thread ? pool : 0)
+        # Children of a process pool leave through C's exit, past Ruby's
+        # at-exit flushing: keep nothing in Ruby's buffers.
+        $stdout.sync = true
+        $stderr.sync = true
+        opts = { size: pool, pool: kind, max_jobs: max_jobs, interval: interval, allow: allow && Array(allow),
+                 signals: 1 }
+        Core.schedule_listen(self, Worker.method(:run), opts, mode == :thread ? pool : 0, Worker.tree_options)
       end
 
       def inspect = Convert.inspect(self, "Schedule") { name }
