@@ -115,6 +115,7 @@ static const struct { const char *swig; const char *layer; } qless_php_layer[] =
 	{ "_p_qless_job", "qless\\job" }, { "_p_qless_recur", "qless\\recurringjob" },
 	{ "_p_qless_events", "qless\\events" }, { "_p_qless_strlist", "qless\\strlist" },
 	{ "_p_qless_joblist", "qless\\joblist" }, { "_p_qless_schedule", "qless\\schedule" },
+	{ "_p_qless_port", "qless\\port" }, { "_p_qless_channel", "qless\\channel" },
 };
 
 static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)

@@ -1,12 +1,8 @@
 <?php
 // Schedules (schedules.md §6.4, §7): a named queue seen as a schedule of
-// one-off jobs and recurring templates, every add unique by default.
-//   $s = $client->schedules['app-tasks'];
-//   $s->add('App\Jobs\Report', ['to' => 'ops'], ['cron' => '0 9 * * mon-fri']);
-//   $s->add('App\Jobs\Mail', null, ['at' => '7pm tomorrow']);
-//   $s->listen(['pool' => 4, 'allow' => 'App\Jobs\*']);
-// The C library decides what an entry is and what its jid is; this file
-// only turns PHP's time values into numbers and text and picks the call.
+// one-off jobs and recurring templates, every add unique by default. The C
+// library decides what an entry is and what its jid is; this file only turns
+// PHP's time values into numbers and text and picks the call.
 declare(strict_types=1);
 
 namespace Qless;
@@ -119,31 +115,15 @@ final class Schedule extends \QlessSchedule
     public function entries(): array
     {
         $e = parent::entries();
-        for ($out = [], $i = 0, $n = $e->size(); $i < $n; $i++) {
-            $kind = $e->kind($i);
-            $entry = ['jid' => $e->jid($i), 'klass' => $e->klass($i), 'kind' => $kind, 'next' => $e->next($i),
-                'priority' => $e->priority($i), 'tags' => [], 'description' => $e->description($i)];
-            for ($j = 0, $m = $e->tag_count($i); $j < $m; $j++) {
-                $entry['tags'][] = $e->tag($i, $j);
-            }
-            if ($kind !== 'at') {
-                $entry[$kind] = $kind === 'cron' ? $e->cron($i) : $e->interval($i);
-            }
-            $out[] = $entry;
-        }
-        return $out;
+        return items($e->size(), fn ($i) => ['jid' => $e->jid($i), 'klass' => $e->klass($i), 'kind' => $kind = $e->kind($i),
+            'next' => $e->next($i), 'priority' => $e->priority($i), 'tags' => items($e->tag_count($i), fn ($j) => $e->tag($i, $j)),
+            'description' => $e->description($i)] + ($kind === 'at' ? [] : [$kind => $kind === 'cron' ? $e->cron($i) : $e->interval($i)]));
     }
 
     /** @return float[] the next $n due times of entry $jid: a template's, a
      *  scheduled job's one time. NotFound when $jid is no pending entry of
      *  this schedule. */
-    public function next($jid, $n = 5): array
-    {
-        if (!is_string($jid)) {
-            throw new \TypeError(__METHOD__ . '(): jid must be a string, ' . get_debug_type($jid) . ' given');
-        }
-        return times(parent::next($jid, count_arg($n, __METHOD__, 'n')));
-    }
+    public function next($jid, $n = 5): array { return times(parent::next($jid, $n)); }
 
     /**
      * Runs the schedule's due jobs with the PHP worker (Worker.php on the
@@ -214,20 +194,10 @@ final class Schedule extends \QlessSchedule
 }
 
 /** $client->schedules[$name]: a Schedule (no I/O). Read-only. */
-final class Schedules implements \ArrayAccess
+final class Schedules extends ReadOnlyMap
 {
-    public function __construct(private readonly Client $client) {}
+    protected const HINT = 'add entries with $client->schedules[$name]->add(...), remove them with ->remove($jid)';
 
     public function offsetGet(mixed $name): Schedule { return $this->client->schedule($name); }
     public function offsetExists(mixed $name): bool { return is_string($name); }
-
-    public function offsetSet(mixed $name, mixed $value): void
-    {
-        throw new \LogicException('Qless\Schedules is read-only: add entries with $client->schedules[$name]->add(...)');
-    }
-
-    public function offsetUnset(mixed $name): void
-    {
-        throw new \LogicException('Qless\Schedules is read-only: remove entries with $schedule->remove($jid)');
-    }
 }
