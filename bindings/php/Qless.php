@@ -102,6 +102,19 @@ function counts(callable $fill): array
         'paused' => (bool)$c->paused_get()];
 }
 
+/** @internal The client a queue, job or schedule was made or read with
+ *  (Client::queue, ::job, ::schedule, the worker); a queue lends it to the jobs it pops and peeks. */
+trait Owned
+{
+    private ?\QlessClient $owner = null;
+
+    public function bind(?\QlessClient $client): static
+    {
+        $this->owner = $client;
+        return $this;
+    }
+}
+
 /** new Client(?string $url = null, ?array $options = null): $url null means
  *  $QLESS_URL, else the embedded server; options worker_name,
  *  connect_timeout_ms, command_timeout_ms (the constructor is the extension's). */
@@ -130,12 +143,7 @@ final class Client extends \QlessClient
     }
 
     /** The schedule (Schedule.php) of that name; no I/O. */
-    public function schedule($name): Schedule
-    {
-        $schedule = parent::schedule($name);
-        $schedule->client = $this;
-        return $schedule;
-    }
+    public function schedule($name): Schedule { return parent::schedule($name)->bind($this); }
 
     /** @return float[] the next $count fire times of a cron expression (cron.next, on the server's clock). */
     public function cronNext(string $expr, $count = 1): array { return times($this->cron_next($expr, $count)); }
@@ -175,21 +183,9 @@ final class Client extends \QlessClient
 
 final class Queue extends \QlessQueue
 {
-    private ?\QlessClient $owner = null;
+    use Owned;
 
-    /** @internal Sets the client this queue was made by (Client::queue), lent to its jobs. */
-    public function bind(\QlessClient $client): static
-    {
-        $this->owner = $client;
-        return $this;
-    }
-
-    /** @internal The jobs of a list, bound to this queue's client. */
-    private function bound(\QlessJobList $list): array
-    {
-        $jobs = iterator_to_array($list, false);
-        return $this->owner === null ? $jobs : array_map(fn (Job $job) => $job->bind($this->owner), $jobs);
-    }
+    private function bound(\QlessJobList $list): array { return array_map(fn (Job $job) => $job->bind($this->owner), iterator_to_array($list, false)); }
 
     public function name(): string { return $this->name_get(); }
 
@@ -266,7 +262,7 @@ trait Snapshot
  *  $message), heartbeat() (the new expiry), cancel(), track(), untrack(), refresh(). */
 final class Job extends \QlessJob
 {
-    use Snapshot;
+    use Snapshot, Owned;
 
     public function state(): string { return $this->state_get(); }
     public function worker(): string { return $this->worker_get(); }
@@ -287,15 +283,6 @@ final class Job extends \QlessJob
     public function retry($group = null, $message = null, $delay = 0.0): int { return parent::retry($delay, $group, $message); }
 
     // ---- as a tree job (jobtrees.md §9): what perform uses ----
-
-    private ?\QlessClient $owner = null;
-
-    /** @internal Sets the client the job was read with (Client::job, the worker). */
-    public function bind(\QlessClient $client): static
-    {
-        $this->owner = $client;
-        return $this;
-    }
 
     private function owner(string $what): \QlessClient
     {
@@ -326,11 +313,7 @@ final class Job extends \QlessJob
     public function tree(): ?Tree { return (new Trees($this->owner(__FUNCTION__)))[$this->jid()]; }
 
     /** The parent's Tree (its ports and store), or null for a root. */
-    public function parent(): ?Tree
-    {
-        $up = $this->tree()?->parent;
-        return $up === null ? null : (new Trees($this->owner(__FUNCTION__)))[$up];
-    }
+    public function parent(): ?Tree { return ($up = $this->tree()?->parent) === null ? null : (new Trees($this->owner(__FUNCTION__)))[$up]; }
 
     /** $job->children()['name'] is a child's jid; ->put(name, klass, data) creates one. */
     public function children(): Children { return new Children($this->owner(__FUNCTION__), $this->jid(), $this->queue()); }
@@ -344,10 +327,7 @@ final class Job extends \QlessJob
      *  null. Qless\StateError at the call when the worker does not run the
      *  job as a tree job. Otherwise, for a job this client holds: suspends
      *  it now; true when input that came during the run requeued it. */
-    public function suspend(): ?bool
-    {
-        return \qless_swig_worker_suspend($this) ? null : (bool)parent::suspend();   // null: the worker's perform of this job
-    }
+    public function suspend(): ?bool { return \qless_swig_worker_suspend($this) ? null : (bool)parent::suspend(); }
 }
 
 /** Inherited: cancel(), set_backlog(), set_retries(), ... */
@@ -364,11 +344,7 @@ final class RecurringJob extends \QlessRecur
 final class Events extends \QlessEvents
 {
     /** The next [channel, message] within $timeoutMs milliseconds, or null. */
-    public function next($timeoutMs): ?array
-    {
-        [$channel, $message] = parent::next($timeoutMs);
-        return $channel === null ? null : [$channel, $message];
-    }
+    public function next($timeoutMs): ?array { return ($next = parent::next($timeoutMs))[0] === null ? null : $next; }
 }
 
 /** A list of strings (jids, names) as the extension returns it. */

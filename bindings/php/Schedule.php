@@ -29,34 +29,22 @@ final class When
 function when(string $text, \DateTimeInterface|int|float|null $now = null): When
 {
     $w = new \QlessWhen();
-    \qless_when_parse($text, $now === null ? microtime(true) : epoch($now, 'Qless\when(): now'), $w);
+    \qless_when_parse($text, $now === null ? microtime(true) : seconds($now, 'Qless\when(): now', true), $w);
     $kinds = [\QLESS_WHEN_AT => 'at', \QLESS_WHEN_INTERVAL => 'interval', \QLESS_WHEN_CRON => 'cron'];
     return new When($kinds[$w->kind_get()], $w->at_get(), $w->interval_get(), $w->cron_get());
 }
 
-/** @internal A number or a DateTimeInterface as epoch seconds. */
-function epoch(mixed $value, string $what): float
+/** @internal A number, or as seconds a DateTimeInterface (with $at: epoch seconds) or a DateInterval (a length). */
+function seconds(mixed $value, string $what, bool $at = false): float
 {
-    if (is_int($value) || is_float($value)) {
-        return (float)$value;
-    }
-    if ($value instanceof \DateTimeInterface) {
-        return (float)$value->format('U.u');
-    }
-    throw new \TypeError("$what must be text, a number or a DateTimeInterface, " . get_debug_type($value) . ' given');
-}
-
-/** @internal A number of seconds or a DateInterval as seconds. */
-function seconds(mixed $value, string $what): float
-{
-    if (is_int($value) || is_float($value)) {
-        return (float)$value;
-    }
-    if ($value instanceof \DateInterval) {
+    return match (true) {
+        is_int($value) || is_float($value) => (float)$value,
+        $at && $value instanceof \DateTimeInterface => (float)$value->format('U.u'),
         // Counted from the epoch, so that a month has a definite length.
-        return (float)(new \DateTimeImmutable('@0'))->add($value)->format('U.u');
-    }
-    throw new \TypeError("$what must be text, a number of seconds or a DateInterval, " . get_debug_type($value) . ' given');
+        !$at && $value instanceof \DateInterval => (float)(new \DateTimeImmutable('@0'))->add($value)->format('U.u'),
+        default => throw new \TypeError("$what must be text, " . ($at ? 'a number or a DateTimeInterface' : 'a number of seconds or a DateInterval')
+            . ', ' . get_debug_type($value) . ' given'),
+    };
 }
 
 /** One of these, made by Client::schedule($name) or $client->schedules[$name]
@@ -68,8 +56,7 @@ final class Schedule extends \QlessSchedule
         'key' => null, 'jid' => null, 'priority' => null, 'retries' => null, 'tags' => null, 'backlog' => null,
         'report' => false];
 
-    /** @internal The client it was made from (for its clock and URL). */
-    public ?Client $client = null;
+    use Owned;   // the client it was made from (for its URL)
 
     public function name(): string { return $this->name_get(); }
 
@@ -88,10 +75,9 @@ final class Schedule extends \QlessSchedule
         $c = $this->cOptions($o) + ['cron' => $o['cron']];
         // Text goes to the extension as text, which reads it as each option
         // means it; the core chooses (and refuses) among the times.
-        foreach (['at' => epoch(...), 'in' => seconds(...), 'every' => seconds(...)] as $k => $convert) {
+        foreach (['at' => true, 'in' => false, 'every' => false] as $k => $at) {
             if ($o[$k] !== null) {
-                $c[is_string($o[$k]) ? "{$k}_text" : $k] = is_string($o[$k]) ? $o[$k]
-                    : $convert($o[$k], "Qless\\Schedule::add(): option $k");
+                $c[is_string($o[$k]) ? "{$k}_text" : $k] = is_string($o[$k]) ? $o[$k] : seconds($o[$k], "Qless\\Schedule::add(): option $k", $at);
             }
         }
         $found = $this->add_entry($klass, $data === null ? null : encode($data, __METHOD__), $c);
@@ -163,7 +149,7 @@ final class Schedule extends \QlessSchedule
 
     private function client(): Client
     {
-        return $this->client ?? throw new \LogicException('this Qless\Schedule was not made by Qless\Client::schedule');
+        return $this->owner ?? throw new \LogicException('this Qless\Schedule was not made by Qless\Client::schedule');
     }
 
     private function options(array $given, array $defaults, string $method): array

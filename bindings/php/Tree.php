@@ -113,13 +113,10 @@ final class Children extends ReadOnlyMap implements \IteratorAggregate, \Countab
      *  options are Queue::put's (inports, outports, aliases, priority, ...). */
     public function put(string $name, string $klass, array|object $data = [], array $options = []): string
     {
-        $taken = array_intersect(array_keys($options), ['parent', 'name', 'by', 'report']);
-        if ($taken) {
+        if ($taken = array_intersect(array_keys($options), ['parent', 'name', 'by', 'report'])) {
             throw new \InvalidArgumentException('Qless\Children::put: ' . implode(', ', $taken) . ' are set by put');
         }
-        $queue = $options['queue'] ?? $this->queue;
-        unset($options['queue']);
-        return $this->client->queue($queue)->put($klass, $data,
-            ['parent' => $this->jid, 'name' => $name, 'by' => "job:{$this->jid}"] + $options);
+        return $this->client->queue($options['queue'] ?? $this->queue)->put($klass, $data,
+            ['parent' => $this->jid, 'name' => $name, 'by' => "job:{$this->jid}"] + array_diff_key($options, ['queue' => 0]));
     }
 }
