@@ -76,17 +76,13 @@ static long qless_php_strings(zval *array, const char **items)
 }
 %}
 
-/* Strings in: only PHP strings (or null -> NULL), whatever strict_types
- * says: SWIG's stock typemap converts other types in place and leaks the
- * converted string. An embedded NUL would silently truncate, so it is refused. */
+/* Strings in: only PHP strings without NUL bytes (or null -> NULL), whatever
+ * strict_types says: SWIG's stock typemap converts other types in place and
+ * leaks the converted string. */
 %typemap(in, phptype="?string") const char *, char * {
-	if (Z_TYPE($input) == IS_NULL) {
-		$1 = NULL;
-	} else if (Z_TYPE($input) != IS_STRING) {
-		zend_type_error("$symname(): $1_name must be a string, %s given", zend_zval_type_name(&$input));
-		SWIG_fail;
-	} else if (!($1 = ($1_ltype)qless_php_str(&$input))) {
-		zend_value_error("$symname(): $1_name contains a NUL byte");
+	if (Z_TYPE($input) != IS_NULL && !($1 = ($1_ltype)qless_php_str(&$input))) {
+		if (Z_TYPE($input) == IS_STRING) zend_value_error("$symname(): $1_name contains a NUL byte");
+		else zend_type_error("$symname(): $1_name must be a string, %s given", zend_zval_type_name(&$input));
 		SWIG_fail;
 	}
 }
@@ -121,31 +117,21 @@ static long qless_php_strings(zval *array, const char **items)
 	RETVAL_NULL();
 }
 
-/* Handles the extension hands out are objects of the class of the layer that
- * extends the generated one (Qless\Job extends QlessJob) once it is loaded,
- * else of the generated class. Looked up by name (the class table's keys are
- * lower case) at each call: a request's user classes die with the request. */
+/* Handles the extension hands out are objects of the layer's class of the
+ * same name in Qless\ (QlessJob -> Qless\Job) when Qless.php has defined one
+ * that extends the generated class, else of the generated class. Looked up
+ * at each call: a request's user classes die with the request. */
 %{
-static const struct { const char *swig; const char *layer; } qless_php_layer[] = {
-	{ "_p_qless_client", "qless\\client" }, { "_p_qless_queue", "qless\\queue" },
-	{ "_p_qless_job", "qless\\job" }, { "_p_qless_recur", "qless\\recurringjob" },
-	{ "_p_qless_events", "qless\\events" }, { "_p_qless_strlist", "qless\\strlist" },
-	{ "_p_qless_joblist", "qless\\joblist" }, { "_p_qless_schedule", "qless\\schedule" },
-	{ "_p_qless_port", "qless\\port" }, { "_p_qless_channel", "qless\\channel" },
-};
-
 static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)
 {
-	size_t i;
+	zend_class_entry *swig = (zend_class_entry *)type->clientdata, *ce;
+	char name[64];
 	ZVAL_NULL(z);   /* SWIG_SetPointerZval reuses an object already in z */
-	for (i = 0; ptr && i < sizeof qless_php_layer / sizeof *qless_php_layer; i++) {
-		zend_class_entry *ce;
-		if (strcmp(type->name, qless_php_layer[i].swig) != 0)
-			continue;
-		ce = zend_hash_str_find_ptr(EG(class_table), qless_php_layer[i].layer, strlen(qless_php_layer[i].layer));
-		if (ce && type->clientdata && instanceof_function(ce, (zend_class_entry *)type->clientdata))
+	if (ptr && swig && strncmp(ZSTR_VAL(swig->name), "Qless", 5) == 0) {
+		snprintf(name, sizeof name, "qless\\%s", ZSTR_VAL(swig->name) + 5);
+		zend_str_tolower(name, strlen(name));   /* the class table's keys */
+		if ((ce = zend_hash_str_find_ptr(EG(class_table), name, strlen(name))) && instanceof_function(ce, swig))
 			ZVAL_OBJ(z, ce->create_object(ce));
-		break;
 	}
 	SWIG_SetPointerZval(z, ptr, type, own);
 }
@@ -181,16 +167,13 @@ static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)
 /* null -> (NULL, 0); an array of strings (values, in order), even empty ->
  * a non-NULL array. The strings stay owned by the PHP array. */
 %typemap(in, phptype="?array") (const char *const *QLESS_STRV, size_t QLESS_STRC) (const char **tmp = NULL, long n = 0) {
-	if (Z_TYPE($input) != IS_NULL && Z_TYPE($input) != IS_ARRAY) {
-		zend_type_error("$symname(): argument $argnum must be an array of strings, %s given", zend_zval_type_name(&$input));
-		SWIG_fail;
-	}
 	if (Z_TYPE($input) == IS_ARRAY && !(tmp = calloc(zend_hash_num_elements(Z_ARRVAL($input)) + 1, sizeof *tmp))) {
 		qless_php_raise(QLESS_ENOMEM, "out of memory");
 		SWIG_fail;
 	}
-	if (tmp && (n = qless_php_strings(&$input, tmp)) < 0) {
-		zend_type_error("$symname(): argument $argnum must be an array of strings without NUL bytes");
+	if (Z_TYPE($input) != IS_NULL && (!tmp || (n = qless_php_strings(&$input, tmp)) < 0)) {
+		zend_type_error("$symname(): argument $argnum must be an array of strings without NUL bytes, %s given",
+		                zend_zval_type_name(&$input));
 		SWIG_fail;
 	}
 	$1 = ($1_ltype)tmp; $2 = (size_t)n;

@@ -340,6 +340,7 @@ final class RecurringJob extends \QlessRecur
     public function setInterval(float $seconds): void { $this->set_interval($seconds); }
     public function setPriority(float $priority): void { $this->set_priority($priority); }
 }
+class_alias(RecurringJob::class, 'Qless\Recur');   // what the extension's QlessRecur handles come back as (php.i)
 
 final class Events extends \QlessEvents
 {
