@@ -20,11 +20,6 @@ static void qless_php_raise(int code, const char *message)
 	zend_throw_exception(qless_php_errors[qless_swig_error_index(code)], message, code);
 }
 
-static void qless_php_throw(int code)
-{
-	qless_php_raise(code, qless_error_last_message());
-}
-
 /* Output values of one call: none -> null, one -> itself, several -> a
  * list (also when the first is null, unlike SWIG's t_output_helper). */
 static void qless_php_output(zval *result, zval *value, int *count)
@@ -113,7 +108,7 @@ static long qless_php_strings(zval *array, const char **items)
  * function with out-parameters returns a status, so the argout typemaps
  * below can rely on it being declared. */
 %typemap(out) int QLESS_STATUS_OUT (int qless_nout = 0) {
-	if ($1 < 0) { qless_php_throw($1); SWIG_fail; }
+	if ($1 < 0) { qless_php_raise($1, qless_error_last_message()); SWIG_fail; }
 	RETVAL_NULL();
 }
 
@@ -180,7 +175,6 @@ static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)
 }
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); }
 
-/* ==== options structs from a PHP associative array (issue 13, option typemaps) ==== */
 %{
 /* Options (an array of name => value, or null; a null value is "not
  * given") into *opts; list arrays go to lists. Returns 0, or -1 with an
@@ -287,7 +281,7 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 		qless_client *client = NULL;
 		int rc = qless_client_new(&client, url, opts);
 		if (rc < 0)
-			qless_php_throw(rc);
+			qless_php_raise(rc, qless_error_last_message());
 		return client;
 	}
 }

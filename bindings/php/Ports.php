@@ -1,12 +1,11 @@
 <?php
-// Ports, channels and per-job state (qless/tree.h) on PHP's side: values
-// go in and come out as PHP data, JSON only on the wire.
+// Ports, channels and per-job state (qless/tree.h) on PHP's side: values go in and come out as PHP data, JSON only
+// on the wire.
 declare(strict_types=1);
 
 namespace Qless;
 
-/** $x->ports->in / ->out: a job's ports of one direction. (in is not
- *  reserved as a property name in PHP, so the spelling stays.) */
+/** $x->ports->in / ->out: a job's ports of one direction. (in is not reserved as a property name in PHP.) */
 final class Ports
 {
     public readonly PortSide $in;
@@ -14,8 +13,7 @@ final class Ports
 
     public function __construct(\QlessClient $client, string $jid)
     {
-        $this->in = new PortSide($client, $jid, 0);
-        $this->out = new PortSide($client, $jid, 1);
+        [$this->in, $this->out] = [new PortSide($client, $jid, 0), new PortSide($client, $jid, 1)];
     }
 }
 
@@ -34,8 +32,7 @@ final class PortSide extends ReadOnlyMap
     public function remove(string ...$names): int { return (int)$this->client->port_remove($this->jid, $this->dir, $names); }
 }
 
-/** One port of a job: the extension's Port (no I/O until it is used; ->name,
- *  size() inherited), with PHP values in and out. */
+/** One port of a job: the extension's Port (no I/O until it is used; ->name, size() inherited), PHP values in and out. */
 final class Port extends \QlessPort
 {
     /** @return array up to $count values, removed from the port */
@@ -74,13 +71,14 @@ final class Store implements \ArrayAccess
 {
     public function __construct(private \QlessClient $client, private string $jid) {}
 
-    public function offsetGet(mixed $key): mixed { return ($json = $this->client->state_get($this->jid, $key)) === null ? null : decode($json); }
+    public function offsetGet(mixed $key): mixed { return ($j = $this->client->state_get($this->jid, $key)) === null ? null : decode($j); }
     public function offsetExists(mixed $key): bool { return $this->client->state_get($this->jid, $key) !== null; }
     public function offsetUnset(mixed $key): void { $this->client->state_del($this->jid, [$key]); }
 
     public function offsetSet(mixed $key, mixed $value): void
     {
-        $this->client->state_set($this->jid, $key ?? throw new \TypeError('Qless\Store[]: a key is needed ($store[] = ... has none)'), json($value));
+        $key ?? throw new \TypeError('Qless\Store[]: a key is needed ($store[] = ... has none)');
+        $this->client->state_set($this->jid, $key, json($value));
     }
 
     /** @return array<string,mixed> every key (a snapshot: the extension's Store) */

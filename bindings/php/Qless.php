@@ -1,11 +1,8 @@
 <?php
-// The Qless namespace on the qless extension (swig/php.i). SWIG 4.1's PHP
-// backend has no namespaces, so the generated classes are global (QlessClient,
-// QlessJob, ...; swig/objects.i); these extend them, and once this file is
-// loaded the extension hands out its handles as these. The object model's
-// methods are inherited; what is here is PHP's side only: JSON data, camelCase
-// getters, variadic lists, null for "not found", iterable lists. Overrides
-// stay signature-compatible, so some parameters are untyped: the extension checks them.
+// The Qless namespace on the qless extension (swig/php.i), whose classes are global (QlessClient, QlessJob, ...;
+// swig/objects.i): these extend them, and the extension then hands out its handles as these. Only PHP's side is
+// here: JSON data, camelCase getters, variadic lists, null for "not found", iterable lists. Overrides stay
+// signature-compatible with the generated methods, so some parameters are untyped: the extension checks them.
 declare(strict_types=1);
 
 namespace Qless;
@@ -18,15 +15,13 @@ require_once __DIR__ . '/Tree.php';
 require_once __DIR__ . '/Schedule.php';
 require_once __DIR__ . '/Ports.php';
 
-/** Throw it (or a subclass) from job code to have the job retried after the
- *  worker's backoff delay instead of failed (failed once its retries are
- *  used up; docs/workers.md). */
+/** Throw it (or a subclass) from job code to have the job retried after the worker's backoff delay instead of
+ *  failed (failed once its retries are used up; docs/workers.md). */
 class RetryableError extends \Exception {}
 
 /** @internal One value as JSON text. */
 function json(mixed $value): string { return json_encode($value, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES); }
 
-/** @internal */
 function decode(string $json): mixed { return json_decode($json, true, 512, JSON_THROW_ON_ERROR); }
 
 /** @internal Job data is a JSON object; an empty PHP array means {}. */
@@ -40,9 +35,6 @@ function encode(mixed $data, string $method): string
 
 /** @internal [$item(0), ..., $item($n - 1)]: the items of an indexed handle. */
 function items(int $n, callable $item): array { return $n > 0 ? array_map($item, range(0, $n - 1)) : []; }
-
-/** @internal The times of a TimeList (cron.next, recur.next) as floats. */
-function times(\QlessTimeList $list): array { return items($list->size(), $list->get(...)); }
 
 /** @internal null when $read throws NotFound. */
 function found(callable $read): mixed
@@ -115,13 +107,11 @@ trait Owned
     }
 }
 
-/** new Client(?string $url = null, ?array $options = null): $url null means
- *  $QLESS_URL, else the embedded server; options worker_name,
- *  connect_timeout_ms, command_timeout_ms (the constructor is the extension's). */
+/** new Client(?string $url = null, ?array $options = null) (the extension's constructor): $url null means $QLESS_URL,
+ *  else the embedded server; options worker_name, connect_timeout_ms, command_timeout_ms. */
 final class Client extends \QlessClient
 {
-    /** The URL it was made with (null: $QLESS_URL or the embedded server);
-     *  null too for the clients the extension hands out. */
+    /** The URL it was made with (null: $QLESS_URL or the embedded server, or a client the extension handed out). */
     public ?string $url = null;
 
     public function __construct($url = null, $options = null)
@@ -146,10 +136,9 @@ final class Client extends \QlessClient
     public function schedule($name): Schedule { return parent::schedule($name)->bind($this); }
 
     /** @return float[] the next $count fire times of a cron expression (cron.next, on the server's clock). */
-    public function cronNext(string $expr, $count = 1): array { return times($this->cron_next($expr, $count)); }
+    public function cronNext(string $expr, $count = 1): array { $t = $this->cron_next($expr, $count); return items($t->size(), $t->get(...)); }
 
     public function workerName(): string { return $this->worker_name_get(); }
-    /** @return string[] */
     public function queueNames(): array { return $this->queue_names()->toArray(); }
 
     /** @return array<string,array> each known queue's counts (as Queue::counts), by name. */
@@ -185,16 +174,14 @@ final class Queue extends \QlessQueue
 {
     use Owned;
 
-    private function bound(\QlessJobList $list): array { return array_map(fn (Job $job) => $job->bind($this->owner), iterator_to_array($list, false)); }
+    private function bound($list): array { return array_map(fn (Job $j) => $j->bind($this->owner), iterator_to_array($list, false)); }
 
     public function name(): string { return $this->name_get(); }
 
-    /** Options: jid, delay, priority, retries, tags, depends, unique (bool: the
-     *  jid is the C library's unique jid of the job, or of key, and an
-     *  identical pending job is not put again), key, report (with unique:
-     *  [jid, inserted] instead of the jid); job trees: tree (bool), parent and
-     *  name, inports/outports (port => [] or ['default' => v]), aliases, by.
-     *  Returns the jid. */
+    /** Options: jid, delay, priority, retries, tags, depends, unique (bool: the jid is the C library's unique jid of
+     *  the job, or of key, and an identical pending job is not put again), key, report (with unique: [jid, inserted]
+     *  instead of the jid); job trees: tree (bool), parent and name, inports/outports (port => [] or ['default' => v]),
+     *  aliases, by. Returns the jid. */
     public function put($klass, $data = [], ?array $options = null): string|array
     {
         $o = $options ?? [];
@@ -206,8 +193,8 @@ final class Queue extends \QlessQueue
         return $report ? parent::put_unique($klass, $data, $o) : parent::put($klass, $data, $o);
     }
 
-    /** worker.register: new tree jobs of $klass on this queue get these
-     *  ports (['inports' => [port => spec], 'outports' => ...]); true when $klass was new. */
+    /** worker.register: new tree jobs of $klass here get these ports (['inports' => [port => spec], 'outports' => ...]);
+     *  true when $klass was new. */
     public function registerKlass(string $klass, array $config): bool
     {
         return $this->register_klass($klass, json((object)array_map(json_decode(...), treePorts($config, __METHOD__))));
@@ -229,15 +216,13 @@ final class Queue extends \QlessQueue
         return $count === null ? ($jobs[0] ?? null) : $jobs;
     }
 
-    /** @return Job[] up to $count jobs. */
     public function popMany($count): array { return $this->bound(parent::pop($count)); }
     /** @return Job[] up to $count waiting jobs, without taking them. */
     public function peek($count = 1): array { return $this->bound(parent::peek($count)); }
     /** @return array<string,int|bool> waiting, running, stalled, scheduled, depends, recurring, paused */
     public function counts(): array { return counts($this->counts_get(...)); }
 
-    /** A recurring job every $interval seconds. Options: jid, offset, priority,
-     *  retries, backlog, tags. Returns its jid. */
+    /** A recurring job every $interval seconds. Options: jid, offset, priority, retries, backlog, tags. Returns its jid. */
     public function recur($klass, $data, $interval, ?array $options = null): string
     {
         // Unlike the protocol (0), this API's instances retry 5 times by default.
@@ -254,7 +239,6 @@ trait Snapshot
     public function data(): array { return decode($this->data_get()); }
     public function priority(): float { return $this->priority_get(); }
     public function retries(): int { return $this->retries_get(); }
-    /** @return string[] */
     public function tags(): array { return items($this->tag_count_get(), $this->tag_at(...)); }
 }
 
@@ -274,9 +258,8 @@ final class Job extends \QlessJob
     public function tag(string ...$tags): void { $this->tag_add($tags); }
     public function untag(string ...$tags): void { $this->tag_remove($tags); }
 
-    /** Puts the job (in any state) into $queue. Options: delay, priority,
-     *  retries, tags, depends, and put's job-tree options (tree, parent,
-     *  name, inports, outports, aliases, by), which convert or attach it. */
+    /** Puts the job (in any state) into $queue. Options: delay, priority, retries, tags, depends, and put's job-tree
+     *  options (tree, parent, name, inports, outports, aliases, by), which convert or attach it. */
     public function requeue($queue, ?array $options = null): void { parent::requeue($queue, putOptions($options ?? [], __METHOD__)); }
 
     /** Gives the job back after $delay seconds; returns the retries left (-1: it failed). */
@@ -290,9 +273,8 @@ final class Job extends \QlessJob
             "Qless\\Job::$what: this job does not know its client (jobs from perform, Client::job() and a Client::queue()'s pop and peek do)");
     }
 
-    /** ->ports (->in['p'], ->out['p']: Ports.php), ->store (the job's
-     *  private state; state() is its qless state) and ->client (the client
-     *  the job was read with; in a worker, the engine's connection). */
+    /** ->ports (->in['p'], ->out['p']: Ports.php), ->store (the job's private state; state() is its qless state) and
+     *  ->client (the client the job was read with; in a worker, the engine's connection). */
     public function __get($name)
     {
         return match ($name) {
@@ -317,16 +299,12 @@ final class Job extends \QlessJob
 
     /** $job->children()['name'] is a child's jid; ->put(name, klass, data) creates one. */
     public function children(): Children { return new Children($this->owner(__FUNCTION__), $this->jid(), $this->queue()); }
-    /** Takes up to $count values from input port $port. */
     public function read(string $port, $count = 1): array { return $this->__get('ports')->in[$port]->read($count); }
-    /** Writes the values to output port $port. */
     public function write(string $port, mixed ...$values): void { $this->__get('ports')->out[$port]->write(...$values); }
 
-    /** In a worker's perform: the job sleeps once perform returns, until
-     *  input or Tree::run wakes it (at once if input came during the run);
-     *  null. Qless\StateError at the call when the worker does not run the
-     *  job as a tree job. Otherwise, for a job this client holds: suspends
-     *  it now; true when input that came during the run requeued it. */
+    /** In a worker's perform: the job sleeps once perform returns, until input or Tree::run wakes it (at once if input
+     *  came during the run); null. Qless\StateError at the call when the worker does not run the job as a tree job.
+     *  Otherwise, for a job this client holds: suspends it now; true when input that came during the run requeued it. */
     public function suspend(): ?bool { return \qless_swig_worker_suspend($this) ? null : (bool)parent::suspend(); }
 }
 

@@ -1,31 +1,24 @@
 <?php
-// Schedules (schedules.md §6.4, §7): a named queue seen as a schedule of
-// one-off jobs and recurring templates, every add unique by default. The C
-// library decides what an entry is and what its jid is; this file only turns
-// PHP's time values into numbers and text and picks the call.
+// Schedules (schedules.md §6.4, §7): a named queue seen as a schedule of one-off jobs and recurring templates, every
+// add unique by default. The C library decides what an entry is and what its jid is; this file only turns PHP's time
+// values into numbers and text and picks the call.
 declare(strict_types=1);
 
 namespace Qless;
 
-/** What a time text means: kind 'at' (once, at $at), 'interval' (every
- *  $interval seconds, first at $at) or 'cron' (at the fire times of the
- *  normalised expression $cron; $at is 0). */
+/** What a time text means: kind 'at' (once, at $at), 'interval' (every $interval seconds, first at $at) or 'cron'
+ *  (at the fire times of the normalised expression $cron; $at is 0). */
 final class When
 {
     public function __construct(public readonly string $kind, public readonly float $at,
                                 public readonly float $interval, public readonly string $cron) {}
 
     /** $at as a UTC DateTimeImmutable. */
-    public function dateTime(): \DateTimeImmutable
-    {
-        return \DateTimeImmutable::createFromFormat('U.u', sprintf('%.6F', $this->at), new \DateTimeZone('UTC'));
-    }
+    public function dateTime(): \DateTimeImmutable { return new \DateTimeImmutable(sprintf('@%.6F', $this->at)); }
 }
 
-/** Reads English time text ('7pm tomorrow', 'in 5 minutes', 'every monday
- *  9am', ISO 8601, epoch seconds) relative to $now (default: the clock);
- *  no server is asked. Qless\InvalidArgument names the word and column a
- *  text went wrong at. */
+/** Reads English time text ('7pm tomorrow', 'in 5 minutes', 'every monday 9am', ISO 8601, epoch seconds) relative to
+ *  $now (default: the clock); no server is asked. Qless\InvalidArgument names the word and column a text went wrong at. */
 function when(string $text, \DateTimeInterface|int|float|null $now = null): When
 {
     $w = new \QlessWhen();
@@ -42,14 +35,13 @@ function seconds(mixed $value, string $what, bool $at = false): float
         $at && $value instanceof \DateTimeInterface => (float)$value->format('U.u'),
         // Counted from the epoch, so that a month has a definite length.
         !$at && $value instanceof \DateInterval => (float)(new \DateTimeImmutable('@0'))->add($value)->format('U.u'),
-        default => throw new \TypeError("$what must be text, " . ($at ? 'a number or a DateTimeInterface' : 'a number of seconds or a DateInterval')
-            . ', ' . get_debug_type($value) . ' given'),
+        default => throw new \TypeError("$what must be text, a number " . ($at ? 'or a DateTimeInterface, ' : 'of seconds or a DateInterval, ')
+            . get_debug_type($value) . ' given'),
     };
 }
 
-/** One of these, made by Client::schedule($name) or $client->schedules[$name]
- *  (no I/O). Inherited: remove($jid) (false when there was no such pending
- *  entry), list() (the entries as JSON text). */
+/** Made by Client::schedule($name) or $client->schedules[$name] (no I/O). Inherited: remove($jid) (false when there was
+ *  no such pending entry), list() (the entries as JSON text). */
 final class Schedule extends \QlessSchedule
 {
     private const ADD_OPTIONS = ['at' => null, 'in' => null, 'cron' => null, 'every' => null, 'unique' => true,
@@ -60,15 +52,11 @@ final class Schedule extends \QlessSchedule
 
     public function name(): string { return $this->name_get(); }
 
-    /**
-     * Adds an entry that runs at 'at' (once: text, epoch seconds or a
-     * DateTimeInterface), 'in' (once, after text, seconds or a DateInterval),
-     * 'every' (a template: text such as '2 days at 9am', seconds or a
-     * DateInterval) or at the times of 'cron'; exactly one of them. Other
-     * options: unique (default true), key, jid, priority, retries, tags,
-     * backlog (templates), report. Returns the jid whether or not an
-     * identical entry was pending; with 'report' => true [jid, inserted].
-     */
+    /** Adds an entry that runs at 'at' (once: text, epoch seconds or a DateTimeInterface), 'in' (once, after text,
+     *  seconds or a DateInterval), 'every' (a template: text such as '2 days at 9am', seconds or a DateInterval) or at
+     *  the times of 'cron'; exactly one of them. Other options: unique (default true), key, jid, priority, retries,
+     *  tags, backlog (templates), report. Returns the jid whether or not an identical entry was pending; with
+     *  'report' => true [jid, inserted]. */
     public function add(string $klass, mixed $data = null, array $opts = []): string|array
     {
         $o = $this->options($opts, self::ADD_OPTIONS, __METHOD__);
@@ -77,7 +65,8 @@ final class Schedule extends \QlessSchedule
         // means it; the core chooses (and refuses) among the times.
         foreach (['at' => true, 'in' => false, 'every' => false] as $k => $at) {
             if ($o[$k] !== null) {
-                $c[is_string($o[$k]) ? "{$k}_text" : $k] = is_string($o[$k]) ? $o[$k] : seconds($o[$k], "Qless\\Schedule::add(): option $k", $at);
+                $c[is_string($o[$k]) ? "{$k}_text" : $k] = is_string($o[$k]) ? $o[$k]
+                    : seconds($o[$k], "Qless\\Schedule::add(): option $k", $at);
             }
         }
         $found = $this->add_entry($klass, $data === null ? null : encode($data, __METHOD__), $c);
@@ -88,16 +77,14 @@ final class Schedule extends \QlessSchedule
      *  (without the times and backlog). */
     public function addNow(string $klass, mixed $data = null, array $opts = []): string|array
     {
-        $defaults = array_diff_key(self::ADD_OPTIONS, array_flip(['at', 'in', 'cron', 'every', 'backlog']));
-        $o = $this->options($opts, $defaults, __METHOD__);
+        $o = $this->options($opts, array_diff_key(self::ADD_OPTIONS, array_flip(['at', 'in', 'cron', 'every', 'backlog'])), __METHOD__);
         $found = $this->add_now($klass, $data === null ? null : encode($data, __METHOD__), $this->cOptions($o));
         return $o['report'] ? $found : $found[0];
     }
 
-    /** @return array[] the pending entries: templates by next due time, then
-     *  scheduled jobs, each ['jid', 'klass', 'kind' => 'cron'|'interval'|'at',
-     *  'cron' or 'interval', 'next', 'priority', 'tags', 'description']. Jobs
-     *  waiting or running are none. */
+    /** @return array[] the pending entries: templates by next due time, then scheduled jobs, each ['jid', 'klass',
+     *  'kind' => 'cron'|'interval'|'at', 'cron' or 'interval', 'next', 'priority', 'tags', 'description']. Jobs waiting
+     *  or running are none. */
     public function entries(): array
     {
         $e = parent::entries();
@@ -106,10 +93,9 @@ final class Schedule extends \QlessSchedule
             'description' => $e->description($i)] + ($kind === 'at' ? [] : [$kind => $kind === 'cron' ? $e->cron($i) : $e->interval($i)]));
     }
 
-    /** @return float[] the next $n due times of entry $jid: a template's, a
-     *  scheduled job's one time. NotFound when $jid is no pending entry of
-     *  this schedule. */
-    public function next($jid, $n = 5): array { return times(parent::next($jid, $n)); }
+    /** @return float[] the next $n due times of entry $jid: a template's, a scheduled job's one time. NotFound when
+     *  $jid is no pending entry of this schedule. */
+    public function next($jid, $n = 5): array { $t = parent::next($jid, $n); return items($t->size(), $t->get(...)); }
 
     /**
      * Runs the schedule's due jobs with the PHP worker (Worker.php on the

@@ -1,7 +1,6 @@
 <?php
-// Job trees (qless/tree.h) on PHP's side: $client->trees[$jid] and
-// $client->aliases[$alias]. The protocol's rules stay in the server; this
-// only turns the extension's Tree into arrays and "not found" into null.
+// Job trees (qless/tree.h) on PHP's side: $client->trees[$jid] and $client->aliases[$alias]. The protocol's rules stay
+// in the server; this only turns the extension's Tree into arrays and "not found" into null.
 declare(strict_types=1);
 
 namespace Qless;
@@ -9,7 +8,6 @@ namespace Qless;
 /** @internal Read-only map access ($client->trees, ->aliases, ->schedules, ->channels, ...). */
 abstract class ReadOnlyMap implements \ArrayAccess
 {
-    /** Says what to do instead of assigning. */
     protected const HINT = 'use the Tree methods to change a tree';
 
     public function __construct(protected \QlessClient $client) {}
@@ -31,15 +29,12 @@ final class Aliases extends ReadOnlyMap
     public function offsetGet(mixed $alias): ?string { return found(fn () => $this->client->alias($alias)); }
 }
 
-/** A snapshot of a tree job (the extension's Tree): its fields as read-only
- *  properties under tree.get's names (jid, klass, queue, state, parent,
- *  name, created_by, started, runs, rerun, children, aliases, inports,
- *  outports, inchannels, outchannels, sizes; data: all of them), ->ports and
- *  ->store, and the tree commands on its jid. */
+/** A snapshot of a tree job (the extension's Tree): its fields as read-only properties under tree.get's names (jid,
+ *  klass, queue, state, parent, name, created_by, started, runs, rerun, children, aliases, inports, outports,
+ *  inchannels, outchannels, sizes; data: all of them), ->ports and ->store, and the tree commands on its jid. */
 final class Tree
 {
     public readonly string $jid;
-    /** @var array<string,mixed> every field */
     public readonly array $data;
 
     public function __construct(private \QlessClient $client, \QlessTree $h)
@@ -65,12 +60,11 @@ final class Tree
 
     public function __get(string $name): mixed
     {
-        // tree.get has a field "state" (the job's state), so the per-job
-        // state map is ->store here.
-        if ($name === 'ports' || $name === 'store') {
-            return $name === 'ports' ? new Ports($this->client, $this->jid) : new Store($this->client, $this->jid);
-        }
-        return array_key_exists($name, $this->data) ? $this->data[$name] : throw new \Error("Qless\\Tree: no field $name");
+        return match ($name) {   // tree.get has a field "state" (the job's state), so the per-job state map is ->store
+            'ports' => new Ports($this->client, $this->jid),
+            'store' => new Store($this->client, $this->jid),
+            default => array_key_exists($name, $this->data) ? $this->data[$name] : throw new \Error("Qless\\Tree: no field $name"),
+        };
     }
 
     /** So that $tree->store['k'] ?? $default reads the state (?? asks __isset first). */
@@ -94,8 +88,8 @@ final class Tree
     public function removeAliases(string ...$aliases): int { return (int)$this->client->alias_del($aliases); }
 }
 
-/** A tree job's children ($job->children()): $children['name'] is its jid
- *  (null: none), read from the server at each access; put creates one. */
+/** A tree job's children ($job->children()): $children['name'] is its jid (null: none), read from the server at each
+ *  access; put creates one. */
 final class Children extends ReadOnlyMap implements \IteratorAggregate, \Countable
 {
     protected const HINT = 'use put()';
@@ -108,9 +102,8 @@ final class Children extends ReadOnlyMap implements \IteratorAggregate, \Countab
     public function getIterator(): \ArrayIterator { return new \ArrayIterator($this->toArray()); }
     public function count(): int { return count($this->toArray()); }
 
-    /** Puts child $name of $klass into $options['queue'] (default: the
-     *  parent's), created by "job:<parent jid>"; returns its jid. Other
-     *  options are Queue::put's (inports, outports, aliases, priority, ...). */
+    /** Puts child $name of $klass into $options['queue'] (default: the parent's), created by "job:<parent jid>";
+     *  returns its jid. Other options are Queue::put's (inports, outports, aliases, priority, ...). */
     public function put(string $name, string $klass, array|object $data = [], array $options = []): string
     {
         if ($taken = array_intersect(array_keys($options), ['parent', 'name', 'by', 'report'])) {
