@@ -1,12 +1,8 @@
-/* swig/php.i — PHP part of the libqless interface: module name, typemaps
- * and the Qless\Exception classes. Everything else is in qless.i.
- *
- * The extension is qless.so (PHP 8, SWIG 4.1). SWIG 4.1's PHP backend has
- * no namespaces, so the generated functions and handle classes (objects.i:
- * Client, Queue, Job, ...) are global; bindings/php/Qless.php extends the
- * classes into the Qless namespace, and the handle typemaps below hand out
- * objects of those subclasses. The exceptions are defined here, because
- * the status typemap throws them. */
+/* swig/php.i — PHP part of the libqless interface (qless.so, PHP 8, SWIG
+ * 4.1): module, typemaps, the Qless\Exception classes (the status typemap
+ * throws them) and the worker's hooks. The rest is qless.i. SWIG 4.1's PHP
+ * backend has no namespaces: bindings/php/Qless.php extends the generated
+ * global classes into Qless\, and the handle typemaps hand out those. */
 %module qless
 
 %{
@@ -19,9 +15,9 @@
  * Qless\Exception (PHP's own Error is taken), the base of the others. */
 static zend_class_entry *qless_php_errors[QLESS_SWIG_NERRORS];
 
-static void qless_php_throw(int code)
+static void qless_php_raise(int code, const char *message)
 {
-	zend_throw_exception(qless_php_errors[qless_swig_error_index(code)], qless_error_last_message(), code);
+	zend_throw_exception(qless_php_errors[qless_swig_error_index(code)], message, code);
 }
 
 /* Output values of one call: none -> null, one -> itself, several -> a
@@ -39,6 +35,27 @@ static void qless_php_output(zval *result, zval *value, int *count)
 	else
 		add_next_index_zval(result, value);
 }
+
+/* value as a C string borrowed from it, or NULL when it is no string or
+ * has a NUL byte (C would silently cut it there). */
+static const char *qless_php_str(zval *value)
+{
+	ZVAL_DEREF(value);
+	return Z_TYPE_P(value) == IS_STRING && strlen(Z_STRVAL_P(value)) == Z_STRLEN_P(value) ? Z_STRVAL_P(value) : NULL;
+}
+
+/* The values of a PHP array, in order, into items (room for all of them) by
+ * qless_php_str: their number, or -1 when one is no such string. */
+static long qless_php_strings(zval *array, const char **items)
+{
+	long n = 0;
+	zval *item;
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(array), item) {
+		if (!(items[n++] = qless_php_str(item)))
+			return -1;
+	} ZEND_HASH_FOREACH_END();
+	return n;
+}
 %}
 
 %init %{
@@ -54,20 +71,14 @@ static void qless_php_output(zval *result, zval *value, int *count)
 }
 %}
 
-/* Strings in: only PHP strings (or null -> NULL), whatever strict_types
- * says: SWIG's stock typemap converts other types in place and leaks the
- * converted string. An embedded NUL would silently truncate, so it is refused. */
+/* Strings in: only PHP strings without NUL bytes (or null -> NULL), whatever
+ * strict_types says: SWIG's stock typemap converts other types in place and
+ * leaks the converted string. */
 %typemap(in, phptype="?string") const char *, char * {
-	if (Z_TYPE($input) == IS_NULL) {
-		$1 = NULL;
-	} else if (Z_TYPE($input) != IS_STRING) {
-		zend_type_error("$symname(): $1_name must be a string, %s given", zend_zval_type_name(&$input));
+	if (Z_TYPE($input) != IS_NULL && !($1 = ($1_ltype)qless_php_str(&$input))) {
+		if (Z_TYPE($input) == IS_STRING) zend_value_error("$symname(): $1_name contains a NUL byte");
+		else zend_type_error("$symname(): $1_name must be a string, %s given", zend_zval_type_name(&$input));
 		SWIG_fail;
-	} else if (strlen(Z_STRVAL($input)) != Z_STRLEN($input)) {
-		zend_value_error("$symname(): $1_name contains a NUL byte");
-		SWIG_fail;
-	} else {
-		$1 = ($1_ltype)Z_STRVAL($input);
 	}
 }
 
@@ -85,14 +96,11 @@ static void qless_php_output(zval *result, zval *value, int *count)
 	}
 }
 %typemap(in, phptype="float") double {
-	if (Z_TYPE($input) == IS_LONG) {
-		$1 = (double)Z_LVAL($input);
-	} else if (Z_TYPE($input) == IS_DOUBLE) {
-		$1 = Z_DVAL($input);
-	} else {
+	if (Z_TYPE($input) != IS_LONG && Z_TYPE($input) != IS_DOUBLE) {
 		zend_type_error("$symname(): $1_name must be a number, %s given", zend_zval_type_name(&$input));
 		SWIG_fail;
 	}
+	$1 = zval_get_double(&$input);
 }
 
 %typemap(out) int QLESS_PLAIN_OUT = int;
@@ -100,35 +108,25 @@ static void qless_php_output(zval *result, zval *value, int *count)
  * function with out-parameters returns a status, so the argout typemaps
  * below can rely on it being declared. */
 %typemap(out) int QLESS_STATUS_OUT (int qless_nout = 0) {
-	if ($1 < 0) { qless_php_throw($1); SWIG_fail; }
+	if ($1 < 0) { qless_php_raise($1, qless_error_last_message()); SWIG_fail; }
 	RETVAL_NULL();
 }
 
-/* Handles the extension hands out are objects of the class of
- * bindings/php/Qless.php that extends the generated one (Qless\Job extends
- * Job), once that file is loaded; without it, of the generated class. Looked
- * up by name (the class table's keys are lower case) at each call: a
- * request's user classes die with the request, so no pointer is kept. */
+/* Handles the extension hands out are objects of the layer's class of the
+ * same name in Qless\ (QlessJob -> Qless\Job) when Qless.php has defined one
+ * that extends the generated class, else of the generated class. Looked up
+ * at each call: a request's user classes die with the request. */
 %{
-static const struct { const char *swig; const char *layer; } qless_php_layer[] = {
-	{ "_p_qless_client", "qless\\client" }, { "_p_qless_queue", "qless\\queue" },
-	{ "_p_qless_job", "qless\\job" }, { "_p_qless_recur", "qless\\recurringjob" },
-	{ "_p_qless_events", "qless\\events" }, { "_p_qless_strlist", "qless\\strlist" },
-	{ "_p_qless_joblist", "qless\\joblist" }, { "_p_qless_schedule", "qless\\schedule" },
-};
-
 static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)
 {
-	size_t i;
+	zend_class_entry *swig = (zend_class_entry *)type->clientdata, *ce;
+	char name[64];
 	ZVAL_NULL(z);   /* SWIG_SetPointerZval reuses an object already in z */
-	for (i = 0; ptr && i < sizeof qless_php_layer / sizeof *qless_php_layer; i++) {
-		zend_class_entry *ce;
-		if (strcmp(type->name, qless_php_layer[i].swig) != 0)
-			continue;
-		ce = zend_hash_str_find_ptr(EG(class_table), qless_php_layer[i].layer, strlen(qless_php_layer[i].layer));
-		if (ce && type->clientdata && instanceof_function(ce, (zend_class_entry *)type->clientdata))
+	if (ptr && swig && strncmp(ZSTR_VAL(swig->name), "Qless", 5) == 0) {
+		snprintf(name, sizeof name, "qless\\%s", ZSTR_VAL(swig->name) + 5);
+		zend_str_tolower(name, strlen(name));   /* the class table's keys */
+		if ((ce = zend_hash_str_find_ptr(EG(class_table), name, strlen(name))) && instanceof_function(ce, swig))
 			ZVAL_OBJ(z, ce->create_object(ce));
-		break;
 	}
 	SWIG_SetPointerZval(z, ptr, type, own);
 }
@@ -163,42 +161,21 @@ static void qless_php_wrap(zval *z, void *ptr, swig_type_info *type, int own)
 
 /* null -> (NULL, 0); an array of strings (values, in order), even empty ->
  * a non-NULL array. The strings stay owned by the PHP array. */
-%typemap(in, phptype="?array") (const char *const *QLESS_STRV, size_t QLESS_STRC) (const char **tmp = NULL) {
-	if (Z_TYPE($input) == IS_NULL) {
-		$1 = NULL; $2 = 0;
-	} else if (Z_TYPE($input) != IS_ARRAY) {
-		zend_type_error("$symname(): argument $argnum must be an array of strings, %s given", zend_zval_type_name(&$input));
+%typemap(in, phptype="?array") (const char *const *QLESS_STRV, size_t QLESS_STRC) (const char **tmp = NULL, long n = 0) {
+	if (Z_TYPE($input) == IS_ARRAY && !(tmp = calloc(zend_hash_num_elements(Z_ARRVAL($input)) + 1, sizeof *tmp))) {
+		qless_php_raise(QLESS_ENOMEM, "out of memory");
 		SWIG_fail;
-	} else {
-		size_t n = 0;
-		zval *item;
-		tmp = calloc(zend_hash_num_elements(Z_ARRVAL($input)) + 1, sizeof *tmp);
-		if (!tmp) { zend_throw_exception(qless_php_errors[qless_swig_error_index(QLESS_ENOMEM)], "out of memory", QLESS_ENOMEM); SWIG_fail; }
-		ZEND_HASH_FOREACH_VAL(Z_ARRVAL($input), item) {
-			ZVAL_DEREF(item);
-			if (Z_TYPE_P(item) != IS_STRING || strlen(Z_STRVAL_P(item)) != Z_STRLEN_P(item)) {
-				zend_type_error("$symname(): argument $argnum must be an array of strings without NUL bytes");
-				SWIG_fail;
-			}
-			tmp[n++] = Z_STRVAL_P(item);
-		} ZEND_HASH_FOREACH_END();
-		$1 = ($1_ltype)tmp; $2 = n;
 	}
+	if (Z_TYPE($input) != IS_NULL && (!tmp || (n = qless_php_strings(&$input, tmp)) < 0)) {
+		zend_type_error("$symname(): argument $argnum must be an array of strings without NUL bytes, %s given",
+		                zend_zval_type_name(&$input));
+		SWIG_fail;
+	}
+	$1 = ($1_ltype)tmp; $2 = (size_t)n;
 }
 %typemap(freearg) (const char *const *QLESS_STRV, size_t QLESS_STRC) { free((void *)tmp$argnum); }
 
-/* ==== options structs from a PHP associative array (issue 13, option typemaps) ==== */
 %{
-/* The string value of an option as a C string, or NULL when it is not one
- * (embedded NUL bytes included). Borrowed from the caller's array. */
-static const char *qless_php_option_str(zval *value)
-{
-	ZVAL_DEREF(value);
-	if (Z_TYPE_P(value) != IS_STRING || strlen(Z_STRVAL_P(value)) != Z_STRLEN_P(value))
-		return NULL;
-	return Z_STRVAL_P(value);
-}
-
 /* Options (an array of name => value, or null; a null value is "not
  * given") into *opts; list arrays go to lists. Returns 0, or -1 with an
  * exception thrown: Qless\InvalidArgument for an unknown name or a value
@@ -207,8 +184,7 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
                              struct qless_swig_lists *lists)
 {
 	zend_string *key;
-	zend_ulong index;
-	zval *value, *item;
+	zval *value;
 	char msg[256];
 	memcpy(opts, spec->defaults, spec->size);
 	if (Z_TYPE_P(map) == IS_NULL)
@@ -217,12 +193,12 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 		zend_type_error("%s must be an array, %s given", spec->what, zend_zval_type_name(map));
 		return -1;
 	}
-	ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(map), index, key, value) {
+	ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(map), key, value) {
 		const struct qless_swig_field *f;
 		struct qless_swig_value v = { NULL, NULL, 0, 0, 0 };
 		const char **items;
+		long n;
 		int ok = 1;
-		(void)index;
 		ZVAL_DEREF(value);
 		if (!key) {
 			zend_type_error("%s: option names must be strings", spec->what);
@@ -232,25 +208,23 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 			continue;
 		if (!(f = qless_swig_field_find(spec, ZSTR_VAL(key)))) {
 			qless_swig_unknown_message(msg, sizeof msg, spec, ZSTR_VAL(key));
-			zend_throw_exception(qless_php_errors[qless_swig_error_index(QLESS_EINVAL)], msg, QLESS_EINVAL);
+			qless_php_raise(QLESS_EINVAL, msg);
 			return -1;
 		}
 		switch (f->kind) {
 		case QLESS_SWIG_STR:
-			ok = (v.s = qless_php_option_str(value)) != NULL;
+			ok = (v.s = qless_php_str(value)) != NULL;
 			break;
 		case QLESS_SWIG_STRV:
 			if (!(ok = Z_TYPE_P(value) == IS_ARRAY))
 				break;
 			if (!(items = qless_swig_lists_alloc(lists, zend_hash_num_elements(Z_ARRVAL_P(value))))) {
-				zend_throw_exception(qless_php_errors[qless_swig_error_index(QLESS_ENOMEM)], "out of memory", QLESS_ENOMEM);
+				qless_php_raise(QLESS_ENOMEM, "out of memory");
 				return -1;
 			}
-			ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), item) {
-				if (!(items[v.n++] = qless_php_option_str(item)))
-					ok = 0;
-			} ZEND_HASH_FOREACH_END();
+			ok = (n = qless_php_strings(value, items)) >= 0;
 			v.v = items;
+			v.n = (size_t)n;
 			break;
 		case QLESS_SWIG_DOUBLE:
 			ok = Z_TYPE_P(value) == IS_DOUBLE || Z_TYPE_P(value) == IS_LONG;
@@ -267,7 +241,7 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 			return -1;
 		}
 		if (qless_swig_field_set(spec, opts, f, &v, msg, sizeof msg) < 0) {
-			zend_throw_exception(qless_php_errors[qless_swig_error_index(QLESS_EINVAL)], msg, QLESS_EINVAL);
+			qless_php_raise(QLESS_EINVAL, msg);
 			return -1;
 		}
 	} ZEND_HASH_FOREACH_END();
@@ -282,14 +256,13 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 %typemap(freearg) const SWIGTYPE *QLESS_OPTIONS { qless_swig_lists_free(&lists$argnum); }
 /* Options may be left out: the C defaults. */
 %typemap(default) const SWIGTYPE *QLESS_OPTIONS { $1 = NULL; }
-/* ==== end of options structs ==== */
 
-/* Qless\Job::tag($tag, ...) adds tags, as README documents; the index
- * accessor keeps its meaning under another name (and so, alike, Recur's). */
+/* Where Qless.php's method has another meaning, the generated one moves aside:
+ * Qless\Job::tag(...$tags) adds tags (the index accessor, also Recur's, is
+ * tag_at); Qless\Schedule::add($klass, $data, $opts) is schedules.md §7's
+ * (the extension's add(when_text, ...) is add_text). */
 %rename(tag_at) qless_job::tag;
 %rename(tag_at) qless_recur::tag;
-/* Qless\Schedule::add($klass, $data, $opts) is schedules.md §7's; the
- * extension's add(when_text, ...) stays reachable as add_text. */
 %rename(add_text) qless_schedule::add_impl;
 /* Result structs by the names of the other classes (with -prefix: QlessQueueCounts, ...). */
 %rename(QueueCounts) qless_queue_counts;
@@ -300,16 +273,15 @@ static int qless_php_options(zval *map, const struct qless_swig_optspec *spec, v
 %include "qless.i"
 
 /* new Qless\Client($url = null, $options = null): PHP makes objects with
- * new, so the client's class gets the constructor qless_client_new is. On
- * failure the exception is thrown here and the NULL result leaves the
- * half-made object without a handle (the wrapper sets no pointer). */
+ * new. On failure the exception is thrown here and the NULL result leaves
+ * the half-made object without a handle (the wrapper sets no pointer). */
 %extend qless_client {
 	qless_client(const char *url = NULL, const qless_client_options *opts = NULL)
 	{
 		qless_client *client = NULL;
 		int rc = qless_client_new(&client, url, opts);
 		if (rc < 0)
-			qless_php_throw(rc);
+			qless_php_raise(rc, qless_error_last_message());
 		return client;
 	}
 }
@@ -371,17 +343,11 @@ static void qless_swig_lang_enter(struct qless_swig_call *call)
 		qless_swig_call_run(call);
 }
 
-static void qless_php_forget(zval *proxy)
-{
-	if (Z_TYPE_P(proxy) == IS_OBJECT)
-		SWIG_Z_FETCH_OBJ_P(proxy)->ptr = NULL;
-}
-
 static int qless_swig_lang_call(struct qless_swig_call *call)
 {
 	zval args[3], ret;
 	volatile int bailed = 0;
-	int fatal, rc = 0;
+	int i, fatal, rc = 0;
 	char why[512];
 
 	ZVAL_UNDEF(&ret);
@@ -395,8 +361,9 @@ static int qless_swig_lang_call(struct qless_swig_call *call)
 	} zend_end_try();
 	/* Job code that kept the job or client finds a dead proxy (TypeError on
 	 * use), not a dangling pointer. */
-	qless_php_forget(&args[0]);
-	qless_php_forget(&args[1]);
+	for (i = 0; i < 2; i++)
+		if (Z_TYPE(args[i]) == IS_OBJECT)
+			SWIG_Z_FETCH_OBJ_P(&args[i])->ptr = NULL;
 	fatal = (PG(last_error_type) & E_FATAL_ERRORS) && PG(last_error_message);
 	if (fatal)
 		snprintf(why, sizeof why, "PHP fatal error: %s", ZSTR_VAL(PG(last_error_message)));
@@ -412,26 +379,23 @@ static int qless_swig_lang_call(struct qless_swig_call *call)
 		rc = -1;
 	}
 	zval_ptr_dtor(&ret);
-	zval_ptr_dtor(&args[0]);
-	zval_ptr_dtor(&args[1]);
-	zval_ptr_dtor(&args[2]);
+	for (i = 0; i < 3; i++)
+		zval_ptr_dtor(&args[i]);
 	return rc;
 }
 
-/* $object->$method() as a string (NULL if it is none); no exception pending. */
-static zend_string *qless_php_method_string(zend_object *object, const char *method)
+/* Appends $object->$method() to out when it gives a string; leaves no exception pending. */
+static void qless_php_append_call(smart_str *out, zend_object *object, const char *method)
 {
 	zval self, fn, ret;
-	zend_string *out = NULL;
 	ZVAL_OBJ(&self, object);
 	ZVAL_STRING(&fn, method);
 	if (call_user_function(NULL, &self, &fn, &ret, 0, NULL) == SUCCESS && Z_TYPE(ret) == IS_STRING)
-		out = zend_string_copy(Z_STR(ret));
+		smart_str_append(out, Z_STR(ret));
 	zval_ptr_dtor(&ret);
 	zval_ptr_dtor(&fn);
 	if (EG(exception))
 		zend_clear_exception();
-	return out;
 }
 
 /* group: the Throwable's class (an anonymous class: its nearest named
@@ -440,35 +404,22 @@ static zend_string *qless_php_method_string(zend_object *object, const char *met
 static void qless_swig_lang_describe(struct qless_swig_call *call)
 {
 	zend_object *e = EG(exception);
-	zend_class_entry *ce, *retryable;
-	zend_string *name, *text, *trace;
+	zend_class_entry *ce, *retryable = zend_hash_str_find_ptr(EG(class_table), ZEND_STRL("qless\\retryableerror"));
 	smart_str message = { 0 };
 
 	GC_ADDREF(e);
 	zend_clear_exception();
 	for (ce = e->ce; ce && strstr(ZSTR_VAL(ce->name), "@anonymous"); ce = ce->parent)
 		;
-	name = zend_string_init("Qless\\RetryableError", sizeof "Qless\\RetryableError" - 1, 0);
-	retryable = zend_lookup_class(name);
-	zend_string_release(name);
-	text = qless_php_method_string(e, "getMessage");
-	trace = qless_php_method_string(e, "getTraceAsString");
-	smart_str_appends(&message, ce ? ZSTR_VAL(ce->name) : "Throwable");
-	smart_str_appends(&message, ": ");
-	if (text)
-		smart_str_appendl(&message, ZSTR_VAL(text), ZSTR_LEN(text));
+	smart_str_append_printf(&message, "%s: ", ce ? ZSTR_VAL(ce->name) : "Throwable");
+	qless_php_append_call(&message, e, "getMessage");
 	smart_str_appendc(&message, '\n');
-	if (trace)
-		smart_str_appendl(&message, ZSTR_VAL(trace), ZSTR_LEN(trace));
+	qless_php_append_call(&message, e, "getTraceAsString");
 	smart_str_0(&message);
 	/* The C side stops at a NUL: a cut message is better than none. */
 	qless_swig_call_outcome(call, retryable && instanceof_function(e->ce, retryable),
 	                        ce ? ZSTR_VAL(ce->name) : "Throwable", ZSTR_VAL(message.s));
 	smart_str_free(&message);
-	if (text)
-		zend_string_release(text);
-	if (trace)
-		zend_string_release(trace);
 	OBJ_RELEASE(e);
 }
 

@@ -1,13 +1,8 @@
 <?php
-// The Qless namespace on the qless extension (swig/php.i). SWIG 4.1's PHP
-// backend has no namespaces, so the generated classes are global (Client,
-// Queue, Job, Recur, Events, StrList, JobList; swig/objects.i); these extend
-// them, and once this file is loaded the extension hands out its handles as
-// these. The object model's methods are inherited (length, pause, fail,
-// heartbeat, requeue, failed, unfail, ...); what is here is PHP's side only:
-// JSON data, camelCase getters, variadic tags and jids, null for "not found",
-// iterable lists. An override of a generated method keeps a signature PHP
-// accepts as compatible (so some parameters are untyped: the extension checks them).
+// The Qless namespace on the qless extension (swig/php.i), whose classes are global (QlessClient, QlessJob, ...;
+// swig/objects.i): these extend them, and the extension then hands out its handles as these. Only PHP's side is
+// here: JSON data, camelCase getters, variadic lists, null for "not found", iterable lists. Overrides stay
+// signature-compatible with the generated methods, so some parameters are untyped: the extension checks them.
 declare(strict_types=1);
 
 namespace Qless;
@@ -16,14 +11,18 @@ if (!extension_loaded('qless')) {
     throw new \RuntimeException('the qless extension is not loaded (php -d extension=/path/to/qless.so)');
 }
 
-require_once __DIR__ . '/Schedule.php';
 require_once __DIR__ . '/Tree.php';
+require_once __DIR__ . '/Schedule.php';
 require_once __DIR__ . '/Ports.php';
 
-/** Throw it (or a subclass) from job code to have the job retried after the
- *  worker's backoff delay instead of failed (failed once its retries are
- *  used up; docs/workers.md). */
+/** Throw it (or a subclass) from job code to have the job retried after the worker's backoff delay instead of
+ *  failed (failed once its retries are used up; docs/workers.md). */
 class RetryableError extends \Exception {}
+
+/** @internal One value as JSON text. */
+function json(mixed $value): string { return json_encode($value, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES); }
+
+function decode(string $json): mixed { return json_decode($json, true, 512, JSON_THROW_ON_ERROR); }
 
 /** @internal Job data is a JSON object; an empty PHP array means {}. */
 function encode(mixed $data, string $method): string
@@ -31,20 +30,20 @@ function encode(mixed $data, string $method): string
     if (!is_array($data) && !is_object($data)) {
         throw new \TypeError("$method(): data must be an array or an object, " . get_debug_type($data) . ' given');
     }
-    return $data === [] ? '{}' : json_encode($data, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
+    return $data === [] ? '{}' : json($data);
 }
 
-/** @internal */
-function decode(string $json): array { return json_decode($json, true, 512, JSON_THROW_ON_ERROR); }
+/** @internal [$item(0), ..., $item($n - 1)]: the items of an indexed handle. */
+function items(int $n, callable $item): array { return $n > 0 ? array_map($item, range(0, $n - 1)) : []; }
 
-/** @internal The times of a TimeList (cron.next, recur.next) as floats. */
-function times(\QlessTimeList $list): array
+/** @internal null when $read throws NotFound. */
+function found(callable $read): mixed
 {
-    $out = [];
-    for ($i = 0, $n = $list->size(); $i < $n; $i++) {
-        $out[] = $list->get($i);
+    try {
+        return $read();
+    } catch (NotFound) {
+        return null;
     }
-    return $out;
 }
 
 /** @internal Options that are yes/no take only bools, not what PHP would cast. */
@@ -60,17 +59,14 @@ function checkFlags(array $options, array $flags, string $method): void
 /** @internal Ports {port: {} or {"default": v}} as JSON: PHP's [] is a list, so an empty spec (or map) is made an object. */
 function portSpecs(array $ports): string
 {
-    return $ports === [] ? '{}' : json_encode(array_map(fn ($spec) => $spec === [] ? new \stdClass() : $spec, $ports),
-                                              JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
+    return $ports === [] ? '{}' : json(array_map(fn ($spec) => $spec === [] ? new \stdClass() : $spec, $ports));
 }
 
-/** @internal The options put and requeue share, as the C put options take
- *  them: tree (a bool), by, inports/outports (port => spec). */
+/** @internal The options put and requeue share, as the C put options take them (tree a bool, ports as JSON). */
 function putOptions(array $o, string $method): array
 {
     checkFlags($o, ['tree'], $method);
-    return ['tree' => isset($o['tree']) ? (int)$o['tree'] : null, 'by' => $o['by'] ?? null]
-        + treePorts($o, $method) + array_diff_key($o, ['by' => 0]);
+    return ['tree' => isset($o['tree']) ? (int)$o['tree'] : null] + treePorts($o, $method) + $o;
 }
 
 /** @internal A put's inports/outports ({port: {} or {"default": v}}) as the JSON the C options take. */
@@ -88,33 +84,34 @@ function treePorts(array $options, string $method): array
     return $out;
 }
 
-/** @internal A count as an int: a float or numeric string would be cut
- *  silently (or with only a deprecation) by an int parameter under coercive
- *  typing, so anything but an int is refused with the argument named. */
-function count_arg(mixed $value, string $method, string $what = 'count'): int
+/** @internal A queue's counts, which $fill writes into a QueueCounts, as an
+ *  array; the getters, not $c->waiting: SWIG 4.1's __get leaks its method name on every read. */
+function counts(callable $fill): array
 {
-    if (!is_int($value)) {
-        throw new \TypeError("$method(): $what must be an int, " . get_debug_type($value) . ' given');
-    }
-    return $value;
-}
-
-/** @internal A typed qless_queue_counts as an array; the getters, not
- *  $c->waiting: SWIG 4.1's __get leaks its method name on every read. */
-function counts(\QlessQueueCounts $c): array
-{
+    $fill($c = new \QlessQueueCounts());
     return ['waiting' => $c->waiting_get(), 'running' => $c->running_get(), 'stalled' => $c->stalled_get(),
         'scheduled' => $c->scheduled_get(), 'depends' => $c->depends_get(), 'recurring' => $c->recurring_get(),
         'paused' => (bool)$c->paused_get()];
 }
 
-/** new Client(?string $url = null, ?array $options = null): $url null means
- *  $QLESS_URL, else the embedded server; options worker_name,
- *  connect_timeout_ms, command_timeout_ms (the constructor is the extension's). */
+/** @internal The client a queue, job or schedule was made or read with
+ *  (Client::queue, ::job, ::schedule, the worker); a queue lends it to the jobs it pops and peeks. */
+trait Owned
+{
+    private ?\QlessClient $owner = null;
+
+    public function bind(?\QlessClient $client): static
+    {
+        $this->owner = $client;
+        return $this;
+    }
+}
+
+/** new Client(?string $url = null, ?array $options = null) (the extension's constructor): $url null means $QLESS_URL,
+ *  else the embedded server; options worker_name, connect_timeout_ms, command_timeout_ms. */
 final class Client extends \QlessClient
 {
-    /** The URL it was made with (null: $QLESS_URL or the embedded server);
-     *  null too for the clients the extension hands out. */
+    /** The URL it was made with (null: $QLESS_URL or the embedded server, or a client the extension handed out). */
     public ?string $url = null;
 
     public function __construct($url = null, $options = null)
@@ -123,8 +120,7 @@ final class Client extends \QlessClient
         $this->url = $url;
     }
 
-    /** $client->schedules[$name], as Client::schedule($name); $client->trees[$jid]
-     *  and $client->aliases[$alias] (Tree.php). */
+    /** $client->schedules[$name], $client->trees[$jid], $client->aliases[$alias], $client->channels[$name]. */
     public function __get($name)
     {
         return match ($name) {
@@ -137,55 +133,26 @@ final class Client extends \QlessClient
     }
 
     /** The schedule (Schedule.php) of that name; no I/O. */
-    public function schedule($name): Schedule
-    {
-        $schedule = parent::schedule($name);
-        $schedule->client = $this;
-        return $schedule;
-    }
+    public function schedule($name): Schedule { return parent::schedule($name)->bind($this); }
 
     /** @return float[] the next $count fire times of a cron expression (cron.next, on the server's clock). */
-    public function cronNext(string $expr, $count = 1): array
-    {
-        return times($this->cron_next($expr, count_arg($count, __METHOD__)));
-    }
+    public function cronNext(string $expr, $count = 1): array { $t = $this->cron_next($expr, $count); return items($t->size(), $t->get(...)); }
 
     public function workerName(): string { return $this->worker_name_get(); }
-    /** @return string[] */
     public function queueNames(): array { return $this->queue_names()->toArray(); }
 
     /** @return array<string,array> each known queue's counts (as Queue::counts), by name. */
     public function queueCounts(): array
     {
-        $out = [];
-        for ($list = $this->queue_counts(), $i = 0, $n = $list->size(); $i < $n; $i++) {
-            $list->get($i, $c = new \QlessQueueCounts());
-            $out[$list->name($i)] = counts($c);
-        }
-        return $out;
+        $list = $this->queue_counts();
+        return array_combine(items($list->size(), $list->name(...)),
+                             items($list->size(), fn ($i) => counts(fn ($c) => $list->get($i, $c))));
     }
 
     /** The queue of that name (no I/O); its jobs know this client (Job::bind). */
     public function queue($name): Queue { return parent::queue($name)->bind($this); }
-
-    public function job(string $jid): ?Job
-    {
-        try {
-            return $this->get_job($jid)->bind($this);
-        } catch (NotFound) {
-            return null;
-        }
-    }
-
-    public function recurringJob(string $jid): ?RecurringJob
-    {
-        try {
-            return $this->get_recur($jid);
-        } catch (NotFound) {
-            return null;
-        }
-    }
-
+    public function job(string $jid): ?Job { return found(fn () => $this->get_job($jid)->bind($this)); }
+    public function recurringJob(string $jid): ?RecurringJob { return found(fn () => $this->get_recur($jid)); }
     public function cancel(...$jids): void { parent::cancel($jids); }
 
     /** @return array{0:int,1:string[]} [total, jids] of one page of jobs tagged $tag. */
@@ -205,30 +172,16 @@ final class Client extends \QlessClient
 
 final class Queue extends \QlessQueue
 {
-    private ?\QlessClient $owner = null;
+    use Owned;
 
-    /** @internal Sets the client this queue was made by (Client::queue), lent to its jobs. */
-    public function bind(\QlessClient $client): static
-    {
-        $this->owner = $client;
-        return $this;
-    }
-
-    /** @internal The jobs of a list, bound to this queue's client. */
-    private function bound(\QlessJobList $list): array
-    {
-        $jobs = iterator_to_array($list, false);
-        return $this->owner === null ? $jobs : array_map(fn (Job $job) => $job->bind($this->owner), $jobs);
-    }
+    private function bound($list): array { return array_map(fn (Job $j) => $j->bind($this->owner), iterator_to_array($list, false)); }
 
     public function name(): string { return $this->name_get(); }
 
-    /** Options: jid, delay, priority, retries, tags, depends, unique (bool: the
-     *  jid is the C library's unique jid of the job, or of key, and an
-     *  identical pending job is not put again), key, report (with unique:
-     *  [jid, inserted] instead of the jid); job trees: tree (bool), parent and
-     *  name, inports/outports (port => [] or ['default' => v]), aliases, by.
-     *  Returns the jid. */
+    /** Options: jid, delay, priority, retries, tags, depends, unique (bool: the jid is the C library's unique jid of
+     *  the job, or of key, and an identical pending job is not put again), key, report (with unique: [jid, inserted]
+     *  instead of the jid); job trees: tree (bool), parent and name, inports/outports (port => [] or ['default' => v]),
+     *  aliases, by. Returns the jid. */
     public function put($klass, $data = [], ?array $options = null): string|array
     {
         $o = $options ?? [];
@@ -240,23 +193,17 @@ final class Queue extends \QlessQueue
         return $report ? parent::put_unique($klass, $data, $o) : parent::put($klass, $data, $o);
     }
 
-    /** worker.register: new tree jobs of $klass on this queue get these
-     *  ports (['inports' => [port => spec], 'outports' => ...]); true when $klass was new. */
+    /** worker.register: new tree jobs of $klass here get these ports (['inports' => [port => spec], 'outports' => ...]);
+     *  true when $klass was new. */
     public function registerKlass(string $klass, array $config): bool
     {
-        $fields = [];
-        foreach (treePorts($config, __METHOD__) as $dir => $ports) {
-            $fields[] = "\"$dir\":$ports";
-        }
-        return $this->register_klass($klass, '{' . implode(',', $fields) . '}');
+        return $this->register_klass($klass, json((object)array_map(json_decode(...), treePorts($config, __METHOD__))));
     }
 
-    /** The registered configuration of $klass (null: none), or with no
-     *  $klass every class's, by name. */
+    /** The registered configuration of $klass (null: none), or with no $klass every class's, by name. */
     public function klassConfig(?string $klass = null): ?array
     {
-        $json = $this->klass_config($klass);
-        return $json === null ? null : decode($json);
+        return ($json = $this->klass_config($klass)) === null ? null : decode($json);
     }
 
     /** true when $klass was registered. */
@@ -269,21 +216,13 @@ final class Queue extends \QlessQueue
         return $count === null ? ($jobs[0] ?? null) : $jobs;
     }
 
-    /** @return Job[] up to $count jobs. */
-    public function popMany($count): array { return $this->pop(count_arg($count, __METHOD__)); }
-
+    public function popMany($count): array { return $this->bound(parent::pop($count)); }
     /** @return Job[] up to $count waiting jobs, without taking them. */
     public function peek($count = 1): array { return $this->bound(parent::peek($count)); }
-
     /** @return array<string,int|bool> waiting, running, stalled, scheduled, depends, recurring, paused */
-    public function counts(): array
-    {
-        $this->counts_get($c = new \QlessQueueCounts());
-        return counts($c);
-    }
+    public function counts(): array { return counts($this->counts_get(...)); }
 
-    /** A recurring job every $interval seconds. Options: jid, offset, priority,
-     *  retries, backlog, tags. Returns its jid. */
+    /** A recurring job every $interval seconds. Options: jid, offset, priority, retries, backlog, tags. Returns its jid. */
     public function recur($klass, $data, $interval, ?array $options = null): string
     {
         // Unlike the protocol (0), this API's instances retry 5 times by default.
@@ -300,23 +239,14 @@ trait Snapshot
     public function data(): array { return decode($this->data_get()); }
     public function priority(): float { return $this->priority_get(); }
     public function retries(): int { return $this->retries_get(); }
-
-    /** @return string[] */
-    public function tags(): array
-    {
-        $out = [];
-        for ($i = 0, $n = $this->tag_count_get(); $i < $n; $i++) {
-            $out[] = $this->tag_at($i);
-        }
-        return $out;
-    }
+    public function tags(): array { return items($this->tag_count_get(), $this->tag_at(...)); }
 }
 
 /** Inherited: complete(?array $options: next, delay, depends), fail($group,
  *  $message), heartbeat() (the new expiry), cancel(), track(), untrack(), refresh(). */
 final class Job extends \QlessJob
 {
-    use Snapshot;
+    use Snapshot, Owned;
 
     public function state(): string { return $this->state_get(); }
     public function worker(): string { return $this->worker_get(); }
@@ -328,33 +258,14 @@ final class Job extends \QlessJob
     public function tag(string ...$tags): void { $this->tag_add($tags); }
     public function untag(string ...$tags): void { $this->tag_remove($tags); }
 
-    /** Puts the job (in any state) into $queue. Options: delay, priority,
-     *  retries, tags, depends, and put's job-tree options (tree, parent,
-     *  name, inports, outports, aliases, by), which convert or attach it. */
-    public function requeue($queue, $options = null): void
-    {
-        if ($options !== null && !is_array($options)) {
-            throw new \TypeError(__METHOD__ . '(): options must be an array or null, ' . get_debug_type($options) . ' given');
-        }
-        parent::requeue($queue, putOptions($options ?? [], __METHOD__));
-    }
+    /** Puts the job (in any state) into $queue. Options: delay, priority, retries, tags, depends, and put's job-tree
+     *  options (tree, parent, name, inports, outports, aliases, by), which convert or attach it. */
+    public function requeue($queue, ?array $options = null): void { parent::requeue($queue, putOptions($options ?? [], __METHOD__)); }
 
     /** Gives the job back after $delay seconds; returns the retries left (-1: it failed). */
-    public function retry($group = null, $message = null, $delay = 0.0): int
-    {
-        return parent::retry($delay, $group, $message);
-    }
+    public function retry($group = null, $message = null, $delay = 0.0): int { return parent::retry($delay, $group, $message); }
 
     // ---- as a tree job (jobtrees.md §9): what perform uses ----
-
-    private ?\QlessClient $owner = null;
-
-    /** @internal Sets the client the job was read with (Client::job, the worker). */
-    public function bind(\QlessClient $client): static
-    {
-        $this->owner = $client;
-        return $this;
-    }
 
     private function owner(string $what): \QlessClient
     {
@@ -362,9 +273,8 @@ final class Job extends \QlessJob
             "Qless\\Job::$what: this job does not know its client (jobs from perform, Client::job() and a Client::queue()'s pop and peek do)");
     }
 
-    /** ->ports (->in['p'], ->out['p']: Ports.php), ->store (the job's
-     *  private state; state() is its qless state) and ->client (the client
-     *  the job was read with; in a worker, the engine's connection). */
+    /** ->ports (->in['p'], ->out['p']: Ports.php), ->store (the job's private state; state() is its qless state) and
+     *  ->client (the client the job was read with; in a worker, the engine's connection). */
     public function __get($name)
     {
         return match ($name) {
@@ -385,33 +295,17 @@ final class Job extends \QlessJob
     public function tree(): ?Tree { return (new Trees($this->owner(__FUNCTION__)))[$this->jid()]; }
 
     /** The parent's Tree (its ports and store), or null for a root. */
-    public function parent(): ?Tree
-    {
-        $up = $this->tree()?->parent;   // false for a root
-        return is_string($up) ? (new Trees($this->owner(__FUNCTION__)))[$up] : null;
-    }
+    public function parent(): ?Tree { return ($up = $this->tree()?->parent) === null ? null : (new Trees($this->owner(__FUNCTION__)))[$up]; }
 
     /** $job->children()['name'] is a child's jid; ->put(name, klass, data) creates one. */
     public function children(): Children { return new Children($this->owner(__FUNCTION__), $this->jid(), $this->queue()); }
-
-    /** Takes up to $count values from input port $port. */
     public function read(string $port, $count = 1): array { return $this->__get('ports')->in[$port]->read($count); }
-
-    /** Writes the values to output port $port. */
     public function write(string $port, mixed ...$values): void { $this->__get('ports')->out[$port]->write(...$values); }
 
-    /** In a worker's perform: the job sleeps once perform returns, until
-     *  input or Tree::run wakes it (at once if input came during the run);
-     *  null. Qless\StateError at the call when the worker does not run the
-     *  job as a tree job. Otherwise, for a job this client holds: suspends
-     *  it now; true when input that came during the run requeued it. */
-    public function suspend(): ?bool
-    {
-        if (\qless_swig_worker_suspend($this)) {   // the worker's perform of this job
-            return null;
-        }
-        return (bool)parent::suspend();
-    }
+    /** In a worker's perform: the job sleeps once perform returns, until input or Tree::run wakes it (at once if input
+     *  came during the run); null. Qless\StateError at the call when the worker does not run the job as a tree job.
+     *  Otherwise, for a job this client holds: suspends it now; true when input that came during the run requeued it. */
+    public function suspend(): ?bool { return \qless_swig_worker_suspend($this) ? null : (bool)parent::suspend(); }
 }
 
 /** Inherited: cancel(), set_backlog(), set_retries(), ... */
@@ -424,39 +318,22 @@ final class RecurringJob extends \QlessRecur
     public function setInterval(float $seconds): void { $this->set_interval($seconds); }
     public function setPriority(float $priority): void { $this->set_priority($priority); }
 }
+class_alias(RecurringJob::class, 'Qless\Recur');   // what the extension's QlessRecur handles come back as (php.i)
 
 final class Events extends \QlessEvents
 {
     /** The next [channel, message] within $timeoutMs milliseconds, or null. */
-    public function next($timeoutMs): ?array
-    {
-        [$channel, $message] = parent::next($timeoutMs);
-        return $channel === null ? null : [$channel, $message];
-    }
+    public function next($timeoutMs): ?array { return ($next = parent::next($timeoutMs))[0] === null ? null : $next; }
 }
 
 /** A list of strings (jids, names) as the extension returns it. */
 final class StrList extends \QlessStrList implements \IteratorAggregate, \Countable
 {
     public function count(): int { return $this->size(); }
-    public function toArray(): array { return iterator_to_array($this, false); }
-
-    public function getIterator(): \Generator
-    {
-        for ($i = 0, $n = $this->size(); $i < $n; $i++) {
-            yield $this->get($i);
-        }
-    }
-
+    public function toArray(): array { return items($this->size(), $this->get(...)); }
+    public function getIterator(): \Generator { yield from $this->toArray(); }
     /** name => number, for the lists that pair them (failed_groups, top_tags, workers). */
-    public function numbers(): array
-    {
-        $out = [];
-        foreach ($this as $i => $name) {
-            $out[$name] = $this->number($i);
-        }
-        return $out;
-    }
+    public function numbers(): array { return array_combine($this->toArray(), items($this->size(), $this->number(...))); }
 }
 
 /** Jobs as the extension returns them; iterating takes each job out of the list. */

@@ -1,101 +1,72 @@
 <?php
-// Schedules (schedules.md §6.4, §7): a named queue seen as a schedule of
-// one-off jobs and recurring templates, every add unique by default.
-//   $s = $client->schedules['app-tasks'];
-//   $s->add('App\Jobs\Report', ['to' => 'ops'], ['cron' => '0 9 * * mon-fri']);
-//   $s->add('App\Jobs\Mail', null, ['at' => '7pm tomorrow']);
-//   $s->listen(['pool' => 4, 'allow' => 'App\Jobs\*']);
-// The C library decides what an entry is and what its jid is; this file
-// only turns PHP's time values into numbers and text and picks the call.
+// Schedules (schedules.md §6.4, §7): a named queue seen as a schedule of one-off jobs and recurring templates, every
+// add unique by default. The C library decides what an entry is and what its jid is; this file only turns PHP's time
+// values into numbers and text and picks the call.
 declare(strict_types=1);
 
 namespace Qless;
 
-/** What a time text means: kind 'at' (once, at $at), 'interval' (every
- *  $interval seconds, first at $at) or 'cron' (at the fire times of the
- *  normalised expression $cron; $at is 0). */
+/** What a time text means: kind 'at' (once, at $at), 'interval' (every $interval seconds, first at $at) or 'cron'
+ *  (at the fire times of the normalised expression $cron; $at is 0). */
 final class When
 {
     public function __construct(public readonly string $kind, public readonly float $at,
                                 public readonly float $interval, public readonly string $cron) {}
 
     /** $at as a UTC DateTimeImmutable. */
-    public function dateTime(): \DateTimeImmutable
-    {
-        return \DateTimeImmutable::createFromFormat('U.u', sprintf('%.6F', $this->at), new \DateTimeZone('UTC'));
-    }
+    public function dateTime(): \DateTimeImmutable { return new \DateTimeImmutable(sprintf('@%.6F', $this->at)); }
 }
 
-/** Reads English time text ('7pm tomorrow', 'in 5 minutes', 'every monday
- *  9am', ISO 8601, epoch seconds) relative to $now (default: the clock);
- *  no server is asked. Qless\InvalidArgument names the word and column a
- *  text went wrong at. */
+/** Reads English time text ('7pm tomorrow', 'in 5 minutes', 'every monday 9am', ISO 8601, epoch seconds) relative to
+ *  $now (default: the clock); no server is asked. Qless\InvalidArgument names the word and column a text went wrong at. */
 function when(string $text, \DateTimeInterface|int|float|null $now = null): When
 {
     $w = new \QlessWhen();
-    \qless_when_parse($text, $now === null ? microtime(true) : epoch($now, 'Qless\when(): now'), $w);
+    \qless_when_parse($text, $now === null ? microtime(true) : seconds($now, 'Qless\when(): now', true), $w);
     $kinds = [\QLESS_WHEN_AT => 'at', \QLESS_WHEN_INTERVAL => 'interval', \QLESS_WHEN_CRON => 'cron'];
     return new When($kinds[$w->kind_get()], $w->at_get(), $w->interval_get(), $w->cron_get());
 }
 
-/** @internal A number or a DateTimeInterface as epoch seconds. */
-function epoch(mixed $value, string $what): float
+/** @internal A number, or as seconds a DateTimeInterface (with $at: epoch seconds) or a DateInterval (a length). */
+function seconds(mixed $value, string $what, bool $at = false): float
 {
-    if (is_int($value) || is_float($value)) {
-        return (float)$value;
-    }
-    if ($value instanceof \DateTimeInterface) {
-        return (float)$value->format('U.u');
-    }
-    throw new \TypeError("$what must be text, a number or a DateTimeInterface, " . get_debug_type($value) . ' given');
-}
-
-/** @internal A number of seconds or a DateInterval as seconds. */
-function seconds(mixed $value, string $what): float
-{
-    if (is_int($value) || is_float($value)) {
-        return (float)$value;
-    }
-    if ($value instanceof \DateInterval) {
+    return match (true) {
+        is_int($value) || is_float($value) => (float)$value,
+        $at && $value instanceof \DateTimeInterface => (float)$value->format('U.u'),
         // Counted from the epoch, so that a month has a definite length.
-        return (float)(new \DateTimeImmutable('@0'))->add($value)->format('U.u');
-    }
-    throw new \TypeError("$what must be text, a number of seconds or a DateInterval, " . get_debug_type($value) . ' given');
+        !$at && $value instanceof \DateInterval => (float)(new \DateTimeImmutable('@0'))->add($value)->format('U.u'),
+        default => throw new \TypeError("$what must be text, a number " . ($at ? 'or a DateTimeInterface, ' : 'of seconds or a DateInterval, ')
+            . get_debug_type($value) . ' given'),
+    };
 }
 
-/** One of these, made by Client::schedule($name) or $client->schedules[$name]
- *  (no I/O). Inherited: remove($jid) (false when there was no such pending
- *  entry), list() (the entries as JSON text). */
+/** Made by Client::schedule($name) or $client->schedules[$name] (no I/O). Inherited: remove($jid) (false when there was
+ *  no such pending entry), list() (the entries as JSON text). */
 final class Schedule extends \QlessSchedule
 {
     private const ADD_OPTIONS = ['at' => null, 'in' => null, 'cron' => null, 'every' => null, 'unique' => true,
         'key' => null, 'jid' => null, 'priority' => null, 'retries' => null, 'tags' => null, 'backlog' => null,
         'report' => false];
 
-    /** @internal The client it was made from (for its clock and URL). */
-    public ?Client $client = null;
+    use Owned;   // the client it was made from (for its URL)
 
     public function name(): string { return $this->name_get(); }
 
-    /**
-     * Adds an entry that runs at 'at' (once: text, epoch seconds or a
-     * DateTimeInterface), 'in' (once, after text, seconds or a DateInterval),
-     * 'every' (a template: text such as '2 days at 9am', seconds or a
-     * DateInterval) or at the times of 'cron'; exactly one of them. Other
-     * options: unique (default true), key, jid, priority, retries, tags,
-     * backlog (templates), report. Returns the jid whether or not an
-     * identical entry was pending; with 'report' => true [jid, inserted].
-     */
+    /** Adds an entry that runs at 'at' (once: text, epoch seconds or a DateTimeInterface), 'in' (once, after text,
+     *  seconds or a DateInterval), 'every' (a template: text such as '2 days at 9am', seconds or a DateInterval) or at
+     *  the times of 'cron'; exactly one of them. Other options: unique (default true), key, jid, priority, retries,
+     *  tags, backlog (templates), report. Returns the jid whether or not an identical entry was pending; with
+     *  'report' => true [jid, inserted]. */
     public function add(string $klass, mixed $data = null, array $opts = []): string|array
     {
         $o = $this->options($opts, self::ADD_OPTIONS, __METHOD__);
         $c = $this->cOptions($o) + ['cron' => $o['cron']];
         // Text goes to the extension as text, which reads it as each option
         // means it; the core chooses (and refuses) among the times.
-        foreach (['at' => epoch(...), 'in' => seconds(...), 'every' => seconds(...)] as $k => $convert) {
+        foreach (['at' => true, 'in' => false, 'every' => false] as $k => $at) {
             if ($o[$k] !== null) {
                 $c[is_string($o[$k]) ? "{$k}_text" : $k] = is_string($o[$k]) ? $o[$k]
-                    : $convert($o[$k], "Qless\\Schedule::add(): option $k");
+                    : seconds($o[$k], "Qless\\Schedule::add(): option $k", $at);
             }
         }
         $found = $this->add_entry($klass, $data === null ? null : encode($data, __METHOD__), $c);
@@ -106,44 +77,25 @@ final class Schedule extends \QlessSchedule
      *  (without the times and backlog). */
     public function addNow(string $klass, mixed $data = null, array $opts = []): string|array
     {
-        $defaults = array_diff_key(self::ADD_OPTIONS, array_flip(['at', 'in', 'cron', 'every', 'backlog']));
-        $o = $this->options($opts, $defaults, __METHOD__);
+        $o = $this->options($opts, array_diff_key(self::ADD_OPTIONS, array_flip(['at', 'in', 'cron', 'every', 'backlog'])), __METHOD__);
         $found = $this->add_now($klass, $data === null ? null : encode($data, __METHOD__), $this->cOptions($o));
         return $o['report'] ? $found : $found[0];
     }
 
-    /** @return array[] the pending entries: templates by next due time, then
-     *  scheduled jobs, each ['jid', 'klass', 'kind' => 'cron'|'interval'|'at',
-     *  'cron' or 'interval', 'next', 'priority', 'tags', 'description']. Jobs
-     *  waiting or running are none. */
+    /** @return array[] the pending entries: templates by next due time, then scheduled jobs, each ['jid', 'klass',
+     *  'kind' => 'cron'|'interval'|'at', 'cron' or 'interval', 'next', 'priority', 'tags', 'description']. Jobs waiting
+     *  or running are none. */
     public function entries(): array
     {
         $e = parent::entries();
-        for ($out = [], $i = 0, $n = $e->size(); $i < $n; $i++) {
-            $kind = $e->kind($i);
-            $entry = ['jid' => $e->jid($i), 'klass' => $e->klass($i), 'kind' => $kind, 'next' => $e->next($i),
-                'priority' => $e->priority($i), 'tags' => [], 'description' => $e->description($i)];
-            for ($j = 0, $m = $e->tag_count($i); $j < $m; $j++) {
-                $entry['tags'][] = $e->tag($i, $j);
-            }
-            if ($kind !== 'at') {
-                $entry[$kind] = $kind === 'cron' ? $e->cron($i) : $e->interval($i);
-            }
-            $out[] = $entry;
-        }
-        return $out;
+        return items($e->size(), fn ($i) => ['jid' => $e->jid($i), 'klass' => $e->klass($i), 'kind' => $kind = $e->kind($i),
+            'next' => $e->next($i), 'priority' => $e->priority($i), 'tags' => items($e->tag_count($i), fn ($j) => $e->tag($i, $j)),
+            'description' => $e->description($i)] + ($kind === 'at' ? [] : [$kind => $kind === 'cron' ? $e->cron($i) : $e->interval($i)]));
     }
 
-    /** @return float[] the next $n due times of entry $jid: a template's, a
-     *  scheduled job's one time. NotFound when $jid is no pending entry of
-     *  this schedule. */
-    public function next($jid, $n = 5): array
-    {
-        if (!is_string($jid)) {
-            throw new \TypeError(__METHOD__ . '(): jid must be a string, ' . get_debug_type($jid) . ' given');
-        }
-        return times(parent::next($jid, count_arg($n, __METHOD__, 'n')));
-    }
+    /** @return float[] the next $n due times of entry $jid: a template's, a scheduled job's one time. NotFound when
+     *  $jid is no pending entry of this schedule. */
+    public function next($jid, $n = 5): array { $t = parent::next($jid, $n); return items($t->size(), $t->get(...)); }
 
     /**
      * Runs the schedule's due jobs with the PHP worker (Worker.php on the
@@ -184,7 +136,7 @@ final class Schedule extends \QlessSchedule
 
     private function client(): Client
     {
-        return $this->client ?? throw new \LogicException('this Qless\Schedule was not made by Qless\Client::schedule');
+        return $this->owner ?? throw new \LogicException('this Qless\Schedule was not made by Qless\Client::schedule');
     }
 
     private function options(array $given, array $defaults, string $method): array
@@ -215,20 +167,10 @@ final class Schedule extends \QlessSchedule
 }
 
 /** $client->schedules[$name]: a Schedule (no I/O). Read-only. */
-final class Schedules implements \ArrayAccess
+final class Schedules extends ReadOnlyMap
 {
-    public function __construct(private readonly Client $client) {}
+    protected const HINT = 'add entries with $client->schedules[$name]->add(...), remove them with ->remove($jid)';
 
     public function offsetGet(mixed $name): Schedule { return $this->client->schedule($name); }
     public function offsetExists(mixed $name): bool { return is_string($name); }
-
-    public function offsetSet(mixed $name, mixed $value): void
-    {
-        throw new \LogicException('Qless\Schedules is read-only: add entries with $client->schedules[$name]->add(...)');
-    }
-
-    public function offsetUnset(mixed $name): void
-    {
-        throw new \LogicException('Qless\Schedules is read-only: remove entries with $schedule->remove($jid)');
-    }
 }

@@ -1,11 +1,8 @@
 <?php
-// The PHP side of the worker (docs/workers.md, "PHP"): finds the class of
-// a job. The engine (qless_worker_main) does flags, pools, heartbeats,
-// signals and settling; swig/worker.i maps what Klass::perform($job) did
-// to the outcome. Tree classes (ports, static startup/shutdown) are found
-// as the worker starts, after the --require files: an exact --allow
-// 'App\Jobs\Name' (autoloaded), 'App\Jobs\*' the classes of that namespace
-// declared by then, '*' none.
+// The PHP side of the worker (docs/workers.md, "PHP"): finds the class of a job. The engine (qless_worker_main) does
+// flags, pools, heartbeats, signals and settling; swig/worker.i maps what Klass::perform($job) did to the outcome.
+// Tree classes (ports, static startup/shutdown) are found as the worker starts, after the --require files: an exact
+// --allow 'App\Jobs\Name' (autoloaded), 'App\Jobs\*' the classes of that namespace declared by then, '*' none.
 declare(strict_types=1);
 
 namespace Qless;
@@ -88,11 +85,9 @@ final class Worker
     public static function treeConfig(string $class): ?string
     {
         $has = fn (string $s) => self::hook($class, $s) || ($s[0] !== 's' && property_exists($class, $s));
-        if (!$has('inports') && !$has('outports') && !$has('startup') && !$has('shutdown')) {
-            return null;
-        }
-        return '{"inports":' . portSpecs(self::ports($class, 'inports')) . ',"outports":'
-            . portSpecs(self::ports($class, 'outports')) . '}';
+        return array_filter(['inports', 'outports', 'startup', 'shutdown'], $has)
+            ? '{"inports":' . portSpecs(self::ports($class, 'inports')) . ',"outports":' . portSpecs(self::ports($class, 'outports')) . '}'
+            : null;
     }
 
     /** [[class], [config JSON]] of the tree classes the allow-list names. */
