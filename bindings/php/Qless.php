@@ -94,8 +94,8 @@ function counts(callable $fill): array
         'paused' => (bool)$c->paused_get()];
 }
 
-/** @internal The client a queue, job or schedule was made or read with
- *  (Client::queue, ::job, ::schedule, the worker); a queue lends it to the jobs it pops and peeks. */
+/** @internal The client a queue or job was made or read with
+ *  (Client::queue, ::job, the worker); a queue lends it to the jobs it pops and peeks. */
 trait Owned
 {
     private ?\QlessClient $owner = null;
@@ -131,9 +131,6 @@ final class Client extends \QlessClient
             default => parent::__get($name),
         };
     }
-
-    /** The schedule (Schedule.php) of that name; no I/O. */
-    public function schedule($name): Schedule { return parent::schedule($name)->bind($this); }
 
     /** @return float[] the next $count fire times of a cron expression (cron.next, on the server's clock). */
     public function cronNext(string $expr, $count = 1): array { $t = $this->cron_next($expr, $count); return items($t->size(), $t->get(...)); }

@@ -48,8 +48,6 @@ final class Schedule extends \QlessSchedule
         'key' => null, 'jid' => null, 'priority' => null, 'retries' => null, 'tags' => null, 'backlog' => null,
         'report' => false];
 
-    use Owned;   // the client it was made from (for its URL)
-
     public function name(): string { return $this->name_get(); }
 
     /** Adds an entry that runs at 'at' (once: text, epoch seconds or a DateTimeInterface), 'in' (once, after text,
@@ -132,11 +130,6 @@ final class Schedule extends \QlessSchedule
             return 1;
         }
         return \qless_php_schedule_listen($this, [Worker::class, 'run'], $typed, $klasses ?: null, $configs ?: null);
-    }
-
-    private function client(): Client
-    {
-        return $this->owner ?? throw new \LogicException('this Qless\Schedule was not made by Qless\Client::schedule');
     }
 
     private function options(array $given, array $defaults, string $method): array
