@@ -100,9 +100,10 @@ trait Owned
 {
     private ?\QlessClient $owner = null;
 
+    /** Lends the client once it is known; null (a queue made elsewhere) leaves it as it is, so nothing unbinds. */
     public function bind(?\QlessClient $client): static
     {
-        $this->owner = $client;
+        $this->owner = $client ?? $this->owner;
         return $this;
     }
 }
