@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Checks the layout of core/src: its files call each other without cycles,
-and none includes the deprecated umbrella header internal.h.
+and the old catch-all header internal.h neither exists nor is included.
 
 Usage: check-layout.py NM SRC_DIR OBJECT...
 
@@ -142,6 +142,11 @@ def main(argv):
             shown = ", ".join(syms[:4]) + (", ..." if len(syms) > 4 else "")
             print("  %s -> %s  (%s)" % (a, b, shown))
 
+    # The one catch-all header is gone for good: a file brings back neither it
+    # nor an include of it (each file includes the private headers it uses).
+    if os.path.exists(os.path.join(src, "internal.h")):
+        print("core/src/internal.h exists: give each declaration the header of its module instead")
+        failed = True
     include = re.compile(r'^\s*#\s*include\s*"internal\.h"', re.M)
     for f in sources:
         with open(os.path.join(src, f), encoding="utf-8") as fh:

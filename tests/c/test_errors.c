@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #ifdef QLESS_BUILDING
-#include "internal.h"
+#include "errors.h"
 #endif
 
 /* Every function taking a handle refuses NULL with QLESS_EINVAL (and void
