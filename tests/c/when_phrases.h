@@ -718,6 +718,11 @@ static const when_phrase PHRASES[] = {
 	{ "recurring", "every 4th monday of the month", 0, QLESS_WHEN_CRON, "0 0 * * 1#4", 0 },
 	{ "recurring", "every last sunday", 0, QLESS_WHEN_CRON, "0 0 * * 0L", 0 },
 	{ "recurring", "every 3rd friday", 0, 0, "say \"every 3rd friday of the month\" or \"every 3 weeks on friday\" \"3rd\" at column 7", 0 },
+	/* no nth weekday past the 2nd becomes a v/n step (5/5 is the 1st Friday only) */
+	{ "recurring", "every 5th friday", 0, 0, "say \"every 5th friday of the month\" or \"every 5 weeks on friday\" \"5th\" at column 7", 0 },
+	{ "recurring", "every 4th friday at 9am", 0, 0, "say \"every 4th friday of the month\" or \"every 4 weeks on friday\" \"4th\" at column 7", 0 },
+	{ "recurring", "every 5th friday of the month", 0, QLESS_WHEN_CRON, "0 0 * * 5#5", 0 },
+	{ "recurring", "every 5 weeks on friday", 0, QLESS_WHEN_INTERVAL, "2026-03-06T00:00:00Z", 3024000 },
 	{ "recurring", "every fifth Sunday at 9am", 0, 0, "say \"every fifth Sunday of the month\" or \"every 5 weeks on Sunday\" \"fifth\" at column 7", 0 },
 	{ "recurring", "every 2 months", 0, 0, "months and years are not fixed intervals (say every month, every quarter or every year) \"2\" at column 7", 0 },
 	{ "recurring", "every other month", 0, 0, "months and years are not fixed intervals (say every month, every quarter or every year) \"month\" at column 13", 0 },
