@@ -242,7 +242,7 @@ static int numeric_date(const char *lw, size_t n, qless_numdate *d)
 	return 1;
 }
 
-/* The am/pm suffix at the end of the n bytes at s ("pm", "p.m.", "p.m"):
+/* The am/pm suffix at the end of the n bytes at s ("pm", "p.m.", "p.m", "a"):
  * its length and *kw, else 0. */
 static size_t ampm_suffix(const char *s, size_t n, int *kw)
 {
@@ -253,6 +253,11 @@ static size_t ampm_suffix(const char *s, size_t n, int *kw)
 			*kw = i < 3 ? KW_AM : KW_PM;
 			return k;
 		}
+	}
+	/* a lone a or p only after minutes ("12:15a", "6:30p"): "5p" stays unknown */
+	if (n > 2 && (s[n - 1] == 'a' || s[n - 1] == 'p') && is_digit(s[n - 2]) && memchr(s, ':', n) != NULL) {
+		*kw = s[n - 1] == 'a' ? KW_AM : KW_PM;
+		return 1;
 	}
 	return 0;
 }

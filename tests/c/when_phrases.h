@@ -478,6 +478,13 @@ static const when_phrase PHRASES[] = {
 	{ "clock", "1200am", 0, QLESS_WHEN_AT, "2026-03-05T00:00:00Z", 0 },
 	{ "clock", "tomorrow 1045pm", 0, QLESS_WHEN_AT, "2026-03-05T22:45:00Z", 0 },
 	{ "clock", "4a.m.", 0, QLESS_WHEN_AT, "2026-03-05T04:00:00Z", 0 },
+	/* a lone a or p after minutes */
+	{ "clock", "7:45p", 0, QLESS_WHEN_AT, "2026-03-04T19:45:00Z", 0 },
+	{ "clock", "11:20a", 0, QLESS_WHEN_AT, "2026-03-04T11:20:00Z", 0 },
+	{ "clock", "9:00a", 0, QLESS_WHEN_AT, "2026-03-05T09:00:00Z", 0 },
+	{ "clock", "friday at 8:05a", 0, QLESS_WHEN_AT, "2026-03-06T08:05:00Z", 0 },
+	{ "clock", "12:10a tomorrow", 0, QLESS_WHEN_AT, "2026-03-05T00:10:00Z", 0 },
+	{ "clock", "5p", 0, 0, "unknown word \"5p\" at column 1", 0 },
 	{ "clock", "4 a.m.", 0, QLESS_WHEN_AT, "2026-03-05T04:00:00Z", 0 },
 	{ "clock", "4p.m.", 0, QLESS_WHEN_AT, "2026-03-04T16:00:00Z", 0 },
 	{ "clock", "4:30 p.m.", 0, QLESS_WHEN_AT, "2026-03-04T16:30:00Z", 0 },
