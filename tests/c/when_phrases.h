@@ -622,6 +622,12 @@ static const when_phrase PHRASES[] = {
 	{ "lone words", "december", 0, QLESS_WHEN_AT, "2026-12-01T00:00:00Z", 0 },
 	{ "lone words", "sept", 0, QLESS_WHEN_AT, "2026-09-01T00:00:00Z", 0 },
 	{ "lone words", "november 2027", 0, QLESS_WHEN_AT, "2027-11-01T00:00:00Z", 0 },
+	/* a month and two digits no month has as a day: a year */
+	{ "lone words", "june 88", 0, QLESS_WHEN_AT, "1988-06-01T00:00:00Z", 0 },
+	{ "lone words", "sept 40", 0, QLESS_WHEN_AT, "2040-09-01T00:00:00Z", 0 },
+	{ "lone words", "dec 99 at noon", 0, QLESS_WHEN_AT, "1999-12-01T12:00:00Z", 0 },
+	{ "lone words", "june 30", 0, QLESS_WHEN_AT, "2026-06-30T00:00:00Z", 0 },
+	{ "lone words", "feb 30", 0, 0, "invalid date \"30\" at column 5", 0 },
 	{ "lone words", "november at 9am", 0, QLESS_WHEN_AT, "2026-11-01T09:00:00Z", 0 },
 	{ "lone words", "28th", 0, QLESS_WHEN_AT, "2026-03-28T00:00:00Z", 0 },
 	{ "lone words", "the 28th", 0, QLESS_WHEN_AT, "2026-03-28T00:00:00Z", 0 },
