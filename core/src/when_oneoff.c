@@ -25,8 +25,8 @@ static int starts_duration(const parser *p)
 		return !is_kw(next, KW_PAST);
 	if (!w->is_number)
 		return 0;
-	return !(is_ampm(next) || portion_phrase_at(p, 1) || is_kw(next, KW_OF) || is_kw(next, KW_TO) ||
-	         is_kw(next, KW_PAST) || is_kw(next, KW_OCLOCK) || (next != NULL && next->month > 0 && next->kw == KW_NONE));
+	return !(is_ampm(next) || portion_phrase_at(p, 1) || is_kw(next, KW_OF) || qless__when_clock_relation(p, 0) ||
+	         is_kw(next, KW_OCLOCK) || (next != NULL && next->month > 0 && next->kw == KW_NONE));
 }
 
 /* this|next|last hour|minute|second: the start of that one. */
