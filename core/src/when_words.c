@@ -230,9 +230,16 @@ static int numeric_date(const char *lw, size_t n, qless_numdate *d)
 		d->parts[part] = x;
 		d->nparts = part + 1;
 	}
-	if (p != end || sep == 0 || (d->nparts == 2 && sep != '/'))
+	if (p != end || sep == 0 || (d->nparts == 2 && sep != '/' && !(sep == '-' && len[0] == 4)))
 		return 0;
-	if (len[0] == 4 && d->nparts == 3 && sep != '.') {
+	if (len[0] == 4 && d->nparts == 2 && len[1] <= 2) {
+		/* 2027-06, 2027/6: a year and a month, its 1st */
+		d->form = DATE_YMD;
+		d->year_digits = 4;
+		d->parts[2] = 1;
+		d->nparts = 3;
+	} else if (len[0] == 4 && d->nparts == 3) {
+		/* a four-digit year first is year-month-day, with dots too */
 		d->form = DATE_YMD;
 		d->year_digits = 4;
 	} else {

@@ -340,6 +340,13 @@ static const when_phrase PHRASES[] = {
 	{ "numeric dates", "1.2.2027", 0, QLESS_WHEN_AT, "2027-02-01T00:00:00Z", 0 },
 	{ "numeric dates", "24.12.26 18:00", 0, QLESS_WHEN_AT, "2026-12-24T18:00:00Z", 0 },
 	{ "numeric dates", "2000-1-1", 0, QLESS_WHEN_AT, "2000-01-01T00:00:00Z", 0 },
+	/* a four-digit year first: year-month-day with dots too, and year-month alone */
+	{ "numeric dates", "2027.11.05", 0, QLESS_WHEN_AT, "2027-11-05T00:00:00Z", 0 },
+	{ "numeric dates", "2027.11.05 at 08:30", 0, QLESS_WHEN_AT, "2027-11-05T08:30:00Z", 0 },
+	{ "numeric dates", "2027-09", 0, QLESS_WHEN_AT, "2027-09-01T00:00:00Z", 0 },
+	{ "numeric dates", "2027/9 at noon", 0, QLESS_WHEN_AT, "2027-09-01T12:00:00Z", 0 },
+	{ "numeric dates", "2027.02.30", 0, 0, "invalid date \"2027.02.30\" at column 1", 0 },
+	{ "numeric dates", "2027-13", 0, 0, "invalid date \"2027-13\" at column 1", 0 },
 	{ "numeric dates", "2027-3-9", 0, QLESS_WHEN_AT, "2027-03-09T00:00:00Z", 0 },
 	{ "numeric dates", "2027-03-9 at 7:45", 0, QLESS_WHEN_AT, "2027-03-09T07:45:00Z", 0 },
 	{ "numeric dates", "2027/12/1", 0, QLESS_WHEN_AT, "2027-12-01T00:00:00Z", 0 },
