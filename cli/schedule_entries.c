@@ -11,7 +11,8 @@
 const char schedule_add_usage[] =
 	"       qless schedule add QUEUE KLASS [DATA] --at TEXT | --in D | --cron EXPR |\n"
 	"           --every TEXT | --now   add an entry; prints its jid\n"
-	"           --at \"7pm tomorrow\" (a past time runs now, with a warning),\n"
+	"           --at \"7pm tomorrow\" (more than a minute in the past is refused:\n"
+	"           --now runs at once),\n"
 	"           --in 5m or --in \"5 minutes\", --cron \"0 9 * * 1-5\",\n"
 	"           --every \"monday 9am\" or --every 15m (read as \"every ...\")\n"
 	"           --unique (default: an identical pending entry is not added again)\n"
@@ -56,7 +57,7 @@ static int read_entry(cli *c, const char *at, const char *in, const char *cron, 
                       entry *e)
 {
 	double now = cli_now(), seconds;
-	int given = (at != NULL) + (in != NULL) + (cron != NULL) + (every != NULL) + (now_flag != 0), status;
+	int given = (at != NULL) + (in != NULL) + (cron != NULL) + (every != NULL) + (now_flag != 0);
 
 	if (given != 1)
 		return cli_usage_error(c, given ? "takes one of --at, --in, --cron, --every, --now"
@@ -66,11 +67,8 @@ static int read_entry(cli *c, const char *at, const char *in, const char *cron, 
 	e->kind = "at";
 	e->now = now_flag;
 	if (at != NULL) {
-		if ((status = read_when(c, "--at", at, QLESS_WHEN_READ_AT, now, e)) != 0)
-			return status;
-		if (e->when.at < now)
-			fprintf(stderr, "qless: schedule add: warning: --at '%.64s' is past: it runs now\n", at);
-		return 0;
+		/* a past time is the library's to refuse (qless_schedule_add_at) */
+		return read_when(c, "--at", at, QLESS_WHEN_READ_AT, now, e);
 	}
 	if (in != NULL && duration_parse(in, &seconds) == 0) {
 		e->when.at = now + seconds;

@@ -43,6 +43,12 @@ static const struct { const char *name, *expansion; } MACROS[] = {
 	{ "@hourly", "0 * * * *" },
 };
 
+void qless__cron_bounds(qless_cron_field field, int64_t *min, int64_t *max)
+{
+	*min = FIELDS[field].min;
+	*max = FIELDS[field].max;
+}
+
 const char *qless__cron_month_name(int64_t m)
 {
 	static const char *const names[12] = {

@@ -54,6 +54,8 @@ int qless__cron_item(qless_cron_field field, const char *text, size_t len, size_
  * expanded, names as numbers, day-of-week 7 as 0, numbers without leading
  * zeros, as a 5- or 7-field expression. *out owned (qless_free). */
 int qless__cron_identity(const char *func, const char *expr, char **out);
+/* The smallest and largest value a field takes (schedules.md §2.1). */
+void qless__cron_bounds(qless_cron_field field, int64_t *min, int64_t *max);
 /* English name of a month (1-12) or weekday (0-7). */
 const char *qless__cron_month_name(int64_t m);
 const char *qless__cron_weekday_name(int64_t w);

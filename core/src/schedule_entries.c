@@ -113,12 +113,33 @@ static int add_template(const char *F, qless_schedule *s, char **out_jid, int *o
 	return inserted_unless_unique(rc, o, out_inserted);
 }
 
+/* A one-off time more than this before now is refused: it is a mistake
+ * (a stale computed time, "today at 9am" read after 9), not a wish to run
+ * at once, which add_now and the text "now" say. The minute covers clocks
+ * and the caller's own arithmetic. */
+#define PAST_SLACK 60.0
+
+static int check_not_past(const char *F, const char *arg, double when, double now)
+{
+	char iso[QLESS_TIME_SIZE];
+	if (when >= now - PAST_SLACK)
+		return QLESS_OK;
+	if (qless_time_format(iso, when) != QLESS_OK)
+		snprintf(iso, sizeof iso, "%.17g", when);
+	return qless__err(QLESS_EINVAL,
+	                  "%s: %s %s is in the past (more than a minute before now); "
+	                  "add it now (add_now, or the time \"now\") to run it at once",
+	                  F, arg, iso);
+}
+
 /* add_at and add_every turn times into delays from now, the pinned now
  * (qless__pin_now) their call sends, so the server lands on those times. */
-static int add_at(const char *F, qless_schedule *s, char **out_jid, int *out_inserted, double when, double now,
-                  const char *klass, const char *data, const qless_schedule_options *o)
+static int add_at(const char *F, const char *arg, qless_schedule *s, char **out_jid, int *out_inserted,
+                  double when, double now, const char *klass, const char *data, const qless_schedule_options *o)
 {
-	int rc = qless__check_finite(F, "when", when);
+	int rc = qless__check_finite(F, arg, when);
+	if (rc == QLESS_OK)
+		rc = check_not_past(F, arg, when, now);
 	if (rc != QLESS_OK)
 		return rc;
 	return add_job(F, s, out_jid, out_inserted, when - now, klass, data, o);
@@ -164,7 +185,7 @@ int qless_schedule_add_at(char **out_jid, int *out_inserted, qless_schedule *s, 
 	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
 	if (rc != QLESS_OK)
 		return rc;
-	rc = add_at(F, s, out_jid, out_inserted, when, qless__pin_now(client_of(s)), klass, data, &o);
+	rc = add_at(F, "when", s, out_jid, out_inserted, when, qless__pin_now(client_of(s)), klass, data, &o);
 	qless__unpin_now(client_of(s));
 	return rc;
 }
@@ -177,6 +198,11 @@ int qless_schedule_add_in(char **out_jid, int *out_inserted, qless_schedule *s, 
 	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
 	if (rc == QLESS_OK)
 		rc = qless__check_finite(F, "seconds", seconds);
+	if (rc == QLESS_OK && seconds < -PAST_SLACK) {
+		double now = qless__pin_now(client_of(s));
+		rc = check_not_past(F, "seconds", now + seconds, now);
+		qless__unpin_now(client_of(s));
+	}
 	return rc != QLESS_OK ? rc : add_job(F, s, out_jid, out_inserted, seconds, klass, data, &o);
 }
 
@@ -220,7 +246,7 @@ static int add_text(const char *F, const char *arg, qless_when_read_as as, qless
 	now = qless__pin_now(client_of(s));
 	rc = qless__when_read(F, arg, "use qless_schedule_add_every_text or qless_schedule_add_cron", text, as, now, &w);
 	if (rc == QLESS_OK && w.kind == QLESS_WHEN_AT)
-		rc = add_at(F, s, out_jid, out_inserted, w.at, now, klass, data, &o);
+		rc = add_at(F, arg, s, out_jid, out_inserted, w.at, now, klass, data, &o);
 	else if (rc == QLESS_OK && w.kind == QLESS_WHEN_INTERVAL)
 		rc = add_every(F, s, out_jid, out_inserted, w.interval, w.at, now, klass, data, &o);
 	else if (rc == QLESS_OK)

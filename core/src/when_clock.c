@@ -52,12 +52,26 @@ static int hour_word(parser *p, tod *out)
 	return 1;
 }
 
-/* "half|quarter|N past|to H": 1, 0 or -1. */
+/* "N|quarter after|before H" is "past|to": a number alone (no unit)
+ * before them is minutes, not a duration ("10 after 2", "quarter before 5"). */
+int qless__when_clock_relation(const parser *p, size_t k)
+{
+	const qless_word *w = ahead(p, k), *rel = ahead(p, k + 1), *h = ahead(p, k + 2);
+	if (is_kw(rel, KW_PAST) || is_kw(rel, KW_TO))
+		return 1;
+	if (!is_kw(rel, KW_AFTER) && !is_kw(rel, KW_BEFORE))
+		return 0;
+	return w != NULL && (is_kw(w, KW_QUARTER) || (w->is_number && !w->is_compact)) && h != NULL &&
+	       h->error == WORD_OK && ((h->is_number && h->is_int && h->number >= 0 && h->number <= 24) ||
+	                               h->is_clock || is_kw(h, KW_NOON) || is_kw(h, KW_MIDNIGHT));
+}
+
+/* "half|quarter|N past|to H" (after and before too): 1, 0 or -1. */
 static int minutes_to_from(parser *p, tod *out)
 {
 	const qless_word *w = cur(p), *rel = ahead(p, 1);
 	int minutes, rc;
-	if (!is_kw(rel, KW_PAST) && !is_kw(rel, KW_TO))
+	if (!qless__when_clock_relation(p, 0))
 		return 0;
 	if (is_kw(w, KW_HALF) && is_kw(rel, KW_PAST))
 		minutes = 30;
@@ -74,7 +88,7 @@ static int minutes_to_from(parser *p, tod *out)
 		return qless__when_missing("hour", rel);
 	if ((rc = hour_word(p, out)) <= 0)
 		return rc < 0 ? QLESS_EINVAL : qless__when_reject(cur(p));
-	if (is_kw(rel, KW_PAST)) {
+	if (is_kw(rel, KW_PAST) || is_kw(rel, KW_AFTER)) {
 		out->c.minute = minutes;
 	} else {
 		int m = (out->c.hour * 60 - minutes + 1440) % 1440;

@@ -200,8 +200,9 @@ static int date_read(parser *p, day_part *d)
 			return rc;
 		return fixed_date(d, year, month, day, day_word);
 	}
-	if (is_month_name(w) && (!is_day_number(next) || (next->is_number && next->digits == 4))) {
-		/* november; november 2027 */
+	if (is_month_name(w) && (!is_day_number(next) || (next->is_number && next->digits == 4) ||
+	                         (next->is_number && next->digits == 2 && next->number > 31))) {
+		/* november; november 2027; may 97 (no month has a 97th: a year) */
 		p->i++;
 		if ((rc = year_after(p, &year)) < 0)
 			return rc;

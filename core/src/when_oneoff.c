@@ -25,8 +25,8 @@ static int starts_duration(const parser *p)
 		return !is_kw(next, KW_PAST);
 	if (!w->is_number)
 		return 0;
-	return !(is_ampm(next) || portion_phrase_at(p, 1) || is_kw(next, KW_OF) || is_kw(next, KW_TO) ||
-	         is_kw(next, KW_PAST) || is_kw(next, KW_OCLOCK) || (next != NULL && next->month > 0 && next->kw == KW_NONE));
+	return !(is_ampm(next) || portion_phrase_at(p, 1) || is_kw(next, KW_OF) || qless__when_clock_relation(p, 0) ||
+	         is_kw(next, KW_OCLOCK) || (next != NULL && next->month > 0 && next->kw == KW_NONE));
 }
 
 /* this|next|last hour|minute|second: the start of that one. */
@@ -42,6 +42,10 @@ static int clock_period(parser *p, double *at)
 		size = 60;
 	else if (is_kw(next, KW_SECOND) && !(ahead(p, 2) != NULL && ahead(p, 2)->wday >= 0))
 		size = 1;
+	else if (next != NULL && next->error == WORD_OK && next->months == 0 && next->len >= 2 &&
+	         (next->unit == 3600 || next->unit == 60 || next->unit == 1))
+		/* the short spellings: next hr, next mins, last sec */
+		size = next->unit;
 	else
 		return 0;
 	*at = qless__floor(p->now / size) * size + (is_kw(w, KW_NEXT) ? size : is_kw(w, KW_LAST) ? -size : 0);

@@ -111,6 +111,8 @@ int qless__when_shift(double t, const when_dur *d, int sign, const qless_word *w
  * 3-4 digits are HHMM). Also "half past 2", "quarter to 4", "10 to 2",
  * "7 o'clock". */
 int qless__when_time(parser *p, int after_at, tod *out);
+/* 1 when the words k ahead are N|quarter past|to|after|before H (a time, not a duration). */
+int qless__when_clock_relation(const parser *p, size_t k);
 /* The hour portion stands for, and t moved into portion when it is bare
  * ("evening at 7" = 19:00). */
 int qless__when_portion_hour(when_portion portion);

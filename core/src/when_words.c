@@ -230,9 +230,16 @@ static int numeric_date(const char *lw, size_t n, qless_numdate *d)
 		d->parts[part] = x;
 		d->nparts = part + 1;
 	}
-	if (p != end || sep == 0 || (d->nparts == 2 && sep != '/'))
+	if (p != end || sep == 0 || (d->nparts == 2 && sep != '/' && !(sep == '-' && len[0] == 4)))
 		return 0;
-	if (len[0] == 4 && d->nparts == 3 && sep != '.') {
+	if (len[0] == 4 && d->nparts == 2 && len[1] <= 2) {
+		/* 2027-06, 2027/6: a year and a month, its 1st */
+		d->form = DATE_YMD;
+		d->year_digits = 4;
+		d->parts[2] = 1;
+		d->nparts = 3;
+	} else if (len[0] == 4 && d->nparts == 3) {
+		/* a four-digit year first is year-month-day, with dots too */
 		d->form = DATE_YMD;
 		d->year_digits = 4;
 	} else {
@@ -242,7 +249,7 @@ static int numeric_date(const char *lw, size_t n, qless_numdate *d)
 	return 1;
 }
 
-/* The am/pm suffix at the end of the n bytes at s ("pm", "p.m.", "p.m"):
+/* The am/pm suffix at the end of the n bytes at s ("pm", "p.m.", "p.m", "a"):
  * its length and *kw, else 0. */
 static size_t ampm_suffix(const char *s, size_t n, int *kw)
 {
@@ -253,6 +260,11 @@ static size_t ampm_suffix(const char *s, size_t n, int *kw)
 			*kw = i < 3 ? KW_AM : KW_PM;
 			return k;
 		}
+	}
+	/* a lone a or p only after minutes ("12:15a", "6:30p"): "5p" stays unknown */
+	if (n > 2 && (s[n - 1] == 'a' || s[n - 1] == 'p') && is_digit(s[n - 2]) && memchr(s, ':', n) != NULL) {
+		*kw = s[n - 1] == 'a' ? KW_AM : KW_PM;
+		return 1;
 	}
 	return 0;
 }

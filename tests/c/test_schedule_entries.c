@@ -58,8 +58,31 @@ static void test_one_off(void)
 	int inserted = -1;
 
 	th_clock_at(c, N);
-	TH_OK(qless_schedule_add_at(&jid, &inserted, s, N - 3600, "K", NULL, NULL));
+	/* more than a minute in the past is refused, naming the time; nothing sent */
+	long long before = th_commands();
+	th_refused_unsent(qless_schedule_add_at(&jid, &inserted, s, N - 3600, "K", NULL, NULL), before,
+	                  "qless_schedule_add_at", "when 2026-03-04T09:15:30Z is in the past");
+	CU_ASSERT_PTR_NULL(jid);
+	before = th_commands();
+	th_refused_unsent(qless_schedule_add_at(&jid, &inserted, s, N - 61, "K", NULL, NULL), before,
+	                  "qless_schedule_add_at", "when 2026-03-04T10:14:29Z is in the past");
+	before = th_commands();
+	th_refused_unsent(qless_schedule_add_in(&jid, &inserted, s, -3600, "K", NULL, NULL), before,
+	                  "qless_schedule_add_in", "seconds 2026-03-04T09:15:30");
+	before = th_commands();
+	th_refused_unsent(qless_schedule_add_at_text(&jid, &inserted, s, "today at 9am", "K", NULL, NULL), before,
+	                  "qless_schedule_add_at_text", "at_text 2026-03-04T09:00:00Z is in the past");
+	before = th_commands();
+	th_refused_unsent(qless_schedule_add(&jid, &inserted, s, "yesterday at 10:30", "K", NULL, NULL), before,
+	                  "qless_schedule_add", "when_text 2026-03-03T10:30:00Z is in the past");
+	CU_ASSERT_PTR_NULL(jid);
+	/* within the minute, and "now", run at once */
+	TH_OK(qless_schedule_add_at(&jid, &inserted, s, N - 59, "K", NULL, NULL));
 	CU_ASSERT_EQUAL(inserted, 1);
+	TH_STREQ(st = state_of(jid), "waiting");
+	free(st);
+	qless_free(jid);
+	TH_OK(qless_schedule_add_at_text(&jid, &inserted, s, "now", "KNow", NULL, NULL));
 	TH_STREQ(st = state_of(jid), "waiting");
 	free(st);
 	qless_free(jid);

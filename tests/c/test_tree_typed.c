@@ -231,6 +231,12 @@ static void test_schedule_put(void)
 	qless_schedule_add_options_init(&o, QLESS_SCHEDULE_ADD_OPTIONS_VERSION);
 	o.at_text = "nonsense o'clock";
 	TH_RC(qless_schedule_put(NULL, NULL, s, "At", NULL, &o), QLESS_EINVAL);
+	/* a time more than a minute past is refused by put as by add_at */
+	qless_schedule_add_options_init(&o, QLESS_SCHEDULE_ADD_OPTIONS_VERSION);
+	o.has_at = 1;
+	o.at = 1000000000;
+	TH_RC(qless_schedule_put(NULL, NULL, s, "At", NULL, &o), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "when 2001-09-09T01:46:40Z is in the past"));
 
 	TH_OK(qless_entries_get(&e, s));
 	CU_ASSERT_EQUAL_FATAL(qless_entries_size(e), 3);

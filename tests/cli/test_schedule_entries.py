@@ -106,13 +106,21 @@ def test_schedule_add_kinds_list_and_remove(qless, r, raw, url):
     assert float(r.hget("ql:r:" + iv, "interval")) == 900
     cr = qless("schedule", "add", "q", "Cr", "--cron", "@daily", "--jid", "daily")[0].strip()
     assert cr == "daily" and r.hget("ql:r:daily", "cron") == "@daily"
+    # more than a minute in the past is refused, naming the time; nothing is added
     p = raw("--url", url, "schedule", "add", "q", "Past", "--at", "2020-01-01")
-    assert p.returncode == 0 and r.hget("ql:j:" + p.stdout.strip(), "state") == "waiting"
-    assert p.stderr == "qless: schedule add: warning: --at '2020-01-01' is past: it runs now\n"
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == ('qless: schedule add: when 2020-01-01T00:00:00Z is in the past (more than a minute'
+                        ' before now); add it now (add_now, or the time "now") to run it at once\n')
+    p = raw("--url", url, "schedule", "add", "q", "Ago", "--at", "5 minutes ago")
+    assert p.returncode == 2 and "is in the past" in p.stderr
+    # "now" (and --now) run at once
+    now = raw("--url", url, "schedule", "add", "q", "Now", "--at", "now")
+    assert now.returncode == 0 and r.hget("ql:j:" + now.stdout.strip(), "state") == "waiting"
+    assert r.hget("ql:j:" + now.stdout.strip(), "klass") == "Now"
     table = lines(qless("schedule", "list", "q")[0])
     assert table[0].split() == ["JID", "KLASS", "SCHEDULE", "NEXT", "DESCRIPTION"]
     rows = {line.split()[0]: line for line in table[1:]}
-    assert set(rows) == {at, ev, iv, "daily"}      # the past one is waiting: not an entry
+    assert set(rows) == {at, ev, iv, "daily"}      # the "now" one is waiting: not an entry
     assert "cron 0 9 * * 1" in rows[ev] and "at 09:00 on Monday" in rows[ev]
     assert "every 15m" in rows[iv] and "at 2099-01-01T00:00:00Z" in rows[at] and "once" in rows[at]
     listed = json.loads(qless("--json", "schedule", "list", "q")[0])

@@ -99,6 +99,22 @@ def test_cron_check_prints_normal_form_and_description(qless):
     assert json.loads(out) == {"cron": "@daily", "description": "at 00:00 every day"}
 
 
+def test_cron_check_tells_a_step_by_the_values_it_selects(qless):
+    # 5/5 in day-of-week: Friday occurrences 1, 6, ... of the month = the 1st only
+    out, _ = qless("cron", "check", "0 0 * * 5/5")
+    assert out == "0 0 * * 5/5\nat 00:00 on the 1st Friday of the month\n"
+    out, _ = qless("cron", "check", "0 0 * * 1-5/2")
+    assert out == "0 0 * * 1-5/2\nat 00:00 on Monday, Wednesday and Friday\n"
+    out, _ = qless("cron", "check", "*/7 * * * *")
+    assert out == "*/7 * * * *\nat every 7th minute from 0 through 56 of every hour\n"
+
+
+def test_when_every_nth_weekday_past_the_2nd_is_refused_with_both_readings(qless):
+    for nth in ("3rd", "4th", "5th"):
+        _, err = qless("when", "every %s friday" % nth, "--offline", code=2)
+        assert ('say "every %s friday of the month" or "every %s weeks on friday"' % (nth, nth[0])) in err
+
+
 def test_cron_check_invalid_is_a_usage_error(qless, snapshot):
     # CLI-2, the check half: exit 2 with the §2.6 reason; nothing written
     before = snapshot()

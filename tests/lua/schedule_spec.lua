@@ -42,7 +42,9 @@ describe("client.schedules", function()
     near(1772737200, zscore("ql:q:tasks-scheduled", jid))
     jid = s:add("K", { i = 2 }, { at = 1772737260 })
     near(1772737260, zscore("ql:q:tasks-scheduled", jid))
-    assert.equal("waiting", hget("ql:j:" .. s:add("K", { past = 1 }, { at = "today at 9am" }), "state"))
+    assert.matches("at_text 2026%-03%-04T09:00:00Z is in the past",
+                   argument_error(s.add, s, "K", { past = 1 }, { at = "today at 9am" }))
+    assert.equal("waiting", hget("ql:j:" .. s:add("K", { now = 1 }, { at = "now" }), "state"))
     assert.equal("qless.Schedule(tasks)", tostring(s))
   end)
 

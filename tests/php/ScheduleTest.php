@@ -43,8 +43,10 @@ final class ScheduleTest extends QlessTestCase
             // The core turns the time into a delay from its clock, so the call's latency (a second under valgrind) shows.
             $this->assertEqualsWithDelta($want, (float)$this->redis('zscore', 'ql:q:tasks-scheduled', $jid), 5);
         }
-        $past = $this->sched->add('K', ['past' => 1], ['at' => 'today at 9am']);
-        $this->assertSame('waiting', $this->redis('hget', "ql:j:$past", 'state'), 'a past time runs now');
+        $this->assertRefused(Qless\InvalidArgument::class, 'at_text 2026-03-04T09:00:00Z is in the past',
+            fn() => $this->sched->add('K', ['past' => 1], ['at' => 'today at 9am']));
+        $now = $this->sched->add('K', ['now' => 1], ['at' => 'now']);
+        $this->assertSame('waiting', $this->redis('hget', "ql:j:$now", 'state'), '"now" runs at once');
     }
 
     /** BND-1: in (seconds, DateInterval, text with or without "in") delays a one-off job. */

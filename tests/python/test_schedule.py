@@ -37,8 +37,12 @@ def test_at_takes_text_numbers_and_datetimes(sched, r):
         jid = sched.add("K", {"i": i}, at=at)
         assert r.hget("ql:j:" + jid, "state") == "scheduled", at
         assert scheduled_at(r, jid) == pytest.approx(want, abs=0.5), at
-    past = sched.add("K", {"past": 1}, at="today at 9am")                   # runs at once
-    assert r.hget("ql:j:" + past, "state") == "waiting"
+    # more than a minute in the past is refused, naming the time; "now" runs at once
+    with pytest.raises(qless.InvalidArgument, match="at_text 2026-03-04T09:00:00Z is in the past"):
+        sched.add("K", {"past": 1}, at="today at 9am")
+    with pytest.raises(qless.InvalidArgument, match="is in the past"):
+        sched.add("K", {"past": 2}, at=N - 3600)
+    assert r.hget("ql:j:" + sched.add("K", {"now": 1}, at="now"), "state") == "waiting"
 
 
 def test_in_takes_seconds_timedeltas_and_text(sched, r):

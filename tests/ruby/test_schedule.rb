@@ -23,7 +23,9 @@ class TestSchedule < QlessTest::SpecNowTest
       assert_equal "scheduled", state(jid), at.inspect
       assert_in_delta want, scheduled_at(jid), 0.5, at.inspect
     end
-    assert_equal "waiting", state(@sched.add("K", { "past" => 1 }, at: "today at 9am")), "a past time runs now"
+    error = assert_raises(Qless::InvalidArgument) { @sched.add("K", { "past" => 1 }, at: "today at 9am") }
+    assert_match(/at_text 2026-03-04T09:00:00Z is in the past/, error.message)
+    assert_equal "waiting", state(@sched.add("K", { "now" => 1 }, at: "now")), "now runs at once"
   end
 
   def test_in_takes_seconds_and_text

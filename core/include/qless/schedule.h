@@ -61,10 +61,13 @@ QLESS_EXTERN(int) qless_schedule_options_init(qless_schedule_options *opts, unsi
 /* A one-off job that may run at once. */
 QLESS_EXTERN(int) qless_schedule_add_now(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                          const char *klass, const char *data, const qless_schedule_options *opts);
-/* A one-off job at time `when` (a past time runs at once). */
+/* A one-off job at time `when`. A when more than a minute before now is
+ * QLESS_EINVAL naming it in ISO 8601 (a stale time is a mistake; add_now
+ * runs at once); less than a minute past runs at once. */
 QLESS_EXTERN(int) qless_schedule_add_at(char **out_jid, int *out_inserted, qless_schedule *schedule, double when,
                                         const char *klass, const char *data, const qless_schedule_options *opts);
-/* A one-off job in `seconds` (<= 0: at once). */
+/* A one-off job in `seconds` (-60 to 0: at once; below -60: QLESS_EINVAL, as
+ * add_at). */
 QLESS_EXTERN(int) qless_schedule_add_in(char **out_jid, int *out_inserted, qless_schedule *schedule,
                                         double seconds, const char *klass, const char *data,
                                         const qless_schedule_options *opts);
@@ -195,7 +198,7 @@ QLESS_EXTERN(void) qless_schedule_stop(qless_schedule *schedule);
 typedef struct qless_schedule_add_options {
 	unsigned int version;      /* QLESS_SCHEDULE_ADD_OPTIONS_VERSION */
 	int has_at;
-	double at;                 /* epoch seconds (a past time runs at once) */
+	double at;                 /* epoch seconds (more than a minute past: QLESS_EINVAL) */
 	const char *at_text;       /* "7pm tomorrow" */
 	int has_in;
 	double in_seconds;         /* seconds from now (<= 0: at once) */
