@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "handles.h"
 #include "options.h"
+#include "run_hooks.h"
 #include "util.h"
 
 struct qless_schedule {
@@ -214,21 +215,7 @@ int qless_schedule_listen_run(qless_schedule *schedule, const qless_worker_run_o
 		r.allow = from_env;
 		r.nallow = nenv;
 	}
-	r.perform = run->perform;
-	r.ctx = run->ctx;
-	r.fork = run->fork;
-	r.log = run->log;
-	r.single_threaded = run->single_threaded;
-	r.resolves_classes = run->version >= 2 && run->resolves_classes;
-	if (run->version >= 4 && run->ntree > 0) {
-		r.tree_klasses = run->tree_klasses;
-		r.tree_configs = run->tree_configs;
-		r.ntree = run->ntree;
-	}
-	if (run->version >= 4) {
-		r.startup = run->startup;
-		r.shutdown = run->shutdown;
-	}
+	qless__run_hooks_copy(&r, run);
 	rc = listen_result(F, schedule, &r, qless_worker_run(schedule->worker, &r));
 	free(from_env);
 	return rc;

@@ -8,6 +8,7 @@
 #include "qless/qless.h"
 #include "allowlist.h"
 #include "errors.h"
+#include "run_hooks.h"
 #include "strlist.h"
 #include "util.h"
 
@@ -349,25 +350,13 @@ int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_
 			fprintf(stderr, "%s: argv[%d] is NULL\n", prog, i);
 			return 2;
 		}
-	o.perform = run->perform;
-	o.ctx = run->ctx;
-	o.fork = run->fork;
-	o.log = run->log;
-	o.single_threaded = run->single_threaded;
+	qless__run_hooks_copy(&o, run);
 	if (run->version >= 2) {
-		o.resolves_classes = run->resolves_classes;
 		o.allow = run->allow;
 		o.nallow = run->nallow;
 	}
 	if (run->version >= 5)
 		o.loads_files = run->loads_files;
-	if (run->version >= 4) {
-		o.tree_klasses = run->tree_klasses;
-		o.tree_configs = run->tree_configs;
-		o.ntree = run->ntree;
-		o.startup = run->startup;
-		o.shutdown = run->shutdown;
-	}
 	o.signals = 1;
 	memset(&p, 0, sizeof p);
 	p.queues = calloc((size_t)argc, sizeof *p.queues);
