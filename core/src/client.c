@@ -11,6 +11,7 @@
 #include "client_state.h"
 #include "embedded_script.h"
 #include "errors.h"
+#include "options.h"
 #include "handles.h"
 #include "ids.h"
 #include "protocol.h"
@@ -20,12 +21,9 @@
 
 int qless_client_options_init(qless_client_options *opts, unsigned int version)
 {
-	QLESS_CHECK_NULL("qless_client_options_init", opts);
-	if (version != QLESS_CLIENT_OPTIONS_VERSION)
-		return qless__err(QLESS_EINVAL, "qless_client_options_init: unsupported version %u", version);
-	memset(opts, 0, sizeof *opts);
-	opts->version = version;
-	return QLESS_OK;
+	static const qless_client_options init = QLESS_CLIENT_OPTIONS_INIT;
+	return qless__options_init("qless_client_options_init", opts, version, &init, sizeof init, sizeof init,
+	                           QLESS_CLIENT_OPTIONS_VERSION);
 }
 
 static void client_destroy(qless_client *c)

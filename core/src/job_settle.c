@@ -13,6 +13,7 @@
 #include "call.h"
 #include "client_state.h"
 #include "errors.h"
+#include "options.h"
 #include "job_settle.h"
 #include "job_snapshot.h"
 #include "joblist.h"
@@ -20,12 +21,9 @@
 
 int qless_complete_options_init(qless_complete_options *opts, unsigned int version)
 {
-	QLESS_CHECK_NULL("qless_complete_options_init", opts);
-	if (version != QLESS_COMPLETE_OPTIONS_VERSION)
-		return qless__err(QLESS_EINVAL, "qless_complete_options_init: unsupported version %u", version);
-	memset(opts, 0, sizeof *opts);
-	opts->version = version;
-	return QLESS_OK;
+	static const qless_complete_options init = QLESS_COMPLETE_OPTIONS_INIT;
+	return qless__options_init("qless_complete_options_init", opts, version, &init, sizeof init, sizeof init,
+	                           QLESS_COMPLETE_OPTIONS_VERSION);
 }
 
 /* The text of a reply element; NULL for nil (a field not stored). */
