@@ -39,6 +39,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The value beside key in the sorted keys[0..n) (values parallel), or NULL. */
+static const char *find_sorted(const char *const *keys, const char *const *values, size_t n, const char *key)
+{
+	const char *const *hit;
+	if (key == NULL || n == 0)
+		return NULL;
+	hit = bsearch(&key, keys, n, sizeof *keys, cmp_str);
+	return hit ? values[hit - keys] : NULL;
+}
+
 /* ---- store ---- */
 
 void qless_store_free(qless_store *s)
@@ -138,11 +148,7 @@ const char *qless_store_value(const qless_store *s, size_t index)
 
 const char *qless_store_find(const qless_store *s, const char *key)
 {
-	const char **hit;
-	if (s == NULL || key == NULL)
-		return NULL;
-	hit = bsearch(&key, s->keys, s->n, sizeof *s->keys, cmp_str);
-	return hit ? s->values[(char **)hit - s->keys] : NULL;
+	return s ? find_sorted((const char *const *)s->keys, (const char *const *)s->values, s->n, key) : NULL;
 }
 
 const char *qless_store_json(const qless_store *s)
@@ -194,28 +200,42 @@ static int sorted_strings(const json_t *arr, const char ***out, size_t *n)
 	return 0;
 }
 
-/* Sorted pairs of an object of strings (children: name -> jid). */
-static int sorted_pairs(const json_t *obj, const char ***keys, const char ***values, size_t *n)
+/* The keys of JSON object obj, sorted and borrowed from it; NULL with *n 0
+ * for none (or for anything but an object). -2 out of memory. */
+static int sorted_keys(const json_t *obj, const char ***out, size_t *n)
 {
 	const char *k;
 	json_t *v;
 	size_t i = 0, size = json_is_object(obj) ? json_object_size(obj) : 0;
 
-	*keys = *values = NULL;
+	*out = NULL;
 	*n = 0;
 	if (size == 0)
 		return 0;
-	if ((*keys = calloc(size, sizeof **keys)) == NULL || (*values = calloc(size, sizeof **values)) == NULL)
+	if ((*out = calloc(size, sizeof **out)) == NULL)
 		return -2;
-	json_object_foreach((json_t *)obj, k, v) {
-		if (!json_is_string(v))
-			return -1;
-		(*keys)[i++] = k;
-	}
-	qsort((void *)*keys, size, sizeof **keys, cmp_str);
-	for (i = 0; i < size; i++)
-		(*values)[i] = json_string_value(json_object_get(obj, (*keys)[i]));
+	json_object_foreach((json_t *)obj, k, v)
+		(*out)[i++] = k;
+	qsort((void *)*out, size, sizeof **out, cmp_str);
 	*n = size;
+	return 0;
+}
+
+/* Sorted pairs of an object of strings (children: name -> jid). -1 when a
+ * value is not a string. */
+static int sorted_pairs(const json_t *obj, const char ***keys, const char ***values, size_t *n)
+{
+	size_t i;
+	int rc = sorted_keys(obj, keys, n);
+
+	*values = NULL;
+	if (rc != 0 || *n == 0)
+		return rc;
+	if ((*values = calloc(*n, sizeof **values)) == NULL)
+		return -2;
+	for (i = 0; i < *n; i++)
+		if (((*values)[i] = json_string_value(json_object_get(obj, (*keys)[i]))) == NULL)
+			return -1;
 	return 0;
 }
 
@@ -226,23 +246,18 @@ static int read_ports(qless_tree *t, int d)
 	const json_t *ports = json_object_get(t->rec, names[d][0]);
 	const json_t *chans = json_object_get(t->rec, names[d][1]);
 	const json_t *sizes = json_object_get(json_object_get(t->rec, "sizes"), d ? "out" : "in");
-	const char **keys = NULL;
-	const char *k;
-	json_t *v;
-	size_t i = 0, size = json_is_object(ports) ? json_object_size(ports) : 0;
-	int rc = 0;
+	const char **keys;
+	size_t i, size;
+	int rc;
 
 	if (ports != NULL && !json_is_object(ports) && !(json_is_array(ports) && json_array_size(ports) == 0))
 		return -1;
-	if (size == 0)
-		return 0;
-	if ((keys = calloc(size, sizeof *keys)) == NULL || (t->ports[d] = calloc(size, sizeof *t->ports[d])) == NULL) {
+	if ((rc = sorted_keys(ports, &keys, &size)) != 0 || size == 0)
+		return rc;
+	if ((t->ports[d] = calloc(size, sizeof *t->ports[d])) == NULL) {
 		free(keys);
 		return -2;
 	}
-	json_object_foreach((json_t *)ports, k, v)
-		keys[i++] = k;
-	qsort((void *)keys, size, sizeof *keys, cmp_str);
 	t->nports[d] = size;
 	for (i = 0; i < size && rc == 0; i++) {
 		tree_port *p = &t->ports[d][i];
@@ -355,11 +370,7 @@ const char *qless_tree_child_jid(const qless_tree *t, size_t index)
 
 const char *qless_tree_child(const qless_tree *t, const char *name)
 {
-	const char **hit;
-	if (t == NULL || name == NULL || t->nchildren == 0)
-		return NULL;
-	hit = bsearch(&name, t->child_names, t->nchildren, sizeof *t->child_names, cmp_str);
-	return hit ? t->child_jids[hit - t->child_names] : NULL;
+	return t ? find_sorted(t->child_names, t->child_jids, t->nchildren, name) : NULL;
 }
 
 size_t qless_tree_alias_count(const qless_tree *t)
