@@ -11,6 +11,8 @@ Usage: check-typemaps.py FILE.i...   (exit 1 and one line per offence)
 import re
 import sys
 
+from cparse import split_top
+
 # Words that can end a type, and words that can only precede one.
 TYPE_WORDS = {"int", "char", "short", "long", "double", "float", "void", "bool", "SWIGTYPE"}
 PREFIX_WORDS = {"const", "volatile", "unsigned", "signed", "struct", "enum", "union"}
@@ -54,21 +56,6 @@ def closing(text, start, open_ch, close_ch):
             if depth == 0:
                 return i + 1
     raise ValueError("unbalanced %s at offset %d" % (open_ch, start))
-
-
-def split_top(text):
-    """Splits on commas outside parentheses."""
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        depth += ch == "("
-        depth -= ch == ")"
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur)
-    return [p.strip() for p in parts if p.strip()]
 
 
 def param_name(decl):

@@ -9,6 +9,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cparse import split_top  # noqa: E402
+
 DECL = re.compile(r"QLESS_EXTERN\s*\([^()]*\)\s*(\w+)\s*\(([^;]*?)\)\s*;", re.S)
 
 
@@ -21,19 +24,6 @@ def is_out(param):
             or bool(re.match(r"(int|int64_t|double|size_t)\s*\*", p)) or name.startswith("out"))
 
 
-def split_params(text):
-    params, depth, cur = [], 0, ""
-    for ch in text:
-        depth += ch == "("
-        depth -= ch == ")"
-        if ch == "," and depth == 0:
-            params.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return params + [cur]
-
-
 def main(inc):
     bad, seen = [], 0
     for f in sorted(os.listdir(inc)):
@@ -44,7 +34,7 @@ def main(inc):
             if m.group(1) == "type":          # the macro's own definition
                 continue
             seen += 1
-            outs = [is_out(p) for p in split_params(m.group(2))]
+            outs = [is_out(p) for p in split_top(m.group(2))]
             if outs != sorted(outs, reverse=True):
                 bad.append("%s: %s(%s)" % (f, m.group(1), " ".join(m.group(2).split())))
     if seen < 100:
