@@ -12,10 +12,12 @@
 #include "args.h"
 #include "call.h"
 #include "client_state.h"
+#include "cluster.h"
 #include "conn.h"
 #include "errors.h"
 #include "protocol.h"
 #include "util.h"
+#include "wait.h"
 
 /* "%.6f" of t, without printf's floating-point path (hot: once per call). */
 void qless__fmt_now(char *buf, double t)
@@ -66,6 +68,24 @@ static void set_head(qless_client *c, qless_args *a, const char *cmd)
 }
 
 static const char *script_text(const char *str, const char **end);
+
+/* Sends a's command on the client's connection, or on a cluster to the
+ * node serving the namespace (following redirects). NULL: an I/O error
+ * (c->ctx set) or a cluster error already recorded (c->ctx NULL). */
+static redisReply *send_args(qless_client *c, qless_args *a, const char *func)
+{
+	if (c->cluster != NULL)
+		return qless__cluster_command(c, (int)a->n, a->v, func);
+	return redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
+}
+
+/* The error for a NULL reply of send_args. */
+static int send_error(qless_client *c, const char *func)
+{
+	if (c->cluster != NULL && c->ctx == NULL)
+		return qless_error_last_code();
+	return qless__io_error(c, func);
+}
 
 /* Whether the server's library of this client is gone (a question to the
  * server; an I/O error answers no, and shows on the next call). */
@@ -179,7 +199,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 	}
 	qless__fmt_now(c->nowbuf, qless__now(c));
 	set_head(c, a, cmd);
-	r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
+	r = send_args(c, a, func);
 	if (r != NULL && needs_reload(c, r)) {
 		/* The script or function is gone (restart, SCRIPT/FUNCTION FLUSH):
 		 * it did not run, so loading it again and retrying once is safe. */
@@ -190,15 +210,19 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 			return rc;
 		}
 		set_head(c, a, cmd);
-		r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
+		r = send_args(c, a, func);
 	}
 	qless__args_free(a);
 	if (r == NULL)
-		return qless__io_error(c, func);
+		return send_error(c, func);
 	if ((rc = qless__unavailable(c, r, func)) != 0)
 		return rc;
 	if (r->type == REDIS_REPLY_ERROR) {
 		rc = script_error(r);
+		freeReplyObject(r);
+		return rc;
+	}
+	if ((rc = qless__wait_replicas(c, func)) != QLESS_OK) {
 		freeReplyObject(r);
 		return rc;
 	}
@@ -319,7 +343,7 @@ static int call_many_impl(qless_client *c, const char *func, size_t n, const cha
                           redisReply **replies, int *rcs)
 {
 	size_t i, reload = 0, first_error = n;
-	int rc = QLESS_OK;
+	int rc = QLESS_OK, wait_rc;
 
 	for (i = 0; i < n; i++) {
 		replies[i] = NULL;
@@ -351,12 +375,28 @@ static int call_many_impl(qless_client *c, const char *func, size_t n, const cha
 		if (pipe_round(c, n, cmds, as, replies) != QLESS_OK)
 			goto io_error;
 	}
+	/* On a cluster a call that met a redirect (its slot moved during the
+	 * batch) did not run: it goes again, on its own, following it. */
+	for (i = 0; c->cluster != NULL && i < n; i++)
+		if (qless__cluster_retryable(replies[i])) {
+			freeReplyObject(replies[i]);
+			if ((replies[i] = qless__cluster_command(c, (int)as[i].n, as[i].v, func)) == NULL) {
+				if (c->ctx != NULL)
+					goto io_error;
+				rc = qless_error_last_code();
+				goto fail;
+			}
+		}
 	for (i = 0; i < n; i++)
 		if (replies[i]->type == REDIS_REPLY_ERROR) {
 			rcs[i] = script_error(replies[i]);
 			if (first_error == n)
 				first_error = i;
 		}
+	/* The calls ran and their replies stay; a shortfall of replicas is the
+	 * batch's error (every call's writes may be lost), before any call's. */
+	if ((wait_rc = qless__wait_replicas(c, func)) != QLESS_OK)
+		return wait_rc;
 	if (first_error == n)
 		return QLESS_OK;
 	/* The first failure's message is the one left as the last error. */

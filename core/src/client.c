@@ -9,6 +9,7 @@
 
 #include "qless/qless.h"
 #include "client_state.h"
+#include "cluster.h"
 #include "embedded_script.h"
 #include "errors.h"
 #include "options.h"
@@ -29,6 +30,12 @@ int qless_client_options_init(qless_client_options *opts, unsigned int version)
 static void client_destroy(qless_client *c)
 {
 	qless__handle_add(-1);
+	if (c->cluster != NULL) {
+		/* c->ctx is a node's, lent: the cluster frees it. */
+		qless__cluster_sync(c);
+		c->ctx = NULL;
+		qless__cluster_free(c->cluster);
+	}
 	if (c->ctx != NULL)
 		redisFree(c->ctx);
 	qless__url_free(&c->url);
@@ -50,6 +57,29 @@ void qless__client_unref(qless_client *c)
 {
 	if (c != NULL && __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) == 0)
 		client_destroy(c);
+}
+
+/* A redis+cluster:// URL: the cluster state, and c->url holding what a
+ * node connection takes from it (user, password; host and port are the
+ * node's). */
+static int cluster_setup(qless_client *c, const char *url)
+{
+	qless_cluster_url u;
+	int rc = qless__cluster_url_parse(url, &u);
+	if (rc != QLESS_OK)
+		return rc;
+	c->wait_replicas = u.wait_replicas;
+	c->wait_timeout_ms = u.wait_timeout_ms;
+	c->url.port = u.ports[0];
+	if ((c->url.host = qless__strdup(u.hosts[0])) == NULL ||
+	    (u.user != NULL && (c->url.user = qless__strdup(u.user)) == NULL) ||
+	    (u.password != NULL && (c->url.password = qless__strdup(u.password)) == NULL)) {
+		qless__cluster_url_free(&u);
+		return qless__err_nomem("qless_client_new");
+	}
+	rc = qless__cluster_new(&c->cluster, &u);
+	qless__cluster_url_free(&u);
+	return rc;
 }
 
 int qless_client_new(qless_client **out, const char *url, const qless_client_options *opts)
@@ -85,7 +115,7 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 	}
 	c->refs = 1;
 	qless__handle_add(1);
-	rc = qless__url_parse(url, &c->url);
+	rc = qless__cluster_url_is(url) ? cluster_setup(c, url) : qless__url_parse(url, &c->url);
 	qless_free(embedded);
 	if (rc != QLESS_OK) {
 		client_destroy(c);
@@ -150,6 +180,12 @@ int qless__client_clone(const qless_client *src, qless_client **out)
 	c->offset = src->offset;
 	memcpy(c->sha, src->sha, sizeof c->sha);
 	c->evalsha_only = src->evalsha_only;
+	c->wait_replicas = src->wait_replicas;
+	c->wait_timeout_ms = src->wait_timeout_ms;
+	if (!oom && src->cluster != NULL && qless__cluster_clone(src->cluster, &c->cluster) != QLESS_OK) {
+		client_destroy(c);
+		return qless_error_last_code();
+	}
 	if (oom) {
 		client_destroy(c);
 		return qless__err_nomem(F);

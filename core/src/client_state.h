@@ -29,6 +29,13 @@ struct qless_client {
 	int handshake;
 	/* ql:features as read at the last connect: JSON object text, owned. */
 	char *features;
+	/* redis+cluster://: the slot map and node connections (c->ctx is then
+	 * lent by it, never freed here); NULL on a single server. */
+	struct qless_cluster *cluster;
+	/* wait_replicas: a WAIT for that many replicas after each call that
+	 * may have written, bounded by wait_timeout_ms (call.c). */
+	int wait_replicas;
+	int wait_timeout_ms;
 };
 void qless__client_ref(qless_client *c);
 void qless__client_unref(qless_client *c);

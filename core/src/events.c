@@ -9,6 +9,7 @@
 
 #include "qless/qless.h"
 #include "client_state.h"
+#include "cluster.h"
 #include "conn.h"
 #include "errors.h"
 #include "handles.h"
@@ -50,7 +51,8 @@ static int subscribe_impl(qless_events *ev, const char *F)
 	size_t i;
 	int rc = QLESS_OK;
 
-	ev->ctx = qless__connect(ev->client, 0);
+	ev->ctx = ev->client->cluster != NULL ? qless__cluster_open_subscriber(ev->client, F)
+	                                       : qless__connect(ev->client, 0);
 	if (ev->ctx == NULL)
 		return qless_error_last_code();
 	argv = ev->n + 1 <= 17 ? stack : malloc((ev->n + 1) * sizeof *argv);

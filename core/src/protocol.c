@@ -10,6 +10,7 @@
 
 #include "qless/qless.h"
 #include "client_state.h"
+#include "cluster.h"
 #include "conn.h"
 #include "db_features.h"
 #include "embedded_script.h"
@@ -195,19 +196,36 @@ int qless__protocol_load(qless_client *c, const char *func)
 int qless__ensure_unguarded(qless_client *c)
 {
 	int rc;
-	if (c->ctx != NULL && qless__conn_stale(c->ctx)) {
-		redisFree(c->ctx);
-		c->ctx = NULL;
-	}
-	if (c->ctx != NULL)
-		return QLESS_OK;
-	c->handshake = 1;
-	c->ctx = qless__connect(c, 1);
-	if (c->ctx == NULL) {
+	if (c->cluster != NULL) {
+		int fresh;
+		c->handshake = 1;
+		rc = qless__cluster_attach(c, &fresh, "qless");
 		c->handshake = 0;
-		return qless_error_last_code();
+		if (rc != QLESS_OK || !fresh)
+			return rc;
+	} else {
+		if (c->ctx != NULL && qless__conn_stale(c->ctx)) {
+			redisFree(c->ctx);
+			c->ctx = NULL;
+		}
+		if (c->ctx != NULL)
+			return QLESS_OK;
+		c->handshake = 1;
+		c->ctx = qless__connect(c, 1);
+		if (c->ctx == NULL) {
+			c->handshake = 0;
+			return qless_error_last_code();
+		}
 	}
+	c->handshake = 1;
 	rc = qless__protocol_load(c, "qless");
+	/* On a cluster every primary gets the library when the client first
+	 * connects: a slot that moves (resharding, failover) finds it there. */
+	if (rc == QLESS_OK && c->ctx != NULL && c->cluster != NULL && !c->cluster->loaded_everywhere) {
+		rc = qless__cluster_each_primary(c, qless__protocol_load, "qless");
+		if (rc == QLESS_OK)
+			c->cluster->loaded_everywhere = 1;
+	}
 	if (rc == QLESS_OK && c->ctx != NULL)
 		rc = qless__features_read(c, "qless");
 	c->handshake = 0;

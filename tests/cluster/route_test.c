@@ -1,0 +1,244 @@
+/*
+ * cluster.route: the core's routing on the fixture cluster, below the
+ * protocol: commands on keys of a namespace go to the node serving its slot;
+ * a slot moved by hand is followed through ASK (during the migration) and
+ * MOVED (after it, the map read again); bad cluster URLs are refused with a
+ * message naming the problem. Usage: route_test DIR (the fixture's state).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hiredis/hiredis.h>
+
+#include "qless/qless.h"
+#include "client_state.h"
+#include "cluster.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+static char url[1024];
+
+static qless_client *client(const char *u)
+{
+	qless_client *c = calloc(1, sizeof *c);
+	qless_cluster_url cu;
+	if (qless__cluster_url_parse(u, &cu) != QLESS_OK) {
+		fprintf(stderr, "parse: %s\n", qless_error_last_message());
+		exit(2);
+	}
+	c->connect_timeout_ms = 2000;
+	c->command_timeout_ms = 5000;
+	c->url.host = strdup(cu.hosts[0]);
+	c->url.port = cu.ports[0];
+	if (qless__cluster_new(&c->cluster, &cu) != QLESS_OK)
+		exit(2);
+	qless__cluster_url_free(&cu);
+	return c;
+}
+
+static void client_free(qless_client *c)
+{
+	qless__cluster_sync(c);
+	c->ctx = NULL;
+	qless__cluster_free(c->cluster);
+	free(c->url.host);
+	free(c);
+}
+
+static redisReply *run(qless_client *c, const char *a0, const char *a1, const char *a2)
+{
+	const char *argv[3] = { a0, a1, a2 };
+	return qless__cluster_command(c, a2 ? 3 : 2, argv, "route_test");
+}
+
+static char *get(qless_client *c, const char *key)
+{
+	redisReply *r = run(c, "GET", key, NULL);
+	char *v = NULL;
+	if (r == NULL) {
+		fprintf(stderr, "GET %s: %s\n", key, qless_error_last_message());
+		return NULL;
+	}
+	if (r->type == REDIS_REPLY_STRING)
+		v = strdup(r->str);
+	else if (r->type == REDIS_REPLY_ERROR)
+		fprintf(stderr, "GET %s: %s\n", key, r->str);
+	freeReplyObject(r);
+	return v;
+}
+
+/* A raw command to host:port (the test's own hand on the cluster). */
+static redisReply *raw(const char *host, int port, const char *fmt, ...)
+{
+	va_list ap;
+	redisContext *ctx = redisConnect(host, port);
+	redisReply *r;
+	if (ctx == NULL || ctx->err) {
+		fprintf(stderr, "cannot connect to %s:%d\n", host, port);
+		exit(2);
+	}
+	va_start(ap, fmt);
+	r = redisvCommand(ctx, fmt, ap);
+	va_end(ap);
+	redisFree(ctx);
+	return r;
+}
+
+static void myid(const qless_node *n, char *out)
+{
+	redisReply *r = raw(n->host, n->port, "CLUSTER MYID");
+	snprintf(out, 64, "%s", r && r->type == REDIS_REPLY_STRING ? r->str : "?");
+	if (r)
+		freeReplyObject(r);
+}
+
+static void ok_reply(redisReply *r, const char *what)
+{
+	CHECK(r != NULL && r->type != REDIS_REPLY_ERROR, "%s: %s", what, r ? r->str : "no reply");
+	if (r)
+		freeReplyObject(r);
+}
+
+static void bad_urls(void)
+{
+	static const struct { const char *url, *says; } cases[] = {
+		{ "redis+cluster://127.0.0.1:7000", "namespace" },
+		{ "redis+cluster://127.0.0.1:7000/?namespace=", "namespace is empty" },
+		{ "redis+cluster://127.0.0.1:7000/3?namespace=a", "database 0" },
+		{ "redis+cluster://127.0.0.1/?namespace=a", "host:port" },
+		{ "redis+cluster://127.0.0.1:7000,/?namespace=a", "empty node" },
+		{ "redis+cluster://127.0.0.1:7000/?namespace=a&wait_replicas=x", "wait_replicas" },
+		{ "redis+cluster://127.0.0.1:7000/?namespace=a&wait_timeout_ms=0", "wait_timeout_ms" },
+		{ "redis+cluster://127.0.0.1:7000/?namespace=a&color=red", "unknown query parameter" },
+		{ "redis+cluster://u:s3cret@127.0.0.1:7000/?namespace=a&x=1", "unknown query parameter" },
+	};
+	size_t i;
+	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+		qless_cluster_url u;
+		int rc = qless__cluster_url_parse(cases[i].url, &u);
+		const char *msg = qless_error_last_message();
+		CHECK(rc == QLESS_EINVAL && strstr(msg, cases[i].says) != NULL, "%s: rc %d, message %s", cases[i].url, rc,
+		      msg);
+		CHECK(strstr(msg, "s3cret") == NULL, "the password shows in: %s", msg);
+	}
+	{
+		qless_cluster_url u;
+		int rc = qless__cluster_url_parse(
+			"redis+cluster://us%65r:p%40ss@h1:7000,h2:7001/?namespace=n%2F1&wait_replicas=1&wait_timeout_ms=250", &u);
+		CHECK(rc == QLESS_OK && u.nseeds == 2 && strcmp(u.hosts[1], "h2") == 0 && u.ports[1] == 7001 &&
+		      strcmp(u.user, "user") == 0 && strcmp(u.password, "p@ss") == 0 && strcmp(u.ns, "n/1") == 0 &&
+		      u.wait_replicas == 1 && u.wait_timeout_ms == 250, "a full URL parses (rc %d)", rc);
+		if (rc == QLESS_OK)
+			qless__cluster_url_free(&u);
+	}
+}
+
+/* Moves the namespace's slot of c to another primary by hand, checking
+ * the client follows ASK midway and MOVED after. */
+static void migrate(qless_client *c)
+{
+	qless_cluster *cl = c->cluster;
+	int from = cl->owner[cl->slot], to = -1, i;
+	char from_id[64], to_id[64], slot[16], *v;
+	const qless_node *src, *dst;
+	redisReply *r;
+
+	for (i = 0; i < QLESS__SLOTS && to < 0; i++)
+		if (cl->owner[i] >= 0 && cl->owner[i] != from)
+			to = cl->owner[i];
+	if (from < 0 || to < 0) {
+		CHECK(0, "the map has no two primaries");
+		return;
+	}
+	src = &cl->nodes[from];
+	dst = &cl->nodes[to];
+	myid(src, from_id);
+	myid(dst, to_id);
+	snprintf(slot, sizeof slot, "%u", cl->slot);
+	ok_reply(run(c, "SET", "{route}:a", "1"), "SET a");
+	ok_reply(run(c, "SET", "{route}:b", "2"), "SET b");
+
+	ok_reply(raw(dst->host, dst->port, "CLUSTER SETSLOT %s IMPORTING %s", slot, from_id), "IMPORTING");
+	ok_reply(raw(src->host, src->port, "CLUSTER SETSLOT %s MIGRATING %s", slot, to_id), "MIGRATING");
+	ok_reply(raw(src->host, src->port, "MIGRATE %s %d %s 0 5000 KEYS {route}:a", dst->host, dst->port, ""), "MIGRATE a");
+	/* a moved: the source answers ASK, the client asks the target. */
+	v = get(c, "{route}:a");
+	CHECK(v != NULL && strcmp(v, "1") == 0, "GET a during the migration: %s", v ? v : "(null)");
+	free(v);
+	CHECK(cl->owner[cl->slot] == from, "an ASK does not change the map");
+	v = get(c, "{route}:b");
+	CHECK(v != NULL && strcmp(v, "2") == 0, "GET b (not moved yet): %s", v ? v : "(null)");
+	free(v);
+
+	ok_reply(raw(src->host, src->port, "MIGRATE %s %d %s 0 5000 KEYS {route}:b", dst->host, dst->port, ""), "MIGRATE b");
+	for (i = 0; i < (int)cl->nnodes; i++) {
+		r = raw(cl->nodes[i].host, cl->nodes[i].port, "CLUSTER SETSLOT %s NODE %s", slot, to_id);
+		if (r)
+			freeReplyObject(r); /* a replica may refuse: it learns by gossip */
+	}
+	/* The source now answers MOVED: the client reads the map again. */
+	v = get(c, "{route}:b");
+	CHECK(v != NULL && strcmp(v, "2") == 0, "GET b after the migration: %s", v ? v : "(null)");
+	free(v);
+	CHECK(cl->owner[cl->slot] >= 0 && cl->nodes[cl->owner[cl->slot]].port == dst->port,
+	      "the map names the new owner after MOVED");
+	/* And back, so that the fixture's layout is as made. */
+	ok_reply(raw(src->host, src->port, "CLUSTER SETSLOT %s IMPORTING %s", slot, to_id), "IMPORTING back");
+	ok_reply(raw(dst->host, dst->port, "CLUSTER SETSLOT %s MIGRATING %s", slot, from_id), "MIGRATING back");
+	ok_reply(raw(dst->host, dst->port, "MIGRATE %s %d %s 0 5000 KEYS {route}:a {route}:b", src->host, src->port, ""),
+	         "MIGRATE back");
+	for (i = 0; i < (int)cl->nnodes; i++) {
+		r = raw(cl->nodes[i].host, cl->nodes[i].port, "CLUSTER SETSLOT %s NODE %s", slot, from_id);
+		if (r)
+			freeReplyObject(r);
+	}
+	v = get(c, "{route}:a");
+	CHECK(v != NULL && strcmp(v, "1") == 0, "GET a after moving back: %s", v ? v : "(null)");
+	free(v);
+	ok_reply(run(c, "DEL", "{route}:a", NULL), "DEL a");
+	ok_reply(run(c, "DEL", "{route}:b", NULL), "DEL b");
+}
+
+int main(int argc, char **argv)
+{
+	FILE *f;
+	qless_client *c;
+	char u[1200], *v;
+	redisReply *r;
+
+	if (argc < 2)
+		return 2;
+	snprintf(u, sizeof u, "%s/url", argv[1]);
+	if ((f = fopen(u, "r")) == NULL || fgets(url, sizeof url, f) == NULL)
+		return 2;
+	fclose(f);
+	url[strcspn(url, "\n")] = '\0';
+
+	bad_urls();
+	snprintf(u, sizeof u, "%s/?namespace=route", url);
+	c = client(u);
+	ok_reply(run(c, "SET", "{route}:x", "hello"), "SET");
+	v = get(c, "{route}:x");
+	CHECK(v != NULL && strcmp(v, "hello") == 0, "GET after SET: %s", v ? v : "(null)");
+	free(v);
+	CHECK(c->cluster->owner[c->cluster->slot] >= 0, "the map is read");
+	/* The key lives on the node the map names. */
+	r = raw(c->cluster->nodes[c->cluster->owner[c->cluster->slot]].host,
+	        c->cluster->nodes[c->cluster->owner[c->cluster->slot]].port, "GET {route}:x");
+	CHECK(r != NULL && r->type == REDIS_REPLY_STRING && strcmp(r->str, "hello") == 0, "stored on the slot's owner");
+	if (r)
+		freeReplyObject(r);
+	ok_reply(run(c, "DEL", "{route}:x", NULL), "DEL");
+	migrate(c);
+	client_free(c);
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	else
+		printf("ok\n");
+	return failures ? 1 : 0;
+}
