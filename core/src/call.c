@@ -222,7 +222,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 		freeReplyObject(r);
 		return rc;
 	}
-	if ((rc = qless__wait_replicas(c, func)) != QLESS_OK) {
+	if (qless__call_writes(cmd) && (rc = qless__wait_replicas(c, func)) != QLESS_OK) {
 		freeReplyObject(r);
 		return rc;
 	}
@@ -395,7 +395,9 @@ static int call_many_impl(qless_client *c, const char *func, size_t n, const cha
 		}
 	/* The calls ran and their replies stay; a shortfall of replicas is the
 	 * batch's error (every call's writes may be lost), before any call's. */
-	if ((wait_rc = qless__wait_replicas(c, func)) != QLESS_OK)
+	for (i = 0; i < n && !qless__call_writes(cmds[i]); i++)
+		;
+	if (i < n && (wait_rc = qless__wait_replicas(c, func)) != QLESS_OK)
 		return wait_rc;
 	if (first_error == n)
 		return QLESS_OK;

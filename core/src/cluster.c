@@ -263,6 +263,28 @@ int qless__cluster_attach(qless_client *c, int *fresh, const char *func)
 	}
 }
 
+int qless__cluster_mark(qless_client *c, const char *func)
+{
+	size_t n = strlen(c->cluster->url.ns);
+	char *key = malloc(n + 7);
+	redisReply *r;
+	int rc = QLESS_OK;
+	if (key == NULL)
+		return qless__err_nomem(func);
+	key[0] = '{';
+	memcpy(key + 1, c->cluster->url.ns, n);
+	memcpy(key + 1 + n, "}:ql:", 6);
+	r = redisCommand(c->ctx, "SET %s %s NX", key, "qless namespace");
+	free(key);
+	if (r == NULL)
+		return qless__io_error(c, func);
+	/* A MOVED here (the map changed since it was read) is the next call's to follow. */
+	if (r->type == REDIS_REPLY_ERROR && !qless__cluster_retryable(r))
+		rc = qless__err(QLESS_EIO, "%s: cannot write the namespace's marker key: %s", func, r->str);
+	freeReplyObject(r);
+	return rc;
+}
+
 int qless__cluster_each_primary(qless_client *c, int (*fn)(qless_client *, const char *), const char *func)
 {
 	qless_cluster *cl = c->cluster;
@@ -382,6 +404,11 @@ redisReply *qless__cluster_command(qless_client *c, int argc, const char **argv,
 			if (r->str[0] == 'A') {
 				ask = to;
 			} else {
+				/* Nodes that disagree for a moment (a slot just handed
+				 * over, its new owner not told yet) bounce the call:
+				 * give them the time to agree. */
+				if (redirects > 2)
+					pause_ms(PAUSE_MS / 10);
 				/* The map changed: read it again; until then the redirect's node. */
 				cl->owner[cl->slot] = (short)to;
 				if (refresh(c, func) != QLESS_OK)

@@ -73,6 +73,15 @@ void qless__cluster_sync(qless_client *c);
  * failover its replica serves the slot), for a bounded time.
  */
 int qless__cluster_attach(qless_client *c, int *fresh, const char *func);
+/*
+ * Makes sure the namespace's marker key "{NAME}:ql:" exists on c->ctx (the
+ * namespace's node): the key every call names (KEYS[1]). A node migrating
+ * the slot runs a call itself while the named key is still there and
+ * redirects it (ASK) once the key has moved; with the marker moved in the
+ * same MIGRATE as the namespace's other keys, a call never runs where only
+ * part of the namespace is. One SET NX per new connection.
+ */
+int qless__cluster_mark(qless_client *c, const char *func);
 /* Runs fn on a connection to every primary of the map (lent as c->ctx in
  * turn), then lends c->ctx back to the namespace's node. */
 int qless__cluster_each_primary(qless_client *c, int (*fn)(qless_client *, const char *), const char *func);

@@ -221,6 +221,8 @@ int qless__ensure_unguarded(qless_client *c)
 	rc = qless__protocol_load(c, "qless");
 	/* On a cluster every primary gets the library when the client first
 	 * connects: a slot that moves (resharding, failover) finds it there. */
+	if (rc == QLESS_OK && c->ctx != NULL && c->cluster != NULL)
+		rc = qless__cluster_mark(c, "qless");
 	if (rc == QLESS_OK && c->ctx != NULL && c->cluster != NULL && !c->cluster->loaded_everywhere) {
 		rc = qless__cluster_each_primary(c, qless__protocol_load, "qless");
 		if (rc == QLESS_OK)

@@ -1,10 +1,11 @@
 /* wait_replicas: Redis replicates asynchronously, so a write a primary
  * acknowledged can be lost when it dies before its replica has it. WAIT
- * after each call makes the caller learn that a write is not yet on
- * enough replicas. Sent after every call, not only writing ones: a call
- * that wrote nothing leaves the connection's replication offset where it
- * was, and WAIT then answers at once. */
+ * after each call that may have written makes the caller learn that a
+ * write is not yet on enough replicas. A command is taken to write unless
+ * it is one of the few known readers (qless__call_writes): a WAIT too many
+ * costs a round trip, one too few would make a write unguarded. */
 #include <stdio.h>
+#include <string.h>
 
 #include <hiredis/hiredis.h>
 
@@ -15,6 +16,18 @@
 #include "wait.h"
 
 #define DEFAULT_WAIT_MS 1000
+
+int qless__call_writes(const char *cmd)
+{
+	static const char *const readers[] = { "get", "multiget", "length", "config.get", "stats", "recur.get",
+	                                       "recur.next", "cron.next", "tree.get", "alias.get", "state.get",
+	                                       "port.peek", "port.size" };
+	size_t i;
+	for (i = 0; i < sizeof readers / sizeof *readers; i++)
+		if (strcmp(cmd, readers[i]) == 0)
+			return 0;
+	return 1;
+}
 
 int qless__wait_replicas(qless_client *c, const char *func)
 {

@@ -10,5 +10,9 @@
  * fewer did (the calls ran on the primary: a failover now could lose
  * them). QLESS_OK at once when wait_replicas is 0. */
 int qless__wait_replicas(qless_client *c, const char *func);
+/* 0 for a protocol command known to only read (get, multiget, length,
+ * config.get ...): no WAIT after it, which would otherwise also wait out
+ * wait_timeout_ms whenever a primary has too few replicas. */
+int qless__call_writes(const char *cmd);
 
 #endif
