@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Starts/stops a private Redis Cluster on loopback for the cluster suites.
-#   cluster-fixture.sh start DIR [PRIMARIES]  -> DIR/nodes (one "port pid" line per node),
+#   cluster-fixture.sh start DIR [PRIMARIES [REPLICAS]]
+#                                            -> DIR/nodes (one "port pid" line per node),
 #                                               DIR/url (redis+cluster://127.0.0.1:P1,...),
 #                                               DIR/<port>/ (config, log, pid of each node)
 #   cluster-fixture.sh stop DIR               -> stops the nodes whose pids DIR/nodes records
 #   cluster-fixture.sh kill9 DIR PORT         -> kill -9 of that node (failover tests)
 #   cluster-fixture.sh restart DIR PORT       -> starts that node again (as a replica once it
 #                                               rejoins)
-# PRIMARIES primaries (default 3) with one replica each, made with
-# `redis-cli --cluster create`; no persistence; cluster-node-timeout 1000 ms
-# so that a killed primary's replica is promoted within a few seconds.
+# PRIMARIES primaries (default 3) with REPLICAS replicas each (default 1),
+# made with `redis-cli --cluster create`; without replicas (the bench's
+# clusters, also of 1 or 2 primaries, which redis-cli refuses to make) the
+# nodes meet and take even slot ranges by hand. No persistence;
+# cluster-node-timeout 1000 ms so that a killed primary's replica is
+# promoted within a few seconds.
 set -euo pipefail
 cmd="${1:?usage: cluster-fixture.sh start|stop|kill9|restart DIR [...]}"
 dir="${2:?usage: cluster-fixture.sh start|stop|kill9|restart DIR [...]}"
@@ -81,19 +85,23 @@ wait_ok() {
 }
 
 start() {
-  local primaries="${1:-3}" n ports=() port addrs=() url=""
+  local primaries="${1:-3}" replicas="${2:-1}" n ports=() port addrs=() url=""
   stop
-  n=$(( primaries * 2 ))
-  [ "$primaries" = 1 ] && n=1 # one primary: no replica (the bench's baseline)
+  n=$(( primaries * (1 + replicas) ))
   while [ "${#ports[@]}" -lt "$n" ]; do
     port="$(free_port)" || { echo "cluster-fixture: no free port" >&2; stop; return 1; }
     if start_node "$port"; then ports+=("$port"); fi
   done
   for port in "${ports[@]}"; do addrs+=("127.0.0.1:$port"); done
-  if [ "$primaries" = 1 ]; then
-    redis-cli -p "${ports[0]}" cluster addslotsrange 0 16383 >/dev/null
+  if [ "$replicas" = 0 ]; then
+    local i from to
+    for i in $(seq 0 $(( primaries - 1 ))); do
+      from=$(( i * 16384 / primaries )); to=$(( (i + 1) * 16384 / primaries - 1 ))
+      redis-cli -p "${ports[$i]}" cluster addslotsrange "$from" "$to" >/dev/null
+      [ "$i" = 0 ] || redis-cli -p "${ports[$i]}" cluster meet 127.0.0.1 "${ports[0]}" >/dev/null
+    done
   else
-    redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 --cluster-yes >"$dir/create.log" 2>&1 || {
+    redis-cli --cluster create "${addrs[@]}" --cluster-replicas "$replicas" --cluster-yes >"$dir/create.log" 2>&1 || {
       echo "cluster-fixture: cluster create failed:" >&2; cat "$dir/create.log" >&2; stop; return 1; }
   fi
   if ! wait_ok "${ports[@]}"; then
@@ -131,7 +139,7 @@ restart() {
 }
 
 case "$cmd" in
-  start) start "${3:-3}" ;;
+  start) start "${3:-3}" "${4:-1}" ;;
   stop) stop ;;
   kill9) kill9 "${3:-}" ;;
   restart) restart "${3:-}" ;;

@@ -7,6 +7,8 @@
  *   cluster-load states URL < JIDS       prints "jid state" for each jid read
  *                                        ("missing" when the job is gone)
  *   cluster-load config URL KEY VALUE    sets a protocol setting (heartbeat...)
+ *   cluster-load cycle URL QUEUE N       N jobs' life cycles, one call a round
+ *                                        trip: put, pop, complete (the bench)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -91,14 +93,41 @@ static int config(const char *url, const char *key, const char *value)
 	return rc == QLESS_OK ? 0 : 1;
 }
 
+static int cycle(const char *url, const char *queue, long n)
+{
+	qless_client *c = NULL;
+	qless_queue *q = NULL;
+	long i;
+	if (qless_client_new(&c, url, NULL) != QLESS_OK || qless_queue_new(&q, c, queue) != QLESS_OK)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		qless_joblist *l = NULL;
+		if (qless_queue_put(NULL, q, "Noop", "{}", NULL) != QLESS_OK || qless_queue_pop(&l, q, 1) != QLESS_OK)
+			goto fail;
+		if (qless_joblist_size(l) != 1 || qless_job_complete(qless_joblist_get(l, 0), NULL) != QLESS_OK) {
+			qless_joblist_free(l);
+			goto fail;
+		}
+		qless_joblist_free(l);
+	}
+	qless_queue_free(q);
+	qless_client_free(c);
+	return 0;
+fail:
+	fprintf(stderr, "cluster-load: cycle: %s\n", qless_error_last_message());
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && strcmp(argv[1], "cycle") == 0)
+		return cycle(argv[2], argv[3], atol(argv[4]));
 	if (argc == 5 && strcmp(argv[1], "config") == 0)
 		return config(argv[2], argv[3], argv[4]);
 	if (argc >= 5 && strcmp(argv[1], "put") == 0)
 		return put(argv[2], argv[3], atol(argv[4]), argc > 5 ? argv[5] : "{}");
 	if (argc == 3 && strcmp(argv[1], "states") == 0)
 		return states(argv[2]);
-	fprintf(stderr, "usage: cluster-load put URL QUEUE N [DATA] | states URL < JIDS | config URL KEY VALUE\n");
+	fprintf(stderr, "usage: cluster-load put URL QUEUE N [DATA] | states URL < JIDS | config URL KEY VALUE | cycle URL QUEUE N\n");
 	return 2;
 }
