@@ -242,20 +242,23 @@ class Redis:
 # --- the protocol, spoken by the harness -----------------------------------------
 
 class Ql:
-    """The protocol script by EVALSHA, with `now` = the wall clock."""
+    """The protocol script by EVALSHA, with `now` = the wall clock; in
+    namespace NAME when `key` is its key `{NAME}:ql:`."""
 
-    def __init__(self, conn):
+    def __init__(self, conn, key=None):
         with open(need("QLESS_LUA_SCRIPT")) as f:
             self.source = f.read()
         self.r = conn
+        self.keys = [key] if key else []
         self.sha = conn.script_load(self.source)
 
     def __call__(self, command, *args):
+        head = (len(self.keys), *self.keys, command, repr(time.time()))
         try:
-            return self.r.evalsha(self.sha, 0, command, repr(time.time()), *args)
+            return self.r.evalsha(self.sha, *head, *args)
         except redis.exceptions.NoScriptError:   # a restarted server has no script cache
             self.sha = self.r.script_load(self.source)
-            return self.r.evalsha(self.sha, 0, command, repr(time.time()), *args)
+            return self.r.evalsha(self.sha, *head, *args)
 
     def put(self, queue, klass, data=None, retries=None):
         jid = uuid.uuid4().hex
@@ -318,15 +321,45 @@ def max_concurrency(entries):
     return top
 
 
+def cluster_target(state, ns):
+    """(connection to the primary serving namespace ns, the worker's URL) on
+    the cluster of tests/cluster-fixture.sh whose state directory is state."""
+    with open(os.path.join(state, "url")) as f:
+        url = f.read().strip()
+    with open(os.path.join(state, "nodes")) as f:
+        ports = [int(line.split()[0]) for line in f if line.strip()]
+    for port in ports:
+        try:
+            c = redis.Redis(host="127.0.0.1", port=port, decode_responses=True)
+            slot = c.execute_command("CLUSTER", "KEYSLOT", "{%s}" % ns)
+            for shard in c.execute_command("CLUSTER", "SHARDS"):
+                shard = dict(zip(shard[::2], shard[1::2]))
+                ranges = shard["slots"]
+                if any(int(a) <= slot <= int(b) for a, b in zip(ranges[::2], ranges[1::2])):
+                    for node in shard["nodes"]:
+                        node = dict(zip(node[::2], node[1::2]))
+                        if node["role"] == "master" and node["health"] == "online":
+                            return (redis.Redis(host="127.0.0.1", port=int(node["port"]), decode_responses=True),
+                                    "%s/?namespace=%s" % (url, ns))
+        except redis.RedisError:
+            continue
+    raise AssertionError("no primary of the cluster at %s serves namespace %s" % (url, ns))
+
+
 @contextlib.contextmanager
-def harness_on(lang, socket, tmp, heartbeat):
+def harness_on(lang, socket, tmp, heartbeat, cluster=None):
     """A Harness on the private redis-server at unix socket `socket`, flushed,
     with `heartbeat` seconds of lock and no grace period, so a job whose
     worker vanished is handed out again within seconds; its workers and
-    servers are stopped by pid afterwards."""
-    conn = redis.Redis(unix_socket_path=socket, decode_responses=True)
+    servers are stopped by pid afterwards. cluster: (state directory,
+    namespace): instead, that namespace on the fixture cluster (its
+    primary flushed), the workers given a redis+cluster:// URL."""
+    if cluster is None:
+        conn, url, ns = redis.Redis(unix_socket_path=socket, decode_responses=True), "unix://" + socket, None
+    else:
+        (conn, url), ns = cluster_target(*cluster), cluster[1]
     conn.flushall()
-    harness = Harness(lang, conn, "unix://" + socket, tmp)
+    harness = Harness(lang, conn, url, tmp, ns)
     harness.ql.config("heartbeat", heartbeat)
     harness.ql.config("grace-period", 0)
     try:
@@ -343,10 +376,11 @@ class Harness:
     """What one test works with: the protocol (ql), raw redis (r), the job
     classes of the language under test and the workers it starts."""
 
-    def __init__(self, lang, conn, url, tmp):
+    def __init__(self, lang, conn, url, tmp, ns=None):
         self.lang = lang
         self.r = conn
-        self.ql = Ql(conn)
+        self.prefix = "ql:" if ns is None else "{%s}:ql:" % ns
+        self.ql = Ql(conn, None if ns is None else self.prefix)
         self.url = url
         self.tmp = tmp
         self.workers = []
@@ -358,6 +392,11 @@ class Harness:
         server = Redis()
         self.servers.append(server)
         return server
+
+    def k(self, key):
+        """The key `ql:<rest>` as stored: `{NAME}:ql:<rest>` in a namespace."""
+        assert key.startswith("ql:")
+        return self.prefix + key[3:]
 
     def klass(self, name):
         return KLASS[self.lang][name]
@@ -376,7 +415,7 @@ class Harness:
     def states(self, jids, r=None):
         pipe = (r or self.r).pipeline(transaction=False)
         for jid in jids:
-            pipe.hget("ql:j:" + jid, "state")
+            pipe.hget(self.k("ql:j:" + jid), "state")
         return pipe.execute()
 
     def start(self, *flags, name, url=None, env=None):

@@ -55,8 +55,19 @@ def needs_of(lang):
         pytest.fail(str(e), pytrace=False)
 
 
+# QLESS_WORKER_CLUSTER: the state directory of tests/cluster-fixture.sh's
+# cluster (ctest cluster.worker.<lang>): each scenario then runs in one of
+# CLUSTER_NAMESPACES, in turn, on the primary serving it, and the workers
+# get a redis+cluster:// URL.
+CLUSTER = os.environ.get("QLESS_WORKER_CLUSTER") or None
+CLUSTER_NAMESPACES = ["conf-%d" % i for i in range(6)]
+_scenarios = iter(range(1 << 30))
+
+
 @pytest.fixture(scope="session")
 def fixture_socket():
+    if CLUSTER:
+        return None
     try:
         state = need("QLESS_TEST_STATE")
     except Missing as e:
@@ -68,8 +79,11 @@ def fixture_socket():
 @pytest.fixture
 def h(lang, fixture_socket, tmp_path):
     needs_of(lang)
+    cluster = None
+    if CLUSTER:
+        cluster = (CLUSTER, CLUSTER_NAMESPACES[next(_scenarios) % len(CLUSTER_NAMESPACES)])
     # Each test sets what it needs more than 5 s locks.
-    with harness_on(lang, fixture_socket, tmp_path, heartbeat=5) as harness:
+    with harness_on(lang, fixture_socket, tmp_path, heartbeat=5, cluster=cluster) as harness:
         yield harness
 
 
@@ -105,7 +119,7 @@ def test_exception(h):
     assert "boom " + boom in job["failure"]["message"], job["failure"]
     assert job["failure"]["worker"] == "conf-exception"
     assert whats(job) == ["put", "popped", "failed"]
-    assert h.r.lrange("ql:f:ConformanceError", 0, -1) == [boom]
+    assert h.r.lrange(h.k("ql:f:ConformanceError"), 0, -1) == [boom]
     failure = h.ql.job(unknown)["failure"]
     assert failure["group"], failure
     if h.lang == "c":
@@ -129,8 +143,8 @@ def watch_retries(h, queue, jids, delay_of, timeout, alive):
     while True:
         pipe = h.r.pipeline(transaction=True)
         for jid in jids:
-            pipe.hmget("ql:j:" + jid, "state", "remaining")
-            pipe.zscore("ql:q:%s-scheduled" % queue, jid)
+            pipe.hmget(h.k("ql:j:" + jid), "state", "remaining")
+            pipe.zscore(h.k("ql:q:%s-scheduled" % queue), jid)
         replies = pipe.execute()
         t_obs = time.time()
         done = 0
@@ -164,7 +178,7 @@ def check_exhausted(h, jid, runs):
     assert job["failure"]["group"] == "ConformanceRetry", job["failure"]
     assert "flaky " + jid in job["failure"]["message"], job["failure"]
     assert len(popped_by(job)) == runs, job["history"]
-    assert jid in h.r.lrange("ql:f:ConformanceRetry", 0, -1)
+    assert jid in h.r.lrange(h.k("ql:f:ConformanceRetry"), 0, -1)
 
 
 def test_retry_fixed_backoff(h):
@@ -211,8 +225,8 @@ def test_lock_lost(h):
     # Time it out and hand it to "thief" in one transaction, so that no
     # worker can pop it in between.
     pipe = h.r.pipeline(transaction=True)
-    pipe.evalsha(h.ql.sha, 0, "timeout", repr(time.time()), stolen)
-    pipe.evalsha(h.ql.sha, 0, "pop", repr(time.time()), "lost", "thief", 1)
+    pipe.evalsha(h.ql.sha, len(h.ql.keys), *h.ql.keys, "timeout", repr(time.time()), stolen)
+    pipe.evalsha(h.ql.sha, len(h.ql.keys), *h.ql.keys, "pop", repr(time.time()), "lost", "thief", 1)
     popped = json.loads(pipe.execute()[1])
     assert [job["jid"] for job in popped] == [stolen]
 
@@ -318,7 +332,7 @@ def test_pool_child_killed(h):
         return job if job["failure"].get("group") == "qless.ChildDied" else None
     job = h.wait_for("the dead child's job retried with group qless.ChildDied", retried, 15, alive=[w])
     assert job["state"] != "failed" and job["remaining"] == 4, job   # 5 retries, one used
-    assert not h.r.lrange("ql:f:qless.ChildDied", 0, -1)
+    assert not h.r.lrange(h.k("ql:f:qless.ChildDied"), 0, -1)
     replaced = h.wait_for("a replacement child", w.pool(2, besides=first), 15, alive=[w])
     assert victim not in replaced
 
@@ -467,7 +481,7 @@ def test_class_not_allowed(h):
         assert whats(job) == ["put", "popped", "failed"], job["history"]
     for jid, group in inside.items():
         assert h.ql.job(jid)["failure"]["group"] == group, h.ql.job(jid)["failure"]
-    assert sorted(h.r.lrange("ql:f:qless.ClassNotAllowed", 0, -1)) == sorted(refused)
+    assert sorted(h.r.lrange(h.k("ql:f:qless.ClassNotAllowed"), 0, -1)) == sorted(refused)
     assert not os.path.exists(marker), "unallowed job code was loaded or run: %s" % open(marker).read()
     assert w.stop() == 0
 
