@@ -2,13 +2,17 @@
  * cluster.route: the core's routing on the fixture cluster, below the
  * protocol: commands on keys of a namespace go to the node serving its slot;
  * a slot moved by hand is followed through ASK (during the migration) and
- * MOVED (after it, the map read again); bad cluster URLs are refused with a
- * message naming the problem. Usage: route_test DIR (the fixture's state).
+ * MOVED (after it, the map read again); a slot not served (CLUSTERDOWN) is
+ * waited for, then given up with a clear error; bad cluster URLs are
+ * refused with a message naming the problem. Usage: route_test DIR (the fixture's state).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <hiredis/hiredis.h>
 
@@ -204,6 +208,47 @@ static void migrate(qless_client *c)
 	ok_reply(run(c, "DEL", "{route}:b", NULL), "DEL b");
 }
 
+/* The slot's owner stops serving it (DELSLOTS: CLUSTERDOWN Hash slot not
+ * served): a call waits for it to come back (here after 1 s), and gives up
+ * with a clear error when it does not within 5 s. */
+static void cluster_down(qless_client *c)
+{
+	qless_cluster *cl = c->cluster;
+	const qless_node *owner = &cl->nodes[cl->owner[cl->slot]];
+	char slot[16], *v;
+	pid_t pid;
+	snprintf(slot, sizeof slot, "%u", cl->slot);
+	ok_reply(run(c, "SET", "{route}:d", "down"), "SET d");
+	ok_reply(raw(owner->host, owner->port, "CLUSTER DELSLOTS %s", slot), "DELSLOTS");
+	if ((pid = fork()) == 0) {
+		sleep(1);
+		redisReply *r = raw(owner->host, owner->port, "CLUSTER ADDSLOTS %s", slot);
+		_exit(r != NULL && r->type != REDIS_REPLY_ERROR ? 0 : 1);
+	}
+	v = get(c, "{route}:d");
+	CHECK(v != NULL && strcmp(v, "down") == 0, "GET while the slot is not served for 1 s: %s", v ? v : "(null)");
+	free(v);
+	{
+		int status = 0;
+		waitpid(pid, &status, 0);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ADDSLOTS back");
+	}
+	ok_reply(raw(owner->host, owner->port, "CLUSTER DELSLOTS %s", slot), "DELSLOTS again");
+	{
+		redisReply *r = run(c, "GET", "{route}:d", NULL);
+		const char *msg = qless_error_last_message();
+		CHECK(r == NULL && qless_error_last_code() == QLESS_EIO && strstr(msg, "did not recover") != NULL &&
+		      strstr(msg, "CLUSTERDOWN") != NULL, "a slot not served for 5 s: %s", msg);
+		if (r)
+			freeReplyObject(r);
+	}
+	ok_reply(raw(owner->host, owner->port, "CLUSTER ADDSLOTS %s", slot), "ADDSLOTS back again");
+	v = get(c, "{route}:d");
+	CHECK(v != NULL && strcmp(v, "down") == 0, "GET once the slot is served again: %s", v ? v : "(null)");
+	free(v);
+	ok_reply(run(c, "DEL", "{route}:d", NULL), "DEL d");
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
@@ -235,6 +280,7 @@ int main(int argc, char **argv)
 		freeReplyObject(r);
 	ok_reply(run(c, "DEL", "{route}:x", NULL), "DEL");
 	migrate(c);
+	cluster_down(c);
 	client_free(c);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
