@@ -2,19 +2,21 @@
 """Redis CPU per job on a Redis Cluster of 1, 2 and 3 primaries against one
 server, in one run (bench/README.md, "Cluster").
 
-Each level runs job life cycles (put, pop, complete: one call a round trip,
-tests/cluster/cluster_load.c) in one namespace per primary, the namespaces
-chosen so that each falls on a different primary, one client process per
-namespace, all at once. Printed per level: jobs, Redis CPU per job summed
-over every node of the level (INFO cpu, delta around the rounds), its ratio
-to the single server's (target <= 1.10), and the spread of the calls over
-the primaries (FCALLs per primary, INFO commandstats, largest deviation
-from an even share; target <= 10 %).
+Each level runs job life cycles (put, pop, complete: one call a round
+trip, tests/cluster/cluster_load.c) in one namespace per primary (names
+chosen so that each falls on a different primary), one client process per
+namespace, one after the other (--parallel: all at once); and the same
+clients in the same namespaces on one server, the level's baseline.
+Printed per level: jobs, Redis CPU per job summed over every node (INFO cpu,
+delta around the rounds), the cluster's ratio to its baseline (target
+<= 1.10), and the spread of the calls over the primaries (FCALLs per
+primary, INFO commandstats, largest deviation from an even share; target
+<= 10 %).
 
 Levels run in rounds, alternating their order, so that the drift of a
 shared machine's speed hits every level alike (as bench/run.sh does).
 
-  bench/cluster.py [--build DIR] [--jobs N] [--rounds R]
+  bench/cluster.py [--build DIR] [--jobs N] [--rounds R] [--parallel]
 """
 import argparse
 import os
@@ -73,12 +75,16 @@ def one_per_primary(ports):
     return [names[p] for p in ports]
 
 
-def run_round(level, load, jobs):
+def run_round(level, load, jobs, parallel):
     per = jobs // len(level.namespaces)
     before = cpu(level.ports)
     calls = {p: fcalls(p) for p in level.ports}
-    procs = [subprocess.Popen([load, "cycle", "%s%snamespace=%s" % (
-        level.url, "&" if "?" in level.url else "/?", ns), "q", str(per)]) for ns in level.namespaces]
+    procs = []
+    for ns in level.namespaces:
+        procs.append(subprocess.Popen([load, "cycle", "%s%snamespace=%s" % (
+            level.url, "&" if "?" in level.url else "/?", ns), "q", str(per)]))
+        if not parallel and procs[-1].wait() != 0:
+            sys.exit("bench/cluster.py: a client failed (level %s)" % level.name)
     for p in procs:
         if p.wait() != 0:
             sys.exit("bench/cluster.py: a client failed (level %s)" % level.name)
@@ -93,6 +99,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(SRC, "build"))
     ap.add_argument("--jobs", type=int, default=6000, help="jobs per level (split over the rounds)")
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--parallel", action="store_true",
+                    help="the clients of a level at once (default: one after the other)")
     args = ap.parse_args()
     load = os.path.join(args.build, "tests", "cluster", "qless-cluster-load")
     if not os.access(load, os.X_OK):
@@ -105,7 +113,7 @@ def main():
         started.append((SINGLE, single_dir))
         with open(os.path.join(single_dir, "port")) as f:
             sport = int(f.read())
-        levels = [Level("single", [sport], "redis://127.0.0.1:%d" % sport, ["bench0"])]
+        levels = []
         for k in (1, 2, 3):
             d = os.path.join(tmp, "c%d" % k)
             subprocess.run(["bash", FIXTURE, "start", d, str(k), "0"], check=True, stdout=subprocess.DEVNULL)
@@ -114,25 +122,30 @@ def main():
                 ports = [int(line.split()[0]) for line in f if line.strip()]
             with open(os.path.join(d, "url")) as f:
                 url = f.read().strip()
-            levels.append(Level("%d primar%s" % (k, "y" if k == 1 else "ies"), ports, url, one_per_primary(ports)))
+            names = one_per_primary(ports)
+            # The same clients and namespaces on one server: the baseline of this level.
+            levels.append(Level("one server, %d namespace%s" % (k, "" if k == 1 else "s"), [sport],
+                                "redis://127.0.0.1:%d" % sport, names))
+            levels.append(Level("%d primar%s" % (k, "y" if k == 1 else "ies"), ports, url, names))
         per_round = max(args.jobs // args.rounds, 60)
         for r in range(args.rounds):
             order = levels if r % 2 == 0 else list(reversed(levels))
             for level in order:
-                run_round(level, load, per_round - per_round % len(level.namespaces))
+                run_round(level, load, per_round - per_round % len(level.namespaces), args.parallel)
             print("round %d/%d done" % (r + 1, args.rounds), file=sys.stderr)
-        base = levels[0].cpu / levels[0].jobs
-        print("| level | namespaces | jobs | Redis us/job (all nodes) | x single | FCALLs per primary | spread |")
+        print("| level | namespaces | jobs | Redis us/job (all nodes) | x one server | FCALLs per primary | spread |")
         print("|---|---|---|---|---|---|---|")
         worst_ratio = worst_spread = 0.0
-        for level in levels:
+        for i, level in enumerate(levels):
             per_job = level.cpu / level.jobs
+            if i % 2 == 0:
+                base = per_job
             ratio = per_job / base
             total = sum(level.calls.values())
             shares = [level.calls[p] / total if total else 0 for p in level.ports]
             even = 1.0 / len(level.ports)
             spread = max(abs(s - even) / even for s in shares)
-            if level.name != "single":
+            if i % 2 == 1:
                 worst_ratio = max(worst_ratio, ratio)
                 worst_spread = max(worst_spread, spread)
             print("| %s | %s | %d | %.1f | %.3f | %s | %.1f %% |" % (

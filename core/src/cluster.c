@@ -214,7 +214,7 @@ static int refresh(qless_client *c, const char *func)
 	for (i = 0; i < cl->nnodes; i++) {
 		if (node_ready(c, (int)i, 0) < 0)
 			continue;
-		rc = qless__cluster_map_read(cl, cl->nodes[i].ctx, func);
+		rc = qless__cluster_map_read(cl, cl->nodes[i].ctx, cl->nodes[i].host, func);
 		if (rc == QLESS_OK)
 			return QLESS_OK;
 		if (rc != QLESS_EIO)

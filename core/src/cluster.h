@@ -103,10 +103,11 @@ int qless__cluster_retryable(const redisReply *r);
  * after recording an error. */
 redisContext *qless__cluster_open_subscriber(const qless_client *c, const char *func);
 
-/* Reads the slot map from the node connection ctx into cl (cluster_map.c):
- * primaries of CLUSTER SHARDS, healthy ones preferred. QLESS_OK, QLESS_EIO
- * (no reply) or QLESS_EPROTOCOL (not a cluster, or an unexpected shape). */
-int qless__cluster_map_read(qless_cluster *cl, redisContext *ctx, const char *func);
+/* Reads the slot map from the node connection ctx (to host `asked`) into
+ * cl (cluster_map.c): primaries of CLUSTER SHARDS, healthy ones preferred.
+ * QLESS_OK, QLESS_EIO (no reply) or QLESS_EPROTOCOL (not a cluster, or an
+ * unexpected shape). */
+int qless__cluster_map_read(qless_cluster *cl, redisContext *ctx, const char *asked, const char *func);
 /* The index of host:port in cl->nodes, added if new; -1 on OOM. */
 int qless__cluster_node_find(qless_cluster *cl, const char *host, size_t hostlen, int port);
 

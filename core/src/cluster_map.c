@@ -69,7 +69,7 @@ static const redisReply *primary(const redisReply *nodes)
 }
 
 /* Records the shard's slot ranges as served by its primary. */
-static int shard(qless_cluster *cl, const redisReply *s, short *owner)
+static int shard(qless_cluster *cl, const redisReply *s, short *owner, const char *asked)
 {
 	const redisReply *slots = field(s, "slots"), *nodes = field(s, "nodes"), *p, *host, *port;
 	size_t i;
@@ -85,7 +85,10 @@ static int shard(qless_cluster *cl, const redisReply *s, short *owner)
 	port = field(p, "port");
 	if (host == NULL || host->type != REDIS_REPLY_STRING || port == NULL || port->type != REDIS_REPLY_INTEGER)
 		return QLESS_EPROTOCOL;
-	if ((at = qless__cluster_node_find(cl, host->str, host->len, (int)port->integer)) < 0)
+	/* A node that never met another does not know its own address: it is
+	 * the one asked. */
+	if ((at = host->len > 0 ? qless__cluster_node_find(cl, host->str, host->len, (int)port->integer)
+	                        : qless__cluster_node_find(cl, asked, strlen(asked), (int)port->integer)) < 0)
 		return QLESS_ENOMEM;
 	for (i = 0; i < slots->elements; i += 2) {
 		long long from, to, k;
@@ -101,7 +104,7 @@ static int shard(qless_cluster *cl, const redisReply *s, short *owner)
 	return QLESS_OK;
 }
 
-int qless__cluster_map_read(qless_cluster *cl, redisContext *ctx, const char *func)
+int qless__cluster_map_read(qless_cluster *cl, redisContext *ctx, const char *asked, const char *func)
 {
 	redisReply *r = redisCommand(ctx, "CLUSTER SHARDS");
 	short *owner;
@@ -125,7 +128,7 @@ int qless__cluster_map_read(qless_cluster *cl, redisContext *ctx, const char *fu
 	for (i = 0; i < QLESS__SLOTS; i++)
 		owner[i] = -1;
 	for (i = 0; i < r->elements && rc == QLESS_OK; i++)
-		rc = shard(cl, r->element[i], owner);
+		rc = shard(cl, r->element[i], owner, asked);
 	freeReplyObject(r);
 	if (rc == QLESS_OK)
 		memcpy(cl->owner, owner, sizeof cl->owner);
