@@ -12,6 +12,14 @@
 
 static const char *const FUNC = QLESS_WHEN_FUNC;
 
+/* The warning of this thread's last parse (qless_when_warning). */
+static _Thread_local char last_warning[WHEN_WARNING_SIZE];
+
+const char *qless_when_warning(void)
+{
+	return last_warning;
+}
+
 /* No sensible time text is longer; bounds the words kept per call. */
 #define WHEN_MAX_BYTES 4096
 
@@ -53,6 +61,7 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	qless_word *words = NULL;
 	size_t n = 0;
 	int rc;
+	last_warning[0] = '\0';
 	QLESS_CHECK_NULL(FUNC, text);
 	QLESS_CHECK_NULL(FUNC, out);
 	if (out->version < 1 || out->version > QLESS_WHEN_VERSION)
@@ -79,6 +88,7 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	p.i = 0;
 	p.now = now;
 	p.day_first = (flags & QLESS_WHEN_DAY_FIRST) != 0;
+	p.warning[0] = '\0';
 	if (n == 0) {
 		rc = qless__err(QLESS_EINVAL, "%s: empty text", FUNC);
 	} else if (is_kw(&words[0], KW_EVERY)) {
@@ -94,6 +104,7 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	out->at = r.at;
 	out->interval = r.interval;
 	memcpy(out->cron, r.cron, sizeof out->cron);
+	memcpy(last_warning, p.warning, sizeof last_warning);
 	return QLESS_OK;
 }
 

@@ -101,7 +101,9 @@ static const when_row ROWS[] = {
 	{ "in 1 month", QLESS_WHEN_AT, 1775297730, 0, NULL, NULL, "2026-04-04T10:15:30Z" },
 	{ "in 1.5 months", 0, 0, 0, NULL, "months and years must be whole \"1.5\" at column 4", NULL },
 	{ "in 5 minutes ago", 0, 0, 0, NULL, "unexpected \"ago\" at column 14", NULL },
-	{ "5", 0, 0, 0, NULL, "missing unit after \"5\" at column 1", NULL },
+	{ "5", QLESS_WHEN_AT, 1772686800, 0, NULL, NULL, "2026-03-05T05:00:00Z" },
+	{ "in 5", 0, 0, 0, NULL, "missing unit after \"5\" at column 4", NULL },
+	{ "5 7", 0, 0, 0, NULL, "unexpected \"7\" at column 3", NULL },
 	{ "in", 0, 0, 0, NULL, "missing duration after \"in\" at column 1", NULL },
 	{ "at", 0, 0, 0, NULL, "missing time after \"at\" at column 1", NULL },
 	{ "next", 0, 0, 0, NULL, "missing weekday after \"next\" at column 1", NULL },
@@ -620,6 +622,10 @@ static int phrase_holds(const when_phrase *ph, int rc, const qless_when *w, char
 	}
 	if (qless_time_parse(&t, ph->want) != QLESS_OK)
 		return 0;
+	if (strcmp(qless_when_warning(), ph->warning ? ph->warning : "") != 0) {
+		snprintf(why, size, "warning \"%s\"", qless_when_warning());
+		return 0;
+	}
 	return usec(w->at) == usec(t) && w->interval == ph->interval && w->cron[0] == '\0';
 }
 
