@@ -10,21 +10,26 @@ namespace Qless;
  *  (at the fire times of the normalised expression $cron; $at is 0). */
 final class When
 {
+    /** $warning: '' or what the text was read as that it may not mean (a weekday that is not the date's: the date
+     *  is used). */
     public function __construct(public readonly string $kind, public readonly float $at,
-                                public readonly float $interval, public readonly string $cron) {}
+                                public readonly float $interval, public readonly string $cron,
+                                public readonly string $warning = '') {}
 
     /** $at as a UTC DateTimeImmutable. */
     public function dateTime(): \DateTimeImmutable { return new \DateTimeImmutable(sprintf('@%.6F', $this->at)); }
 }
 
 /** Reads English time text ('7pm tomorrow', 'in 5 minutes', 'every monday 9am', ISO 8601, epoch seconds) relative to
- *  $now (default: the clock); no server is asked. Qless\InvalidArgument names the word and column a text went wrong at. */
-function when(string $text, \DateTimeInterface|int|float|null $now = null): When
+ *  $now (default: the clock); no server is asked. $dayFirst: 27/5/1979 is day/month/year. Qless\InvalidArgument
+ *  names the word and column a text went wrong at. */
+function when(string $text, \DateTimeInterface|int|float|null $now = null, bool $dayFirst = false): When
 {
     $w = new \QlessWhen();
+    $w->flags_set($dayFirst ? \QLESS_WHEN_DAY_FIRST : 0);
     \qless_when_parse($text, $now === null ? microtime(true) : seconds($now, 'Qless\when(): now', true), $w);
     $kinds = [\QLESS_WHEN_AT => 'at', \QLESS_WHEN_INTERVAL => 'interval', \QLESS_WHEN_CRON => 'cron'];
-    return new When($kinds[$w->kind_get()], $w->at_get(), $w->interval_get(), $w->cron_get());
+    return new When($kinds[$w->kind_get()], $w->at_get(), $w->interval_get(), $w->cron_get(), \qless_when_warning());
 }
 
 /** @internal A number, or as seconds a DateTimeInterface (with $at: epoch seconds) or a DateInterval (a length). */

@@ -232,6 +232,18 @@ describe("qless.when, cron_next and unique puts", function()
     near(qless.time(), qless.when("now").at, 5)
   end)
 
+  it("reads day first when asked and warns of a weekday that is not the date's", function()
+    assert.equal(1804118400, qless.when("3/4/2027", N).at)
+    assert.equal(1806710400, qless.when("3/4/2027", N, { day_first = true }).at)
+    assert.is_nil(qless.when("3/4/2027", N).warning)
+    assert.same({ kind = "at", at = 1786320000, interval = 0, cron = "",
+                  warning = "2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used" },
+                qless.when("Thu Aug 10", N))
+    assert.is_nil(qless.when("Mon Aug 10", N).warning)
+    assert.matches("qless.when: day_first must be a boolean", H.raises(qless.when, "now", N, { day_first = 1 }))
+    assert.matches("qless.when: unknown option dayfirst", H.raises(qless.when, "now", N, { dayfirst = true }))
+  end)
+
   it("lists cron fire times and cron templates' due times", function()
     client:set_time_offset(N - qless.time())
     assert.same({ 1772701200, 1772787600, 1773046800 }, client:cron_next("0 9 * * 1-5", 3))

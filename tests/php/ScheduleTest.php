@@ -216,6 +216,17 @@ final class ScheduleTest extends QlessTestCase
         $this->assertRefused(TypeError::class, 'now', fn() => Qless\when('now', '1772619330'));
     }
 
+    public function testWhenDayFirstAndWarning(): void
+    {
+        $this->assertSame(1804118400.0, Qless\when('3/4/2027', self::N)->at);
+        $this->assertSame(1806710400.0, Qless\when('3/4/2027', self::N, true)->at);
+        $this->assertSame('', Qless\when('3/4/2027', self::N)->warning);
+        $w = Qless\when('Thu Aug 10', self::N);
+        $this->assertSame(['at', 1786320000.0], [$w->kind, $w->at]);
+        $this->assertSame('2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used', $w->warning);
+        $this->assertSame('', Qless\when('Mon Aug 10', self::N)->warning);
+    }
+
     public function testPutUniqueAndKey(): void
     {
         $q = $this->client->queue('tasks');
