@@ -129,6 +129,8 @@ int qless__when_read(const char *func, const char *arg, const char *hint, const 
 		snprintf(why, sizeof why, "%s", strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
 		return qless__err(rc, "%s%s", where, why);
 	}
+	if (out->kind != QLESS_WHEN_AT ? as == QLESS_WHEN_READ_AT || as == QLESS_WHEN_READ_IN : as == QLESS_WHEN_READ_EVERY)
+		last_warning[0] = '\0';
 	if ((as == QLESS_WHEN_READ_AT || as == QLESS_WHEN_READ_IN) && out->kind != QLESS_WHEN_AT)
 		return qless__err(QLESS_EINVAL, "%s\"%.64s\" is %s, not a one-off time%s%s", subject, text,
 		                  KIND_NAMES[out->kind], hint ? "; " : "", hint ? hint : "");

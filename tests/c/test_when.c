@@ -580,6 +580,14 @@ static void test_read_as(void)
 	TH_RC(qless_when_read(&a, "5 minutes", (qless_when_read_as)7, now), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "qless_when_read: as must be"));
 	TH_RC(qless_when_read(&a, NULL, QLESS_WHEN_READ_AT, now), QLESS_EINVAL);
+	/* the warning of the last read, "" after a failure or a read without one */
+	TH_OK(qless_when_read(&a, "thu aug 10", QLESS_WHEN_READ_AT, now));
+	TH_STREQ(qless_when_warning(), "2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used");
+	TH_RC(qless_when_read(&a, "tomorow", QLESS_WHEN_READ_AT, now), QLESS_EINVAL);
+	TH_STREQ(qless_when_warning(), "");
+	TH_OK(qless_when_read(&a, "thu aug 10", QLESS_WHEN_READ_ANY, now));
+	TH_OK(qless_when_read(&a, "mon aug 10", QLESS_WHEN_READ_ANY, now));
+	TH_STREQ(qless_when_warning(), "");
 }
 
 /* text read at N with flags into *w. */
