@@ -798,7 +798,40 @@ static void random_relative(char *text, size_t size, double now, double *want, u
 	double today = floor(now / 86400) * 86400;
 	int ahead = (wday - tm.tm_wday + 7) % 7;
 	amount_text(amount, sizeof amount, n, unit, seed);
-	switch (rand_r(seed) % 9) {
+	switch (rand_r(seed) % 12) {
+	case 9: {
+		/* counted weekends or portions: the nth start found walking day by day */
+		static const char *const KINDS[5][2] = { { "weekend", "weekends" }, { "morning", "mornings" },
+		                                         { "afternoon", "afternoons" }, { "evening", "evenings" },
+		                                         { "night", "nights" } };
+		static const int HOURS[5] = { 0, 9, 15, 19, 22 };
+		int kind = rand_r(seed) % 5, back = rand_r(seed) % 2, found = 0;
+		long count = 1 + n % 20;
+		double day = today + (back ? 86400.0 : -86400.0);
+		snprintf(text, size, "%ld %s %s", count, KINDS[kind][count == 1 ? 0 : 1], back ? "ago" : "from now");
+		for (;; day += back ? -86400.0 : 86400.0) {
+			time_t ds = (time_t)day;
+			struct tm dt;
+			gmtime_r(&ds, &dt);
+			double start = day + HOURS[kind] * 3600.0;
+			if ((kind == 0 && dt.tm_wday != 6) || (back ? start >= now : start <= now))
+				continue;
+			if (++found == count)
+				break;
+		}
+		*want = day + HOURS[kind] * 3600.0;
+		break;
+	}
+	case 10:
+		n %= 60;
+		snprintf(text, size, "%ld fortnight%s %s", n, n == 1 ? "" : "s", n % 2 ? "ago" : "hence");
+		*want = now + (n % 2 ? -1.0 : 1.0) * (double)n * 14 * 86400;
+		break;
+	case 11:
+		n %= 40;
+		snprintf(text, size, "%ld %s ago tomorrow", n, n == 1 ? "year" : "years");
+		*want = months_later(today + 86400.0, -12 * n);
+		break;
 	case 0:
 		snprintf(text, size, "%s from now", amount);
 		*want = moved(now, n, unit);
