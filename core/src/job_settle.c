@@ -95,12 +95,35 @@ void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how
 	}
 }
 
+/* The settled job's snapshot from one {result, fields} of a settle reply. */
+static int apply_outcome(qless_job *job, const redisReply *res, const redisReply *fields, int state_from_result,
+                         int64_t *out_result, const char *F)
+{
+	char num[32];
+	const char *state = reply_text(res);
+	if (res->type == REDIS_REPLY_INTEGER) {
+		snprintf(num, sizeof num, "%lld", (long long)res->integer);
+		if (out_result != NULL)
+			*out_result = res->integer;
+		state = res->integer < 0 ? "failed" : num;
+	}
+	return apply_settled(job, fields, state ? state : "", state_from_result && state, F);
+}
+
+static int popped_jobs(qless_client *c, const redisReply *text, qless_joblist **out_next, const char *F)
+{
+	json_t *jobs = json_loads(text->str, 0, NULL);
+	int rc = jobs ? qless__joblist_from_json(c, jobs, out_next, F)
+	              : qless__err(QLESS_EPROTOCOL, "%s: unparsable jobs in the settle reply", F);
+	json_decref(jobs);
+	return rc;
+}
+
 int qless__settle(qless_client *c, const char *F, qless_args *a, qless_job *job, int state_from_result,
                   int64_t *out_result, qless_joblist **out_next)
 {
-	redisReply *r, *res;
-	json_t *jobs;
-	int rc;
+	redisReply *r;
+	int rc = QLESS_OK;
 
 	if (out_next != NULL)
 		*out_next = NULL;
@@ -110,28 +133,75 @@ int qless__settle(qless_client *c, const char *F, qless_args *a, qless_job *job,
 		freeReplyObject(r);
 		return qless__err(QLESS_EPROTOCOL, "%s: expected {result, fields, jobs} from settle", F);
 	}
-	res = r->element[0];
-	if (job != NULL) {
-		char num[32];
-		const char *state = reply_text(res);
-		if (res->type == REDIS_REPLY_INTEGER) {
-			snprintf(num, sizeof num, "%lld", (long long)res->integer);
-			if (out_result != NULL)
-				*out_result = res->integer;
-			state = res->integer < 0 ? "failed" : num;
-		}
-		if ((rc = apply_settled(job, r->element[1], state ? state : "", state_from_result && state, F)) !=
-		    QLESS_OK) {
-			freeReplyObject(r);
-			return rc;
-		}
+	if (job != NULL)
+		rc = apply_outcome(job, r->element[0], r->element[1], state_from_result, out_result, F);
+	if (rc == QLESS_OK && out_next != NULL)
+		rc = popped_jobs(c, r->element[2], out_next, F);
+	freeReplyObject(r);
+	return rc;
+}
+
+/* How many arguments an item's settle takes from <how> on (the batch's n). */
+static int item_nargs(const qless_settle_item *it)
+{
+	int n = 4;
+	if (it->how[0] == 'r')
+		n++;
+	if ((it->how[0] == 'f' || it->how[0] == 'r') && it->group != NULL)
+		n += 2;
+	return n;
+}
+
+/* One outcome of a batch reply: {result, fields}, or {nil, "[Kind] message"}. */
+static int apply_item(qless_settle_item *it, const redisReply *o, const char *F)
+{
+	const char *text;
+	if (o->type != REDIS_REPLY_ARRAY || o->elements != 2)
+		return qless__err(QLESS_EPROTOCOL, "%s: settle batch outcome is not {result, fields}", F);
+	if (o->element[0]->type != REDIS_REPLY_NIL) {
+		it->rc = apply_outcome(it->job, o->element[0], o->element[1], it->state_from_result, &it->result, F);
+		return it->rc == QLESS_ENOMEM ? QLESS_ENOMEM : QLESS_OK;
 	}
-	if (out_next != NULL) {
-		jobs = json_loads(r->element[2]->str, 0, NULL);
-		rc = jobs ? qless__joblist_from_json(c, jobs, out_next, F)
-		          : qless__err(QLESS_EPROTOCOL, "%s: unparsable jobs in the settle reply", F);
-		json_decref(jobs);
+	if ((text = reply_text(o->element[1])) == NULL)
+		return qless__err(QLESS_EPROTOCOL, "%s: settle batch refusal without a message", F);
+	it->rc = qless__script_error_code(text, &text);
+	if ((it->error = qless__strdup(text)) == NULL)
+		return qless__err_nomem(F);
+	return QLESS_OK;
+}
+
+int qless__settle_batch(qless_client *c, const char *F, const char *queues_json, int count, qless_settle_item *items,
+                        size_t n, qless_joblist **out_next)
+{
+	redisReply *r, *outcomes;
+	qless_args a;
+	size_t i;
+	int rc = QLESS_OK;
+
+	*out_next = NULL;
+	for (i = 0; i < n; i++) {
+		items[i].rc = QLESS_OK;
+		items[i].error = NULL;
 	}
+	qless__settle_args(&a, c->worker_name, queues_json, count);
+	if (n == 0)
+		return qless__settle(c, F, &a, NULL, 0, NULL, out_next);
+	qless__args_add(&a, "batch");
+	for (i = 0; i < n; i++) {
+		qless__args_int(&a, item_nargs(&items[i]));
+		qless__settle_job_args(&a, items[i].job, items[i].how, items[i].delay, items[i].group, items[i].message);
+	}
+	if ((rc = qless__call(c, F, "settle", &a, &r)) != QLESS_OK)
+		return rc;
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 || reply_text(r->element[1]) == NULL ||
+	    (outcomes = r->element[0])->type != REDIS_REPLY_ARRAY || outcomes->elements != n) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected {outcomes, jobs} from settle batch", F);
+	}
+	for (i = 0; i < n && rc == QLESS_OK; i++)
+		rc = apply_item(&items[i], outcomes->element[i], F);
+	if (rc == QLESS_OK)
+		rc = popped_jobs(c, r->element[1], out_next, F);
 	freeReplyObject(r);
 	return rc;
 }
