@@ -88,6 +88,12 @@ static void *performer_main(void *arg)
 		/* Stopping, or no connection: the slot takes no more jobs; one
 		 * handed to it meanwhile goes back unsettled (settle 0). */
 		b->dead = 1;
+		if (!qless__stopping(w) && p->rc == QLESS_OK) {
+			/* Not an outage past give_up (that stops the run anyway): the
+			 * pool cannot work as asked, so the run ends with the cause. */
+			p->rc = qless_error_last_code();
+			qless__log(w, "pool thread: %s", qless_error_last_message());
+		}
 		if (b->state == SLOT_ASSIGNED)
 			b->state = SLOT_DONE;
 		pthread_cond_signal(&p->done);
@@ -133,12 +139,14 @@ static void timespec_in(struct timespec *ts, double seconds)
 }
 
 /* Under mu: the slots whose jobs finished (into from; they stay DONE until
- * the call settling them is over), and how many are idle and busy. */
-static size_t collect(batch_pool *p, batch_slot **from, int *idle, int *busy)
+ * the call settling them is over), how many slots can take a job after
+ * that call (idle ones and those in from with a live thread) and how many
+ * are busy. */
+static size_t collect(batch_pool *p, batch_slot **from, int *free_after, int *busy)
 {
 	size_t n = 0;
 	int i;
-	*idle = *busy = 0;
+	*free_after = *busy = 0;
 	for (i = 0; i < p->n; i++) {
 		batch_slot *b = &p->slots[i];
 		if (!b->started)
@@ -147,8 +155,8 @@ static size_t collect(batch_pool *p, batch_slot **from, int *idle, int *busy)
 			from[n++] = b;
 		else if (b->state == SLOT_ASSIGNED)
 			(*busy)++;
-		else if (b->state == SLOT_IDLE && !b->dead)
-			(*idle)++;
+		if (!b->dead && b->state != SLOT_ASSIGNED)
+			(*free_after)++;
 	}
 	return n;
 }
@@ -161,6 +169,9 @@ static size_t make_items(batch_pool *p, batch_slot **from, size_t n, qless_settl
 	for (i = 0; i < n; i++) {
 		batch_slot *b = from[i];
 		job_rebind(b->job, p->client);
+		if (b->dead)
+			qless__log(p->w, "%s %s not run (its thread has no connection): its lock will expire",
+			           qless_job_jid(b->job), qless_job_klass(b->job));
 		if (!b->settle) {
 			qless__result_free(&b->r);
 			qless_job_free(b->job);
@@ -315,14 +326,13 @@ static int dispatch(batch_pool *p, qless_settle_item *items, batch_slot **from, 
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		int idle, busy, want, ending;
+		int free_after, busy, want, ending;
 		size_t n, k, i;
 		qless_joblist *l = NULL;
 		double until, wait = 0;
-		n = collect(p, from, &idle, &busy);
+		n = collect(p, from, &free_after, &busy);
 		ending = qless__stopping(w) || p->rc != QLESS_OK || qless__max_jobs_claimed(w);
-		/* The slots settled in this call are free again after it. */
-		want = ending ? 0 : idle + (int)n;
+		want = ending ? 0 : free_after;
 		if (n == 0 && busy == 0 && ending)
 			break;
 		if (!call_due(p, n, busy, want, next_reserve, &until)) {
@@ -357,7 +367,8 @@ static int dispatch(batch_pool *p, qless_settle_item *items, batch_slot **from, 
 	p->quit = 1;
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->mu);
-	return rc == QLESS_ENOMEM ? rc : QLESS_OK;
+	/* An outage past give_up: qless_worker_run reports it (gave_up). */
+	return rc == QLESS_EIO ? QLESS_OK : rc;
 }
 
 int qless__pool_batched(qless_worker *w)
