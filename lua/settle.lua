@@ -31,6 +31,14 @@
 -- before the first write (a bad one refuses the whole call); each settle's
 -- own refusals (lock rules, state) come before its writes, so a refused job
 -- is left as it was while the others are settled and the pop still happens.
+--
+-- The lean forms leave the fields out (a worker that drops its copy of the
+-- job needs only the result; reading them is a third of a settle's cost):
+--   settle <now> <worker> <queues> <count> lean <how> <jid> ...
+--     Reply: { result, jobs }
+--   settle <now> <worker> <queues> <count> lean batch <n> <how> ...
+--     Reply: { results, errors, jobs }: results[i] the i-th settle's result,
+--     false when refused; errors = { i, "[Kind] message", ... } of those.
 
 local SETTLE_MAX_COUNT = 1000
 local SETTLE_MAX_BATCH = 1000
@@ -134,8 +142,9 @@ end
 
 -- Applies one checked settle: the job must run in the given queue (complete
 -- checks the queue itself; fail ignores it and retry would move the job to
--- it). Returns the handler's result and the job's fields afterwards.
-local function settle_apply(now, handler, call, jid, queue)
+-- it). Returns the handler's result and, unless lean, the job's fields
+-- afterwards (reading them is a third of a settle's cost).
+local function settle_apply(now, handler, call, jid, queue, lean)
   local key = Q.jkey(jid)
   if handler ~= C.complete then
     local f = redis.call('hmget', key, 'state', 'queue')
@@ -144,14 +153,15 @@ local function settle_apply(now, handler, call, jid, queue)
     end
   end
   local result = handler(now, call)
+  if lean then return result end
   return result, redis.call('hmget', key, unpack(SETTLE_FIELDS))
 end
 
--- The settles of the batch form from args[5] on, each { handler, call, jid,
--- queue }: every one is checked before any is applied.
-local function batch_calls(args, worker)
-  local calls, i, last = {}, 5, #args
-  if last < 5 then
+-- The settles of the batch form from args[first] on, each { handler, call,
+-- jid, queue }: every one is checked before any is applied.
+local function batch_calls(args, first, worker)
+  local calls, i, last = {}, first, #args
+  if last < first then
     Q.raise('InvalidArgument', 'Settle(): batch takes <n> <how> <jid> <queue> <data> ... per job')
   end
   while i <= last do
@@ -178,31 +188,52 @@ local function error_text(e)
   return string.match(e, '^[^%[]*(%[%a+%] .*)$') or e
 end
 
-local function settle_batch(now, worker, queues, count, args)
-  local calls, outcomes = batch_calls(args, worker), {}
+-- Applies the checked calls, each on its own: {outcomes} (full), or
+-- {results, errors} (lean: results[k] false and errors holding k and the
+-- refusal's text for a refused one).
+local function batch_apply(now, calls, lean)
+  local outcomes, errors = {}, {}
   for k = 1, #calls do
     local c = calls[k]
-    local ok, result, fields = pcall(settle_apply, now, c[1], c[2], c[3], c[4])
-    if ok then
+    local ok, result, fields = pcall(settle_apply, now, c[1], c[2], c[3], c[4], lean)
+    if lean then
+      outcomes[k] = ok and result
+      if not ok then
+        errors[#errors + 1] = k
+        errors[#errors + 1] = error_text(result)
+      end
+    elseif ok then
       outcomes[k] = {result, fields}
     else
       outcomes[k] = {false, error_text(result)}
     end
   end
-  return {outcomes, settle_pop(now, worker, queues, count)}
+  return outcomes, errors
 end
 
 C.settle = function(now, args)
   local worker = settle_text('worker', args[1])
   local queues = settle_queues(args[2])
   local count = settle_count(args[3], queues)
+  local o = 4
   if args[4] == nil then
     return {false, false, settle_pop(now, worker, queues, count)}
   end
-  if args[4] == 'batch' then
-    return settle_batch(now, worker, queues, count, args)
+  local lean = args[4] == 'lean'
+  if lean then
+    o = 5
+    if args[5] == nil then
+      Q.raise('InvalidArgument', 'Settle(): lean takes <how> <jid> <queue> <data> ... or batch ...')
+    end
   end
-  local handler, call = settle_call(args, 4, #args, worker)
-  local result, fields = settle_apply(now, handler, call, args[5], args[6])
+  if args[o] == 'batch' then
+    local outcomes, errors = batch_apply(now, batch_calls(args, o + 1, worker), lean)
+    local jobs = settle_pop(now, worker, queues, count)
+    if lean then return {outcomes, errors, jobs} end
+    return {outcomes, jobs}
+  end
+  local handler, call = settle_call(args, o, #args, worker)
+  local result, fields = settle_apply(now, handler, call, args[o + 1], args[o + 2], lean)
+  if lean then return {result, settle_pop(now, worker, queues, count)} end
   return {result, fields, settle_pop(now, worker, queues, count)}
 end

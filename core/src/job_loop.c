@@ -54,36 +54,38 @@ const char *qless__outcome_how(const qless_worker *w, const qless_job *job, cons
 	return how[r->outcome];
 }
 
-/* The settle arguments for job by result (none: reserve only). */
-static void settle_args(qless_slot *s, qless_args *a, const char *order, int count, qless_job *job,
-                        const qless_result *r, double *delay)
+/* The lean settle arguments for job by result (none: reserve only); the
+ * settle's `how`, or NULL. */
+static const char *settle_args(qless_slot *s, qless_args *a, const char *order, int count, qless_job *job,
+                               const qless_result *r, double *delay)
 {
 	const char *how;
 	qless__settle_args(a, s->client->worker_name, order, count);
 	if (job == NULL)
-		return;
+		return NULL;
 	how = qless__outcome_how(s->worker, job, r, delay);
+	qless__args_add(a, "lean");
 	qless__settle_job_args(a, job, how, *delay, r->group, r->message);
+	return how;
 }
 
-void qless__log_settled(qless_slot *s, qless_job *job, const qless_result *r, double took, double delay)
+void qless__log_settled(qless_slot *s, qless_job *job, const qless_result *r, double took, double delay,
+                        const char *state)
 {
 	qless_worker *w = s->worker;
 	const char *jid = qless_job_jid(job), *klass = qless_job_klass(job);
 	if (r->outcome == QLESS_OUTCOME_COMPLETE)
 		qless__log(w, "%s %s complete in %.3fs", jid, klass, took);
-	else if (r->outcome == QLESS_OUTCOME_SUSPEND && strcmp(qless_job_state(job), "suspended") == 0)
+	else if (r->outcome == QLESS_OUTCOME_SUSPEND && strcmp(state, "suspended") == 0)
 		qless__log(w, "%s %s suspended in %.3fs", jid, klass, took);
 	else if (r->outcome == QLESS_OUTCOME_SUSPEND)
-		qless__log(w, "%s %s %s in %.3fs, not suspended: input arrived while it ran", jid, klass,
-		           qless_job_state(job), took);
+		qless__log(w, "%s %s %s in %.3fs, not suspended: input arrived while it ran", jid, klass, state, took);
 	else if (r->outcome == QLESS_OUTCOME_TERMINATED)
 		qless__log(w, "%s %s terminated (shutdown run %.3fs)", jid, klass, took);
 	else if (r->outcome == QLESS_OUTCOME_FAIL)
 		qless__log(w, "%s %s failed %s in %.3fs", jid, klass, r->group, took);
-	else if (strcmp(qless_job_state(job), "failed") == 0)
-		qless__log(w, "%s %s failed %s (retries used up) in %.3fs", jid, klass,
-		           qless_job_failure_group(job) ? qless_job_failure_group(job) : "", took);
+	else if (strcmp(state, "failed") == 0)
+		qless__log(w, "%s %s failed %s (retries used up) in %.3fs", jid, klass, r->group ? r->group : "", took);
 	else
 		qless__log(w, "%s %s retried in %.3gs (%s) after %.3fs", jid, klass, delay, r->group ? r->group : "", took);
 }
@@ -110,13 +112,6 @@ int qless__settled_before(qless_job *job, const qless_result *r)
 	                      strcmp(state, "failed") == 0);
 }
 
-/* complete, job.suspend and job.terminated reply with the job's new state. */
-int qless__result_is_state(const qless_result *r)
-{
-	return r->outcome == QLESS_OUTCOME_COMPLETE || r->outcome == QLESS_OUTCOME_SUSPEND ||
-	       r->outcome == QLESS_OUTCOME_TERMINATED;
-}
-
 /*
  * Settles `job` by `r` (if not NULL) and reserves the next job in the same
  * call. A refused settle (lock lost meanwhile, job canceled) drops the job
@@ -134,20 +129,21 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 		qless_joblist *l = NULL;
 		qless_args a;
 		double delay = 0;
-		char *order = qless__reserve_order_json(w);
+		char *order = qless__reserve_order_json(w), state[24];
+		const char *how;
 		int rc;
 		if (order == NULL) {
 			qless__unclaim(w);
 			return qless__err_nomem("qless_worker_run");
 		}
-		settle_args(s, &a, order, count, job, r, &delay);
-		rc = qless__settle(s->client, "qless_worker_run", &a, job, job && qless__result_is_state(r), NULL, &l);
+		how = settle_args(s, &a, order, count, job, r, &delay);
+		rc = qless__settle_lean(s->client, "qless_worker_run", &a, how, state, sizeof state, &l);
 		free(order); /* the arguments borrowed it until the call */
 		if (rc == QLESS_OK) {
 			if (wait > 0)
 				qless__log(w, "Redis is back");
 			if (job != NULL)
-				qless__log_settled(s, job, r, took, delay);
+				qless__log_settled(s, job, r, took, delay, state);
 			if (l->size > 0) {
 				*next = qless_joblist_take(l, 0);
 				qless__reserve_advance(w, qless_job_queue(*next));

@@ -26,9 +26,9 @@ int qless__max_jobs_claimed(qless_worker *w);
 /* The settle `how` of r's outcome; *delay the retry's delay (the policy's
  * backoff when r gives none), else 0. */
 const char *qless__outcome_how(const qless_worker *w, const qless_job *job, const qless_result *r, double *delay);
-/* complete, job.suspend and job.terminated reply with the job's new state. */
-int qless__result_is_state(const qless_result *r);
-void qless__log_settled(qless_slot *s, qless_job *job, const qless_result *r, double took, double delay);
+/* Logs a settle by r that left the job in `state` (qless__settle_lean's). */
+void qless__log_settled(qless_slot *s, qless_job *job, const qless_result *r, double took, double delay,
+                        const char *state);
 /* After a settle refused on its retry past an outage: whether the first try
  * went through (the job reads as that settle leaves it; refreshes job). */
 int qless__settled_before(qless_job *job, const qless_result *r);

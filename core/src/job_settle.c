@@ -152,28 +152,72 @@ static int item_nargs(const qless_settle_item *it)
 	return n;
 }
 
-/* One outcome of a batch reply: {result, fields}, or {nil, "[Kind] message"}. */
-static int apply_item(qless_settle_item *it, const redisReply *o, const char *F)
+/* What a lean settle's result says the job became: complete's, suspend's
+ * or terminated's state; "failed" for fail and a retry with none left;
+ * "retried" for a retry (waiting or scheduled). */
+static int settled_state(char *buf, size_t size, const char *how, const redisReply *res, int64_t *out_result,
+                         const char *F)
 {
-	const char *text;
-	if (o->type != REDIS_REPLY_ARRAY || o->elements != 2)
-		return qless__err(QLESS_EPROTOCOL, "%s: settle batch outcome is not {result, fields}", F);
-	if (o->element[0]->type != REDIS_REPLY_NIL) {
-		it->rc = apply_outcome(it->job, o->element[0], o->element[1], it->state_from_result, &it->result, F);
-		return it->rc == QLESS_ENOMEM ? QLESS_ENOMEM : QLESS_OK;
+	const char *text = reply_text(res);
+	if (res->type == REDIS_REPLY_INTEGER) {
+		*out_result = res->integer;
+		text = res->integer < 0 ? "failed" : "retried";
+	} else if (text != NULL && how[0] == 'f') {
+		text = "failed";
 	}
-	if ((text = reply_text(o->element[1])) == NULL)
-		return qless__err(QLESS_EPROTOCOL, "%s: settle batch refusal without a message", F);
-	it->rc = qless__script_error_code(text, &text);
-	if ((it->error = qless__strdup(text)) == NULL)
-		return qless__err_nomem(F);
+	if (text == NULL)
+		return qless__err(QLESS_EPROTOCOL, "%s: settle result is neither text nor a number", F);
+	snprintf(buf, size, "%s", text);
+	return QLESS_OK;
+}
+
+int qless__settle_lean(qless_client *c, const char *F, qless_args *a, const char *how, char *state, size_t size,
+                       qless_joblist **out_next)
+{
+	redisReply *r;
+	int64_t ignored;
+	int rc = QLESS_OK;
+
+	*out_next = NULL;
+	state[0] = '\0';
+	if ((rc = qless__call(c, F, "settle", a, &r)) != QLESS_OK)
+		return rc;
+	if (how == NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 3 && reply_text(r->element[2]) != NULL) {
+		rc = popped_jobs(c, r->element[2], out_next, F); /* a reservation alone: settle's plain reply */
+	} else if (how == NULL || r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
+	           reply_text(r->element[1]) == NULL) {
+		rc = qless__err(QLESS_EPROTOCOL, "%s: expected {result, jobs} from a lean settle", F);
+	} else if ((rc = settled_state(state, size, how, r->element[0], &ignored, F)) == QLESS_OK) {
+		rc = popped_jobs(c, r->element[1], out_next, F);
+	}
+	freeReplyObject(r);
+	return rc;
+}
+
+/* The refusals of a lean batch reply: {i, "[Kind] message", ...}. */
+static int batch_errors(qless_settle_item *items, size_t n, const redisReply *errors, const char *F)
+{
+	size_t e;
+	for (e = 0; e + 1 < errors->elements; e += 2) {
+		const redisReply *at = errors->element[e];
+		const char *text = reply_text(errors->element[e + 1]);
+		qless_settle_item *it;
+		if (at->type != REDIS_REPLY_INTEGER || at->integer < 1 || (size_t)at->integer > n || text == NULL)
+			return qless__err(QLESS_EPROTOCOL, "%s: malformed refusal in the settle batch reply", F);
+		it = &items[at->integer - 1];
+		it->rc = qless__script_error_code(text, &text);
+		if (it->rc == QLESS_OK)
+			it->rc = QLESS_EPROTOCOL;
+		if ((it->error = qless__strdup(text)) == NULL)
+			return qless__err_nomem(F);
+	}
 	return QLESS_OK;
 }
 
 int qless__settle_batch(qless_client *c, const char *F, const char *queues_json, int count, qless_settle_item *items,
                         size_t n, qless_joblist **out_next)
 {
-	redisReply *r, *outcomes;
+	redisReply *r, *results;
 	qless_args a;
 	size_t i;
 	int rc = QLESS_OK;
@@ -182,10 +226,12 @@ int qless__settle_batch(qless_client *c, const char *F, const char *queues_json,
 	for (i = 0; i < n; i++) {
 		items[i].rc = QLESS_OK;
 		items[i].error = NULL;
+		items[i].state[0] = '\0';
 	}
 	qless__settle_args(&a, c->worker_name, queues_json, count);
 	if (n == 0)
 		return qless__settle(c, F, &a, NULL, 0, NULL, out_next);
+	qless__args_add(&a, "lean");
 	qless__args_add(&a, "batch");
 	for (i = 0; i < n; i++) {
 		qless__args_int(&a, item_nargs(&items[i]));
@@ -193,15 +239,19 @@ int qless__settle_batch(qless_client *c, const char *F, const char *queues_json,
 	}
 	if ((rc = qless__call(c, F, "settle", &a, &r)) != QLESS_OK)
 		return rc;
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 || reply_text(r->element[1]) == NULL ||
-	    (outcomes = r->element[0])->type != REDIS_REPLY_ARRAY || outcomes->elements != n) {
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || reply_text(r->element[2]) == NULL ||
+	    (results = r->element[0])->type != REDIS_REPLY_ARRAY || results->elements != n ||
+	    r->element[1]->type != REDIS_REPLY_ARRAY) {
 		freeReplyObject(r);
-		return qless__err(QLESS_EPROTOCOL, "%s: expected {outcomes, jobs} from settle batch", F);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected {results, errors, jobs} from a lean settle batch", F);
 	}
+	rc = batch_errors(items, n, r->element[1], F);
 	for (i = 0; i < n && rc == QLESS_OK; i++)
-		rc = apply_item(&items[i], outcomes->element[i], F);
+		if (items[i].rc == QLESS_OK)
+			rc = settled_state(items[i].state, sizeof items[i].state, items[i].how, results->element[i],
+			                   &items[i].result, F);
 	if (rc == QLESS_OK)
-		rc = popped_jobs(c, r->element[1], out_next, F);
+		rc = popped_jobs(c, r->element[2], out_next, F);
 	freeReplyObject(r);
 	return rc;
 }

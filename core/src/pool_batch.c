@@ -183,7 +183,6 @@ static size_t make_items(batch_pool *p, batch_slot **from, size_t n, qless_settl
 		items[k].how = qless__outcome_how(p->w, b->job, &b->r, &items[k].delay);
 		items[k].group = b->r.group;
 		items[k].message = b->r.message;
-		items[k].state_from_result = qless__result_is_state(&b->r);
 		of[k++] = b;
 	}
 	return k;
@@ -199,7 +198,7 @@ static void finish_items(batch_pool *p, qless_settle_item *items, batch_slot **o
 		batch_slot *b = of[i];
 		qless_job *job = items[i].job;
 		if (items[i].rc == QLESS_OK)
-			qless__log_settled(&b->slot, job, &b->r, b->took, items[i].delay);
+			qless__log_settled(&b->slot, job, &b->r, b->took, items[i].delay, items[i].state);
 		else if (items[i].error != NULL && wait > 0 && qless__settled_before(job, &b->r))
 			qless__log(p->w, "%s %s settled before the connection broke (its reply was lost): now %s",
 			           qless_job_jid(job), qless_job_klass(job), qless_job_state(job));

@@ -185,6 +185,8 @@ CASES = {
                         "settle", *SETTLE, "batch", 5, "complete", "jid", "queue", "{}"),
     "settle batch size": E("InvalidArgument", "Settle(): batch holds more than 1000 jobs",
                            "settle", *SETTLE, "batch", *([4, "complete", "jid", "queue", "{}"] * 1001)),
+    "settle lean": E("InvalidArgument", "Settle(): lean takes <how> <jid> <queue> <data> ... or batch ...",
+                     "settle", *SETTLE, "lean"),
     "settle queue": E("StateError", "Settle(): Job jid running in another queue: queue",
                       "settle", *SETTLE, "fail", "jid", "other", "{}", "g", "m", setup=RUNNING),
     # state.lua

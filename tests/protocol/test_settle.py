@@ -284,3 +284,48 @@ def test_batch_retry_without_failure_takes_no_following_item(ql):
     outcomes, _ = ql("settle", 2, "worker", "[]", 0, *batch_args(items))
     assert outcomes[0][0] == 4 and outcomes[0][1][0] == "waiting"
     assert outcomes[1][0] == "complete"
+
+
+# ---- the lean forms: results without the fields ------------------------------
+
+@pytest.mark.parametrize("settle,old", SETTLES, ids=lambda v: v[0] if isinstance(v, list) else v[0])
+@pytest.mark.parametrize("count", [0, 2])
+def test_lean_equals_full_without_fields(ql, r, events, settle, old, count):
+    """lean writes what the full form writes and replies its result and
+    popped jobs, flat: {result, jobs}."""
+    hold_first(ql)
+    with events() as ev_full:
+        result, _, jobs = ql("settle", 2, "worker", '["queue"]', count, *settle)
+    state_full = dump(r)
+    r.flushall()
+    hold_first(ql)
+    with events() as ev_lean:
+        reply = ql("settle", 2, "worker", '["queue"]', count, "lean", *settle)
+    assert reply == [result, jobs]
+    assert dump(r) == state_full
+    assert list(ev_lean) == list(ev_full)
+
+
+def test_lean_batch_results_and_errors(ql, r):
+    """lean batch: results in order, false (nil) for a refused settle, whose
+    index and error text are in errors; the rest as the full batch."""
+    hold_three(ql)
+    r.hset("ql:j:j1", "worker", "other")
+    full, jobs_full = ql("settle", 2, "worker", '["queue"]', 1, *batch_args(BATCH))
+    state_full = dump(r)
+    r.flushall()
+    hold_three(ql)
+    r.hset("ql:j:j1", "worker", "other")
+    results, errors, jobs = ql("settle", 2, "worker", '["queue"]', 1, "lean", *batch_args(BATCH))
+    assert results == ["complete", None, 4]
+    assert errors == [2, full[1][1]]
+    assert jobs == jobs_full
+    assert dump(r) == state_full
+
+
+def test_lean_batch_bad_item_refuses_whole_call(ql, r):
+    hold_three(ql)
+    before = dump(r)
+    assert "fail takes" in ql.err("settle", 2, "worker", '["queue"]', 1, "lean", "batch",
+                                  4, "complete", "j0", "queue", "{}", 5, "fail", "j1", "queue", "{}", "g")
+    assert dump(r) == before
