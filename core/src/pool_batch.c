@@ -277,6 +277,10 @@ static size_t assign(batch_pool *p, qless_joblist *l)
 	}
 	if (next > 0)
 		pthread_cond_broadcast(&p->work);
+	/* Only when a thread ended during the call (it could not connect). */
+	for (i = (int)next; (size_t)i < l->size; i++)
+		qless__log(p->w, "%s %s not run (no thread left for it): its lock will expire",
+		           qless_job_jid(qless_joblist_get(l, (size_t)i)), qless_job_klass(qless_joblist_get(l, (size_t)i)));
 	return next;
 }
 
