@@ -665,6 +665,33 @@ static void test_pooled_lock_lost(void)
 	qless_client_free(c);
 }
 
+/* A stop while the batched pool runs: the jobs handed out finish and are
+ * settled (none left running), nothing more is reserved. */
+static void test_pooled_graceful_stop(void)
+{
+	rig r;
+	rig_open(&r, "pg");
+	char *jids[20];
+	for (int i = 0; i < 20; i++)
+		jids[i] = th_put(r.c, "pg", "Slow", NULL, NULL);
+	r.s.stop_after = 2;
+	r.o.pool = QLESS_POOL_THREADS;
+	r.o.size = 4;
+	r.o.interval = 0.01;
+	TH_OK(qless_worker_run(r.w, &r.o)); /* no max_jobs: returns because of the stop */
+	CU_ASSERT(r.s.calls >= 2 && r.s.calls < 20);
+	int complete = 0;
+	for (int i = 0; i < 20; i++) {
+		qless_job *j = get(r.c, jids[i]);
+		complete += strcmp(qless_job_state(j), "complete") == 0;
+		CU_ASSERT(strcmp(qless_job_state(j), "running") != 0); /* none left held */
+		qless_job_free(j);
+		qless_free(jids[i]);
+	}
+	CU_ASSERT_EQUAL(complete, r.s.calls);
+	rig_close(&r);
+}
+
 CU_TestInfo engine_tests[] = {
 	{ "serial_outcomes", test_serial_outcomes },
 	{ "retry_delay", test_retry_delay },
@@ -679,5 +706,6 @@ CU_TestInfo engine_tests[] = {
 	{ "thread_names", test_thread_names },
 	{ "pooled_round_trips", test_pooled_round_trips },
 	{ "pooled_lock_lost", test_pooled_lock_lost },
+	{ "pooled_graceful_stop", test_pooled_graceful_stop },
 	CU_TEST_INFO_NULL,
 };
