@@ -52,6 +52,7 @@ describe("client.schedules", function()
     near(1775379600, zscore("ql:q:tasks-scheduled", s:add("M", nil, { at = "4/5/2026 9am" })))   -- 2026-04-05
     near(1777885200, zscore("ql:q:tasks-scheduled", s:add("D", nil, { at = "4/5/2026 9am", day_first = true })))
     assert.has_error(function() s:add("D", nil, { at = "4/5/2026 9am", day_first = 1 }) end)
+    assert.matches("takes no day_first", argument_error(s.add_now, s, "K", nil, { day_first = true }))
     local jid, inserted, warning = s:add("W", nil, { at = "Thu Aug 10 2026 9am", report = true })
     assert.is_true(inserted)
     assert.equal("2026-08-10 is a Monday, not a Thursday; the date is used", warning)

@@ -18,7 +18,8 @@ end
 
 function Schedule.meta.__tostring(self) return "qless.Schedule(" .. self.name .. ")" end
 
-local WHENS = { "at", "in", "cron", "every" }
+-- add_now takes none of them (nor day_first, which reads their texts).
+local WHENS = { "at", "in", "cron", "every", "day_first" }
 -- What each time option converts from (a number; text goes as <name>_text).
 local TIMES = { at = "text or epoch seconds", ["in"] = "text or seconds", every = "text or seconds" }
 -- Keys of add's table that are the layer's, not the core's options.
