@@ -7,6 +7,7 @@
 #include "qless/qless.h"
 #include "errors.h"
 #include "util.h"
+#include "schedule_text.h"
 #include "when_read.h"
 #include "when_words.h"
 
@@ -18,6 +19,11 @@ static _Thread_local char last_warning[WHEN_WARNING_SIZE];
 const char *qless_when_warning(void)
 {
 	return last_warning;
+}
+
+void qless__when_warning_clear(void)
+{
+	last_warning[0] = '\0';
 }
 
 /* No sensible time text is longer; bounds the words kept per call. */

@@ -48,6 +48,20 @@ describe("client.schedules", function()
     assert.equal("qless.Schedule(tasks)", tostring(s))
   end)
 
+  it("reads day first when asked, and reports a weekday that is not the date's", function()
+    near(1775379600, zscore("ql:q:tasks-scheduled", s:add("M", nil, { at = "4/5/2026 9am" })))   -- 2026-04-05
+    near(1777885200, zscore("ql:q:tasks-scheduled", s:add("D", nil, { at = "4/5/2026 9am", day_first = true })))
+    assert.has_error(function() s:add("D", nil, { at = "4/5/2026 9am", day_first = 1 }) end)
+    assert.matches("takes no day_first", argument_error(s.add_now, s, "K", nil, { day_first = true }))
+    local jid, inserted, warning = s:add("W", nil, { at = "Thu Aug 10 2026 9am", report = true })
+    assert.is_true(inserted)
+    assert.equal("2026-08-10 is a Monday, not a Thursday; the date is used", warning)
+    near(1786352400, zscore("ql:q:tasks-scheduled", jid))
+    qless.when("Thu Aug 10 2026", N)   -- leaves a warning on the thread that an add without text does not repeat
+    assert.is_nil(select(3, s:add("N", nil, { ["in"] = 60, report = true })))
+    assert.is_nil(select(3, s:add("A", nil, { at = "Mon Aug 10 2026 10am", report = true })))
+  end)
+
   it("adds one-offs after a duration given as seconds or text (BND-1: in)", function()
     for i, delay in ipairs({ 300, "5 minutes", "in 5 minutes", "  IN 5 minutes" }) do
       local jid = s:add("K", { i = i }, { ["in"] = delay })

@@ -12,6 +12,11 @@ TimeValue = Union[str, int, float, _dt.datetime]
 _KINDS = {_core.QLESS_WHEN_AT: "at", _core.QLESS_WHEN_INTERVAL: "interval", _core.QLESS_WHEN_CRON: "cron"}
 
 
+class WhenWarning(UserWarning):
+    """A time text was read in a way it may not mean (Schedule.add): a weekday that is not the date's (the date
+    is used). The entry is added all the same."""
+
+
 @dataclass(frozen=True)
 class When:
     """What a text means: kind "at" (once, at `at`), "interval" (every `interval` seconds, first at `at`) or
