@@ -28,7 +28,8 @@ static int known(const char *name, size_t len)
 
 int qless__features_read(qless_client *c, const char *func)
 {
-	redisReply *r = redisCommand(c->ctx, "HGETALL ql:features");
+	const char *argv[2] = { "HGETALL", "ql:features" };
+	redisReply *r = qless__conn_command_argv(c->conn, 2, argv, NULL);
 	json_t *obj;
 	size_t i;
 	int rc = QLESS_OK;

@@ -351,10 +351,9 @@ static int sigpipe_blocked(void)
 	return sigismember(&now, SIGPIPE) == 1;
 }
 
-/* Writing to a unix socket the server closed raises SIGPIPE, whose default
- * action ends the process: the library takes it and reports QLESS_EIO,
- * leaving the thread's signal mask as it was. When the caller blocks
- * SIGPIPE itself, the signal is the caller's: left pending, mask kept.
+/* Writing to a unix socket the server closed could raise SIGPIPE, whose
+ * default action ends the process: the library reports QLESS_EIO instead,
+ * leaving the thread's signal mask as it was and no signal pending.
  * The server closes while the request is being written: a bulk argument
  * longer than proto-max-bulk-len is refused on its header. */
 static void test_sigpipe(void)
@@ -392,7 +391,11 @@ static void test_sigpipe(void)
 		if (r)
 			freeReplyObject(r);
 		CU_ASSERT_EQUAL(sigpipe_blocked(), caller_blocks);
-		CU_ASSERT_EQUAL(sigpipe_pending(), caller_blocks);
+		/* Plain sockets write with MSG_NOSIGNAL (no signal at all); TLS
+		 * writes with write(2), whose SIGPIPE is the caller's when it
+		 * blocks the signal itself, and taken otherwise. */
+		if (!caller_blocks)
+			CU_ASSERT_EQUAL(sigpipe_pending(), 0);
 		if (caller_blocks && sigpipe_pending()) {
 			struct timespec zero = { 0, 0 };
 			sigtimedwait(&set, NULL, &zero);
