@@ -34,6 +34,9 @@ struct qless__conn {
 	int ms;               /* bound on each wait; <= 0: none */
 	const char *which;    /* names the bound in errors */
 	int dead;             /* an error happened: the connection cannot be used */
+	int timed_out;        /* ... a wait ran out of its bound */
+	int replies;          /* replies read so far */
+	int cert_hint;        /* TLS without a client certificate (see get_reply) */
 	char err[256];
 };
 
@@ -93,7 +96,7 @@ static int wait_fd(qless__conn *conn, short events)
 		if (!conn->dead)
 			snprintf(conn->err, sizeof conn->err, "no answer within the %s timeout (%d ms)", conn->which,
 			         conn->ms);
-		conn->dead = 1;
+		conn->dead = conn->timed_out = 1;
 		return -1;
 	}
 	return 0;
@@ -170,7 +173,28 @@ static int parsed(qless__conn *conn, redisReply **out)
 	return r != NULL;
 }
 
+static redisReply *get_reply(qless__conn *conn);
+
 redisReply *qless__conn_get_reply(qless__conn *conn)
+{
+	redisReply *r = get_reply(conn);
+	size_t n;
+	if (r != NULL) {
+		conn->replies++;
+		return r;
+	}
+	/* Under TLS 1.3 a server that wants a client certificate says so only
+	 * after the handshake, and its alert is often lost in the reset: the
+	 * first reply is where the user learns it. */
+	if (conn->cert_hint && conn->replies == 0 && !conn->timed_out) {
+		n = strlen(conn->err);
+		snprintf(conn->err + n, sizeof conn->err - n,
+		         " (after the TLS handshake: does the server require a client certificate? ?cert=FILE&key=FILE)");
+	}
+	return NULL;
+}
+
+static redisReply *get_reply(qless__conn *conn)
 {
 	redisReply *r = NULL;
 	char buf[16384];
@@ -410,6 +434,7 @@ static int handshake(qless__conn *conn, const qless_url *u, const char *host, in
 		conn->tls = qless__tls_open(conn->fd, u, host, conn->ms, conn->err, sizeof conn->err);
 		if (conn->tls == NULL)
 			return qless__err(QLESS_EIO, "qless: TLS with %s failed: %s", where, conn->err);
+		conn->cert_hint = u->tls_cert == NULL;
 	}
 	if (u->password != NULL) {
 		const char *argv[3];

@@ -46,6 +46,22 @@ int qless__unavailable(qless_client *c, redisReply *r, const char *func)
 	return rc;
 }
 
+/* An ACL refusal of a command loading needs (r freed, connection dropped):
+ * QLESS_EIO naming the reason; 0 (r untouched) for any other reply. */
+static int refused_by_acl(qless_client *c, redisReply *r, const char *func)
+{
+	int rc;
+	if (r->type != REDIS_REPLY_ERROR || strncmp(r->str, "NOPERM", 6) != 0)
+		return 0;
+	rc = qless__err(QLESS_EIO,
+	                "%s: the ACL user may not run a command libqless needs (see \"ACL users\" in docs/tls.md): %s",
+	                func, r->str);
+	freeReplyObject(r);
+	qless__conn_free(c->conn);
+	c->conn = NULL;
+	return rc;
+}
+
 static int load_script(qless_client *c, const char *func)
 {
 	const char *argv[3] = { "SCRIPT", "LOAD", qless_script_lua };
@@ -55,7 +71,7 @@ static int load_script(qless_client *c, const char *func)
 	int rc;
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((rc = qless__unavailable(c, r, func)) != 0)
+	if ((rc = qless__unavailable(c, r, func)) != 0 || (rc = refused_by_acl(c, r, func)) != 0)
 		return rc;
 	/* Loaded already (by another client): nothing to send. */
 	if (r->type == REDIS_REPLY_ARRAY && r->elements == 1 && r->element[0]->type == REDIS_REPLY_INTEGER &&
@@ -68,7 +84,7 @@ static int load_script(qless_client *c, const char *func)
 	r = qless__conn_command_argv(c->conn, 3, argv, lens);
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((rc = qless__unavailable(c, r, func)) != 0)
+	if ((rc = qless__unavailable(c, r, func)) != 0 || (rc = refused_by_acl(c, r, func)) != 0)
 		return rc;
 	if (r->type == REDIS_REPLY_ERROR) {
 		rc = qless__err(QLESS_EPROTOCOL, "%s: SCRIPT LOAD failed: %s", func, r->str);
