@@ -132,8 +132,8 @@ def test_url_errors_name_the_parameter(tls):
 # Functions are refused), calls, tag counts, events; and every command the
 # protocol script runs inside Redis (ACLs apply to those too).
 MINIMAL_RIGHTS = (
-    "+select +ping +fcall +fcall_ro +function|list +function|load +evalsha +script|exists +script|load "
-    "+subscribe +unsubscribe +zmscore +publish "
+    "+select +fcall +function|list +function|load +evalsha +script|exists +script|load "
+    "+subscribe +zmscore +publish "
     "+del +exists +hdel +hexists +hget +hgetall +hincrby +hkeys +hmget +hset +hvals "
     "+lindex +llen +lpop +lpush +lrange +lrem +ltrim +rpop +rpush "
     "+sadd +scard +sismember +smembers +sort +srandmember +srem "
