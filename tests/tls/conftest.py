@@ -2,7 +2,7 @@
 
 Environment (set by ctest, see tests/tls/CMakeLists.txt):
   QLESS_CLI       the qless executable
-  QLESS_C_TESTS   the C unit test executable (run once over rediss://)
+  QLESS_C_TESTS   the C unit test executable, ASan build (run once over rediss://)
   PYTHONPATH      the Python binding
 
 Fixtures:

@@ -194,8 +194,9 @@ def test_acl_wrong_password(tls, acl):
 
 
 def test_c_suite_over_tls(tls, tmp_path):
-    """The C unit suite with its client URL over TLS (QLESS_TEST_URL); its raw
-    connections and unix sockets use the same server's plain port."""
+    """The C unit suite (its ASan + UBSan build) with its client URL over TLS
+    (QLESS_TEST_URL); its raw connections and unix sockets use the same
+    server's plain port."""
     (tmp_path / "port").write_text(str(tls.plain))
     (tmp_path / "socket").write_text(tls.sock)
     env = dict(os.environ, QLESS_TEST_STATE=str(tmp_path), QLESS_TEST_URL=tls.url())
