@@ -32,6 +32,7 @@ struct qless__conn {
 	char *out;            /* formatted commands not sent yet: out[sent..len) */
 	size_t len, sent, cap;
 	int ms;               /* bound on each wait; <= 0: none */
+	int nonblock;         /* O_NONBLOCK: connecting, and reading what is there (try_reply, stale) */
 	const char *which;    /* names the bound in errors */
 	int dead;             /* an error happened: the connection cannot be used */
 	int timed_out;        /* ... a wait ran out of its bound */
@@ -76,6 +77,48 @@ static void fail(qless__conn *conn, const char *fmt, const char *arg)
 	conn->dead = 1;
 }
 
+static void timed_out(qless__conn *conn)
+{
+	if (!conn->dead)
+		snprintf(conn->err, sizeof conn->err, "no answer within the %s timeout (%d ms)", conn->which, conn->ms);
+	conn->dead = conn->timed_out = 1;
+}
+
+/*
+ * Commands and replies go over a blocking socket whose SO_RCVTIMEO and
+ * SO_SNDTIMEO hold the bound: one system call per write and per read, as
+ * few as the transport allows. Connecting, the TLS handshake and reading
+ * only what has arrived use O_NONBLOCK and poll(2).
+ */
+static int set_nonblock(qless__conn *conn, int on)
+{
+	int fl;
+	if (conn->nonblock == on)
+		return 0;
+	fl = fcntl(conn->fd, F_GETFL);
+	if (fl < 0 || fcntl(conn->fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK) != 0) {
+		fail(conn, "%s", strerror(errno));
+		return -1;
+	}
+	conn->nonblock = on;
+	return 0;
+}
+
+static int apply_bound(qless__conn *conn)
+{
+	struct timeval tv = { 0, 0 }; /* zero: no bound */
+	if (conn->ms > 0) {
+		tv.tv_sec = conn->ms / 1000;
+		tv.tv_usec = (conn->ms % 1000) * 1000;
+	}
+	if (setsockopt(conn->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
+	    setsockopt(conn->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0) {
+		fail(conn, "cannot set the timeout: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Waits until fd is ready for events (POLLIN/POLLOUT) within the bound.
  * 0, or -1 with the error recorded. */
 static int wait_fd(qless__conn *conn, short events)
@@ -93,24 +136,40 @@ static int wait_fd(qless__conn *conn, short events)
 		return -1;
 	}
 	if (n == 0) {
-		if (!conn->dead)
-			snprintf(conn->err, sizeof conn->err, "no answer within the %s timeout (%d ms)", conn->which,
-			         conn->ms);
-		conn->dead = conn->timed_out = 1;
+		timed_out(conn);
 		return -1;
 	}
 	return 0;
+}
+
+/* After a read or write moved nothing (r: -1 for the plain socket, 0 for
+ * TLS, errno as it left it): 0 to retry or to poll for *want (non-blocking
+ * socket), -1 with the error recorded (a blocking socket's EAGAIN is its
+ * bound running out). */
+static ssize_t nothing_moved(qless__conn *conn, ssize_t r)
+{
+	if (errno == EINTR)
+		return 0;
+	if (r == 0 || errno == EAGAIN || errno == EWOULDBLOCK) {
+		if (conn->nonblock)
+			return 0;
+		timed_out(conn);
+		return -1;
+	}
+	fail(conn, "%s", strerror(errno));
+	return -1;
 }
 
 /* > 0 bytes read; 0: nothing now (*want: what to poll for); -1 error. */
 static ssize_t read_some(qless__conn *conn, char *buf, size_t n, short *want)
 {
 	ssize_t r;
+	errno = 0;
 	if (conn->tls != NULL) {
 		r = qless__tls_read(conn->tls, buf, n, want, conn->err, sizeof conn->err);
 		if (r < 0)
 			conn->dead = 1;
-		return r;
+		return r == 0 ? nothing_moved(conn, 0) : r;
 	}
 	*want = POLLIN;
 	r = recv(conn->fd, buf, n, 0);
@@ -120,29 +179,22 @@ static ssize_t read_some(qless__conn *conn, char *buf, size_t n, short *want)
 		fail(conn, "%s", "Server closed the connection");
 		return -1;
 	}
-	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-		return 0;
-	fail(conn, "%s", strerror(errno));
-	return -1;
+	return nothing_moved(conn, -1);
 }
 
 static ssize_t write_some(qless__conn *conn, const char *buf, size_t n, short *want)
 {
 	ssize_t r;
+	errno = 0;
 	if (conn->tls != NULL) {
 		r = qless__tls_write(conn->tls, buf, n, want, conn->err, sizeof conn->err);
 		if (r < 0)
 			conn->dead = 1;
-		return r;
+		return r == 0 ? nothing_moved(conn, 0) : r;
 	}
 	*want = POLLOUT;
 	r = send(conn->fd, buf, n, MSG_NOSIGNAL);
-	if (r >= 0)
-		return r;
-	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-		return 0;
-	fail(conn, "%s", strerror(errno));
-	return -1;
+	return r >= 0 ? r : nothing_moved(conn, -1);
 }
 
 static int flush(qless__conn *conn)
@@ -152,7 +204,7 @@ static int flush(qless__conn *conn)
 		ssize_t w = write_some(conn, conn->out + conn->sent, conn->len - conn->sent, &want);
 		if (w < 0)
 			return -1;
-		if (w == 0 && wait_fd(conn, want) != 0)
+		if (w == 0 && conn->nonblock && wait_fd(conn, want) != 0)
 			return -1;
 		conn->sent += (size_t)w;
 	}
@@ -198,7 +250,7 @@ static redisReply *get_reply(qless__conn *conn)
 {
 	redisReply *r = NULL;
 	char buf[16384];
-	if (conn->dead || flush(conn) != 0)
+	if (conn->dead || set_nonblock(conn, 0) != 0 || flush(conn) != 0)
 		return NULL;
 	for (;;) {
 		short want;
@@ -210,7 +262,7 @@ static redisReply *get_reply(qless__conn *conn)
 		if (n < 0)
 			return NULL;
 		if (n == 0) {
-			if (wait_fd(conn, want) != 0)
+			if (conn->nonblock && wait_fd(conn, want) != 0)
 				return NULL;
 			continue;
 		}
@@ -225,7 +277,7 @@ int qless__conn_try_reply(qless__conn *conn, redisReply **out)
 {
 	char buf[16384];
 	*out = NULL;
-	if (conn->dead)
+	if (conn->dead || set_nonblock(conn, 1) != 0)
 		return QLESS_EIO;
 	for (;;) {
 		short want;
@@ -285,8 +337,11 @@ redisReply *qless__conn_command_argv(qless__conn *conn, int argc, const char **a
 
 int qless__conn_bound(qless__conn *conn, int ms, const char *which)
 {
+	int changed = conn->ms != ms;
 	conn->ms = ms;
 	conn->which = which;
+	if (changed && conn->fd >= 0 && !conn->dead && apply_bound(conn) != 0)
+		return qless__err(QLESS_EIO, "qless: %s", conn->err);
 	return QLESS_OK;
 }
 
@@ -320,7 +375,8 @@ int qless__conn_stale(qless__conn *conn)
 			return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 		if (n == 0 || conn->tls == NULL)
 			return 1;
-		if (read_some(conn, b, sizeof b, &want) != 0 || qless__tls_pending(conn->tls))
+		if (set_nonblock(conn, 1) != 0 || read_some(conn, b, sizeof b, &want) != 0 ||
+		    qless__tls_pending(conn->tls))
 			return 1;
 	}
 	return 1;
@@ -328,20 +384,15 @@ int qless__conn_stale(qless__conn *conn)
 
 /* ---- connecting ---- */
 
-static int set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-}
-
 /* Connects conn->fd (non-blocking) to addr within the bound; 0 or -1 with
  * errno's text in conn->err. */
 static int connect_addr(qless__conn *conn, int family, const struct sockaddr *addr, socklen_t alen)
 {
 	int e = 0;
 	socklen_t elen = sizeof e;
-	conn->fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (conn->fd < 0 || set_nonblock(conn->fd) != 0) {
+	conn->fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	conn->nonblock = 1;
+	if (conn->fd < 0) {
 		snprintf(conn->err, sizeof conn->err, "%s", strerror(errno));
 		return -1;
 	}
@@ -436,6 +487,8 @@ static int handshake(qless__conn *conn, const qless_url *u, const char *host, in
 			return qless__err(QLESS_EIO, "qless: TLS with %s failed: %s", where, conn->err);
 		conn->cert_hint = u->tls_cert == NULL;
 	}
+	if (set_nonblock(conn, 0) != 0 || apply_bound(conn) != 0)
+		return qless__err(QLESS_EIO, "qless: cannot set up the connection to %s: %s", where, conn->err);
 	if (u->password != NULL) {
 		const char *argv[3];
 		int argc = 0;
