@@ -4,6 +4,7 @@
 # TLS port, a plain port (both 127.0.0.1) and a unix socket, runs tls-bench
 # and stops the server by its pid.
 #   bash bench/tls.sh [JOBS_PER_ROUND [ROUNDS]]     (default 2000 x 10)
+# TLS_BENCH_WRAP: a command to run tls-bench under (e.g. "strace -f -c -o FILE").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${QLESS_BUILD_DIR:-build}"
@@ -33,4 +34,4 @@ redis-server --bind 127.0.0.1 --port "$plain" --tls-port "$tls" --unixsocket "$d
   --tls-auth-clients no --save "" --appendonly no --dir "$d" --logfile "$d/redis.log" &
 pid=$!
 for _ in $(seq 1 100); do redis-cli -s "$d/redis.sock" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
-"$BUILD/bench/tls-bench" "redis://127.0.0.1:$plain/0" "rediss://127.0.0.1:$tls/0?ca=$d/ca.pem" "$d/redis.sock" "$@"
+${TLS_BENCH_WRAP:-} "$BUILD/bench/tls-bench" "redis://127.0.0.1:$plain/0" "rediss://127.0.0.1:$tls/0?ca=$d/ca.pem" "$d/redis.sock" "$@"

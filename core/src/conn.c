@@ -1,6 +1,6 @@
-/* The core's transport: a non-blocking socket (TCP, unix, or TLS through
- * conn_tls.c) driven with poll(2) so that every wait has a bound; hiredis
- * formats the commands and parses the replies. */
+/* The core's transport: a socket (TCP, unix, or TLS through conn_tls.c)
+ * on which every wait has a bound (SO_RCVTIMEO/SO_SNDTIMEO, or poll(2)
+ * while connecting); hiredis formats the commands and parses the replies. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -360,23 +360,24 @@ int qless__conn_stale(qless__conn *conn)
 	int i;
 	if (conn->dead || conn->len > 0 || conn->reader->pos < conn->reader->len)
 		return 1;
-	if (conn->tls != NULL && qless__tls_pending(conn->tls))
-		return 1;
 	/* Nothing is owed on an idle connection: end of file (the server
 	 * closed it, e.g. it restarted), an error, or bytes nobody asked for
 	 * (a late reply) all mean it cannot carry the next command. Under TLS
 	 * bytes may also be records that carry no data (session tickets the
-	 * server sends after the handshake): the TLS layer takes those. */
+	 * server sends after the handshake), in the socket or read ahead into
+	 * the TLS layer: reading them without waiting takes those and finds
+	 * anything else. */
 	for (i = 0; i < 8; i++) {
 		char b[512];
 		short want;
-		ssize_t n = recv(conn->fd, b, 1, MSG_PEEK | MSG_DONTWAIT);
-		if (n < 0)
-			return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
-		if (n == 0 || conn->tls == NULL)
-			return 1;
-		if (set_nonblock(conn, 1) != 0 || read_some(conn, b, sizeof b, &want) != 0 ||
-		    qless__tls_pending(conn->tls))
+		if (conn->tls == NULL || !qless__tls_pending(conn->tls)) {
+			ssize_t n = recv(conn->fd, b, 1, MSG_PEEK | MSG_DONTWAIT);
+			if (n < 0)
+				return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
+			if (n == 0 || conn->tls == NULL)
+				return 1;
+		}
+		if (set_nonblock(conn, 1) != 0 || read_some(conn, b, sizeof b, &want) != 0)
 			return 1;
 	}
 	return 1;

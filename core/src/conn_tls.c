@@ -69,6 +69,8 @@ static int setup_ctx(qless__tls *t, const qless_url *u, char *err, size_t size)
 	/* flush() retries a write with the same bytes, not always at the same
 	 * address once more was appended. */
 	SSL_CTX_set_mode(ctx, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_ENABLE_PARTIAL_WRITE);
+	/* A reply's record in one read(2), not its header and then its body. */
+	SSL_CTX_set_read_ahead(ctx, 1);
 	if (!u->tls_insecure) {
 		SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
 		if (u->tls_ca != NULL) {
@@ -230,7 +232,7 @@ ssize_t qless__tls_write(qless__tls *t, const void *buf, size_t n, short *want, 
 
 int qless__tls_pending(const qless__tls *t)
 {
-	return SSL_pending(t->ssl) > 0;
+	return SSL_has_pending(t->ssl);
 }
 
 void qless__tls_free(qless__tls *t)

@@ -22,7 +22,8 @@ qless__tls *qless__tls_open(int fd, const qless_url *u, const char *host, int ms
  * returned 0 must be repeated with the same bytes. */
 ssize_t qless__tls_read(qless__tls *t, void *buf, size_t n, short *want, char *err, size_t size);
 ssize_t qless__tls_write(qless__tls *t, const void *buf, size_t n, short *want, char *err, size_t size);
-/* Bytes of data decrypted and not read yet. */
+/* Whether bytes wait in the TLS layer (decrypted data, or records read
+ * ahead and not processed yet): a poll of the socket would not show them. */
 int qless__tls_pending(const qless__tls *t);
 void qless__tls_free(qless__tls *t);
 
