@@ -172,7 +172,13 @@ def lifecycle(url):
 
 
 def test_acl_user_with_all_rights(tls, acl):
-    lifecycle(acl("full", "+@all"))
+    url = acl("full", "+@all")
+    lifecycle(url)
+    # The CLI takes the URL from the environment as well, unchanged.
+    env = dict(os.environ, QLESS_URL=url)
+    p = subprocess.run([CLI, "put", "eq", "K", "{}"], capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert tls.r.hget("ql:j:" + p.stdout.strip(), "queue") == "eq"
 
 
 def test_acl_user_with_the_minimal_rights(tls, acl):
