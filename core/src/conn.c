@@ -239,6 +239,7 @@ redisReply *qless__conn_get_reply(qless__conn *conn)
 	 * after the handshake, and its alert is often lost in the reset: the
 	 * first reply is where the user learns it. */
 	if (conn->cert_hint && conn->replies == 0 && !conn->timed_out) {
+		conn->cert_hint = 0; /* once */
 		n = strlen(conn->err);
 		snprintf(conn->err + n, sizeof conn->err - n,
 		         " (after the TLS handshake: does the server require a client certificate? ?cert=FILE&key=FILE)");
