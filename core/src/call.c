@@ -71,7 +71,8 @@ static const char *script_text(const char *str, const char **end);
  * server; an I/O error answers no, and shows on the next call). */
 static int library_gone(qless_client *c)
 {
-	redisReply *r = redisCommand(c->ctx, "FUNCTION LIST LIBRARYNAME %s", c->fn);
+	const char *argv[4] = { "FUNCTION", "LIST", "LIBRARYNAME", c->fn };
+	redisReply *r = qless__conn_command_argv(c->conn, 4, argv, NULL);
 	int gone = r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 0;
 	if (r != NULL)
 		freeReplyObject(r);
@@ -179,7 +180,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 	}
 	qless__fmt_now(c->nowbuf, qless__now(c));
 	set_head(c, a, cmd);
-	r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
+	r = qless__conn_command_argv(c->conn, (int)a->n, a->v, NULL);
 	if (r != NULL && needs_reload(c, r)) {
 		/* The script or function is gone (restart, SCRIPT/FUNCTION FLUSH):
 		 * it did not run, so loading it again and retrying once is safe. */
@@ -190,7 +191,7 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 			return rc;
 		}
 		set_head(c, a, cmd);
-		r = redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
+		r = qless__conn_command_argv(c->conn, (int)a->n, a->v, NULL);
 	}
 	qless__args_free(a);
 	if (r == NULL)
@@ -301,14 +302,14 @@ static int pipe_round(qless_client *c, size_t n, const char *const *cmds, qless_
 		if (replies[i] != NULL)
 			continue;
 		set_head(c, &as[i], cmds[i]);
-		if (redisAppendCommandArgv(c->ctx, (int)as[i].n, as[i].v, NULL) != REDIS_OK)
+		if (qless__conn_append_argv(c->conn, (int)as[i].n, as[i].v, NULL) != QLESS_OK)
 			return QLESS_EIO;
 	}
 	for (i = 0; i < n; i++) {
-		void *r = NULL;
+		redisReply *r;
 		if (replies[i] != NULL)
 			continue;
-		if (redisGetReply(c->ctx, &r) != REDIS_OK || r == NULL)
+		if ((r = qless__conn_get_reply(c->conn)) == NULL)
 			return QLESS_EIO;
 		replies[i] = r;
 	}

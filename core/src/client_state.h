@@ -7,9 +7,11 @@
 #include "qless/common.h"
 #include "url.h"
 
+typedef struct qless__conn qless__conn;
+
 struct qless_client {
 	int refs;   /* atomic (qless__client_ref); 1 for the caller + 1 per handle made from it */
-	redisContext *ctx;
+	qless__conn *conn;      /* NULL: not connected (connects before the next call) */
 	qless_url url;
 	int connect_timeout_ms;
 	int command_timeout_ms;
