@@ -565,6 +565,94 @@ static void lifecycle_worker(qless_client *c, const char *queue, const char *nam
 	qless_worker_free(w);
 }
 
+/* ---- pooled worker vs the serial loop: round trips per job ----
+ * The engine over the same no-op jobs, serial (settle + reserve 1 per call)
+ * and as thread pools (settle ... batch: all finished jobs and a reservation
+ * for every idle thread per call), alternating in each round. Round trips
+ * are the protocol calls Redis served (INFO commandstats: FCALL and
+ * EVALSHA), the workers' start-up and heartbeats included. */
+#define POOLED_KINDS 3
+
+typedef struct pooled_row {
+	const char *name;
+	qless_pool_kind pool;
+	int size;
+	long jobs;
+	double secs, cpu;
+	long long calls;
+} pooled_row;
+
+static pooled_row pooled_rows[POOLED_KINDS] = {
+	{ "C worker, serial loop", QLESS_POOL_SERIAL, 1, 0, 0, 0, 0 },
+	{ "C worker, pool of 4 threads (batched)", QLESS_POOL_THREADS, 4, 0, 0, 0, 0 },
+	{ "C worker, pool of 16 threads (batched)", QLESS_POOL_THREADS, 16, 0, 0, 0, 0 },
+};
+
+static long long protocol_calls(void)
+{
+	static const char *const keys[] = { "cmdstat_fcall:calls=", "cmdstat_evalsha:calls=" };
+	redisReply *r = redisCommand(srv, "INFO commandstats");
+	long long total = 0;
+	if (r == NULL || r->type != REDIS_REPLY_STRING)
+		die("INFO commandstats failed");
+	for (int i = 0; i < 2; i++) {
+		const char *at = strstr(r->str, keys[i]);
+		if (at != NULL)
+			total += atoll(at + strlen(keys[i]));
+	}
+	freeReplyObject(r);
+	return total;
+}
+
+static void pooled_run(qless_client *c, pooled_row *pr, long n)
+{
+	qless_worker *w = NULL;
+	const char *qs[] = { "bench-pooled" };
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	flush_data();
+	fill(c, qs[0], n);
+	qcheck(qless_worker_new(&w, c, qs, 1, NULL), "worker");
+	o.perform = noop_perform;
+	o.pool = pr->pool;
+	o.size = pr->size;
+	o.max_jobs = n;
+	o.interval = 0.001;
+	o.log = quiet_log;
+	long long calls = protocol_calls();
+	double c0p = redis_cpu(), t0p = mono();
+	qcheck(qless_worker_run(w, &o), "worker run");
+	pr->secs += mono() - t0p;
+	pr->cpu += redis_cpu() - c0p;
+	pr->calls += protocol_calls() - calls;
+	pr->jobs += n;
+	qless_worker_free(w);
+}
+
+static void bench_pooled(qless_client *c, long n, int rounds)
+{
+	double began = mono();
+	for (int r = 0; r < rounds; r++)
+		for (int k = 0; k < POOLED_KINDS; k++)
+			pooled_run(c, &pooled_rows[r % 2 == 0 ? k : POOLED_KINDS - 1 - k], n);
+	if (!quiet)
+		fprintf(stderr, "  (pooled worker: %.1f s in all)\n", mono() - began);
+}
+
+static void print_pooled(FILE *out)
+{
+	const pooled_row *serial = &pooled_rows[0];
+	fprintf(out, "\n%-40s %8s %10s %12s %14s %10s\n", "pooled worker (no-op jobs)", "jobs", "jobs/s",
+	        "Redis us/job", "round trips/job", "x serial");
+	for (int i = 0; i < POOLED_KINDS; i++) {
+		const pooled_row *pr = &pooled_rows[i];
+		if (pr->jobs == 0)
+			continue;
+		fprintf(out, "%-40s %8ld %10.0f %12.2f %14.3f %10.2f\n", pr->name, pr->jobs, pr->jobs / pr->secs,
+		        pr->cpu / pr->jobs * 1e6, (double)pr->calls / pr->jobs,
+		        (pr->jobs / pr->secs) / (serial->jobs / serial->secs));
+	}
+}
+
 /* put 50 pipelined, one pop of 50, 50 completes pipelined. */
 static void lifecycle_batched(qless_client *c, const char *queue, const char *name, long n, int measured)
 {
@@ -1440,7 +1528,7 @@ int main(int argc, char **argv)
 {
 	const char *json = NULL, *libpath = NULL;
 	const char *drivers[MAX_DRIVERS];
-	int ndrivers = 0;
+	int ndrivers = 0, pooled_only = 0;
 	static const long level_jobs[] = { 1000, 100000, 1000000 };
 	level levels[3];
 	int nlevels = 0;
@@ -1461,8 +1549,10 @@ int main(int argc, char **argv)
 			levels[nlevels++].socket = argv[++i];
 		} else if (strcmp(argv[i], "--quick") == 0)
 			quick = 1;
+		else if (strcmp(argv[i], "--pooled-only") == 0)
+			pooled_only = 1;
 		else
-			die("usage: qless-bench --socket PATH --lib qless-lib.lua [--quick] [--json FILE] "
+			die("usage: qless-bench --socket PATH --lib qless-lib.lua [--quick] [--pooled-only] [--json FILE] "
 			    "[--driver NAME=COMMAND]... [--worker 'NAME POOLS KLASS=COMMAND']... [--level-socket PATH]...");
 	}
 	if (sock_path == NULL || libpath == NULL)
@@ -1501,6 +1591,14 @@ int main(int argc, char **argv)
 	unsetenv("QLESS_EVALSHA");
 
 	fprintf(stderr, "qless-bench: %s run against %s\n", quick ? "quick" : "full", sock_path);
+	if (pooled_only) {
+		bench_pooled(c, quick ? 2000 : 10000, quick ? 2 : 4);
+		print_pooled(stdout);
+		qless_client_free(ce);
+		qless_client_free(c);
+		redisFree(adm);
+		return 0;
+	}
 	/* Short rounds: the machine's speed changes within seconds. */
 	int rounds = quick ? 4 : 20, seq_rounds = quick ? 2 : 20;
 	flush_data();
@@ -1568,6 +1666,7 @@ int main(int argc, char **argv)
 	}
 
 	bench_worker_programs(c, nwp, wp_rounds);
+	bench_pooled(c, quick ? 2000 : 10000, quick ? 2 : 4);
 	bench_scaling(levels, nlevels, nscale);
 	bench_purge(c, quick ? 5000 : 50000, nbatch / 2);
 	{
@@ -1580,6 +1679,7 @@ int main(int argc, char **argv)
 	suffix_modes();
 	print_table(stdout);
 	print_workers(stdout);
+	print_pooled(stdout);
 	print_trees(stdout);
 	int met = print_targets(stdout, drivers, ndrivers);
 	if (json)

@@ -17,10 +17,14 @@ const char schedule_add_usage[] =
 	"           --every \"monday 9am\" or --every 15m (read as \"every ...\")\n"
 	"           --unique (default: an identical pending entry is not added again)\n"
 	"           or --no-unique, --key KEY (the entry's identity), --jid JID,\n"
-	"           --priority N, --retries N, --tags a,b, --backlog N (templates)\n"
+	"           --priority N, --retries N, --tags a,b, --backlog N (templates),\n"
+	"           --day-first (27/5/1979 is day/month/year in --at, --in, --every)\n"
 	"           --json {\"jid\",\"inserted\",\"kind\",\"next\"}; when an identical entry\n"
 	"           was pending nothing is added: its jid is printed, \"already scheduled\n"
-	"           for <ISO>\" on stderr, \"inserted\":false and its \"next\" with --json\n";
+	"           for <ISO>\" on stderr, \"inserted\":false and its \"next\" with --json;\n"
+	"           a text read in a way it may not mean (a weekday that is not the\n"
+	"           date's: the date is used) is added, with \"qless: schedule add:\n"
+	"           warning: <why>\" on stderr (--json: \"warning\")\n";
 const char schedule_list_usage[] =
 	"       qless schedule list QUEUE\n"
 	"           its pending entries: templates, then scheduled jobs, with the next\n"
@@ -35,6 +39,7 @@ typedef struct entry {
 	const char *kind;           /* "at", "interval" or "cron" */
 	qless_when when;            /* at (AT), interval and first (INTERVAL) or cron (CRON) */
 	int now;                    /* --now */
+	char warning[QLESS_WHEN_WARNING_SIZE]; /* the text's (qless_when_warning), "" */
 } entry;
 
 /* text read for flag as the library reads it (qless_when_read): "in " or
@@ -49,6 +54,7 @@ static int read_when(cli *c, const char *flag, const char *text, qless_when_read
 		                       as == QLESS_WHEN_READ_EVERY ? "" : e->when.kind > QLESS_WHEN_AT ? "; use --every or --cron" : "");
 	}
 	e->kind = e->when.kind == QLESS_WHEN_AT ? "at" : e->when.kind == QLESS_WHEN_CRON ? "cron" : "interval";
+	snprintf(e->warning, sizeof e->warning, "%s", qless_when_warning());
 	return 0;
 }
 
@@ -170,14 +176,15 @@ int schedule_add(cli *c, int argc, char **argv)
 {
 	const char *at = NULL, *in = NULL, *cron = NULL, *every = NULL, *key = NULL, *jid_opt = NULL;
 	const char *priority = NULL, *retries = NULL, *tags = NULL, *backlog = NULL;
-	int now_flag = 0, unique = 0, no_unique = 0, inserted = 0;
+	int now_flag = 0, unique = 0, no_unique = 0, inserted = 0, day_first = 0;
 	const cli_opt opts[] = {
 		{ "at", OPT_STRING, &at, NULL }, { "in", OPT_STRING, &in, NULL }, { "cron", OPT_STRING, &cron, NULL },
 		{ "every", OPT_STRING, &every, NULL }, { "now", OPT_FLAG, NULL, &now_flag },
 		{ "unique", OPT_FLAG, NULL, &unique }, { "no-unique", OPT_FLAG, NULL, &no_unique },
 		{ "key", OPT_STRING, &key, NULL }, { "jid", OPT_STRING, &jid_opt, NULL },
 		{ "priority", OPT_STRING, &priority, NULL }, { "retries", OPT_STRING, &retries, NULL },
-		{ "tags", OPT_STRING, &tags, NULL }, { "backlog", OPT_STRING, &backlog, NULL }, { 0 },
+		{ "tags", OPT_STRING, &tags, NULL }, { "backlog", OPT_STRING, &backlog, NULL },
+		{ "day-first", OPT_FLAG, NULL, &day_first }, { 0 },
 	};
 	char *pos[3];
 	int status, n = cli_parse(c, argc, argv, opts, schedule_add_usage, pos, 3, &status);
@@ -187,10 +194,11 @@ int schedule_add(cli *c, int argc, char **argv)
 		return cli_usage_error(c, "needs QUEUE KLASS [DATA] (see qless schedule --help)");
 	qless_schedule_options o = QLESS_SCHEDULE_OPTIONS_INIT;
 	const char *data = n > 2 ? pos[2] : "{}";
-	entry e = { NULL, QLESS_WHEN_INIT, 0 };
+	entry e = { NULL, QLESS_WHEN_INIT, 0, "" };
 	int64_t v;
 	if (arg_words(c, "QUEUE and KLASS", pos, 2) || arg_json(c, "DATA", data))
 		return EXIT_USAGE;
+	e.when.flags = day_first ? QLESS_WHEN_DAY_FIRST : 0;
 	if ((status = read_entry(c, at, in, cron, every, now_flag, &e)) != 0)
 		return status;
 	if (unique && no_unique)
@@ -225,10 +233,15 @@ int schedule_add(cli *c, int argc, char **argv)
 	    (qless_schedule_new(&s, c->client, pos[0]) != QLESS_OK ||
 	     add_entry(s, &e, cron, &jid, &inserted, pos[1], data, &o) != QLESS_OK))
 		status = cli_lib_error(c);
-	if (status == 0 && c->json)
-		json_print(json_pack("{s:s,s:b,s:s,s:o}", "jid", jid, "inserted", inserted, "kind", e.kind, "next",
-		                     next_json(c, s, &e, jid, inserted)));
-	else if (status == 0) {
+	if (status == 0 && c->json) {
+		json_t *out = json_pack("{s:s,s:b,s:s,s:o}", "jid", jid, "inserted", inserted, "kind", e.kind, "next",
+		                        next_json(c, s, &e, jid, inserted));
+		if (out != NULL && e.warning[0] != '\0')
+			json_object_set_new(out, "warning", json_string(e.warning));
+		json_print(out);
+	} else if (status == 0) {
+		if (e.warning[0] != '\0')
+			fprintf(stderr, "qless: schedule add: warning: %s\n", e.warning);
 		printf("%s\n", jid);
 		if (!inserted)
 			not_added(c, s, &e, jid);

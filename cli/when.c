@@ -11,7 +11,7 @@
 #include "cli.h"
 
 static const char when_usage[] =
-	"usage: qless when TEXT... [--from TIME] [--offline]\n"
+	"usage: qless when TEXT... [--from TIME] [--offline] [--day-first]\n"
 	"  Reads English time text (\"7pm tomorrow\", \"in 5 minutes\", \"every monday 9am\")\n"
 	"  and prints one of\n"
 	"    at <ISO> (<epoch>)\n"
@@ -22,8 +22,13 @@ static const char when_usage[] =
 	"  --from TIME   the time the text is read at: epoch seconds or ISO 8601\n"
 	"                (default: now); times are UTC unless the text has an offset\n"
 	"  --offline     no server: print no fire times\n"
+	"  --day-first   read a/b/c dates as day/month/year (27/5/1979); without it\n"
+	"                month/day/year (5/27/1979)\n"
 	"  --json        {\"kind\",\"at\",\"interval\",\"cron\"}, for a cron result\n"
-	"                with \"next\": [{\"at\",\"epoch\"}, ...] unless --offline\n";
+	"                with \"next\": [{\"at\",\"epoch\"}, ...] unless --offline\n"
+	"  When the text was read in a way it may not mean (a weekday that is not\n"
+	"  the date's: the date is used), a line \"qless: when: warning: <why>\" goes\n"
+	"  to stderr, and --json has \"warning\": \"<why>\".\n";
 
 static const char cron_usage[] =
 	"usage: qless cron check EXPR...\n"
@@ -75,13 +80,15 @@ static json_t *json_seconds(double v)
 }
 
 /* times: print a cron result's fire times t[0..nt) (0: --offline). */
-static int print_when(cli *c, const qless_when *w, int times, const double *t, size_t nt)
+static int print_when(cli *c, const qless_when *w, const char *warning, int times, const double *t, size_t nt)
 {
 	static const char *const kinds[] = { "", "at", "interval", "cron" };
 	char iso[QLESS_TIME_SIZE] = "", num[64];
 	int status;
 	if (w->kind != QLESS_WHEN_CRON && qless_time_format(iso, w->at) != QLESS_OK)
 		return cli_lib_error(c);
+	if (warning[0] != '\0' && !c->json)
+		fprintf(stderr, "qless: when: warning: %s\n", warning);
 	if (c->json) {
 		json_t *out = json_pack("{s:s,s:o,s:o,s:s}", "kind", kinds[w->kind], "at", json_seconds(w->at),
 		                        "interval", json_seconds(w->interval), "cron", w->cron), *next;
@@ -92,6 +99,8 @@ static int print_when(cli *c, const qless_when *w, int times, const double *t, s
 			}
 			json_object_set_new(out, "next", next);
 		}
+		if (warning[0] != '\0')
+			json_object_set_new(out, "warning", json_string(warning));
 		json_print(out);
 	} else if (w->kind == QLESS_WHEN_AT) {
 		printf("at %s (%s)\n", iso, seconds_text(w->at, num, sizeof num));
@@ -108,10 +117,11 @@ static int print_when(cli *c, const qless_when *w, int times, const double *t, s
 int cmd_when(cli *c, int argc, char **argv)
 {
 	const char *from = NULL;
-	int offline = 0;
+	int offline = 0, day_first = 0;
 	const cli_opt opts[] = {
 		{ "from", OPT_STRING, &from, NULL },
 		{ "offline", OPT_FLAG, NULL, &offline },
+		{ "day-first", OPT_FLAG, NULL, &day_first },
 		{ NULL, OPT_FLAG, NULL, NULL },
 	};
 	char **pos;
@@ -121,7 +131,8 @@ int cmd_when(cli *c, int argc, char **argv)
 	double now = cli_now(), *t = NULL;
 	size_t nt = 0;
 	qless_when w = QLESS_WHEN_INIT;
-	char *text = join(pos, 0, n);
+	char *text = join(pos, 0, n), warning[QLESS_WHEN_WARNING_SIZE] = "";
+	w.flags = day_first ? QLESS_WHEN_DAY_FIRST : 0;
 	free(pos);
 	if (from != NULL && arg_time(c, "--from", from, &now))
 		status = EXIT_USAGE;
@@ -129,10 +140,12 @@ int cmd_when(cli *c, int argc, char **argv)
 		status = cli_usage_error(c, "needs TEXT (see qless when --help)");
 	else if (qless_when_parse(&w, text, now) != QLESS_OK)
 		status = cli_lib_error(c);
+	else if (snprintf(warning, sizeof warning, "%s", qless_when_warning()) < 0)
+		abort();
 	else if (w.kind == QLESS_WHEN_CRON && !offline && (status = fire_times(c, w.cron, 3, &now, &t, &nt)) != 0)
 		; /* reported */
 	else
-		status = print_when(c, &w, w.kind == QLESS_WHEN_CRON && !offline, t, nt);
+		status = print_when(c, &w, warning, w.kind == QLESS_WHEN_CRON && !offline, t, nt);
 	qless_free(t);
 	free(text);
 	return status;

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   cmake make gcc pkg-config swig valgrind
-  libhiredis-dev libjansson-dev libcunit1-dev libssl-dev
+  libhiredis-dev libjansson-dev libcunit1-dev libssl-dev openssl
   redis-server redis-tools
   python3 python3-dev python3-pytest python3-redis
   ruby ruby-dev

@@ -525,7 +525,8 @@ QLESS_ATTR(qless_schedule, const char *, name)
 	}
 	/* The one add: (jid, inserted) for a map with exactly one of at,
 	 * at_text, in, in_text, every (+ first), every_text, cron, and the
-	 * entry's options (unique, key, jid, priority, retries, backlog, tags). */
+	 * entry's options (unique, key, jid, priority, retries, backlog, tags,
+	 * day_first); qless_when_warning() afterwards is its text's. */
 	int add_entry(char **out_jid, int *out_inserted, const char *klass, const char *data,
 	              const qless_schedule_add_options *opts)
 	{

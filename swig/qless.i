@@ -196,6 +196,7 @@ static const struct qless_swig_field qless_swig_schedule_add_fields[] = {
 	{ "backlog", QLESS_SWIG_INT, offsetof(qless_schedule_add_options, backlog), 0 },
 	{ "tags", QLESS_SWIG_STRV, offsetof(qless_schedule_add_options, tags),
 	  offsetof(qless_schedule_add_options, ntags) },
+	{ "day_first", QLESS_SWIG_INT, offsetof(qless_schedule_add_options, day_first), 0 },
 };
 /* A schedule's listen (the bindings' Schedule.listen, through the worker
  * trampoline): "size" is the field threads, the size of either pool;

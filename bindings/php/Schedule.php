@@ -10,21 +10,26 @@ namespace Qless;
  *  (at the fire times of the normalised expression $cron; $at is 0). */
 final class When
 {
+    /** $warning: '' or what the text was read as that it may not mean (a weekday that is not the date's: the date
+     *  is used). */
     public function __construct(public readonly string $kind, public readonly float $at,
-                                public readonly float $interval, public readonly string $cron) {}
+                                public readonly float $interval, public readonly string $cron,
+                                public readonly string $warning = '') {}
 
     /** $at as a UTC DateTimeImmutable. */
     public function dateTime(): \DateTimeImmutable { return new \DateTimeImmutable(sprintf('@%.6F', $this->at)); }
 }
 
 /** Reads English time text ('7pm tomorrow', 'in 5 minutes', 'every monday 9am', ISO 8601, epoch seconds) relative to
- *  $now (default: the clock); no server is asked. Qless\InvalidArgument names the word and column a text went wrong at. */
-function when(string $text, \DateTimeInterface|int|float|null $now = null): When
+ *  $now (default: the clock); no server is asked. $dayFirst: 27/5/1979 is day/month/year. Qless\InvalidArgument
+ *  names the word and column a text went wrong at. */
+function when(string $text, \DateTimeInterface|int|float|null $now = null, bool $dayFirst = false): When
 {
     $w = new \QlessWhen();
+    $w->flags_set($dayFirst ? \QLESS_WHEN_DAY_FIRST : 0);
     \qless_when_parse($text, $now === null ? microtime(true) : seconds($now, 'Qless\when(): now', true), $w);
     $kinds = [\QLESS_WHEN_AT => 'at', \QLESS_WHEN_INTERVAL => 'interval', \QLESS_WHEN_CRON => 'cron'];
-    return new When($kinds[$w->kind_get()], $w->at_get(), $w->interval_get(), $w->cron_get());
+    return new When($kinds[$w->kind_get()], $w->at_get(), $w->interval_get(), $w->cron_get(), \qless_when_warning());
 }
 
 /** @internal A number, or as seconds a DateTimeInterface (with $at: epoch seconds) or a DateInterval (a length). */
@@ -46,19 +51,24 @@ final class Schedule extends \QlessSchedule
 {
     private const ADD_OPTIONS = ['at' => null, 'in' => null, 'cron' => null, 'every' => null, 'unique' => true,
         'key' => null, 'jid' => null, 'priority' => null, 'retries' => null, 'tags' => null, 'backlog' => null,
-        'report' => false];
+        'report' => false, 'dayFirst' => false];
+
+    private string $lastWarning = '';
 
     public function name(): string { return $this->name_get(); }
 
     /** Adds an entry that runs at 'at' (once: text, epoch seconds or a DateTimeInterface), 'in' (once, after text,
      *  seconds or a DateInterval), 'every' (a template: text such as '2 days at 9am', seconds or a DateInterval) or at
      *  the times of 'cron'; exactly one of them. Other options: unique (default true), key, jid, priority, retries,
-     *  tags, backlog (templates), report. Returns the jid whether or not an identical entry was pending; with
-     *  'report' => true [jid, inserted]. */
+     *  tags, backlog (templates), report, dayFirst (27/5/1979 in the texts is day/month/year). Returns the jid
+     *  whether or not an identical entry was pending; with 'report' => true [jid, inserted]. A text read in a way it
+     *  may not mean (a weekday that is not the date's: the date is used) is added all the same: lastWarning() says
+     *  so. */
     public function add(string $klass, mixed $data = null, array $opts = []): string|array
     {
         $o = $this->options($opts, self::ADD_OPTIONS, __METHOD__);
-        $c = $this->cOptions($o) + ['cron' => $o['cron']];
+        $c = $this->cOptions($o) + ['cron' => $o['cron'], 'day_first' => $o['dayFirst'] ? 1 : 0];
+        $this->lastWarning = '';
         // Text goes to the extension as text, which reads it as each option
         // means it; the core chooses (and refuses) among the times.
         foreach (['at' => true, 'in' => false, 'every' => false] as $k => $at) {
@@ -68,14 +78,20 @@ final class Schedule extends \QlessSchedule
             }
         }
         $found = $this->add_entry($klass, $data === null ? null : encode($data, __METHOD__), $c);
+        // the thread's, left by the add's own parse ('' without text)
+        $this->lastWarning = \qless_when_warning();
         return $o['report'] ? $found : $found[0];
     }
+
+    /** '' or what the text of this schedule's last add() was read as that it may not mean (a weekday that is not
+     *  the date's: the date is used; the entry was added). */
+    public function lastWarning(): string { return $this->lastWarning; }
 
     /** Adds a one-off entry that may run at once; options and result as add's
      *  (without the times and backlog). */
     public function addNow(string $klass, mixed $data = null, array $opts = []): string|array
     {
-        $o = $this->options($opts, array_diff_key(self::ADD_OPTIONS, array_flip(['at', 'in', 'cron', 'every', 'backlog'])), __METHOD__);
+        $o = $this->options($opts, array_diff_key(self::ADD_OPTIONS, array_flip(['at', 'in', 'cron', 'every', 'backlog', 'dayFirst'])), __METHOD__);
         $found = $this->add_now($klass, $data === null ? null : encode($data, __METHOD__), $this->cOptions($o));
         return $o['report'] ? $found : $found[0];
     }
@@ -139,7 +155,7 @@ final class Schedule extends \QlessSchedule
             throw new InvalidArgument("$method(): unknown option '" . array_key_first($unknown) . "'; known: "
                 . implode(', ', array_keys($defaults)), \QLESS_EINVAL);
         }
-        checkFlags($given, ['unique', 'report'], $method);
+        checkFlags($given, ['unique', 'report', 'dayFirst'], $method);
         return $given + $defaults;
     }
 

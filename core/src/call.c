@@ -71,18 +71,18 @@ static const char *script_text(const char *str, const char **end);
 
 /* Sends a's command on the client's connection, or on a cluster to the
  * node serving the namespace (following redirects). NULL: an I/O error
- * (c->ctx set) or a cluster error already recorded (c->ctx NULL). */
+ * (c->conn set) or a cluster error already recorded (c->conn NULL). */
 static redisReply *send_args(qless_client *c, qless_args *a, const char *func)
 {
 	if (c->cluster != NULL)
 		return qless__cluster_command(c, (int)a->n, a->v, func);
-	return redisCommandArgv(c->ctx, (int)a->n, a->v, NULL);
+	return qless__conn_command_argv(c->conn, (int)a->n, a->v, NULL);
 }
 
 /* The error for a NULL reply of send_args. */
 static int send_error(qless_client *c, const char *func)
 {
-	if (c->cluster != NULL && c->ctx == NULL)
+	if (c->cluster != NULL && c->conn == NULL)
 		return qless_error_last_code();
 	return qless__io_error(c, func);
 }
@@ -91,7 +91,8 @@ static int send_error(qless_client *c, const char *func)
  * server; an I/O error answers no, and shows on the next call). */
 static int library_gone(qless_client *c)
 {
-	redisReply *r = redisCommand(c->ctx, "FUNCTION LIST LIBRARYNAME %s", c->fn);
+	const char *argv[4] = { "FUNCTION", "LIST", "LIBRARYNAME", c->fn };
+	redisReply *r = qless__conn_command_argv(c->conn, 4, argv, NULL);
 	int gone = r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 0;
 	if (r != NULL)
 		freeReplyObject(r);
@@ -325,14 +326,14 @@ static int pipe_round(qless_client *c, size_t n, const char *const *cmds, qless_
 		if (replies[i] != NULL)
 			continue;
 		set_head(c, &as[i], cmds[i]);
-		if (redisAppendCommandArgv(c->ctx, (int)as[i].n, as[i].v, NULL) != REDIS_OK)
+		if (qless__conn_append_argv(c->conn, (int)as[i].n, as[i].v, NULL) != QLESS_OK)
 			return QLESS_EIO;
 	}
 	for (i = 0; i < n; i++) {
-		void *r = NULL;
+		redisReply *r;
 		if (replies[i] != NULL)
 			continue;
-		if (redisGetReply(c->ctx, &r) != REDIS_OK || r == NULL)
+		if ((r = qless__conn_get_reply(c->conn)) == NULL)
 			return QLESS_EIO;
 		replies[i] = r;
 	}
@@ -381,7 +382,7 @@ static int call_many_impl(qless_client *c, const char *func, size_t n, const cha
 		if (qless__cluster_retryable(replies[i])) {
 			freeReplyObject(replies[i]);
 			if ((replies[i] = qless__cluster_command(c, (int)as[i].n, as[i].v, func)) == NULL) {
-				if (c->ctx != NULL)
+				if (c->conn != NULL)
 					goto io_error;
 				rc = qless_error_last_code();
 				goto fail;

@@ -10,6 +10,7 @@
 #include "qless/qless.h"
 #include "client_state.h"
 #include "cluster.h"
+#include "conn.h"
 #include "embedded_script.h"
 #include "errors.h"
 #include "options.h"
@@ -31,13 +32,12 @@ static void client_destroy(qless_client *c)
 {
 	qless__handle_add(-1);
 	if (c->cluster != NULL) {
-		/* c->ctx is a node's, lent: the cluster frees it. */
+		/* c->conn is a node's, lent: the cluster frees it. */
 		qless__cluster_sync(c);
-		c->ctx = NULL;
+		c->conn = NULL;
 		qless__cluster_free(c->cluster);
 	}
-	if (c->ctx != NULL)
-		redisFree(c->ctx);
+	qless__conn_free(c->conn);
 	qless__url_free(&c->url);
 	free(c->worker_name);
 	free(c->features);
@@ -168,12 +168,8 @@ int qless__client_clone(const qless_client *src, qless_client **out)
 		return qless__err_nomem(F);
 	c->refs = 1;
 	qless__handle_add(1);
-	c->url.host = dup_or_null(src->url.host, &oom);
-	c->url.path = dup_or_null(src->url.path, &oom);
-	c->url.user = dup_or_null(src->url.user, &oom);
-	c->url.password = dup_or_null(src->url.password, &oom);
-	c->url.port = src->url.port;
-	c->url.db = src->url.db;
+	if (qless__url_copy(&c->url, &src->url) != QLESS_OK)
+		oom = 1;
 	c->worker_name = dup_or_null(src->worker_name, &oom);
 	c->connect_timeout_ms = src->connect_timeout_ms;
 	c->command_timeout_ms = src->command_timeout_ms;

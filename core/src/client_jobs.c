@@ -205,7 +205,7 @@ int qless_client_top_tags(qless_strlist **out, qless_client *client, int64_t off
 		{
 			qless_sigpipe_guard g;
 			qless__sigpipe_block(&g);
-			r = client->ctx ? redisCommandArgv(client->ctx, (int)(l->size + 2), argv, NULL) : NULL;
+			r = client->conn ? qless__conn_command_argv(client->conn, (int)(l->size + 2), argv, NULL) : NULL;
 			qless__sigpipe_restore(&g, r == NULL);
 		}
 		if (argv != stack)

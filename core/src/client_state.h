@@ -7,9 +7,11 @@
 #include "qless/common.h"
 #include "url.h"
 
+typedef struct qless__conn qless__conn;
+
 struct qless_client {
 	int refs;   /* atomic (qless__client_ref); 1 for the caller + 1 per handle made from it */
-	redisContext *ctx;
+	qless__conn *conn;      /* NULL: not connected (connects before the next call) */
 	qless_url url;
 	int connect_timeout_ms;
 	int command_timeout_ms;
@@ -29,7 +31,7 @@ struct qless_client {
 	int handshake;
 	/* ql:features as read at the last connect: JSON object text, owned. */
 	char *features;
-	/* redis+cluster://: the slot map and node connections (c->ctx is then
+	/* redis+cluster://: the slot map and node connections (c->conn is then
 	 * lent by it, never freed here); NULL on a single server. */
 	struct qless_cluster *cluster;
 	/* wait_replicas: a WAIT for that many replicas after each call that

@@ -1,7 +1,7 @@
 /* Routing a client's commands on a Redis Cluster: every key of a namespace
  * lives in one hash slot, so every call goes to the one node serving it.
  * The node connections are opened when first needed and lent to the rest
- * of the core as c->ctx; redirects and a cluster in the middle of a
+ * of the core as c->conn; redirects and a cluster in the middle of a
  * failover are dealt with here. */
 #include <stdlib.h>
 #include <string.h>
@@ -136,8 +136,8 @@ void qless__cluster_free(qless_cluster *cl)
 	if (cl == NULL)
 		return;
 	for (i = 0; i < cl->nnodes; i++) {
-		if (cl->nodes[i].ctx != NULL)
-			redisFree(cl->nodes[i].ctx);
+		if (cl->nodes[i].conn != NULL)
+			qless__conn_free(cl->nodes[i].conn);
 		free(cl->nodes[i].host);
 	}
 	free(cl->nodes);
@@ -148,9 +148,9 @@ void qless__cluster_free(qless_cluster *cl)
 void qless__cluster_sync(qless_client *c)
 {
 	qless_cluster *cl = c->cluster;
-	if (cl->cur >= 0 && c->ctx != cl->nodes[cl->cur].ctx) {
-		/* Whoever dropped c->ctx freed it. */
-		cl->nodes[cl->cur].ctx = NULL;
+	if (cl->cur >= 0 && c->conn != cl->nodes[cl->cur].conn) {
+		/* Whoever dropped c->conn freed it. */
+		cl->nodes[cl->cur].conn = NULL;
 		cl->cur = -1;
 	}
 }
@@ -159,30 +159,32 @@ static void lend(qless_client *c, int i)
 {
 	qless__cluster_sync(c);
 	c->cluster->cur = i;
-	c->ctx = i >= 0 ? c->cluster->nodes[i].ctx : NULL;
+	c->conn = i >= 0 ? c->cluster->nodes[i].conn : NULL;
 }
 
 static void drop(qless_client *c, int i)
 {
 	qless_cluster *cl = c->cluster;
 	qless__cluster_sync(c);
-	if (cl->nodes[i].ctx != NULL)
-		redisFree(cl->nodes[i].ctx);
-	cl->nodes[i].ctx = NULL;
+	if (cl->nodes[i].conn != NULL)
+		qless__conn_free(cl->nodes[i].conn);
+	cl->nodes[i].conn = NULL;
 	if (cl->cur == i) {
 		cl->cur = -1;
-		c->ctx = NULL;
+		c->conn = NULL;
 	}
 }
 
-/* The one place a node connection is opened: the client's settings (AUTH,
- * the connect timeout) towards the node's host and port. */
-static redisContext *node_open(const qless_client *c, const qless_node *n)
+/* The one place a node connection is opened: the client's settings (TLS,
+ * AUTH, the connect timeout) towards the node's host and port. */
+static qless__conn *node_open(const qless_client *c, const qless_node *n)
 {
-	qless_client like = *c;
-	like.url.host = n->host;
-	like.url.port = n->port;
-	return qless__connect(&like, 0);
+	qless_sigpipe_guard g;
+	qless__conn *conn;
+	qless__sigpipe_block(&g);
+	conn = qless__conn_open(&c->url, n->host, n->port, 0, c->connect_timeout_ms);
+	qless__sigpipe_restore(&g, conn == NULL);
+	return conn;
 }
 
 /* Opens node i's connection if needed (commands then bounded by the
@@ -191,13 +193,13 @@ static redisContext *node_open(const qless_client *c, const qless_node *n)
 static int node_ready(qless_client *c, int i, int handshake)
 {
 	qless_node *n = &c->cluster->nodes[i];
-	if (n->ctx != NULL && qless__conn_stale(n->ctx))
+	if (n->conn != NULL && qless__conn_stale(n->conn))
 		drop(c, i);
-	if (n->ctx != NULL)
+	if (n->conn != NULL)
 		return 0;
-	if ((n->ctx = node_open(c, n)) == NULL)
+	if ((n->conn = node_open(c, n)) == NULL)
 		return qless_error_last_code();
-	if (!handshake && qless__conn_bound(n->ctx, c->command_timeout_ms, "command") != QLESS_OK) {
+	if (!handshake && qless__conn_bound(n->conn, c->command_timeout_ms, "command") != QLESS_OK) {
 		int rc = qless_error_last_code();
 		drop(c, i);
 		return rc;
@@ -214,7 +216,7 @@ static int refresh(qless_client *c, const char *func)
 	for (i = 0; i < cl->nnodes; i++) {
 		if (node_ready(c, (int)i, 0) < 0)
 			continue;
-		rc = qless__cluster_map_read(cl, cl->nodes[i].ctx, cl->nodes[i].host, func);
+		rc = qless__cluster_map_read(cl, cl->nodes[i].conn, cl->nodes[i].host, func);
 		if (rc == QLESS_OK)
 			return QLESS_OK;
 		if (rc != QLESS_EIO)
@@ -274,7 +276,10 @@ int qless__cluster_mark(qless_client *c, const char *func)
 	key[0] = '{';
 	memcpy(key + 1, c->cluster->url.ns, n);
 	memcpy(key + 1 + n, "}:ql:", 6);
-	r = redisCommand(c->ctx, "SET %s %s NX", key, "qless namespace");
+	{
+		const char *argv[4] = { "SET", key, "qless namespace", "NX" };
+		r = qless__conn_command_argv(c->conn, 4, argv, NULL);
+	}
 	free(key);
 	if (r == NULL)
 		return qless__io_error(c, func);
@@ -306,12 +311,12 @@ int qless__cluster_each_primary(qless_client *c, int (*fn)(qless_client *, const
 		lend(c, i);
 		rc = fn(c, func);
 		qless__cluster_sync(c);
-		if (rc == QLESS_OK && cl->nodes[i].ctx != NULL)
-			rc = qless__conn_bound(cl->nodes[i].ctx, c->command_timeout_ms, "command");
+		if (rc == QLESS_OK && cl->nodes[i].conn != NULL)
+			rc = qless__conn_bound(cl->nodes[i].conn, c->command_timeout_ms, "command");
 	}
 	free(seen);
 	lend(c, home >= 0 ? home : -1);
-	if (home >= 0 && c->ctx == NULL)
+	if (home >= 0 && c->conn == NULL)
 		cl->cur = -1;
 	return rc;
 }
@@ -342,21 +347,20 @@ static int redirect_target(qless_cluster *cl, const char *str)
 }
 
 /* ASKING then the command on node i, pipelined; the command's reply. */
-static redisReply *send_asking(redisContext *ctx, int argc, const char **argv)
+static redisReply *send_asking(qless__conn *conn, int argc, const char **argv)
 {
-	void *r = NULL;
-	if (redisAppendCommand(ctx, "ASKING") != REDIS_OK || redisAppendCommandArgv(ctx, argc, argv, NULL) != REDIS_OK)
+	static const char *const asking[1] = { "ASKING" };
+	redisReply *r;
+	if (qless__conn_append_argv(conn, 1, (const char **)asking, NULL) != QLESS_OK ||
+	    qless__conn_append_argv(conn, argc, argv, NULL) != QLESS_OK)
 		return NULL;
-	if (redisGetReply(ctx, &r) != REDIS_OK || r == NULL)
+	if ((r = qless__conn_get_reply(conn)) == NULL)
 		return NULL;
 	freeReplyObject(r);
-	r = NULL;
-	if (redisGetReply(ctx, &r) != REDIS_OK)
-		return NULL;
-	return r;
+	return qless__conn_get_reply(conn);
 }
 
-/* Gives up a command: the error is recorded, c->ctx is left NULL (the
+/* Gives up a command: the error is recorded, c->conn is left NULL (the
  * node keeps its connection). */
 static redisReply *give_up(qless_client *c, redisReply *r, const char *func, const char *why)
 {
@@ -380,17 +384,17 @@ redisReply *qless__cluster_command(qless_client *c, int argc, const char **argv,
 				return NULL;
 			}
 			lend(c, ask);
-			r = send_asking(c->ctx, argc, argv);
+			r = send_asking(c->conn, argc, argv);
 		} else {
 			if (qless__cluster_attach(c, &fresh, func) != QLESS_OK) {
 				lend(c, -1);
 				return NULL;
 			}
-			if (fresh && qless__conn_bound(c->ctx, c->command_timeout_ms, "command") != QLESS_OK) {
+			if (fresh && qless__conn_bound(c->conn, c->command_timeout_ms, "command") != QLESS_OK) {
 				drop(c, cl->cur);
 				return NULL;
 			}
-			r = redisCommandArgv(c->ctx, argc, argv, NULL);
+			r = qless__conn_command_argv(c->conn, argc, argv, NULL);
 		}
 		ask = -1;
 		if (r == NULL || !qless__cluster_retryable(r))
@@ -427,20 +431,20 @@ redisReply *qless__cluster_command(qless_client *c, int argc, const char **argv,
 	}
 }
 
-redisContext *qless__cluster_open_subscriber(const qless_client *c, const char *func)
+qless__conn *qless__cluster_open_subscriber(const qless_client *c, const char *func)
 {
 	/* A copy of the client with a cluster state of its own: the client
 	 * itself may be busy on another thread (a worker's lock watch). */
 	qless_client like = *c;
-	redisContext *ctx = NULL;
+	qless__conn *conn = NULL;
 	int fresh;
-	like.ctx = NULL;
+	like.conn = NULL;
 	if (qless__cluster_clone(c->cluster, &like.cluster) != QLESS_OK)
 		return NULL;
 	if (qless__cluster_attach(&like, &fresh, func) == QLESS_OK) {
-		ctx = like.ctx;
-		like.cluster->nodes[like.cluster->cur].ctx = NULL;
+		conn = like.conn;
+		like.cluster->nodes[like.cluster->cur].conn = NULL;
 	}
 	qless__cluster_free(like.cluster);
-	return ctx;
+	return conn;
 }

@@ -9,6 +9,7 @@
 #include <hiredis/hiredis.h>
 
 #include "qless/common.h"
+#include "conn.h"
 #include "slot.h"
 
 /* One Redis node: a primary of the last slot map, a seed of the URL or a
@@ -16,7 +17,7 @@
 typedef struct qless_node {
 	char *host;
 	int port;
-	redisContext *ctx; /* owned; NULL until needed or after an I/O error */
+	qless__conn *conn; /* owned; NULL until needed or after an I/O error */
 } qless_node;
 
 /* What a redis+cluster:// URL says (cluster_url.c). */
@@ -42,15 +43,15 @@ int qless__cluster_url_is(const char *url);
 int qless__cluster_url_parse(const char *url, qless_cluster_url *out);
 void qless__cluster_url_free(qless_cluster_url *u);
 
-/* A client's cluster state. c->ctx is, while a client works, borrowed from
- * nodes[cur] (code that frees c->ctx after an I/O error also leaves it
+/* A client's cluster state. c->conn is, while a client works, borrowed from
+ * nodes[cur] (code that frees c->conn after an I/O error also leaves it
  * NULL, which qless__cluster_sync carries over to the node). */
 typedef struct qless_cluster {
 	qless_cluster_url url;
 	unsigned slot;            /* the namespace's slot: every call goes there */
 	qless_node *nodes;
 	size_t nnodes;
-	int cur;                  /* index of the node lent as c->ctx, or -1 */
+	int cur;                  /* index of the node lent as c->conn, or -1 */
 	short owner[QLESS__SLOTS]; /* node index serving each slot, -1 unknown */
 	int loaded_everywhere;    /* the library went to every primary (at connect) */
 } qless_cluster;
@@ -60,13 +61,13 @@ int qless__cluster_new(qless_cluster **out, qless_cluster_url *url);
 /* The same settings, no connection (for qless__client_clone). */
 int qless__cluster_clone(const qless_cluster *src, qless_cluster **out);
 /* Frees the state and every node connection; call qless__cluster_sync
- * first (c->ctx is then a borrowed pointer to forget). */
+ * first (c->conn is then a borrowed pointer to forget). */
 void qless__cluster_free(qless_cluster *cl);
 
-/* Carries a dropped c->ctx over to the node it was lent from. */
+/* Carries a dropped c->conn over to the node it was lent from. */
 void qless__cluster_sync(qless_client *c);
 /*
- * Lends c->ctx the connection of the node serving the namespace's slot,
+ * Lends c->conn the connection of the node serving the namespace's slot,
  * reading the slot map (CLUSTER SHARDS) first if none is known and
  * connecting if needed (then *fresh is 1: the caller loads the protocol).
  * A node that refuses the connection makes the map be read again (after a
@@ -74,7 +75,7 @@ void qless__cluster_sync(qless_client *c);
  */
 int qless__cluster_attach(qless_client *c, int *fresh, const char *func);
 /*
- * Makes sure the namespace's marker key "{NAME}:ql:" exists on c->ctx (the
+ * Makes sure the namespace's marker key "{NAME}:ql:" exists on c->conn (the
  * namespace's node): the key every call names (KEYS[1]). A node migrating
  * the slot runs a call itself while the named key is still there and
  * redirects it (ASK) once the key has moved; with the marker moved in the
@@ -82,16 +83,16 @@ int qless__cluster_attach(qless_client *c, int *fresh, const char *func);
  * part of the namespace is. One SET NX per new connection.
  */
 int qless__cluster_mark(qless_client *c, const char *func);
-/* Runs fn on a connection to every primary of the map (lent as c->ctx in
- * turn), then lends c->ctx back to the namespace's node. */
+/* Runs fn on a connection to every primary of the map (lent as c->conn in
+ * turn), then lends c->conn back to the namespace's node. */
 int qless__cluster_each_primary(qless_client *c, int (*fn)(qless_client *, const char *), const char *func);
 /*
  * Sends argv to the node serving the namespace's slot and returns its
  * reply, following MOVED (the map is read again) and ASK (ASKING, then the
  * command on the target, once) redirects and waiting out CLUSTERDOWN and
- * TRYAGAIN for a bounded time. c->ctx is left on the node that answered.
- * NULL on an I/O error with c->ctx still set (the caller's qless__io_error
- * reports and drops it), or NULL with c->ctx NULL after recording another
+ * TRYAGAIN for a bounded time. c->conn is left on the node that answered.
+ * NULL on an I/O error with c->conn still set (the caller's qless__io_error
+ * reports and drops it), or NULL with c->conn NULL after recording another
  * error (too many redirects, the cluster stays down).
  */
 redisReply *qless__cluster_command(qless_client *c, int argc, const char **argv, const char *func);
@@ -101,13 +102,13 @@ int qless__cluster_retryable(const redisReply *r);
 /* A new connection (owned by the caller) to the node serving the
  * namespace's slot, for the events' subscription; c is not changed. NULL
  * after recording an error. */
-redisContext *qless__cluster_open_subscriber(const qless_client *c, const char *func);
+qless__conn *qless__cluster_open_subscriber(const qless_client *c, const char *func);
 
-/* Reads the slot map from the node connection ctx (to host `asked`) into
+/* Reads the slot map from the node connection conn (to host `asked`) into
  * cl (cluster_map.c): primaries of CLUSTER SHARDS, healthy ones preferred.
  * QLESS_OK, QLESS_EIO (no reply) or QLESS_EPROTOCOL (not a cluster, or an
  * unexpected shape). */
-int qless__cluster_map_read(qless_cluster *cl, redisContext *ctx, const char *asked, const char *func);
+int qless__cluster_map_read(qless_cluster *cl, qless__conn *conn, const char *asked, const char *func);
 /* The index of host:port in cl->nodes, added if new; -1 on OOM. */
 int qless__cluster_node_find(qless_cluster *cl, const char *host, size_t hostlen, int port);
 

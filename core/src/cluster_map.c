@@ -104,9 +104,10 @@ static int shard(qless_cluster *cl, const redisReply *s, short *owner, const cha
 	return QLESS_OK;
 }
 
-int qless__cluster_map_read(qless_cluster *cl, redisContext *ctx, const char *asked, const char *func)
+int qless__cluster_map_read(qless_cluster *cl, qless__conn *conn, const char *asked, const char *func)
 {
-	redisReply *r = redisCommand(ctx, "CLUSTER SHARDS");
+	static const char *const argv[2] = { "CLUSTER", "SHARDS" };
+	redisReply *r = qless__conn_command_argv(conn, 2, (const char **)argv, NULL);
 	short *owner;
 	size_t i;
 	int rc = QLESS_OK;

@@ -114,6 +114,8 @@ int qless_worker_run(qless_worker *worker, const qless_worker_run_options *opts)
 	/* Before any job: a tree job created meanwhile gets its class's ports. */
 	if ((rc = qless__tree_register(worker)) != QLESS_OK)
 		qless__log(worker, "worker.register: %s", qless_error_last_message());
+	else if (o.pool == QLESS_POOL_THREADS && o.size > 1 && !o.thread_names)
+		rc = qless__pool_batched(worker);
 	else if (o.pool == QLESS_POOL_THREADS)
 		rc = qless__pool_threads(worker);
 	else if (o.pool == QLESS_POOL_PROCESSES)

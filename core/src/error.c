@@ -23,6 +23,20 @@ int qless__err(int code, const char *fmt, ...)
 	return code;
 }
 
+void qless__err_save(qless__err_saved *s)
+{
+	s->code = last_code;
+	s->from_script = last_from_script;
+	memcpy(s->msg, last_msg, sizeof s->msg);
+}
+
+void qless__err_restore(const qless__err_saved *s)
+{
+	last_code = s->code;
+	last_from_script = s->from_script;
+	memcpy(last_msg, s->msg, sizeof last_msg);
+}
+
 int qless__err_nomem(const char *func)
 {
 	return qless__err(QLESS_ENOMEM, "%s: out of memory", func);

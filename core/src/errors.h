@@ -25,6 +25,15 @@ int qless__script_error_code(const char *msg, const char **text);
  * qless__err and qless_error_clear unmark it. */
 void qless__err_from_script(void);
 int qless__err_is_from_script(void);
+/* The thread's last error, put back after a probe whose failure is an
+ * answer, not an error (is the embedded server up?). */
+typedef struct qless__err_saved {
+	int code;
+	int from_script;
+	char msg[1024];
+} qless__err_saved;
+void qless__err_save(qless__err_saved *s);
+void qless__err_restore(const qless__err_saved *s);
 
 /* Argument checks: return non-zero (after recording QLESS_EINVAL) when bad. */
 #define QLESS_CHECK_NULL(func, x) \

@@ -17,7 +17,7 @@
 
 struct qless_events {
 	qless_client *client;
-	redisContext *ctx;
+	qless__conn *conn;
 	char **channels; /* with the "ql:" prefix */
 	size_t n;
 };
@@ -25,10 +25,10 @@ struct qless_events {
 static int events_io_error(qless_events *ev, const char *F)
 {
 	int rc = qless__err(QLESS_EIO, "%s: connection error: %s", F,
-	                    ev->ctx && ev->ctx->errstr[0] ? ev->ctx->errstr : "connection lost");
-	if (ev->ctx != NULL)
-		redisFree(ev->ctx);
-	ev->ctx = NULL;
+	                    ev->conn && qless__conn_errstr(ev->conn)[0] ? qless__conn_errstr(ev->conn)
+	                                                                : "connection lost");
+	qless__conn_free(ev->conn);
+	ev->conn = NULL;
 	return rc;
 }
 
@@ -51,38 +51,41 @@ static int subscribe_impl(qless_events *ev, const char *F)
 	size_t i;
 	int rc = QLESS_OK;
 
-	ev->ctx = ev->client->cluster != NULL ? qless__cluster_open_subscriber(ev->client, F)
-	                                       : qless__connect(ev->client, 0);
-	if (ev->ctx == NULL)
+	ev->conn = ev->client->cluster != NULL ? qless__cluster_open_subscriber(ev->client, F)
+	                                        : qless__connect(ev->client, 0);
+	if (ev->conn == NULL)
 		return qless_error_last_code();
+	/* The confirmations are awaited like a command's reply. */
+	qless__conn_bound(ev->conn, ev->client->command_timeout_ms, "command");
 	argv = ev->n + 1 <= 17 ? stack : malloc((ev->n + 1) * sizeof *argv);
 	if (argv == NULL) {
-		redisFree(ev->ctx);
-		ev->ctx = NULL;
+		qless__conn_free(ev->conn);
+		ev->conn = NULL;
 		return qless__err_nomem(F);
 	}
 	argv[0] = "SUBSCRIBE";
 	for (i = 0; i < ev->n; i++)
 		argv[i + 1] = ev->channels[i];
-	if (redisAppendCommandArgv(ev->ctx, (int)(ev->n + 1), argv, NULL) != REDIS_OK)
-		rc = events_io_error(ev, F);
+	if (qless__conn_append_argv(ev->conn, (int)(ev->n + 1), argv, NULL) != QLESS_OK) {
+		qless__conn_free(ev->conn);
+		ev->conn = NULL;
+		rc = QLESS_ENOMEM;
+	}
 	if (argv != stack)
 		free(argv);
 	/* one confirmation per channel */
 	for (i = 0; rc == QLESS_OK && i < ev->n; i++) {
-		void *rp = NULL;
-		redisReply *r;
-		if (redisGetReply(ev->ctx, &rp) != REDIS_OK || rp == NULL) {
+		redisReply *r = qless__conn_get_reply(ev->conn);
+		if (r == NULL) {
 			rc = events_io_error(ev, F);
 			break;
 		}
-		r = rp;
 		if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 || r->element[0]->type != REDIS_REPLY_STRING ||
 		    strcmp(r->element[0]->str, "subscribe") != 0) {
 			rc = qless__err(QLESS_EPROTOCOL, "%s: unexpected reply to SUBSCRIBE%s%s", F,
 			                r->type == REDIS_REPLY_ERROR ? ": " : "", r->type == REDIS_REPLY_ERROR ? r->str : "");
-			redisFree(ev->ctx);
-			ev->ctx = NULL;
+			qless__conn_free(ev->conn);
+			ev->conn = NULL;
 		}
 		freeReplyObject(r);
 	}
@@ -94,8 +97,7 @@ void qless_events_free(qless_events *events)
 	size_t i;
 	if (events == NULL)
 		return;
-	if (events->ctx != NULL)
-		redisFree(events->ctx);
+	qless__conn_free(events->conn);
 	for (i = 0; i < events->n; i++)
 		free(events->channels[i]);
 	free(events->channels);
@@ -168,18 +170,17 @@ int qless_events_next(char **channel, char **message, qless_events *events, int 
 	QLESS_CHECK_NULL(F, message);
 	*message = NULL;
 	QLESS_CHECK_NULL(F, events);
-	if (events->ctx == NULL && (rc = subscribe(events, F)) != QLESS_OK)
+	if (events->conn == NULL && (rc = subscribe(events, F)) != QLESS_OK)
 		return rc;
 	deadline = timeout_ms > 0 ? mono_ms() + timeout_ms : 0;
 	for (;;) {
-		void *rp = NULL;
+		redisReply *r = NULL;
 		struct pollfd pfd;
 		int wait, pr;
 
-		if (redisGetReplyFromReader(events->ctx, &rp) != REDIS_OK)
+		if (qless__conn_try_reply(events->conn, &r) != QLESS_OK)
 			return events_io_error(events, F);
-		if (rp != NULL) {
-			redisReply *r = rp;
+		if (r != NULL) {
 			if (r->type == REDIS_REPLY_ARRAY && r->elements == 3 && r->element[0]->type == REDIS_REPLY_STRING &&
 			    strcmp(r->element[0]->str, "message") == 0 && r->element[1]->type == REDIS_REPLY_STRING &&
 			    r->element[2]->type == REDIS_REPLY_STRING) {
@@ -211,7 +212,7 @@ int qless_events_next(char **channel, char **message, qless_events *events, int 
 			long long left = deadline - mono_ms();
 			wait = left > 0 ? (int)left : 0;
 		}
-		pfd.fd = events->ctx->fd;
+		pfd.fd = qless__conn_fd(events->conn);
 		pfd.events = POLLIN;
 		pfd.revents = 0;
 		pr = poll(&pfd, 1, wait);
@@ -222,7 +223,5 @@ int qless_events_next(char **channel, char **message, qless_events *events, int 
 		}
 		if (pr == 0)
 			return QLESS_OK; /* timeout: both NULL */
-		if (redisBufferRead(events->ctx) != REDIS_OK)
-			return events_io_error(events, F);
 	}
 }

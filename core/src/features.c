@@ -28,7 +28,8 @@ static int known(const char *name, size_t len)
 
 int qless__features_read(qless_client *c, const char *func)
 {
-	redisReply *r = redisCommand(c->ctx, "HGETALL ql:features");
+	const char *argv[2] = { "HGETALL", "ql:features" };
+	redisReply *r = qless__conn_command_argv(c->conn, 2, argv, NULL);
 	json_t *obj;
 	size_t i;
 	int rc = QLESS_OK;
@@ -36,7 +37,8 @@ int qless__features_read(qless_client *c, const char *func)
 	if (r == NULL)
 		return qless__io_error(c, func);
 	if (r->type != REDIS_REPLY_ARRAY || r->elements % 2 != 0) {
-		rc = qless__err(QLESS_EPROTOCOL, "%s: unexpected HGETALL ql:features reply", func);
+		rc = qless__err(QLESS_EPROTOCOL, "%s: unexpected HGETALL ql:features reply%s%s", func,
+		                r->type == REDIS_REPLY_ERROR ? ": " : "", r->type == REDIS_REPLY_ERROR ? r->str : "");
 		freeReplyObject(r);
 		return rc;
 	}

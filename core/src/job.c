@@ -189,6 +189,11 @@ qless_client *qless__job_client(const qless_job *job)
 	return job->client;
 }
 
+void qless__job_set_client(qless_job *job, qless_client *c)
+{
+	job->client = c;
+}
+
 qless_client *qless_job_client(const qless_job *job)
 {
 	return job ? job->client : NULL;

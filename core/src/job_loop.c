@@ -23,7 +23,7 @@
 #include "worker_reserve.h"
 
 /* How many jobs to ask for next: 0 once stopping or max_jobs are claimed. */
-static int claim(qless_worker *w)
+int qless__claim(qless_worker *w)
 {
 	if (qless__stopping(w))
 		return 0;
@@ -34,43 +34,58 @@ static int claim(qless_worker *w)
 	return 1;
 }
 
-static void unclaim(qless_worker *w)
+int qless__max_jobs_claimed(qless_worker *w)
+{
+	return w->run.max_jobs > 0 && __atomic_load_n(&w->claimed, __ATOMIC_RELAXED) >= w->run.max_jobs;
+}
+
+void qless__unclaim(qless_worker *w)
 {
 	if (w->run.max_jobs > 0)
 		__atomic_sub_fetch(&w->claimed, 1, __ATOMIC_RELAXED);
 }
 
-/* The settle arguments for job by result (none: reserve only). */
-static void settle_args(qless_slot *s, qless_args *a, const char *order, int count, qless_job *job,
-                        const qless_result *r, double *delay)
+const char *qless__outcome_how(const qless_worker *w, const qless_job *job, const qless_result *r, double *delay)
 {
 	static const char *const how[] = { "complete", "fail", "retry", "suspend", "terminated" };
-	qless__settle_args(a, s->client->worker_name, order, count);
-	if (job == NULL)
-		return;
+	*delay = 0;
 	if (r->outcome == QLESS_OUTCOME_RETRY)
-		*delay = r->delay >= 0 ? r->delay : qless__retry_delay(s->worker, job);
-	qless__settle_job_args(a, job, how[r->outcome], *delay, r->group, r->message);
+		*delay = r->delay >= 0 ? r->delay : qless__retry_delay(w, job);
+	return how[r->outcome];
 }
 
-static void log_settled(qless_slot *s, qless_job *job, const qless_result *r, double took, double delay)
+/* The lean settle arguments for job by result (none: reserve only); the
+ * settle's `how`, or NULL. */
+static const char *settle_args(qless_slot *s, qless_args *a, const char *order, int count, qless_job *job,
+                               const qless_result *r, double *delay)
+{
+	const char *how;
+	qless__settle_args(a, s->client->worker_name, order, count);
+	if (job == NULL)
+		return NULL;
+	how = qless__outcome_how(s->worker, job, r, delay);
+	qless__args_add(a, "lean");
+	qless__settle_job_args(a, job, how, *delay, r->group, r->message);
+	return how;
+}
+
+void qless__log_settled(qless_slot *s, qless_job *job, const qless_result *r, double took, double delay,
+                        const char *state)
 {
 	qless_worker *w = s->worker;
 	const char *jid = qless_job_jid(job), *klass = qless_job_klass(job);
 	if (r->outcome == QLESS_OUTCOME_COMPLETE)
 		qless__log(w, "%s %s complete in %.3fs", jid, klass, took);
-	else if (r->outcome == QLESS_OUTCOME_SUSPEND && strcmp(qless_job_state(job), "suspended") == 0)
+	else if (r->outcome == QLESS_OUTCOME_SUSPEND && strcmp(state, "suspended") == 0)
 		qless__log(w, "%s %s suspended in %.3fs", jid, klass, took);
 	else if (r->outcome == QLESS_OUTCOME_SUSPEND)
-		qless__log(w, "%s %s %s in %.3fs, not suspended: input arrived while it ran", jid, klass,
-		           qless_job_state(job), took);
+		qless__log(w, "%s %s %s in %.3fs, not suspended: input arrived while it ran", jid, klass, state, took);
 	else if (r->outcome == QLESS_OUTCOME_TERMINATED)
 		qless__log(w, "%s %s terminated (shutdown run %.3fs)", jid, klass, took);
 	else if (r->outcome == QLESS_OUTCOME_FAIL)
 		qless__log(w, "%s %s failed %s in %.3fs", jid, klass, r->group, took);
-	else if (strcmp(qless_job_state(job), "failed") == 0)
-		qless__log(w, "%s %s failed %s (retries used up) in %.3fs", jid, klass,
-		           qless_job_failure_group(job) ? qless_job_failure_group(job) : "", took);
+	else if (strcmp(state, "failed") == 0)
+		qless__log(w, "%s %s failed %s (retries used up) in %.3fs", jid, klass, r->group ? r->group : "", took);
 	else
 		qless__log(w, "%s %s retried in %.3gs (%s) after %.3fs", jid, klass, delay, r->group ? r->group : "", took);
 }
@@ -79,7 +94,7 @@ static void log_settled(qless_slot *s, qless_job *job, const qless_result *r, do
  * the first try went through, by the state it would have left (a completed
  * job may be purged at once). A lock that expired during the outage leaves
  * the job waiting or running elsewhere: that is a drop. */
-static int settled_before(qless_job *job, const qless_result *r)
+int qless__settled_before(qless_job *job, const qless_result *r)
 {
 	int rc = qless_job_refresh(job);
 	const char *state = rc == QLESS_OK ? qless_job_state(job) : "";
@@ -97,13 +112,6 @@ static int settled_before(qless_job *job, const qless_result *r)
 	                      strcmp(state, "failed") == 0);
 }
 
-/* complete, job.suspend and job.terminated reply with the job's new state. */
-static int result_is_state(const qless_result *r)
-{
-	return r->outcome == QLESS_OUTCOME_COMPLETE || r->outcome == QLESS_OUTCOME_SUSPEND ||
-	       r->outcome == QLESS_OUTCOME_TERMINATED;
-}
-
 /*
  * Settles `job` by `r` (if not NULL) and reserves the next job in the same
  * call. A refused settle (lock lost meanwhile, job canceled) drops the job
@@ -115,31 +123,32 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 {
 	qless_worker *w = s->worker;
 	double wait = 0, since = 0;
-	int count = claim(w);
+	int count = qless__claim(w);
 	*next = NULL;
 	for (;;) {
 		qless_joblist *l = NULL;
 		qless_args a;
 		double delay = 0;
-		char *order = qless__reserve_order_json(w);
+		char *order = qless__reserve_order_json(w), state[24];
+		const char *how;
 		int rc;
 		if (order == NULL) {
-			unclaim(w);
+			qless__unclaim(w);
 			return qless__err_nomem("qless_worker_run");
 		}
-		settle_args(s, &a, order, count, job, r, &delay);
-		rc = qless__settle(s->client, "qless_worker_run", &a, job, job && result_is_state(r), NULL, &l);
+		how = settle_args(s, &a, order, count, job, r, &delay);
+		rc = qless__settle_lean(s->client, "qless_worker_run", &a, how, state, sizeof state, &l);
 		free(order); /* the arguments borrowed it until the call */
 		if (rc == QLESS_OK) {
 			if (wait > 0)
 				qless__log(w, "Redis is back");
 			if (job != NULL)
-				log_settled(s, job, r, took, delay);
+				qless__log_settled(s, job, r, took, delay, state);
 			if (l->size > 0) {
 				*next = qless_joblist_take(l, 0);
 				qless__reserve_advance(w, qless_job_queue(*next));
 			} else if (count > 0) {
-				unclaim(w);
+				qless__unclaim(w);
 			}
 			qless_joblist_free(l);
 			return QLESS_OK;
@@ -147,7 +156,7 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 		if (rc == QLESS_EIO) {
 			if (qless__outage_over(w, &since)) {
 				if (count > 0)
-					unclaim(w);
+					qless__unclaim(w);
 				if (job != NULL)
 					qless__log(w, "%s %s not settled: its lock will expire", qless_job_jid(job),
 					           qless_job_klass(job));
@@ -155,7 +164,7 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 			}
 			wait = qless__io_backoff(w, wait, job ? "settle" : "reserve");
 			if (job == NULL && qless__stopping(w) && count > 0) {
-				unclaim(w);
+				qless__unclaim(w);
 				return QLESS_OK;
 			}
 			continue;
@@ -163,11 +172,11 @@ static int settle_and_reserve(qless_slot *s, qless_job *job, const qless_result 
 		if (job == NULL) {
 			/* A reservation the script refused: say why, then idle. */
 			if (count > 0)
-				unclaim(w);
+				qless__unclaim(w);
 			qless__log(w, "reserve failed: %s", qless_error_last_message());
 			return rc;
 		}
-		if (wait > 0 && settled_before(job, r))
+		if (wait > 0 && qless__settled_before(job, r))
 			qless__log(w, "%s %s settled before the connection broke (its reply was lost): now %s",
 			           qless_job_jid(job), qless_job_klass(job), qless_job_state(job));
 		else
@@ -219,11 +228,34 @@ static int perform(qless_slot *s, qless_job *job, qless_result *r, double *took)
 	return QLESS_OK;
 }
 
-static void result_free(qless_result *r)
+void qless__result_free(qless_result *r)
 {
 	free(r->group);
 	free(r->message);
 	r->group = r->message = NULL;
+}
+
+int qless__slot_run(qless_slot *s, qless_job *job, qless_result *r, double *took, int *settle)
+{
+	qless_worker *w = s->worker;
+	/* The state it was handed out in: a job whose code settled it itself
+	 * has another one after perform. */
+	const char *held = strcmp(qless_job_state(job), "terminating") == 0 ? "terminating" : "running";
+	int rc;
+
+	*settle = 0;
+	if ((rc = perform(s, job, r, took)) != QLESS_OK)
+		return rc;
+	if (r->outcome == QLESS_OUTCOME_DROP)
+		return QLESS_OK; /* logged where it arose */
+	if (qless_job_lock_lost(job))
+		qless__log(w, "%s %s dropped: its lock was lost while it ran", qless_job_jid(job), qless_job_klass(job));
+	else if (strcmp(qless_job_state(job), held) != 0)
+		qless__log(w, "%s %s %s by the job itself in %.3fs", qless_job_jid(job), qless_job_klass(job),
+		           qless_job_state(job), *took);
+	else
+		*settle = 1;
+	return QLESS_OK;
 }
 
 int qless__slot_loop(qless_slot *s)
@@ -231,7 +263,6 @@ int qless__slot_loop(qless_slot *s)
 	qless_worker *w = s->worker;
 	qless_job *job = NULL, *next = NULL;
 	qless_result r;
-	const char *held;
 	double took = 0;
 	int settle = 0, rc;
 
@@ -239,36 +270,22 @@ int qless__slot_loop(qless_slot *s)
 	qless__beater_add(w, s);
 	for (;;) {
 		rc = settle_and_reserve(s, settle ? job : NULL, &r, took, &next);
-		result_free(&r);
+		qless__result_free(&r);
 		qless_job_free(job);
 		job = next;
 		settle = 0;
 		if (rc == QLESS_ENOMEM)
 			break;
 		if (job == NULL) {
-			if (qless__stopping(w) || (w->run.max_jobs > 0 &&
-			                           __atomic_load_n(&w->claimed, __ATOMIC_RELAXED) >= w->run.max_jobs))
+			if (qless__stopping(w) || qless__max_jobs_claimed(w))
 				break;
 			qless__wait(w, w->run.interval);
 			continue;
 		}
-		/* The state it was handed out in: a job whose code settled it
-		 * itself has another one after perform. */
-		held = strcmp(qless_job_state(job), "terminating") == 0 ? "terminating" : "running";
-		if ((rc = perform(s, job, &r, &took)) != QLESS_OK)
+		if ((rc = qless__slot_run(s, job, &r, &took, &settle)) != QLESS_OK)
 			break;
-		if (r.outcome == QLESS_OUTCOME_DROP)
-			continue; /* logged where it arose; reserve alone next */
-		if (qless_job_lock_lost(job))
-			qless__log(w, "%s %s dropped: its lock was lost while it ran", qless_job_jid(job),
-			           qless_job_klass(job));
-		else if (strcmp(qless_job_state(job), held) != 0)
-			qless__log(w, "%s %s %s by the job itself in %.3fs", qless_job_jid(job), qless_job_klass(job),
-			           qless_job_state(job), took);
-		else
-			settle = 1;
 	}
-	result_free(&r);
+	qless__result_free(&r);
 	qless_job_free(job);
 	qless__beater_remove(w, s);
 	return rc == QLESS_ENOMEM ? rc : QLESS_OK;

@@ -95,12 +95,35 @@ void qless__settle_job_args(qless_args *a, const qless_job *job, const char *how
 	}
 }
 
+/* The settled job's snapshot from one {result, fields} of a settle reply. */
+static int apply_outcome(qless_job *job, const redisReply *res, const redisReply *fields, int state_from_result,
+                         int64_t *out_result, const char *F)
+{
+	char num[32];
+	const char *state = reply_text(res);
+	if (res->type == REDIS_REPLY_INTEGER) {
+		snprintf(num, sizeof num, "%lld", (long long)res->integer);
+		if (out_result != NULL)
+			*out_result = res->integer;
+		state = res->integer < 0 ? "failed" : num;
+	}
+	return apply_settled(job, fields, state ? state : "", state_from_result && state, F);
+}
+
+static int popped_jobs(qless_client *c, const redisReply *text, qless_joblist **out_next, const char *F)
+{
+	json_t *jobs = json_loads(text->str, 0, NULL);
+	int rc = jobs ? qless__joblist_from_json(c, jobs, out_next, F)
+	              : qless__err(QLESS_EPROTOCOL, "%s: unparsable jobs in the settle reply", F);
+	json_decref(jobs);
+	return rc;
+}
+
 int qless__settle(qless_client *c, const char *F, qless_args *a, qless_job *job, int state_from_result,
                   int64_t *out_result, qless_joblist **out_next)
 {
-	redisReply *r, *res;
-	json_t *jobs;
-	int rc;
+	redisReply *r;
+	int rc = QLESS_OK;
 
 	if (out_next != NULL)
 		*out_next = NULL;
@@ -110,28 +133,125 @@ int qless__settle(qless_client *c, const char *F, qless_args *a, qless_job *job,
 		freeReplyObject(r);
 		return qless__err(QLESS_EPROTOCOL, "%s: expected {result, fields, jobs} from settle", F);
 	}
-	res = r->element[0];
-	if (job != NULL) {
-		char num[32];
-		const char *state = reply_text(res);
-		if (res->type == REDIS_REPLY_INTEGER) {
-			snprintf(num, sizeof num, "%lld", (long long)res->integer);
-			if (out_result != NULL)
-				*out_result = res->integer;
-			state = res->integer < 0 ? "failed" : num;
-		}
-		if ((rc = apply_settled(job, r->element[1], state ? state : "", state_from_result && state, F)) !=
-		    QLESS_OK) {
-			freeReplyObject(r);
-			return rc;
-		}
+	if (job != NULL)
+		rc = apply_outcome(job, r->element[0], r->element[1], state_from_result, out_result, F);
+	if (rc == QLESS_OK && out_next != NULL)
+		rc = popped_jobs(c, r->element[2], out_next, F);
+	freeReplyObject(r);
+	return rc;
+}
+
+/* How many arguments an item's settle takes from <how> on (the batch's n). */
+static int item_nargs(const qless_settle_item *it)
+{
+	int n = 4;
+	if (it->how[0] == 'r')
+		n++;
+	if ((it->how[0] == 'f' || it->how[0] == 'r') && it->group != NULL)
+		n += 2;
+	return n;
+}
+
+/* What a lean settle's result says the job became: complete's, suspend's
+ * or terminated's state; "failed" for fail and a retry with none left;
+ * "retried" for a retry (waiting or scheduled). */
+static int settled_state(char *buf, size_t size, const char *how, const redisReply *res, int64_t *out_result,
+                         const char *F)
+{
+	const char *text = reply_text(res);
+	if (res->type == REDIS_REPLY_INTEGER) {
+		*out_result = res->integer;
+		text = res->integer < 0 ? "failed" : "retried";
+	} else if (text != NULL && how[0] == 'f') {
+		text = "failed";
 	}
-	if (out_next != NULL) {
-		jobs = json_loads(r->element[2]->str, 0, NULL);
-		rc = jobs ? qless__joblist_from_json(c, jobs, out_next, F)
-		          : qless__err(QLESS_EPROTOCOL, "%s: unparsable jobs in the settle reply", F);
-		json_decref(jobs);
+	if (text == NULL)
+		return qless__err(QLESS_EPROTOCOL, "%s: settle result is neither text nor a number", F);
+	snprintf(buf, size, "%s", text);
+	return QLESS_OK;
+}
+
+int qless__settle_lean(qless_client *c, const char *F, qless_args *a, const char *how, char *state, size_t size,
+                       qless_joblist **out_next)
+{
+	redisReply *r;
+	int64_t ignored;
+	int rc = QLESS_OK;
+
+	*out_next = NULL;
+	state[0] = '\0';
+	if ((rc = qless__call(c, F, "settle", a, &r)) != QLESS_OK)
+		return rc;
+	if (how == NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 3 && reply_text(r->element[2]) != NULL) {
+		rc = popped_jobs(c, r->element[2], out_next, F); /* a reservation alone: settle's plain reply */
+	} else if (how == NULL || r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
+	           reply_text(r->element[1]) == NULL) {
+		rc = qless__err(QLESS_EPROTOCOL, "%s: expected {result, jobs} from a lean settle", F);
+	} else if ((rc = settled_state(state, size, how, r->element[0], &ignored, F)) == QLESS_OK) {
+		rc = popped_jobs(c, r->element[1], out_next, F);
 	}
+	freeReplyObject(r);
+	return rc;
+}
+
+/* The refusals of a lean batch reply: {i, "[Kind] message", ...}. */
+static int batch_errors(qless_settle_item *items, size_t n, const redisReply *errors, const char *F)
+{
+	size_t e;
+	for (e = 0; e + 1 < errors->elements; e += 2) {
+		const redisReply *at = errors->element[e];
+		const char *text = reply_text(errors->element[e + 1]);
+		qless_settle_item *it;
+		if (at->type != REDIS_REPLY_INTEGER || at->integer < 1 || (size_t)at->integer > n || text == NULL)
+			return qless__err(QLESS_EPROTOCOL, "%s: malformed refusal in the settle batch reply", F);
+		it = &items[at->integer - 1];
+		it->rc = qless__script_error_code(text, &text);
+		if (it->rc == QLESS_OK)
+			it->rc = QLESS_EPROTOCOL;
+		if ((it->error = qless__strdup(text)) == NULL)
+			return qless__err_nomem(F);
+	}
+	return QLESS_OK;
+}
+
+int qless__settle_batch(qless_client *c, const char *F, const char *queues_json, int count, qless_settle_item *items,
+                        size_t n, qless_joblist **out_next)
+{
+	redisReply *r, *results;
+	qless_args a;
+	size_t i;
+	int rc = QLESS_OK;
+
+	*out_next = NULL;
+	for (i = 0; i < n; i++) {
+		items[i].rc = QLESS_OK;
+		items[i].error = NULL;
+		items[i].state[0] = '\0';
+	}
+	qless__settle_args(&a, c->worker_name, queues_json, count);
+	if (n == 0)
+		return qless__settle(c, F, &a, NULL, 0, NULL, out_next);
+	qless__args_add(&a, "lean");
+	qless__args_add(&a, "batch");
+	for (i = 0; i < n; i++) {
+		qless__args_int(&a, item_nargs(&items[i]));
+		qless__settle_job_args(&a, items[i].job, items[i].how, items[i].delay, items[i].group, items[i].message);
+	}
+	if ((rc = qless__call(c, F, "settle", &a, &r)) != QLESS_OK)
+		return rc;
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || reply_text(r->element[2]) == NULL ||
+	    (results = r->element[0])->type != REDIS_REPLY_ARRAY || results->elements != n ||
+	    r->element[1]->type != REDIS_REPLY_ARRAY) {
+		freeReplyObject(r);
+		return qless__err(QLESS_EPROTOCOL, "%s: expected {results, errors, jobs} from a lean settle batch", F);
+	}
+	rc = batch_errors(items, n, r->element[1], F);
+	for (i = 0; i < n && rc == QLESS_OK; i++)
+		if (items[i].rc == QLESS_OK)
+			rc = settled_state(items[i].state, sizeof items[i].state, items[i].how, results->element[i],
+			                   &items[i].result, F);
+	if (rc == QLESS_OK)
+		rc = popped_jobs(c, r->element[2], out_next, F);
 	freeReplyObject(r);
 	return rc;
 }

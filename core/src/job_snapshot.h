@@ -9,6 +9,9 @@
 /* Takes the reference of obj; normalises it. EPROTOCOL on a bad shape. */
 int qless__job_from_json(qless_client *c, json_t *obj, qless_job **out, const char *func);
 qless_client *qless__job_client(const qless_job *job);
+/* The client the job's own calls go through; the caller moves the
+ * reference (pool_batch.c: reserved on one connection, run on another). */
+void qless__job_set_client(qless_job *job, qless_client *c);
 /* Local updates of the snapshot: set_field takes value's reference; each
  * returns QLESS_ENOMEM (unrecorded) on failure. A series of them ends with
  * fields_done, which refreshes the cached fields and records a failure

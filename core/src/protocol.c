@@ -42,8 +42,24 @@ int qless__unavailable(qless_client *c, redisReply *r, const char *func)
 		return 0;
 	rc = qless__err(QLESS_EIO, "%s: %s: %s", func, why, r->str);
 	freeReplyObject(r);
-	redisFree(c->ctx);
-	c->ctx = NULL;
+	qless__conn_free(c->conn);
+	c->conn = NULL;
+	return rc;
+}
+
+/* An ACL refusal of a command loading needs (r freed, connection dropped):
+ * QLESS_EIO naming the reason; 0 (r untouched) for any other reply. */
+static int refused_by_acl(qless_client *c, redisReply *r, const char *func)
+{
+	int rc;
+	if (r->type != REDIS_REPLY_ERROR || strncmp(r->str, "NOPERM", 6) != 0)
+		return 0;
+	rc = qless__err(QLESS_EIO,
+	                "%s: the ACL user may not run a command libqless needs (see \"ACL users\" in docs/tls.md): %s",
+	                func, r->str);
+	freeReplyObject(r);
+	qless__conn_free(c->conn);
+	c->conn = NULL;
 	return rc;
 }
 
@@ -51,11 +67,12 @@ static int load_script(qless_client *c, const char *func)
 {
 	const char *argv[3] = { "SCRIPT", "LOAD", qless_script_lua };
 	size_t lens[3] = { 6, 4, qless_script_lua_len };
-	redisReply *r = redisCommand(c->ctx, "SCRIPT EXISTS %s", qless_script_lua_sha1);
+	const char *exists[3] = { "SCRIPT", "EXISTS", qless_script_lua_sha1 };
+	redisReply *r = qless__conn_command_argv(c->conn, 3, exists, NULL);
 	int rc;
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((rc = qless__unavailable(c, r, func)) != 0)
+	if ((rc = qless__unavailable(c, r, func)) != 0 || (rc = refused_by_acl(c, r, func)) != 0)
 		return rc;
 	/* Loaded already (by another client): nothing to send. */
 	if (r->type == REDIS_REPLY_ARRAY && r->elements == 1 && r->element[0]->type == REDIS_REPLY_INTEGER &&
@@ -65,10 +82,10 @@ static int load_script(qless_client *c, const char *func)
 		return QLESS_OK;
 	}
 	freeReplyObject(r);
-	r = redisCommandArgv(c->ctx, 3, argv, lens);
+	r = qless__conn_command_argv(c->conn, 3, argv, lens);
 	if (r == NULL)
 		return qless__io_error(c, func);
-	if ((rc = qless__unavailable(c, r, func)) != 0)
+	if ((rc = qless__unavailable(c, r, func)) != 0 || (rc = refused_by_acl(c, r, func)) != 0)
 		return rc;
 	if (r->type == REDIS_REPLY_ERROR) {
 		rc = qless__err(QLESS_EPROTOCOL, "%s: SCRIPT LOAD failed: %s", func, r->str);
@@ -151,7 +168,10 @@ static int load_function(qless_client *c, const char *func)
 		return 0;
 	/* A cheap question first: an unauthenticated client learns why (see
 	 * qless__unavailable), and a library already loaded is not sent again. */
-	r = redisCommand(c->ctx, "FUNCTION LIST LIBRARYNAME %s", lib_name);
+	{
+		const char *list[4] = { "FUNCTION", "LIST", "LIBRARYNAME", lib_name };
+		r = qless__conn_command_argv(c->conn, 4, list, NULL);
+	}
 	if (r == NULL)
 		return qless__io_error(c, func);
 	if ((ok = qless__unavailable(c, r, func)) != 0)
@@ -166,7 +186,7 @@ static int load_function(qless_client *c, const char *func)
 	 * name holds the code's hash, so replacing it changes nothing. */
 	argv[3] = lib_src;
 	lens[3] = lib_len;
-	r = redisCommandArgv(c->ctx, 4, argv, lens);
+	r = qless__conn_command_argv(c->conn, 4, argv, lens);
 	if (r == NULL)
 		return qless__io_error(c, func);
 	if ((ok = qless__unavailable(c, r, func)) != 0)
@@ -178,7 +198,7 @@ static int load_function(qless_client *c, const char *func)
 	return ok;
 }
 
-/* Makes the protocol callable on c->ctx: FCALL if possible, else EVALSHA. */
+/* Makes the protocol callable on c->conn: FCALL if possible, else EVALSHA. */
 int qless__protocol_load(qless_client *c, const char *func)
 {
 	int rc = load_function(c, func);
@@ -204,15 +224,15 @@ int qless__ensure_unguarded(qless_client *c)
 		if (rc != QLESS_OK || !fresh)
 			return rc;
 	} else {
-		if (c->ctx != NULL && qless__conn_stale(c->ctx)) {
-			redisFree(c->ctx);
-			c->ctx = NULL;
+		if (c->conn != NULL && qless__conn_stale(c->conn)) {
+			qless__conn_free(c->conn);
+			c->conn = NULL;
 		}
-		if (c->ctx != NULL)
+		if (c->conn != NULL)
 			return QLESS_OK;
 		c->handshake = 1;
-		c->ctx = qless__connect(c, 1);
-		if (c->ctx == NULL) {
+		c->conn = qless__connect(c, 1);
+		if (c->conn == NULL) {
 			c->handshake = 0;
 			return qless_error_last_code();
 		}
@@ -221,21 +241,21 @@ int qless__ensure_unguarded(qless_client *c)
 	rc = qless__protocol_load(c, "qless");
 	/* On a cluster every primary gets the library when the client first
 	 * connects: a slot that moves (resharding, failover) finds it there. */
-	if (rc == QLESS_OK && c->ctx != NULL && c->cluster != NULL)
+	if (rc == QLESS_OK && c->conn != NULL && c->cluster != NULL)
 		rc = qless__cluster_mark(c, "qless");
-	if (rc == QLESS_OK && c->ctx != NULL && c->cluster != NULL && !c->cluster->loaded_everywhere) {
+	if (rc == QLESS_OK && c->conn != NULL && c->cluster != NULL && !c->cluster->loaded_everywhere) {
 		rc = qless__cluster_each_primary(c, qless__protocol_load, "qless");
 		if (rc == QLESS_OK)
 			c->cluster->loaded_everywhere = 1;
 	}
-	if (rc == QLESS_OK && c->ctx != NULL)
+	if (rc == QLESS_OK && c->conn != NULL)
 		rc = qless__features_read(c, "qless");
 	c->handshake = 0;
-	if (rc == QLESS_OK && c->ctx != NULL)
-		rc = qless__conn_bound(c->ctx, c->command_timeout_ms, "command");
-	if (rc != QLESS_OK && c->ctx != NULL) {
-		redisFree(c->ctx);
-		c->ctx = NULL;
+	if (rc == QLESS_OK && c->conn != NULL)
+		rc = qless__conn_bound(c->conn, c->command_timeout_ms, "command");
+	if (rc != QLESS_OK && c->conn != NULL) {
+		qless__conn_free(c->conn);
+		c->conn = NULL;
 	}
 	return rc;
 }

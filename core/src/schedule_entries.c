@@ -19,6 +19,7 @@
 #include "queue_handle.h"
 #include "recurring.h"
 #include "util.h"
+#include "schedule_text.h"
 #include "when_read.h"
 
 /* schedule.list pages hold at most this many entries (S5). */
@@ -230,16 +231,19 @@ int qless_schedule_add_cron(char **out_jid, int *out_inserted, qless_schedule *s
 
 /* The one implementation of the text adds: what the text means decides
  * add_at, add_every or add_cron, all from the one pinned now. */
-static int add_text(const char *F, const char *arg, qless_when_read_as as, qless_schedule *s,
-                    char **out_jid, int *out_inserted, const char *text, const char *klass, const char *data,
-                    const qless_schedule_options *opts)
+int qless__schedule_add_text(const char *F, const char *arg, qless_when_read_as as, unsigned int flags,
+                             qless_schedule *s, char **out_jid, int *out_inserted, const char *text,
+                             const char *klass, const char *data, const qless_schedule_options *opts)
 {
 	qless_when w = QLESS_WHEN_INIT;
 	qless_schedule_options o;
 	double now;
-	int rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o);
+	int rc;
 
-	if (rc != QLESS_OK)
+	/* a warning left by an earlier parse is not this add's */
+	qless__when_warning_clear();
+	w.flags = flags;
+	if ((rc = add_args(F, s, out_jid, out_inserted, klass, opts, &o)) != QLESS_OK)
 		return rc;
 	if (text == NULL)
 		return qless__err_null(F, arg);
@@ -258,29 +262,29 @@ static int add_text(const char *F, const char *arg, qless_when_read_as as, qless
 int qless_schedule_add(char **out_jid, int *out_inserted, qless_schedule *s, const char *when_text,
                        const char *klass, const char *data, const qless_schedule_options *opts)
 {
-	return add_text("qless_schedule_add", "when_text", QLESS_WHEN_READ_ANY, s, out_jid, out_inserted, when_text, klass,
-	                data, opts);
+	return qless__schedule_add_text("qless_schedule_add", "when_text", QLESS_WHEN_READ_ANY, 0, s, out_jid, out_inserted,
+	                                when_text, klass, data, opts);
 }
 
 int qless_schedule_add_at_text(char **out_jid, int *out_inserted, qless_schedule *s, const char *at_text,
                                const char *klass, const char *data, const qless_schedule_options *opts)
 {
-	return add_text("qless_schedule_add_at_text", "at_text", QLESS_WHEN_READ_AT, s, out_jid, out_inserted, at_text,
-	                klass, data, opts);
+	return qless__schedule_add_text("qless_schedule_add_at_text", "at_text", QLESS_WHEN_READ_AT, 0, s, out_jid, out_inserted,
+	                                at_text, klass, data, opts);
 }
 
 int qless_schedule_add_in_text(char **out_jid, int *out_inserted, qless_schedule *s, const char *in_text,
                                const char *klass, const char *data, const qless_schedule_options *opts)
 {
-	return add_text("qless_schedule_add_in_text", "in_text", QLESS_WHEN_READ_IN, s, out_jid, out_inserted, in_text,
-	                klass, data, opts);
+	return qless__schedule_add_text("qless_schedule_add_in_text", "in_text", QLESS_WHEN_READ_IN, 0, s, out_jid, out_inserted,
+	                                in_text, klass, data, opts);
 }
 
 int qless_schedule_add_every_text(char **out_jid, int *out_inserted, qless_schedule *s, const char *every_text,
                                   const char *klass, const char *data, const qless_schedule_options *opts)
 {
-	return add_text("qless_schedule_add_every_text", "every_text", QLESS_WHEN_READ_EVERY, s, out_jid,
-	                out_inserted, every_text, klass, data, opts);
+	return qless__schedule_add_text("qless_schedule_add_every_text", "every_text", QLESS_WHEN_READ_EVERY, 0, s, out_jid, out_inserted,
+	                                every_text, klass, data, opts);
 }
 
 int qless_schedule_remove(int *out_removed, qless_schedule *s, const char *jid)

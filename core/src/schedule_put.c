@@ -1,6 +1,7 @@
 /* The schedule facade's one add (qless_schedule_put: the at/in/every/cron
  * choice made here for every binding), its typed entries (qless_entries)
  * and the next due times of an entry (qless/schedule.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,14 @@
 #include "next_times.h"
 #include "options.h"
 #include "queue_handle.h"
+#include "schedule_text.h"
 #include "util.h"
 
 int qless_schedule_add_options_init(qless_schedule_add_options *opts, unsigned int version)
 {
 	static const qless_schedule_add_options init = QLESS_SCHEDULE_ADD_OPTIONS_INIT;
-	return qless__options_init("qless_schedule_add_options_init", opts, version, &init, sizeof init, sizeof init,
+	return qless__options_init("qless_schedule_add_options_init", opts, version, &init,
+	                           offsetof(qless_schedule_add_options, day_first), sizeof init,
 	                           QLESS_SCHEDULE_ADD_OPTIONS_VERSION);
 }
 
@@ -31,13 +34,16 @@ int qless_schedule_put(char **out_jid, int *out_inserted, qless_schedule *s, con
 	const char *names[7] = { "at", "at", "in", "in", "every", "every", "cron" };
 	char given[80] = "";
 	int count = 0, which = -1, i, rc;
+	unsigned int flags;
 
 	if (out_jid != NULL)
 		*out_jid = NULL;
 	if (out_inserted != NULL)
 		*out_inserted = 0;
+	qless__when_warning_clear();
 	QLESS_CHECK_NULL(F, opts);
-	if ((rc = qless__options_read(F, opts, &o, &init, sizeof o, sizeof o, QLESS_SCHEDULE_ADD_OPTIONS_VERSION)) !=
+	if ((rc = qless__options_read(F, opts, &o, &init, offsetof(qless_schedule_add_options, day_first), sizeof o,
+	                              QLESS_SCHEDULE_ADD_OPTIONS_VERSION)) !=
 	    QLESS_OK)
 		return rc;
 	{
@@ -63,13 +69,17 @@ int qless_schedule_put(char **out_jid, int *out_inserted, qless_schedule *s, con
 	so.backlog = o.backlog;
 	so.tags = o.tags;
 	so.ntags = o.ntags;
+	flags = o.day_first ? QLESS_WHEN_DAY_FIRST : 0;
 	switch (which) {
 	case 0: return qless_schedule_add_at(out_jid, out_inserted, s, o.at, klass, data, &so);
-	case 1: return qless_schedule_add_at_text(out_jid, out_inserted, s, o.at_text, klass, data, &so);
+	case 1: return qless__schedule_add_text("qless_schedule_add_at_text", "at_text", QLESS_WHEN_READ_AT, flags, s,
+	                                        out_jid, out_inserted, o.at_text, klass, data, &so);
 	case 2: return qless_schedule_add_in(out_jid, out_inserted, s, o.in_seconds, klass, data, &so);
-	case 3: return qless_schedule_add_in_text(out_jid, out_inserted, s, o.in_text, klass, data, &so);
+	case 3: return qless__schedule_add_text("qless_schedule_add_in_text", "in_text", QLESS_WHEN_READ_IN, flags, s,
+	                                        out_jid, out_inserted, o.in_text, klass, data, &so);
 	case 4: return qless_schedule_add_every(out_jid, out_inserted, s, o.every, o.first, klass, data, &so);
-	case 5: return qless_schedule_add_every_text(out_jid, out_inserted, s, o.every_text, klass, data, &so);
+	case 5: return qless__schedule_add_text("qless_schedule_add_every_text", "every_text", QLESS_WHEN_READ_EVERY,
+	                                        flags, s, out_jid, out_inserted, o.every_text, klass, data, &so);
 	default: return qless_schedule_add_cron(out_jid, out_inserted, s, o.cron, klass, data, &so);
 	}
 }

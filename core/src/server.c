@@ -18,6 +18,7 @@
 #include <hiredis/hiredis.h>
 
 #include "qless/qless.h"
+#include "conn.h"
 #include "errors.h"
 #include "util.h"
 
@@ -169,17 +170,34 @@ static pid_t read_pid(const char *dir)
 	return (pid_t)pid;
 }
 
+/* One command on the server's socket, within ms; NULL if it does not
+ * answer (no error is left recorded: the caller decides what that means). */
+static redisReply *unix_command(const char *sock, const char *cmd, int ms)
+{
+	qless_url u;
+	qless__conn *conn;
+	redisReply *r = NULL;
+	qless_sigpipe_guard g;
+	qless__err_saved saved;
+	qless__err_save(&saved);
+	memset(&u, 0, sizeof u);
+	u.path = (char *)sock;
+	qless__sigpipe_block(&g);
+	conn = qless__conn_open(&u, NULL, 0, 0, ms);
+	if (conn != NULL)
+		r = qless__conn_command_argv(conn, 1, &cmd, NULL);
+	qless__sigpipe_restore(&g, r == NULL);
+	qless__conn_free(conn);
+	qless__err_restore(&saved);
+	return r;
+}
+
 static int answers(const char *sock)
 {
-	struct timeval tv = { 1, 0 };
-	redisContext *ctx = redisConnectUnixWithTimeout(sock, tv);
-	int ok = 0;
-	if (ctx != NULL && !ctx->err) {
-		redisReply *r = redisCommand(ctx, "PING");
-		ok = r != NULL && r->type == REDIS_REPLY_STATUS && strcmp(r->str, "PONG") == 0;
+	redisReply *r = unix_command(sock, "PING", 1000);
+	int ok = r != NULL && r->type == REDIS_REPLY_STATUS && strcmp(r->str, "PONG") == 0;
+	if (r != NULL)
 		freeReplyObject(r);
-	}
-	redisFree(ctx);
 	return ok;
 }
 
@@ -366,11 +384,9 @@ int qless_server_stop(const char *dir)
 		goto done;
 	{
 		/* SHUTDOWN flushes the append-only file before the server exits. */
-		struct timeval tv = { 2, 0 };
-		redisContext *ctx = redisConnectUnixWithTimeout(sock, tv);
-		if (ctx != NULL && !ctx->err)
-			freeReplyObject(redisCommand(ctx, "SHUTDOWN"));
-		redisFree(ctx);
+		redisReply *r = unix_command(sock, "SHUTDOWN", 2000);
+		if (r != NULL)
+			freeReplyObject(r);
 	}
 	for (waited = 0; waited < STOP_WAIT_MS && alive(pid); waited += 20) {
 		if (waited == STOP_WAIT_MS / 2)

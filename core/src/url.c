@@ -77,22 +77,69 @@ void qless__url_free(qless_url *u)
 	free(u->path);
 	free(u->user);
 	free(u->password);
+	free(u->tls_ca);
+	free(u->tls_cert);
+	free(u->tls_key);
 	memset(u, 0, sizeof *u);
+}
+
+static char *dup_or_null(const char *s, int *oom)
+{
+	char *d;
+	if (s == NULL)
+		return NULL;
+	if ((d = qless__strdup(s)) == NULL)
+		*oom = 1;
+	return d;
+}
+
+int qless__url_copy(qless_url *dst, const qless_url *src)
+{
+	int oom = 0;
+	*dst = *src;
+	dst->host = dup_or_null(src->host, &oom);
+	dst->path = dup_or_null(src->path, &oom);
+	dst->user = dup_or_null(src->user, &oom);
+	dst->password = dup_or_null(src->password, &oom);
+	dst->tls_ca = dup_or_null(src->tls_ca, &oom);
+	dst->tls_cert = dup_or_null(src->tls_cert, &oom);
+	dst->tls_key = dup_or_null(src->tls_key, &oom);
+	if (oom) {
+		qless__url_free(dst);
+		return qless__err_nomem("qless_client_clone");
+	}
+	return QLESS_OK;
+}
+
+/* Query parameters whose values an error message may show; every other
+ * value (password=, and anything misspelt) becomes "***". */
+static int shown_param(const char *k, size_t n)
+{
+	static const char *const names[] = { "db", "ca", "cert", "key", "insecure" };
+	size_t i;
+	for (i = 0; i < sizeof names / sizeof *names; i++)
+		if (strlen(names[i]) == n && strncmp(names[i], k, n) == 0)
+			return 1;
+	return 0;
 }
 
 /*
  * The URL as an error message may show it: credentials never appear. The
  * whole userinfo (everything before the last '@' of the part after the
- * scheme) and the value of every password= parameter become "***"; a URL
- * too malformed to tell still loses all of it. Writes at most size bytes.
+ * scheme) and the value of every query parameter but
+ * the harmless ones (shown_param) become "***"; a URL too malformed to
+ * tell still loses all of it. Writes at most size bytes.
  */
 static void redact(const char *url, char *out, size_t size)
 {
-	const char *rest = strstr(url, "://"), *at, *p;
+	const char *rest = strstr(url, "://"), *at = NULL, *p, *q;
 	size_t n = 0;
 #define PUT(ch) do { if (n + 1 < size) out[n++] = (ch); } while (0)
 	rest = rest ? rest + 3 : url;
+	/* The last '@' anywhere: a password may hold a stray '?' (malformed),
+	 * and hiding too much is the safe mistake. */
 	at = strrchr(rest, '@');
+	q = strchr(at != NULL ? at : rest, '?');
 	for (p = url; p < rest; p++)
 		PUT(*p);
 	if (at != NULL) {
@@ -103,13 +150,18 @@ static void redact(const char *url, char *out, size_t size)
 	}
 	for (; *p; p++) {
 		PUT(*p);
-		if ((*p == '?' || *p == '&') && strncmp(p + 1, "password=", 9) == 0) {
-			const char *v;
-			for (v = "password=***"; *v; v++)
-				PUT(*v);
-			p += 9;
-			while (p[1] != '\0' && p[1] != '&')
-				p++;
+		if (q != NULL && p >= q && (*p == '?' || *p == '&')) {
+			const char *k = p + 1, *eq = k;
+			while (*eq && *eq != '=' && *eq != '&')
+				eq++;
+			if (*eq == '=' && !shown_param(k, (size_t)(eq - k))) {
+				for (; k <= eq; k++)
+					PUT(*k);
+				PUT('*'); PUT('*'); PUT('*');
+				p = eq;
+				while (p[1] != '\0' && p[1] != '&')
+					p++;
+			}
 		}
 	}
 #undef PUT
@@ -119,6 +171,102 @@ static void redact(const char *url, char *out, size_t size)
 #define BAD(msg) do { char shown_[256]; redact(url, shown_, sizeof shown_); \
 	rc = qless__err(QLESS_EINVAL, "qless_client_new: malformed URL \"%s\": %s", shown_, msg); goto fail; } while (0)
 #define OOM() do { rc = qless__err_nomem("qless_client_new"); goto fail; } while (0)
+
+static int key_is(const char *k, size_t n, const char *name)
+{
+	return strlen(name) == n && strncmp(k, name, n) == 0;
+}
+
+/* Sets *dst to the decoded value; 1 on a bad escape, -1 out of memory. */
+static int set_text(char **dst, const char *v, size_t n)
+{
+	int bad = 0;
+	free(*dst);
+	*dst = pct_decode(v, n, &bad);
+	return *dst != NULL ? 0 : bad ? 1 : -1;
+}
+
+/*
+ * One query parameter k[=v] (has_v: there was an '='). The parameters a URL
+ * may carry are the branches here; a new one (namespace=, wait_replicas=)
+ * is one more branch, and its value one more qless_url field.
+ */
+static int apply_param(const char *url, const char *k, size_t kn, const char *v, size_t vn, int has_v,
+                       qless_url *u)
+{
+	char msg[160];
+	char **text = NULL;
+	int rc, r;
+	if (key_is(k, kn, "db")) {
+		if (!has_v || parse_uint(v, vn, 1000000, &u->db) != 0)
+			BAD("db must be a non-negative integer");
+		return QLESS_OK;
+	}
+	if (key_is(k, kn, "insecure")) {
+		/* Only when spelled out: "insecure", "insecure=1", "insecure=true". */
+		if (has_v && !(vn == 1 && v[0] == '1') && !(vn == 4 && strncmp(v, "true", 4) == 0))
+			BAD("insecure takes no value (or 1 or true)");
+		u->tls_insecure = 1;
+		return QLESS_OK;
+	}
+	if (key_is(k, kn, "password"))
+		text = &u->password;
+	else if (key_is(k, kn, "user"))
+		text = &u->user;
+	else if (key_is(k, kn, "ca"))
+		text = &u->tls_ca;
+	else if (key_is(k, kn, "cert"))
+		text = &u->tls_cert;
+	else if (key_is(k, kn, "key"))
+		text = &u->tls_key;
+	if (text == NULL) {
+		snprintf(msg, sizeof msg, "unknown query parameter \"%.*s\"", (int)(kn > 40 ? 40 : kn), k);
+		BAD(msg);
+	}
+	if (!has_v || vn == 0) {
+		snprintf(msg, sizeof msg, "query parameter \"%.*s\" needs a value (%.*s=...)", (int)kn, k, (int)kn, k);
+		BAD(msg);
+	}
+	r = set_text(text, v, vn);
+	if (r > 0) {
+		snprintf(msg, sizeof msg, "bad percent escape in query parameter \"%.*s\"", (int)kn, k);
+		BAD(msg);
+	}
+	if (r < 0)
+		OOM();
+	return QLESS_OK;
+fail:
+	return rc;
+}
+
+/* The query string q (after '?'): key[=value] pairs joined by '&'. */
+static int parse_query(const char *url, const char *q, qless_url *u)
+{
+	int rc;
+	while (*q) {
+		const char *amp = strchr(q, '&');
+		size_t len = amp ? (size_t)(amp - q) : strlen(q);
+		const char *eq = memchr(q, '=', len);
+		size_t kn = eq ? (size_t)(eq - q) : len;
+		if (len > 0) {
+			if (kn == 0)
+				BAD("query parameter without a name");
+			rc = apply_param(url, q, kn, eq ? eq + 1 : q + len, eq ? len - kn - 1 : 0, eq != NULL, u);
+			if (rc != QLESS_OK)
+				return rc;
+		}
+		if (!amp)
+			break;
+		q = amp + 1;
+	}
+	if (!u->tls && (u->tls_ca || u->tls_cert || u->tls_key || u->tls_insecure))
+		BAD("ca=, cert=, key= and insecure need a rediss:// URL");
+	if (u->tls_key && !u->tls_cert)
+		BAD("key= needs cert=");
+	return QLESS_OK;
+fail:
+	return rc;
+}
 
 static int parse_unix(const char *url, const char *p, qless_url *u)
 {
@@ -133,47 +281,7 @@ static int parse_unix(const char *url, const char *p, qless_url *u)
 			BAD("bad percent escape in the path");
 		OOM();
 	}
-	if (q != NULL) {
-		const char *s = q + 1;
-		while (*s) {
-			const char *amp = strchr(s, '&');
-			size_t len = amp ? (size_t)(amp - s) : strlen(s);
-			const char *eq = memchr(s, '=', len);
-			size_t klen, vlen;
-			const char *v;
-			if (len == 0) {
-				s += amp ? 1 : 0;
-				if (!amp)
-					break;
-				continue;
-			}
-			if (eq == NULL)
-				BAD("query parameters must be key=value");
-			klen = (size_t)(eq - s);
-			v = eq + 1;
-			vlen = len - klen - 1;
-			if (klen == 2 && strncmp(s, "db", 2) == 0) {
-				if (parse_uint(v, vlen, 1000000, &u->db) != 0)
-					BAD("db must be a non-negative integer");
-			} else if ((klen == 8 && strncmp(s, "password", 8) == 0) ||
-			           (klen == 4 && strncmp(s, "user", 4) == 0)) {
-				char **dst = klen == 4 ? &u->user : &u->password;
-				free(*dst);
-				*dst = pct_decode(v, vlen, &bad);
-				if (*dst == NULL) {
-					if (bad)
-						BAD("bad percent escape");
-					OOM();
-				}
-			} else {
-				BAD("unknown query parameter");
-			}
-			if (!amp)
-				break;
-			s = amp + 1;
-		}
-	}
-	return QLESS_OK;
+	return q != NULL ? parse_query(url, q + 1, u) : QLESS_OK;
 fail:
 	return rc;
 }
@@ -181,7 +289,7 @@ fail:
 int qless__url_parse(const char *url, qless_url *u)
 {
 	int rc, bad = 0;
-	const char *p, *at, *slash, *hostend, *hs;
+	const char *p, *at, *slash, *hostend, *hs, *query, *end;
 	size_t hostlen;
 
 	memset(u, 0, sizeof *u);
@@ -192,12 +300,19 @@ int qless__url_parse(const char *url, qless_url *u)
 			qless__url_free(u);
 		return rc;
 	}
-	if (strncmp(url, "redis://", 8) != 0)
-		BAD("expected redis:// or unix://");
-	p = url + 8;
-	slash = strchr(p, '/');
+	if (strncmp(url, "redis://", 8) == 0) {
+		p = url + 8;
+	} else if (strncmp(url, "rediss://", 9) == 0) {
+		p = url + 9;
+		u->tls = 1;
+	} else {
+		BAD("expected redis://, rediss:// or unix://");
+	}
+	query = strchr(p, '?');
+	end = query ? query : p + strlen(p);
+	slash = memchr(p, '/', (size_t)(end - p));
 	if (slash == NULL)
-		slash = p + strlen(p);
+		slash = end;
 	/* userinfo: the last '@' before the path */
 	at = NULL;
 	for (hs = p; hs < slash; hs++)
@@ -257,11 +372,16 @@ int qless__url_parse(const char *url, qless_url *u)
 	}
 	if (*slash == '/') {
 		const char *d = slash + 1;
-		size_t dlen = strlen(d);
+		size_t dlen = (size_t)(end - d);
 		if (dlen > 0 && parse_uint(d, dlen, 1000000, &u->db) != 0)
 			BAD("db must be a non-negative integer");
 	}
+	if (query != NULL && (rc = parse_query(url, query + 1, u)) != QLESS_OK)
+		goto fail_quiet;
 	return QLESS_OK;
+fail_quiet:
+	qless__url_free(u);
+	return rc;
 fail:
 	qless__url_free(u);
 	return rc;

@@ -1,4 +1,4 @@
-/* redis:// and unix:// URLs (url.c). */
+/* redis://, rediss:// and unix:// URLs (url.c). */
 #ifndef QLESS_URL_H
 #define QLESS_URL_H
 
@@ -10,8 +10,15 @@ typedef struct qless_url {
 	int db;
 	char *user;
 	char *password;
+	int tls;         /* rediss:// */
+	char *tls_ca;    /* ?ca=: PEM file of the CA(s) to trust; NULL: the system's */
+	char *tls_cert;  /* ?cert=: client certificate (PEM), or NULL */
+	char *tls_key;   /* ?key=: its private key (PEM); NULL: in the cert file */
+	int tls_insecure; /* ?insecure: no certificate or host name verification */
 } qless_url;
 int qless__url_parse(const char *url, qless_url *out);
+/* Deep copy of src into *dst; QLESS_OK or QLESS_ENOMEM (recorded, *dst empty). */
+int qless__url_copy(qless_url *dst, const qless_url *src);
 void qless__url_free(qless_url *u);
 
 #endif

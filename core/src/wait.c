@@ -36,11 +36,11 @@ int qless__wait_replicas(qless_client *c, const char *func)
 	redisReply *r;
 	int timeout = c->wait_timeout_ms > 0 ? c->wait_timeout_ms : DEFAULT_WAIT_MS, rc = QLESS_OK;
 
-	if (c->wait_replicas <= 0 || c->ctx == NULL)
+	if (c->wait_replicas <= 0 || c->conn == NULL)
 		return QLESS_OK;
 	snprintf(n, sizeof n, "%d", c->wait_replicas);
 	snprintf(ms, sizeof ms, "%d", timeout);
-	if ((r = redisCommandArgv(c->ctx, 3, argv, NULL)) == NULL)
+	if ((r = qless__conn_command_argv(c->conn, 3, argv, NULL)) == NULL)
 		return qless__io_error(c, func);
 	if (r->type != REDIS_REPLY_INTEGER)
 		rc = qless__err(QLESS_EPROTOCOL, "%s: WAIT failed: %s", func,

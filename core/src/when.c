@@ -7,10 +7,24 @@
 #include "qless/qless.h"
 #include "errors.h"
 #include "util.h"
+#include "schedule_text.h"
 #include "when_read.h"
 #include "when_words.h"
 
 static const char *const FUNC = QLESS_WHEN_FUNC;
+
+/* The warning of this thread's last parse (qless_when_warning). */
+static _Thread_local char last_warning[WHEN_WARNING_SIZE];
+
+const char *qless_when_warning(void)
+{
+	return last_warning;
+}
+
+void qless__when_warning_clear(void)
+{
+	last_warning[0] = '\0';
+}
 
 /* No sensible time text is longer; bounds the words kept per call. */
 #define WHEN_MAX_BYTES 4096
@@ -53,6 +67,7 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	qless_word *words = NULL;
 	size_t n = 0;
 	int rc;
+	last_warning[0] = '\0';
 	QLESS_CHECK_NULL(FUNC, text);
 	QLESS_CHECK_NULL(FUNC, out);
 	if (out->version < 1 || out->version > QLESS_WHEN_VERSION)
@@ -79,6 +94,7 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	p.i = 0;
 	p.now = now;
 	p.day_first = (flags & QLESS_WHEN_DAY_FIRST) != 0;
+	p.warning[0] = '\0';
 	if (n == 0) {
 		rc = qless__err(QLESS_EINVAL, "%s: empty text", FUNC);
 	} else if (is_kw(&words[0], KW_EVERY)) {
@@ -94,6 +110,7 @@ int qless__when_parse_led(const char *text, const char *lead, double now, qless_
 	out->at = r.at;
 	out->interval = r.interval;
 	memcpy(out->cron, r.cron, sizeof out->cron);
+	memcpy(last_warning, p.warning, sizeof last_warning);
 	return QLESS_OK;
 }
 
@@ -118,6 +135,8 @@ int qless__when_read(const char *func, const char *arg, const char *hint, const 
 		snprintf(why, sizeof why, "%s", strncmp(m, PARSE, sizeof PARSE - 1) == 0 ? m + sizeof PARSE - 1 : m);
 		return qless__err(rc, "%s%s", where, why);
 	}
+	if (out->kind != QLESS_WHEN_AT ? as == QLESS_WHEN_READ_AT || as == QLESS_WHEN_READ_IN : as == QLESS_WHEN_READ_EVERY)
+		last_warning[0] = '\0';
 	if ((as == QLESS_WHEN_READ_AT || as == QLESS_WHEN_READ_IN) && out->kind != QLESS_WHEN_AT)
 		return qless__err(QLESS_EINVAL, "%s\"%.64s\" is %s, not a one-off time%s%s", subject, text,
 		                  KIND_NAMES[out->kind], hint ? "; " : "", hint ? hint : "");

@@ -123,6 +123,13 @@ int qless__when_time(parser *p, int after_at, tod *out)
 			p->i++;
 		}
 		out->bare = !out->c.ampm && !out->c.has_zone && !is_ampm(next) && out->c.hour >= 1 && out->c.hour <= 12;
+		if (!out->c.has_zone && !out->c.ampm && cur(p) != NULL && cur(p)->is_zone) {
+			/* 22:11:35 +0100 */
+			out->c.has_zone = 1;
+			out->c.zone = cur(p)->zone;
+			out->bare = 0;
+			p->i++;
+		}
 		return 1;
 	}
 	if (!w->is_number)
@@ -140,7 +147,7 @@ int qless__when_time(parser *p, int after_at, tod *out)
 		p->i++;
 		return 1;
 	}
-	if (is_ampm(next) || portion_phrase_at(p, 1))
+	if (is_ampm(next) || qless__when_hour_before(p, 1))
 		return hour_word(p, out);
 	if (!after_at)
 		return 0;
@@ -155,6 +162,16 @@ int qless__when_time(parser *p, int after_at, tod *out)
 		return 1;
 	}
 	return hour_word(p, out);
+}
+
+int qless__when_hour_before(const parser *p, size_t k)
+{
+	const qless_word *w;
+	if (is_kw(ahead(p, k), KW_COMMA))
+		k++;
+	w = ahead(p, k);
+	return portion_phrase_at(p, k) || is_kw(w, KW_TONIGHT) || (is_kw(w, KW_AT) && is_kw(ahead(p, k + 1), KW_NIGHT)) ||
+	       (is_kw(w, KW_ON) && ahead(p, k + 1) != NULL);
 }
 
 int qless__when_portion_hour(when_portion portion)

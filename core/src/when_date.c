@@ -75,6 +75,12 @@ static int numeric_date(parser *p, day_part *d)
 	case DATE_SLASH:
 		m = p->day_first ? nd->parts[1] : nd->parts[0];
 		day = p->day_first ? nd->parts[0] : nd->parts[1];
+		if (m > 12 && day >= 1 && day <= 12) {
+			/* only the other order is a date: 27/5/1979, 13/09 (and 5/27 day first) */
+			long t = m;
+			m = day;
+			day = t;
+		}
 		break;
 	case DATE_YMD:
 		y = nd->parts[0];
@@ -118,6 +124,14 @@ static int month_spec(parser *p, const qless_word *after, day_part *d)
 		p->i++;
 		return QLESS_OK;
 	}
+	if ((is_kw(w, KW_THIS) || is_kw(w, KW_NEXT) || is_kw(w, KW_LAST)) && is_month_name(ahead(p, 1))) {
+		/* this september, last november */
+		d->in_month = MONTH_NAMED_RELATIVE;
+		d->delta = is_kw(w, KW_NEXT) ? 1 : is_kw(w, KW_LAST) ? -1 : 0;
+		d->month = ahead(p, 1)->month;
+		p->i += 2;
+		return QLESS_OK;
+	}
 	if (!is_month_name(w))
 		return qless__when_reject(w);
 	d->in_month = MONTH_NAMED;
@@ -138,9 +152,26 @@ static int nth_weekday(parser *p, day_part *d)
 	if (d->nth > (d->wday < 0 ? 31 : 5))
 		return qless__when_word_err("number out of range", w);
 	p->i += 2;
+	if (d->wday < 0 && (is_kw(cur(p), KW_THIS) || is_kw(cur(p), KW_NEXT) || is_kw(cur(p), KW_LAST)) &&
+	    is_kw(ahead(p, 1), KW_WEEK)) {
+		/* 4th day last week: weeks start on Monday, its 1st day */
+		if (d->nth < 1 || d->nth > 7)
+			return qless__when_word_err("number out of range", w);
+		d->kind = DAY_PERIOD;
+		d->unit = KW_WEEK;
+		d->delta = is_kw(cur(p), KW_NEXT) ? 1 : is_kw(cur(p), KW_LAST) ? -1 : 0;
+		d->week_wday = d->nth % 7 + 1;
+		p->i += 2;
+		return 1;
+	}
 	if (is_kw(cur(p), KW_IN) || is_kw(cur(p), KW_OF)) {
 		const qless_word *in = &p->w[p->i++];
 		if (month_spec(p, in, d) != QLESS_OK)
+			return QLESS_EINVAL;
+	} else if ((is_kw(cur(p), KW_THIS) || is_kw(cur(p), KW_NEXT) || is_kw(cur(p), KW_LAST)) &&
+	           (is_month_name(ahead(p, 1)) || is_kw(ahead(p, 1), KW_MONTH))) {
+		/* 3rd thursday this september, first monday next month */
+		if (month_spec(p, what, d) != QLESS_OK)
 			return QLESS_EINVAL;
 	} else if (d->wday < 0) {
 		return cur(p) == NULL ? qless__when_missing("month", what) : qless__when_reject(cur(p));
@@ -246,6 +277,26 @@ static int relative_day(parser *p, day_part *d)
 		d->kind = DAY_PERIOD;
 		d->unit = next->kw;
 		d->delta = delta;
+		if (is_kw(next, KW_WEEK) && cur(p) != NULL && cur(p)->wday >= 0 && cur(p)->kw == KW_NONE &&
+		    cur(p)->error == WORD_OK) {
+			/* last week tuesday */
+			d->week_wday = cur(p)->wday + 1;
+			p->i++;
+		}
+	} else if (is_kw(next, KW_WEEKEND)) {
+		/* this weekend: its start, Saturday 00:00 of this week (next, last: of that week) */
+		d->kind = DAY_PERIOD;
+		d->unit = KW_WEEK;
+		d->delta = delta;
+		d->week_wday = 6 + 1;
+	} else if (is_month_name(next)) {
+		/* this november (its 1st), next march, last november */
+		d->kind = DAY_NTH_WEEKDAY;
+		d->nth = 1;
+		d->wday = -1;
+		d->in_month = MONTH_NAMED_RELATIVE;
+		d->month = next->month;
+		d->delta = delta;
 	} else if (portion_of(next) != PORTION_NONE && !is_kw(next, KW_TONIGHT) && delta <= 0) {
 		/* this evening, last night */
 		d->kind = DAY_OFFSET;
@@ -350,6 +401,16 @@ int qless__when_day_part(parser *p, day_part *d)
 			p->i++;
 		memset(&date, 0, sizeof date);
 		date.check_wday = -1;
+		if ((is_kw(cur(p), KW_THIS) || is_kw(cur(p), KW_NEXT) || is_kw(cur(p), KW_LAST)) &&
+		    is_kw(ahead(p, 1), KW_WEEK)) {
+			/* tuesday last week, friday next week */
+			d->kind = DAY_PERIOD;
+			d->unit = KW_WEEK;
+			d->delta = is_kw(cur(p), KW_NEXT) ? 1 : is_kw(cur(p), KW_LAST) ? -1 : 0;
+			d->week_wday = w->wday + 1;
+			p->i += 2;
+			return 1;
+		}
 		if ((rc = date_read(p, &date)) < 0)
 			return rc;
 		if (rc == 0) {

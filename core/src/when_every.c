@@ -35,6 +35,8 @@ static int times_read(parser *p, cron_parts *c, int max)
 			return (at != NULL || c->ntimes > 0) ? qless__when_reject(cur(p)) : QLESS_OK;
 		if (t.c.has_zone)
 			return qless__when_word_err("time zone offsets are not allowed in recurring times", t.word);
+		if (t.c.fraction != 0)
+			return qless__when_word_err("fractions of a second are not allowed in recurring times", t.word);
 		if (c->ntimes > 0 && (t.c.minute != c->times[0].c.minute || t.c.second != c->times[0].c.second))
 			return qless__when_word_err("times need the same minute and second", t.word);
 		if (c->ntimes < 24)

@@ -25,7 +25,7 @@ static int starts_duration(const parser *p)
 		return !is_kw(next, KW_PAST);
 	if (!w->is_number)
 		return 0;
-	return !(is_ampm(next) || portion_phrase_at(p, 1) || is_kw(next, KW_OF) || qless__when_clock_relation(p, 0) ||
+	return !(is_ampm(next) || qless__when_hour_before(p, 1) || is_kw(next, KW_OF) || qless__when_clock_relation(p, 0) ||
 	         is_kw(next, KW_OCLOCK) || (next != NULL && next->month > 0 && next->kw == KW_NONE));
 }
 
@@ -81,8 +81,70 @@ static int relative_time_of_day(parser *p, const when_dur *d, double *at)
 	}
 	if (t.c.has_zone)
 		return qless__when_word_err("time zone offsets are not allowed after a duration", t.word);
-	*at = qless__floor(*at / 86400) * 86400 + t.c.hour * 3600.0 + t.c.minute * 60.0 + t.c.second;
+	*at = qless__floor(*at / 86400) * 86400 + t.c.hour * 3600.0 + t.c.minute * 60.0 + t.c.second + t.c.fraction;
 	return QLESS_OK;
+}
+
+/* The direction word(s) of a counted or relative phrase at p: -1 ago,
+ * 1 hence, later or from now (*words: how many), 0 none. */
+static int direction_at(const parser *p, size_t *words)
+{
+	const qless_word *w = cur(p);
+	*words = 1;
+	if (is_kw(w, KW_AGO))
+		return -1;
+	if (is_kw(w, KW_HENCE) || is_kw(w, KW_LATER))
+		return 1;
+	*words = 2;
+	return is_kw(w, KW_FROM) && is_kw(ahead(p, 1), KW_NOW) ? 1 : 0;
+}
+
+/* N weekends|mornings|afternoons|evenings|nights ago|hence|from now: the
+ * start of the Nth such period before or after now (a weekend starts on
+ * Saturday 00:00, a portion at its hour): "2 weekends ago", "5 mornings
+ * hence". 1, 0 (not this form, nothing read) or -1. */
+static int counted(parser *p, double *at)
+{
+	static const struct { qless_kw one, many; int hour; } KINDS[] = {
+		{ KW_WEEKEND, KW_WEEKENDS, -1 }, { KW_MORNING, KW_MORNINGS, WHEN_MORNING_HOUR },
+		{ KW_AFTERNOON, KW_AFTERNOONS, WHEN_AFTERNOON_HOUR }, { KW_EVENING, KW_EVENINGS, WHEN_EVENING_HOUR },
+		{ KW_NIGHT, KW_NIGHTS, WHEN_NIGHT_HOUR },
+	};
+	const qless_word *w = cur(p), *u = ahead(p, 1);
+	size_t save = p->i, words;
+	int hour = 0, found = 0, dir;
+	if (w == NULL || u == NULL || w->error != WORD_OK ||
+	    !((w->is_number && w->is_int) || is_kw(w, KW_A) || is_kw(w, KW_AN)))
+		return 0;
+	for (size_t k = 0; k < sizeof KINDS / sizeof KINDS[0]; k++) {
+		if (is_kw(u, KINDS[k].one) || is_kw(u, KINDS[k].many)) {
+			hour = KINDS[k].hour;
+			found = 1;
+		}
+	}
+	p->i += 2;
+	if (!found || (dir = direction_at(p, &words)) == 0) {
+		p->i = save;
+		return 0;
+	}
+	p->i += words;
+	double n = w->is_number ? w->number : 1;
+	if (n < 1 || n > 100000)
+		return qless__when_word_err("number out of range", w);
+	int64_t today = (int64_t)qless__floor(p->now / 86400);
+	double period = hour < 0 ? 7 * 86400.0 : 86400.0;
+	/* the start on or before today: this Saturday's (or the last), today's portion */
+	double t = hour < 0 ? (double)(today - (qless__weekday(today) + 1) % 7) * 86400 : today * 86400.0 + hour * 3600.0;
+	if (dir > 0) {
+		while (t <= p->now)
+			t += period;
+	} else if (t >= p->now) {
+		t -= period;
+	}
+	*at = t + dir * (n - 1) * period;
+	if (!(*at >= WHEN_TIME_MIN && *at < WHEN_TIME_END))
+		return qless__when_word_err("time outside years 0000-9999", w);
+	return 1;
 }
 
 /* [in] duration [ago | hence | later | from now | (from|after|before) time],
@@ -106,10 +168,20 @@ static int relative(parser *p, double *at)
 	if (in != NULL || tail == NULL || is_kw(tail, KW_AT))
 		return qless__when_shift(p->now, &d, 1, first, at) != QLESS_OK ? QLESS_EINVAL
 		                                                               : relative_time_of_day(p, &d, at);
-	if (is_kw(tail, KW_AGO) || is_kw(tail, KW_HENCE) || is_kw(tail, KW_LATER) ||
-	    (is_kw(tail, KW_FROM) && is_kw(ahead(p, 1), KW_NOW))) {
-		int dir = is_kw(tail, KW_AGO) ? -1 : 1;
-		p->i += is_kw(tail, KW_FROM) ? 2 : 1;
+	size_t words;
+	int dir = direction_at(p, &words);
+	if (dir != 0) {
+		const qless_word *next;
+		p->i += words;
+		next = cur(p);
+		if (next != NULL && next->error == WORD_OK && !is_kw(next, KW_AT) && !is_kw(next, KW_COMMA) &&
+		    !is_kw(next, KW_PLUS) && !is_kw(next, KW_MINUS) && !is_kw(next, KW_NOON) &&
+		    !is_kw(next, KW_MIDNIGHT) && !next->is_clock && !next->is_number) {
+			/* from a day instead of now: "3 years ago tomorrow", "3 months ago saturday at 5pm" */
+			if ((rc = instant(p, &anchor)) != QLESS_OK)
+				return rc;
+			return qless__when_shift(anchor, &d, dir, first, at);
+		}
 		return qless__when_shift(p->now, &d, dir, first, at) != QLESS_OK ? QLESS_EINVAL
 		                                                                  : relative_time_of_day(p, &d, at);
 	}
@@ -169,8 +241,9 @@ static int absolute(parser *p, double *at)
 		} else {
 			is_day = 1;
 			if ((rc = qless__when_day_part(p, &nd)) == 0) {
+				/* after today, tomorrow or tonight a number is a time: "tonight 7", "this day 1800" */
 				is_day = 0;
-				rc = qless__when_time(p, 0, &nt);
+				rc = qless__when_time(p, p->n == 1 || (have_day && !have_time && d.kind == DAY_OFFSET), &nt);
 			}
 			if (rc == 0 || (rc > 0 && (is_day ? have_day : have_time)))
 				return qless__when_reject(w);
@@ -201,9 +274,10 @@ static int absolute(parser *p, double *at)
 	double z = t.c.has_zone ? t.c.zone : 0;
 	double local = p->now + z;
 	int64_t today = (int64_t)qless__floor(local / 86400);
-	double tod_s = have_time ? t.c.hour * 3600.0 + t.c.minute * 60.0 + t.c.second : 0;
+	double tod_s = have_time ? t.c.hour * 3600.0 + t.c.minute * 60.0 + t.c.second + t.c.fraction : 0;
 	if ((rc = qless__when_resolve(&d, tod_s, today, local, &date)) != QLESS_OK)
 		return rc;
+	qless__when_weekday_warning(&d, date, p->warning);
 	*at = (double)date * 86400 + tod_s - z;
 	if (!(*at >= WHEN_TIME_MIN && *at < WHEN_TIME_END))
 		return qless__when_word_err("time outside years 0000-9999", d.word ? d.word : t.word);
@@ -220,6 +294,13 @@ static int instant(parser *p, double *at)
 		p->i++;
 	} else if (clock_period(p, at)) {
 		rc = QLESS_OK;
+	} else if ((rc = counted(p, at)) != 0) {
+		if (rc < 0)
+			return QLESS_EINVAL;
+	} else if (p->n == 1 && w->error == WORD_OK && w->is_number && w->is_int && w->digits <= 2) {
+		/* a number alone is an hour, as after "at": "5" = 05:00 */
+		if ((rc = absolute(p, at)) != QLESS_OK)
+			return rc;
 	} else if (is_kw(w, KW_IN) || starts_duration(p)) {
 		if ((rc = relative(p, at)) != QLESS_OK)
 			return rc;

@@ -18,6 +18,8 @@
 /* Ten thousand years: more months than any printable time is apart. */
 #define WHEN_MAX_MONTHS 120000
 
+#define WHEN_WARNING_SIZE QLESS_WHEN_WARNING_SIZE
+
 /* The readers of parts return 1 (read, words consumed), 0 (not this part,
  * nothing consumed) or QLESS_EINVAL (-1) with the message recorded. */
 typedef struct parser {
@@ -25,6 +27,7 @@ typedef struct parser {
 	size_t n, i;
 	double now;
 	int day_first;              /* a/b/c is d/m/y (QLESS_WHEN_DAY_FIRST), else m/d/y */
+	char warning[WHEN_WARNING_SIZE]; /* what was read in a way the text may not mean; "" */
 } parser;
 
 typedef struct tod {
@@ -113,6 +116,10 @@ int qless__when_shift(double t, const when_dur *d, int sign, const qless_word *w
 int qless__when_time(parser *p, int after_at, tod *out);
 /* 1 when the words k ahead are N|quarter past|to|after|before H (a time, not a duration). */
 int qless__when_clock_relation(const parser *p, size_t k);
+/* 1 when the words k ahead make a bare number before them an hour: a
+ * portion ("in the evening", "at night", "tonight") or "on" a day
+ * ("5 on may 28"). */
+int qless__when_hour_before(const parser *p, size_t k);
 /* The hour portion stands for, and t moved into portion when it is bare
  * ("evening at 7" = 19:00). */
 int qless__when_portion_hour(when_portion portion);
@@ -153,7 +160,8 @@ typedef enum day_kind {
 typedef enum month_ref {
 	MONTH_NEXT_FOUND = 0,       /* the first month from today's where it is not passed */
 	MONTH_NAMED,                /* month (and year when not 0) */
-	MONTH_RELATIVE              /* today's month + delta */
+	MONTH_RELATIVE,             /* today's month + delta */
+	MONTH_NAMED_RELATIVE        /* this (delta 0), next (1) or last (-1) month named */
 } month_ref;
 
 typedef struct day_part {
@@ -162,6 +170,7 @@ typedef struct day_part {
 	int64_t year;               /* 0: none written */
 	int64_t days;               /* DAY_FIXED: the date; DAY_OFFSET: the offset */
 	qless_kw unit;              /* DAY_PERIOD: KW_WEEK, KW_MONTH or KW_YEAR */
+	int week_wday;              /* DAY_PERIOD of a week: that weekday + 1 in it ("tuesday last week"); 0: its start */
 	int delta;                  /* DAY_PERIOD, MONTH_RELATIVE: -1 last, 0 this, 1 next */
 	int at_end;                 /* DAY_PERIOD: its last day */
 	month_ref in_month;
@@ -178,6 +187,9 @@ int qless__when_day_part(parser *p, day_part *d);
  * and local (now + zone) are; QLESS_OK and *date, or QLESS_EINVAL
  * (when_resolve.c). */
 int qless__when_resolve(const day_part *d, double tod_s, int64_t today, double local, int64_t *date);
+/* A weekday written with a date that is not the date's: the date wins, and
+ * the warning (size WHEN_WARNING_SIZE) says so; "" when they agree. */
+void qless__when_weekday_warning(const day_part *d, int64_t date, char *warning);
 
 /* The two kinds of text, from the current word; QLESS_OK and *r. */
 int qless__when_oneoff(parser *p, qless_when *r);

@@ -1,7 +1,7 @@
 /* The dates of day parts (qless__when_resolve): the first date of a
  * kind that has not passed at the time of day given, on the wall clock of
- * the text's zone; refusals for an nth weekday a month lacks and for a
- * weekday that is not the date's. */
+ * the text's zone; refusals for an nth weekday a month lacks, and the
+ * warning for a weekday that is not the date's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +53,8 @@ static int64_t period_day(const day_part *d, int64_t today)
 	case KW_WEEK:
 		/* weeks start on Monday */
 		start = today - (qless__weekday(today) + 6) % 7 + 7 * (int64_t)d->delta;
+		if (d->week_wday > 0)
+			return start + (d->week_wday - 1 + 6) % 7;
 		return d->at_end ? start + 6 : start;
 	case KW_MONTH:
 		start = qless__add_months(qless__days(y, m, 1), d->delta);
@@ -81,6 +83,14 @@ static int resolve_nth(const day_part *d, double tod_s, int64_t today, double lo
 	int64_t index = month_index(today);
 	if (d->in_month == MONTH_RELATIVE) {
 		index += d->delta;
+	} else if (d->in_month == MONTH_NAMED_RELATIVE) {
+		/* this: in this year; next: the first after this month; last: the last before it */
+		int64_t y = qless__floordiv(index, 12), named = y * 12 + d->month - 1;
+		if (d->delta > 0 && named <= index)
+			named += 12;
+		else if (d->delta < 0 && named >= index)
+			named -= 12;
+		index = named;
 	} else if (d->in_month == MONTH_NAMED && d->year > 0) {
 		index = d->year * 12 + d->month - 1;
 	} else if (d->in_month == MONTH_NAMED) {
@@ -122,27 +132,26 @@ static int resolve_dom(const day_part *d, double tod_s, int64_t today, double lo
 	return qless__when_word_err("invalid date", d->word);
 }
 
-/* The weekday written with a date must be the date's. */
-static int check_weekday(const day_part *d, int64_t date)
+void qless__when_weekday_warning(const day_part *d, int64_t date, char *warning)
 {
-	char reason[160];
 	int64_t y;
 	int m, dd, len;
+	warning[0] = '\0';
 	if (d->check_wday < 0 || qless__weekday(date) == d->check_wday)
-		return QLESS_OK;
+		return;
 	qless__civil(date, &y, &m, &dd);
-	len = snprintf(reason, sizeof reason, "%04lld-%02d-%02d is a %s, not a %s", (long long)y, m, dd,
+	len = snprintf(warning, WHEN_WARNING_SIZE, "%04lld-%02d-%02d is a %s, not a %s", (long long)y, m, dd,
 	               WDAY_NAMES[qless__weekday(date)], WDAY_NAMES[d->check_wday]);
 	if (d->kind == DAY_MONTH_DAY) {
 		/* no year written: say when it is one */
 		for (int64_t k = y + 1; k <= y + 40; k++) {
 			if (dd <= qless__month_len(k, m) && qless__weekday(qless__days(k, m, dd)) == d->check_wday) {
-				snprintf(reason + len, sizeof reason - (size_t)len, " (it is in %lld)", (long long)k);
+				len += snprintf(warning + len, WHEN_WARNING_SIZE - (size_t)len, " (it is in %lld)", (long long)k);
 				break;
 			}
 		}
 	}
-	return qless__when_word_err(reason, d->wday_word);
+	snprintf(warning + len, WHEN_WARNING_SIZE - (size_t)len, "; the date is used");
 }
 
 int qless__when_resolve(const day_part *d, double tod_s, int64_t today, double local, int64_t *date)
@@ -201,5 +210,5 @@ int qless__when_resolve(const day_part *d, double tod_s, int64_t today, double l
 		rc = resolve_nth(d, tod_s, today, local, date);
 		break;
 	}
-	return rc != QLESS_OK ? rc : check_weekday(d, *date);
+	return rc;
 }

@@ -27,7 +27,9 @@ static const struct { const char *word; qless_kw kw; } KEYWORDS[] = {
 	{ "till", KW_TO }, { "o'clock", KW_OCLOCK }, { "oclock", KW_OCLOCK }, { "+", KW_PLUS }, { "plus", KW_PLUS },
 	{ "-", KW_MINUS }, { "minus", KW_MINUS }, { "end", KW_END }, { "start", KW_START },
 	{ "beginning", KW_START }, { "tonight", KW_TONIGHT }, { "morning", KW_MORNING },
-	{ "afternoon", KW_AFTERNOON }, { "evening", KW_EVENING }, { "night", KW_NIGHT },
+	{ "afternoon", KW_AFTERNOON }, { "evening", KW_EVENING }, { "night", KW_NIGHT }, { "@", KW_AT },
+	{ "weekends", KW_WEEKENDS }, { "mornings", KW_MORNINGS }, { "afternoons", KW_AFTERNOONS },
+	{ "evenings", KW_EVENINGS }, { "nights", KW_NIGHTS }, { "prior", KW_PRIOR },
 };
 
 static const struct { const char *word; double seconds; int months; } UNITS[] = {
@@ -36,6 +38,7 @@ static const struct { const char *word; double seconds; int months; } UNITS[] = 
 	{ "h", 3600, 0 }, { "hr", 3600, 0 }, { "hrs", 3600, 0 }, { "hour", 3600, 0 }, { "hours", 3600, 0 },
 	{ "d", 86400, 0 }, { "day", 86400, 0 }, { "days", 86400, 0 },
 	{ "w", 604800, 0 }, { "wk", 604800, 0 }, { "wks", 604800, 0 }, { "week", 604800, 0 }, { "weeks", 604800, 0 },
+	{ "fortnight", 1209600, 0 }, { "fortnights", 1209600, 0 },
 	{ "mo", 0, 1 }, { "mos", 0, 1 }, { "month", 0, 1 }, { "months", 0, 1 },
 	{ "yr", 0, 12 }, { "yrs", 0, 12 }, { "year", 0, 12 }, { "years", 0, 12 },
 };
@@ -47,7 +50,7 @@ static const char *const MONTHS[12] = {
 	"january", "february", "march", "april", "may", "june", "july",
 	"august", "september", "october", "november", "december",
 };
-/* Numbers spelled out: 1-19 and the tens, as cardinals and ordinals;
+/* Numbers spelled out: 1-19 and the tens to ninety, as cardinals and ordinals;
  * "twenty-one", "twenty one" and "thirty-first" are put together. */
 static const char *const CARDINALS[20] = {
 	"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -60,7 +63,8 @@ static const char *const ORDINALS[20] = {
 };
 static const struct { const char *cardinal, *ordinal; int value; } TENS[] = {
 	{ "twenty", "twentieth", 20 }, { "thirty", "thirtieth", 30 }, { "forty", "fortieth", 40 },
-	{ "fifty", "fiftieth", 50 },
+	{ "fifty", "fiftieth", 50 }, { "sixty", "sixtieth", 60 }, { "seventy", "seventieth", 70 },
+	{ "eighty", "eightieth", 80 }, { "ninety", "ninetieth", 90 },
 };
 
 static int is_digit(char c)
@@ -97,7 +101,7 @@ static int read_number(const char **p, const char *end, double *v)
 	return 1;
 }
 
-/* A number spelled out (1-59; ordinals to fifty-ninth): 1 and *value,
+/* A number spelled out (1-99; ordinals to ninety-ninth): 1 and *value,
  * *ordinal set when it is an ordinal. */
 static int spelled_number(const char *lw, size_t n, int *value, int *ordinal)
 {
@@ -128,9 +132,25 @@ static int spelled_number(const char *lw, size_t n, int *value, int *ordinal)
 	return 0;
 }
 
+/* A weekday or month abbreviated with a dot ("aug.", "thurs."): the
+ * abbreviation's length, else n. Full names keep their dot (unknown). */
+static size_t abbreviation(const char *lw, size_t n)
+{
+	static const char *const LONGER[] = { "sept", "tues", "thur", "thurs" };
+	if (n < 4 || lw[n - 1] != '.')
+		return n;
+	if (n == 4)
+		return 3;
+	for (size_t i = 0; i < sizeof LONGER / sizeof LONGER[0]; i++)
+		if (word_is(lw, n - 1, LONGER[i]))
+			return n - 1;
+	return n;
+}
+
 static void classify_names(qless_word *w, const char *lw, size_t n)
 {
 	int value, ordinal;
+	size_t an = abbreviation(lw, n);
 	for (size_t i = 0; i < sizeof KEYWORDS / sizeof KEYWORDS[0]; i++)
 		if (word_is(lw, n, KEYWORDS[i].word))
 			w->kw = KEYWORDS[i].kw;
@@ -141,16 +161,16 @@ static void classify_names(qless_word *w, const char *lw, size_t n)
 		}
 	}
 	for (int i = 0; i < 7; i++)
-		if (word_is(lw, n, WEEKDAYS[i]) || (n == 3 && memcmp(lw, WEEKDAYS[i], 3) == 0))
+		if (word_is(lw, n, WEEKDAYS[i]) || (an == 3 && memcmp(lw, WEEKDAYS[i], 3) == 0))
 			w->wday = i;
-	if (word_is(lw, n, "tues"))
+	if (word_is(lw, an, "tues"))
 		w->wday = 2;
-	if (word_is(lw, n, "thur") || word_is(lw, n, "thurs"))
+	if (word_is(lw, an, "thur") || word_is(lw, an, "thurs"))
 		w->wday = 4;
 	for (int i = 0; i < 12; i++)
-		if (word_is(lw, n, MONTHS[i]) || (n == 3 && memcmp(lw, MONTHS[i], 3) == 0))
+		if (word_is(lw, n, MONTHS[i]) || (an == 3 && memcmp(lw, MONTHS[i], 3) == 0))
 			w->month = i + 1;
-	if (word_is(lw, n, "sept"))
+	if (word_is(lw, an, "sept"))
 		w->month = 9;
 	if (spelled_number(lw, n, &value, &ordinal)) {
 		if (ordinal) {
@@ -216,7 +236,7 @@ static int numeric_date(const char *lw, size_t n, qless_numdate *d)
 	memset(d, 0, sizeof *d);
 	for (int part = 0; part < 3 && p < end; part++) {
 		if (part > 0) {
-			if (sep == 0 && (*p == '/' || *p == '.' || *p == '-'))
+			if (sep == 0 && (*p == '/' || *p == '.' || *p == '-' || (*p == ':' && len[0] == 4)))
 				sep = *p;
 			if (*p++ != sep)
 				return 0;
@@ -230,7 +250,8 @@ static int numeric_date(const char *lw, size_t n, qless_numdate *d)
 		d->parts[part] = x;
 		d->nparts = part + 1;
 	}
-	if (p != end || sep == 0 || (d->nparts == 2 && sep != '/' && !(sep == '-' && len[0] == 4)))
+	if (p != end || sep == 0 || (d->nparts == 2 && sep != '/' && !(sep == '-' && len[0] == 4)) ||
+	    (sep == ':' && d->nparts != 3))
 		return 0;
 	if (len[0] == 4 && d->nparts == 2 && len[1] <= 2) {
 		/* 2027-06, 2027/6: a year and a month, its 1st */
@@ -295,22 +316,34 @@ static int clock_parse(const char *lw, size_t n, qless_clock *c)
 			c->hour = c->hour * 10 + (p[i] - '0');
 		p += k;
 	}
-	for (int part = 0; part < 2 && p + 2 < end && *p == ':'; part++) {
-		if (!is_digit(p[1]) || !is_digit(p[2]))
+	/* :MM then :SS (or .SS: "15:30.30"), one digit each allowed ("0:0:0am") */
+	int parts = 0;
+	for (; parts < 2 && p + 1 < end && (*p == ':' || (parts == 1 && *p == '.')); parts++) {
+		int two = p + 2 < end && is_digit(p[2]);
+		if (!is_digit(p[1]) || (*p == '.' && !two))
 			return 0;
-		int v = (p[1] - '0') * 10 + (p[2] - '0');
-		if (part == 0)
+		int v = two ? (p[1] - '0') * 10 + (p[2] - '0') : p[1] - '0';
+		if (parts == 0)
 			c->minute = v;
 		else
 			c->second = v;
 		colon = 1;
-		p += 3;
+		p += two ? 3 : 2;
+	}
+	if (parts == 2 && p + 1 < end && *p == '.' && is_digit(p[1])) {
+		/* a fraction of the second: "5:32:19.764" */
+		double scale = 1;
+		for (p++; p < end && is_digit(*p); p++) {
+			scale /= 10;
+			c->fraction += (*p - '0') * scale;
+		}
 	}
 	if (suffix > 0) {
 		if (p != end)
 			return 0;
 		c->ampm = kw;
-		if (c->hour < 1 || c->hour > 12)
+		/* 0am is midnight too ("00:00:00am"); 0pm is nothing */
+		if (c->hour > 12 || (c->hour == 0 && kw != KW_AM))
 			return 0;
 		c->hour = c->hour % 12 + (c->ampm == KW_PM ? 12 : 0);
 	} else if (p < end) {
@@ -367,6 +400,12 @@ static void classify_shapes(qless_word *w, const char *lw, size_t n)
 			w->error = WORD_BAD_TIME;
 		return;
 	}
+	if ((lw[0] == '+' || lw[0] == '-') && (n == 5 || n == 6) && is_digit(lw[1]) &&
+	    qless__zone_parse(lw, n, &w->zone)) {
+		/* a zone after a clock time: "22:11:35 +0100" */
+		w->is_zone = 1;
+		return;
+	}
 	if (!is_digit(lw[0]))
 		return;
 	switch ((w->iso = qless__iso_parse(lw, n, &w->iso_value))) {
@@ -414,7 +453,7 @@ int qless__word_known(const qless_word *w)
 {
 	return w->kw != KW_NONE || w->unit > 0 || w->wday >= 0 || w->month > 0 || w->ordinal > 0 ||
 	       w->is_number || w->is_compact || w->is_clock || w->iso != QLESS_ISO_NONE || w->is_epoch ||
-	       w->months > 0 || w->date.form != DATE_NONE || w->minute_mark > 0 || w->error != WORD_OK;
+	       w->months > 0 || w->date.form != DATE_NONE || w->minute_mark > 0 || w->is_zone || w->error != WORD_OK;
 }
 
 static void classify(qless_word *w, char *lw)
@@ -459,6 +498,88 @@ static size_t join_tens(qless_word *words, size_t n)
 	return out;
 }
 
+/* The multiplier a scale word spelled out stands for, else 0. */
+static double scale_of(const qless_word *w)
+{
+	static const struct { const char *word; double value; } SCALES[] = {
+		{ "hundred", 100 }, { "thousand", 1e3 }, { "million", 1e6 },
+	};
+	for (size_t i = 0; i < sizeof SCALES / sizeof SCALES[0]; i++) {
+		size_t k = strlen(SCALES[i].word), j = 0;
+		while (w->len == k && j < k && (w->text[j] | 0x20) == SCALES[i].word[j])
+			j++;
+		if (w->len == k && j == k)
+			return SCALES[i].value;
+	}
+	return 0;
+}
+
+static int is_spelled_cardinal(const qless_word *w)
+{
+	return w->is_number && w->is_int && w->digits == 0 && w->number >= 1 && w->number <= 99;
+}
+
+/* A number spelled out with scales at words[i]: "two million eight
+ * hundred and sixty seven thousand five hundred and thirty two" (after
+ * join_tens). "and" only after a scale and before a cardinal; each
+ * thousand or million smaller than the one before. The count of words
+ * taken (0: no scale word, not such a number) and *value. */
+static size_t scaled_number(const qless_word *words, size_t n, size_t i, double *value)
+{
+	double total = 0, group = 0, big = 1e12;
+	size_t k, taken = 0;
+	int last = 0; /* 1 cardinal, 2 hundred, 3 thousand or million, 4 and */
+	for (k = i; k < n; k++) {
+		const qless_word *w = &words[k];
+		double scale = scale_of(w);
+		if (is_spelled_cardinal(w) && last != 1) {
+			group += w->number;
+			last = 1;
+		} else if (scale == 100 && last == 1 && group >= 1 && group <= 99) {
+			group *= 100;
+			last = 2;
+		} else if (scale > 100 && scale < big && (last == 1 || last == 2)) {
+			total += group * scale;
+			group = 0;
+			big = scale;
+			last = 3;
+		} else if (w->kw == KW_AND && (last == 2 || last == 3) && k + 1 < n && is_spelled_cardinal(&words[k + 1])) {
+			last = 4;
+		} else {
+			break;
+		}
+		if (last == 2 || last == 3)
+			taken = k + 1 - i;
+		else if (last == 1 && taken > 0)
+			taken = k + 1 - i;
+	}
+	*value = total + group;
+	return taken;
+}
+
+/* Numbers with scales and "prior to" as one word each. The new count. */
+static size_t join_phrases(qless_word *words, size_t n)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++) {
+		double value;
+		size_t k = 1;
+		words[out] = words[i];
+		if (words[i].kw == KW_PRIOR && i + 1 < n && words[i + 1].kw == KW_TO) {
+			k = 2;
+			words[out].kw = KW_TO;
+		} else if (is_spelled_cardinal(&words[i]) && (k = scaled_number(words, n, i, &value)) > 1) {
+			words[out].number = value;
+		} else {
+			k = 1;
+		}
+		words[out].len = (size_t)(words[i + k - 1].text + words[i + k - 1].len - words[out].text);
+		i += k - 1;
+		out++;
+	}
+	return out;
+}
+
 int qless__when_words(const char *text, qless_word **out, size_t *n)
 {
 	size_t count = 0, cap = 0, len = strlen(text);
@@ -479,24 +600,20 @@ int qless__when_words(const char *text, qless_word **out, size_t *n)
 			p++;
 		if (*p == '\0')
 			break;
+		/* a word ends at a blank or a comma; each comma is a word ("Jan 1,2010") */
 		const char *s = p;
-		while (*p != '\0' && !is_space(*p))
+		if (*p == ',')
 			p++;
-		size_t wlen = (size_t)(p - s);
-		int comma = wlen > 1 && s[wlen - 1] == ',';
+		else
+			while (*p != '\0' && !is_space(*p) && *p != ',')
+				p++;
 		words[count].text = s;
-		words[count].len = wlen - (size_t)comma;
+		words[count].len = (size_t)(p - s);
 		words[count].column = (int)(s - text) + 1;
 		classify(&words[count++], lw);
-		if (comma) {
-			words[count].text = s + wlen - 1;
-			words[count].len = 1;
-			words[count].column = (int)(s - text) + (int)wlen;
-			classify(&words[count++], lw);
-		}
 	}
 	free(lw);
-	*n = join_tens(words, count);
+	*n = join_phrases(words, join_tens(words, count));
 	*out = words;
 	return 0;
 }

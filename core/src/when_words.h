@@ -16,7 +16,9 @@ typedef enum qless_kw {
 	/* relative times, this/next/last, day portions and clock spellings */
 	KW_YESTERDAY, KW_AGO, KW_HENCE, KW_LATER, KW_FROM, KW_BEFORE, KW_AFTER, KW_THIS,
 	KW_HALF, KW_QUARTER, KW_PAST, KW_TO, KW_OCLOCK, KW_PLUS, KW_MINUS, KW_END, KW_START,
-	KW_TONIGHT, KW_MORNING, KW_AFTERNOON, KW_EVENING, KW_NIGHT
+	KW_TONIGHT, KW_MORNING, KW_AFTERNOON, KW_EVENING, KW_NIGHT,
+	/* counted days ("2 weekends ago", "5 mornings hence") and "prior to" */
+	KW_WEEKENDS, KW_MORNINGS, KW_AFTERNOONS, KW_EVENINGS, KW_NIGHTS, KW_PRIOR
 } qless_kw;
 
 /* Day portions, by the hour each stands for when no time is given. */
@@ -32,6 +34,7 @@ typedef enum qless_word_error {
 
 typedef struct qless_clock {
 	int hour, minute, second;   /* 24-hour, am/pm applied */
+	double fraction;            /* of the second: 19.764 gives 0.764 */
 	int ampm;                   /* 0, or KW_AM / KW_PM when attached */
 	int has_zone, zone;         /* zone: seconds east of UTC */
 } qless_clock;
@@ -76,11 +79,13 @@ typedef struct qless_word {
 	int is_epoch;
 	double epoch;
 	int minute_mark;            /* ":30" (past every hour): the minute + 1, else 0 */
+	int is_zone, zone;          /* "+0100", "-05:00" alone: seconds east of UTC */
 	qless_word_error error;
 } qless_word;
 
-/* Splits text into words (a trailing "," is a word of its own; "twenty
- * one" and "twenty first" become one word) and classifies them. *out
+/* Splits text into words (each "," is a word of its own; "twenty one",
+ * "twenty first", "two hundred and five" and "prior to" become one word)
+ * and classifies them. *out
  * owned (free); *n words. -1 when out of memory. */
 int qless__when_words(const char *text, qless_word **out, size_t *n);
 /* 1 when the word plays any role of the vocabulary. */

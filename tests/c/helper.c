@@ -39,7 +39,13 @@ static void read_state(void)
 	}
 	fclose(f);
 	socket_[strcspn(socket_, "\r\n")] = '\0';
-	snprintf(url_, sizeof url_, "redis://127.0.0.1:%d/0", port_);
+	/* QLESS_TEST_URL: the suite's clients go there (the tls suite runs it
+	 * over rediss://); raw connections stay on the plain port. */
+	const char *over = getenv("QLESS_TEST_URL");
+	if (over && *over)
+		snprintf(url_, sizeof url_, "%s", over);
+	else
+		snprintf(url_, sizeof url_, "redis://127.0.0.1:%d/0", port_);
 }
 
 int th_port(void) { read_state(); return port_; }

@@ -559,6 +559,139 @@ static void test_thread_names(void)
 	qless_client_free(c);
 }
 
+/* Calls of the protocol (FCALL or EVALSHA, whichever the library uses) the
+ * fixture has served, from INFO commandstats. */
+static long long protocol_calls(void)
+{
+	redisReply *r = th_cmd("INFO commandstats");
+	long long total = 0;
+	const char *names[] = { "cmdstat_fcall:calls=", "cmdstat_evalsha:calls=" };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	for (int i = 0; i < 2; i++) {
+		const char *at = strstr(r->str, names[i]);
+		if (at != NULL)
+			total += atoll(at + strlen(names[i]));
+	}
+	freeReplyObject(r);
+	return total;
+}
+
+/* A thread pool whose threads share the worker's name settles and reserves
+ * for all its slots in one call: 200 jobs on a pool of 4 cost fewer protocol
+ * calls than jobs (a count, not a time), with every outcome as the serial
+ * worker gives it; a job whose code settles it itself is left alone. */
+static void test_pooled_round_trips(void)
+{
+	enum { M = 200 };
+	rig r;
+	rig_open(&r, "rt");
+	qless_client *c = r.c;
+	char *jids[M];
+	const char *klass[] = { "Ok", "Boom", "Again", "Self" };
+	qless_put_options po = QLESS_PUT_OPTIONS_INIT;
+	po.retries = 0; /* Again: its retry fails it (retries used up) */
+	for (int i = 0; i < M; i++)
+		jids[i] = th_put(c, "rt", klass[i % 20 == 19 ? 3 : i % 10 == 9 ? 1 : i % 10 == 8 ? 2 : 0], NULL, &po);
+	r.o.pool = QLESS_POOL_THREADS;
+	r.o.size = 4;
+	r.o.interval = 0.01;
+	r.o.max_jobs = M;
+	long long before = protocol_calls();
+	TH_OK(qless_worker_run(r.w, &r.o));
+	long long calls = protocol_calls() - before;
+	CU_ASSERT_EQUAL(r.s.calls, M);
+	CU_ASSERT(r.s.most > 1 && r.s.most <= 4);
+	/* Serially: one settle per job. Here: a call settles several. */
+	CU_ASSERT(calls < M);
+	CU_ASSERT(calls < M * 3 / 4);
+	fprintf(stderr, "pooled_round_trips: %lld protocol calls for %d jobs on a pool of 4\n", calls, M);
+	for (int i = 0; i < M; i++) {
+		qless_job *j = get(c, jids[i]);
+		const char *k = qless_job_klass(j);
+		if (strcmp(k, "Boom") == 0) {
+			TH_STREQ(qless_job_state(j), "failed");
+			TH_STREQ(qless_job_failure_group(j), "BoomError");
+		} else if (strcmp(k, "Again") == 0) {
+			TH_STREQ(qless_job_state(j), "failed");
+			TH_STREQ(qless_job_failure_group(j), "AgainError");
+		} else {
+			TH_STREQ(qless_job_state(j), "complete");
+		}
+		qless_job_free(j);
+		qless_free(jids[i]);
+	}
+	rig_close(&r);
+}
+
+/* A job whose lock went to another worker while it ran in the batched pool:
+ * the heartbeat sees the loss and the job is dropped, not settled over the
+ * other worker's run; the rest of the batch settles. */
+static void test_pooled_lock_lost(void)
+{
+	named n = { PTHREAD_MUTEX_INITIALIZER, { "" }, 0, 0, 0 };
+	qless_client *c = th_client("eng");
+	const char *qs[] = { "pl" };
+	qless_worker *w = NULL;
+	char *lose = th_put(c, "pl", "Lose", NULL, NULL), *slow[3];
+	for (int i = 0; i < 3; i++)
+		slow[i] = th_put(c, "pl", "Slow", NULL, NULL);
+	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = named_perform;
+	o.ctx = &n;
+	o.pool = QLESS_POOL_THREADS;
+	o.size = 2;
+	o.interval = 0.01;
+	o.heartbeat = 0.05;
+	o.max_jobs = 5; /* four jobs, Lose twice */
+	TH_OK(qless_worker_run(w, &o));
+	CU_ASSERT_EQUAL(n.lost_seen, 1);
+	CU_ASSERT_EQUAL(n.nnames, 1);
+	TH_STREQ(n.names[0], "eng");
+	qless_job *j = get(c, lose);
+	TH_STREQ(qless_job_state(j), "complete");
+	size_t popped = 0;
+	for (size_t i = 0; i < qless_job_history_count(j); i++)
+		popped += strcmp(qless_job_history_what(j, i), "popped") == 0;
+	CU_ASSERT_EQUAL(popped, 2);
+	qless_job_free(j);
+	for (int i = 0; i < 3; i++) {
+		TH_STREQ(qless_job_state(j = get(c, slow[i])), "complete");
+		qless_job_free(j);
+		qless_free(slow[i]);
+	}
+	qless_free(lose);
+	qless_worker_free(w);
+	qless_client_free(c);
+}
+
+/* A stop while the batched pool runs: the jobs handed out finish and are
+ * settled (none left running), nothing more is reserved. */
+static void test_pooled_graceful_stop(void)
+{
+	rig r;
+	rig_open(&r, "pg");
+	char *jids[20];
+	for (int i = 0; i < 20; i++)
+		jids[i] = th_put(r.c, "pg", "Slow", NULL, NULL);
+	r.s.stop_after = 2;
+	r.o.pool = QLESS_POOL_THREADS;
+	r.o.size = 4;
+	r.o.interval = 0.01;
+	TH_OK(qless_worker_run(r.w, &r.o)); /* no max_jobs: returns because of the stop */
+	CU_ASSERT(r.s.calls >= 2 && r.s.calls < 20);
+	int complete = 0;
+	for (int i = 0; i < 20; i++) {
+		qless_job *j = get(r.c, jids[i]);
+		complete += strcmp(qless_job_state(j), "complete") == 0;
+		CU_ASSERT(strcmp(qless_job_state(j), "running") != 0); /* none left held */
+		qless_job_free(j);
+		qless_free(jids[i]);
+	}
+	CU_ASSERT_EQUAL(complete, r.s.calls);
+	rig_close(&r);
+}
+
 CU_TestInfo engine_tests[] = {
 	{ "serial_outcomes", test_serial_outcomes },
 	{ "retry_delay", test_retry_delay },
@@ -571,5 +704,8 @@ CU_TestInfo engine_tests[] = {
 	{ "stop_while_forking", test_stop_while_forking },
 	{ "stop_before_run", test_stop_before_run },
 	{ "thread_names", test_thread_names },
+	{ "pooled_round_trips", test_pooled_round_trips },
+	{ "pooled_lock_lost", test_pooled_lock_lost },
+	{ "pooled_graceful_stop", test_pooled_graceful_stop },
 	CU_TEST_INFO_NULL,
 };

@@ -355,9 +355,78 @@ static void test_refused(void)
 	qless_client_free(c);
 }
 
+/* The due time of the one entry jid. */
+static double due_of(qless_schedule *s, const char *jid)
+{
+	double *t = NULL, at = -1;
+	size_t n = 0;
+	TH_OK(qless_schedule_next_times(&t, &n, s, jid, 1));
+	if (n == 1)
+		at = t[0];
+	qless_free(t);
+	return at;
+}
+
+/* qless_schedule_put reads a/b/c dates day first when asked (a version 1
+ * struct, without day_first, month first), and leaves the warning of its
+ * text, not of an earlier parse, for qless_when_warning(). */
+static void test_put_day_first_warning(void)
+{
+	qless_client *c = th_client("w");
+	qless_schedule *s = NULL;
+	qless_schedule_add_options o = QLESS_SCHEDULE_ADD_OPTIONS_INIT;
+	qless_when w = QLESS_WHEN_INIT;
+	char *jid = NULL;
+	int inserted = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	th_clock_at(c, N);
+	TH_OK(qless_schedule_new(&s, c, Q));
+
+	o.at_text = "4/5/2026 9am";
+	TH_OK(qless_schedule_put(&jid, &inserted, s, "MonthFirst", NULL, &o));
+	CU_ASSERT_EQUAL(due_of(s, jid), 1775379600);   /* 2026-04-05T09:00Z */
+	TH_STREQ(qless_when_warning(), "");
+	qless_free(jid);
+	o.day_first = 1;
+	TH_OK(qless_schedule_put(&jid, &inserted, s, "DayFirst", NULL, &o));
+	CU_ASSERT_EQUAL(due_of(s, jid), 1777885200);   /* 2026-05-04T09:00Z */
+	qless_free(jid);
+	o.version = 1;   /* ends before day_first (still 1 here): month first */
+	o.at_text = "4/5/2026 10am";
+	TH_OK(qless_schedule_put(&jid, &inserted, s, "Version1", NULL, &o));
+	CU_ASSERT_EQUAL(due_of(s, jid), 1775379600 + 3600);
+	qless_free(jid);
+
+	/* a weekday that is not the date's: added at the date, with the warning */
+	qless_schedule_add_options_init(&o, QLESS_SCHEDULE_ADD_OPTIONS_VERSION);
+	o.at_text = "Thu Aug 10 2026 9am";
+	TH_OK(qless_schedule_put(&jid, &inserted, s, "Weekday", NULL, &o));
+	CU_ASSERT(inserted);
+	CU_ASSERT_EQUAL(due_of(s, jid), 1786352400);   /* 2026-08-10T09:00Z, a Monday */
+	TH_STREQ(qless_when_warning(), "2026-08-10 is a Monday, not a Thursday; the date is used");
+	qless_free(jid);
+	/* an add that reads no text leaves no warning behind, nor does a parse's */
+	TH_OK(qless_when_parse(&w, "Thu Aug 10 2026", N));
+	CU_ASSERT_NOT_EQUAL(qless_when_warning()[0], '\0');
+	qless_schedule_add_options_init(&o, QLESS_SCHEDULE_ADD_OPTIONS_VERSION);
+	o.has_in = 1;
+	o.in_seconds = 60;
+	TH_OK(qless_schedule_put(NULL, NULL, s, "Number", NULL, &o));
+	TH_STREQ(qless_when_warning(), "");
+	/* the text adds too */
+	TH_OK(qless_schedule_add_at_text(NULL, NULL, s, "Thu Aug 10 2026 10am", "Text", NULL, NULL));
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_when_warning(), "not a Thursday"));
+	TH_OK(qless_schedule_add_at_text(NULL, NULL, s, "Mon Aug 10 2026 10am", "Agrees", NULL, NULL));
+	TH_STREQ(qless_when_warning(), "");
+
+	qless_schedule_free(s);
+	qless_client_free(c);
+}
+
 CU_TestInfo schedule_text_tests[] = {
 	{ "rules", test_rules },
 	{ "refused", test_refused },
 	{ "rows", test_rows },
+	{ "put_day_first_warning", test_put_day_first_warning },
 	CU_TEST_INFO_NULL,
 };

@@ -101,7 +101,9 @@ static const when_row ROWS[] = {
 	{ "in 1 month", QLESS_WHEN_AT, 1775297730, 0, NULL, NULL, "2026-04-04T10:15:30Z" },
 	{ "in 1.5 months", 0, 0, 0, NULL, "months and years must be whole \"1.5\" at column 4", NULL },
 	{ "in 5 minutes ago", 0, 0, 0, NULL, "unexpected \"ago\" at column 14", NULL },
-	{ "5", 0, 0, 0, NULL, "missing unit after \"5\" at column 1", NULL },
+	{ "5", QLESS_WHEN_AT, 1772686800, 0, NULL, NULL, "2026-03-05T05:00:00Z" },
+	{ "in 5", 0, 0, 0, NULL, "missing unit after \"5\" at column 4", NULL },
+	{ "5 7", 0, 0, 0, NULL, "unexpected \"7\" at column 3", NULL },
 	{ "in", 0, 0, 0, NULL, "missing duration after \"in\" at column 1", NULL },
 	{ "at", 0, 0, 0, NULL, "missing time after \"at\" at column 1", NULL },
 	{ "next", 0, 0, 0, NULL, "missing weekday after \"next\" at column 1", NULL },
@@ -578,6 +580,14 @@ static void test_read_as(void)
 	TH_RC(qless_when_read(&a, "5 minutes", (qless_when_read_as)7, now), QLESS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "qless_when_read: as must be"));
 	TH_RC(qless_when_read(&a, NULL, QLESS_WHEN_READ_AT, now), QLESS_EINVAL);
+	/* the warning of the last read, "" after a failure or a read without one */
+	TH_OK(qless_when_read(&a, "thu aug 10", QLESS_WHEN_READ_AT, now));
+	TH_STREQ(qless_when_warning(), "2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used");
+	TH_RC(qless_when_read(&a, "tomorow", QLESS_WHEN_READ_AT, now), QLESS_EINVAL);
+	TH_STREQ(qless_when_warning(), "");
+	TH_OK(qless_when_read(&a, "thu aug 10", QLESS_WHEN_READ_ANY, now));
+	TH_OK(qless_when_read(&a, "mon aug 10", QLESS_WHEN_READ_ANY, now));
+	TH_STREQ(qless_when_warning(), "");
 }
 
 /* text read at N with flags into *w. */
@@ -620,6 +630,10 @@ static int phrase_holds(const when_phrase *ph, int rc, const qless_when *w, char
 	}
 	if (qless_time_parse(&t, ph->want) != QLESS_OK)
 		return 0;
+	if (strcmp(qless_when_warning(), ph->warning ? ph->warning : "") != 0) {
+		snprintf(why, size, "warning \"%s\"", qless_when_warning());
+		return 0;
+	}
 	return usec(w->at) == usec(t) && w->interval == ph->interval && w->cron[0] == '\0';
 }
 
@@ -784,7 +798,40 @@ static void random_relative(char *text, size_t size, double now, double *want, u
 	double today = floor(now / 86400) * 86400;
 	int ahead = (wday - tm.tm_wday + 7) % 7;
 	amount_text(amount, sizeof amount, n, unit, seed);
-	switch (rand_r(seed) % 9) {
+	switch (rand_r(seed) % 12) {
+	case 9: {
+		/* counted weekends or portions: the nth start found walking day by day */
+		static const char *const KINDS[5][2] = { { "weekend", "weekends" }, { "morning", "mornings" },
+		                                         { "afternoon", "afternoons" }, { "evening", "evenings" },
+		                                         { "night", "nights" } };
+		static const int HOURS[5] = { 0, 9, 15, 19, 22 };
+		int kind = rand_r(seed) % 5, back = rand_r(seed) % 2, found = 0;
+		long count = 1 + n % 20;
+		double day = today + (back ? 86400.0 : -86400.0);
+		snprintf(text, size, "%ld %s %s", count, KINDS[kind][count == 1 ? 0 : 1], back ? "ago" : "from now");
+		for (;; day += back ? -86400.0 : 86400.0) {
+			time_t ds = (time_t)day;
+			struct tm dt;
+			gmtime_r(&ds, &dt);
+			double start = day + HOURS[kind] * 3600.0;
+			if ((kind == 0 && dt.tm_wday != 6) || (back ? start >= now : start <= now))
+				continue;
+			if (++found == count)
+				break;
+		}
+		*want = day + HOURS[kind] * 3600.0;
+		break;
+	}
+	case 10:
+		n %= 60;
+		snprintf(text, size, "%ld fortnight%s %s", n, n == 1 ? "" : "s", n % 2 ? "ago" : "hence");
+		*want = now + (n % 2 ? -1.0 : 1.0) * (double)n * 14 * 86400;
+		break;
+	case 11:
+		n %= 40;
+		snprintf(text, size, "%ld %s ago tomorrow", n, n == 1 ? "year" : "years");
+		*want = months_later(today + 86400.0, -12 * n);
+		break;
 	case 0:
 		snprintf(text, size, "%s from now", amount);
 		*want = moved(now, n, unit);

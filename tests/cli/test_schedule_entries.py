@@ -214,3 +214,26 @@ def test_schedule_add_text_refused_by_meaning(raw, url, r):
             assert "--in: " in line and "at column 3" in line, line
     assert r.dbsize() == 0
 
+
+
+def test_schedule_add_day_first_and_weekday_warning(qless, raw, url, r):
+    """--day-first reads a/b/c as day/month/year (month first without it); a
+    weekday that is not the date's adds the entry at the date and says so on
+    stderr ("warning" with --json); a weekday that agrees says nothing."""
+    month = qless("schedule", "add", "q", "M", "--at", "4/5/2027 9am")[0].strip()
+    day = qless("schedule", "add", "q", "D", "--at", "4/5/2027 9am", "--day-first")[0].strip()
+    assert r.zscore("ql:q:q-scheduled", month) == 1806915600   # 2027-04-05T09:00Z
+    assert r.zscore("ql:q:q-scheduled", day) == 1809421200     # 2027-05-04T09:00Z
+    p = raw("--url", url, "schedule", "add", "q", "W", "--at", "Thu Aug 10 2027 9am")
+    assert p.returncode == 0, p
+    assert p.stderr == ("qless: schedule add: warning: 2027-08-10 is a Tuesday, not a Thursday; "
+                        "the date is used\n")
+    assert r.zscore("ql:q:q-scheduled", p.stdout.strip()) == 1817888400
+    got = json.loads(qless("--json", "schedule", "add", "q", "W2", "--at", "Thu Aug 10 2027 9am")[0])
+    assert got["inserted"] is True and got["next"] == 1817888400
+    assert got["warning"].startswith("2027-08-10 is a Tuesday, not a Thursday")
+    p = raw("--url", url, "schedule", "add", "q", "T", "--at", "Tue Aug 10 2027 9am")
+    assert p.returncode == 0 and p.stderr == "", p
+    assert "warning" not in json.loads(qless("--json", "schedule", "add", "q", "T2", "--in", "1h")[0])
+    assert "--day-first takes no value" in raw("--url", url, "schedule", "add", "q", "K", "--in", "1h",
+                                               "--day-first=1").stderr

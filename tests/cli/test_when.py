@@ -132,3 +132,31 @@ def test_cron_check_invalid_is_a_usage_error(qless, snapshot):
         _, err = qless(*argv, code=2)
         assert err.startswith("qless: cron")
     assert snapshot() == before
+
+
+def test_when_day_first(qless):
+    # month first by default; --day-first reads a/b/c as day/month/year
+    out, _ = qless("when", "3/4/2027", "--from", N_ISO, "--offline")
+    assert out == "at 2027-03-04T00:00:00Z (1804118400)\n"
+    out, _ = qless("when", "3/4/2027", "--day-first", "--from", N_ISO, "--offline")
+    assert out == "at 2027-04-03T00:00:00Z (1806710400)\n"
+    out, _ = qless("when", "3/4/2027", "--day-first", "--json", "--from", N_ISO, "--offline")
+    assert json.loads(out) == {"kind": "at", "at": 1806710400, "interval": 0, "cron": ""}
+    _, err = qless("when", "3/32/2027", "--day-first", "--from", N_ISO, code=2)
+    assert err == 'qless: when: invalid date "3/32/2027" at column 1\n'
+    _, err = qless("when", "now", "--day-first=1", code=2)
+    assert "--day-first takes no value" in err
+
+
+def test_when_warns_when_the_weekday_is_not_the_dates(qless, raw):
+    # the date wins; the warning says so (stderr, or "warning" in --json)
+    p = raw("when", "Thu Aug 10", "--from", N_ISO, "--offline")
+    assert p.returncode == 0 and p.stdout == "at 2026-08-10T00:00:00Z (1786320000)\n", p
+    assert p.stderr == ("qless: when: warning: 2026-08-10 is a Monday, not a Thursday (it is in 2028); "
+                        "the date is used\n")
+    out, _ = qless("when", "Thu Aug 10", "--json", "--from", N_ISO, "--offline")
+    assert json.loads(out) == {"kind": "at", "at": 1786320000, "interval": 0, "cron": "",
+                               "warning": "2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used"}
+    # a weekday that agrees: no warning
+    p = raw("when", "Mon Aug 10", "--from", N_ISO, "--offline")
+    assert p.returncode == 0 and p.stderr == "", p

@@ -48,7 +48,7 @@ static qless_client *client(const char *u)
 static void client_free(qless_client *c)
 {
 	qless__cluster_sync(c);
-	c->ctx = NULL;
+	c->conn = NULL;
 	qless__cluster_free(c->cluster);
 	free(c->url.host);
 	free(c);

@@ -48,6 +48,20 @@ describe("client.schedules", function()
     assert.equal("qless.Schedule(tasks)", tostring(s))
   end)
 
+  it("reads day first when asked, and reports a weekday that is not the date's", function()
+    near(1775379600, zscore("ql:q:tasks-scheduled", s:add("M", nil, { at = "4/5/2026 9am" })))   -- 2026-04-05
+    near(1777885200, zscore("ql:q:tasks-scheduled", s:add("D", nil, { at = "4/5/2026 9am", day_first = true })))
+    assert.has_error(function() s:add("D", nil, { at = "4/5/2026 9am", day_first = 1 }) end)
+    assert.matches("takes no day_first", argument_error(s.add_now, s, "K", nil, { day_first = true }))
+    local jid, inserted, warning = s:add("W", nil, { at = "Thu Aug 10 2026 9am", report = true })
+    assert.is_true(inserted)
+    assert.equal("2026-08-10 is a Monday, not a Thursday; the date is used", warning)
+    near(1786352400, zscore("ql:q:tasks-scheduled", jid))
+    qless.when("Thu Aug 10 2026", N)   -- leaves a warning on the thread that an add without text does not repeat
+    assert.is_nil(select(3, s:add("N", nil, { ["in"] = 60, report = true })))
+    assert.is_nil(select(3, s:add("A", nil, { at = "Mon Aug 10 2026 10am", report = true })))
+  end)
+
   it("adds one-offs after a duration given as seconds or text (BND-1: in)", function()
     for i, delay in ipairs({ 300, "5 minutes", "in 5 minutes", "  IN 5 minutes" }) do
       local jid = s:add("K", { i = i }, { ["in"] = delay })
@@ -230,6 +244,18 @@ describe("qless.when, cron_next and unique puts", function()
     assert.matches("qless.when: text must be a string", H.raises(qless.when, 5))
     assert.matches("qless.when: now must be a number", H.raises(qless.when, "now", "later"))
     near(qless.time(), qless.when("now").at, 5)
+  end)
+
+  it("reads day first when asked and warns of a weekday that is not the date's", function()
+    assert.equal(1804118400, qless.when("3/4/2027", N).at)
+    assert.equal(1806710400, qless.when("3/4/2027", N, { day_first = true }).at)
+    assert.is_nil(qless.when("3/4/2027", N).warning)
+    assert.same({ kind = "at", at = 1786320000, interval = 0, cron = "",
+                  warning = "2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used" },
+                qless.when("Thu Aug 10", N))
+    assert.is_nil(qless.when("Mon Aug 10", N).warning)
+    assert.matches("qless.when: day_first must be a boolean", H.raises(qless.when, "now", N, { day_first = 1 }))
+    assert.matches("qless.when: unknown option dayfirst", H.raises(qless.when, "now", N, { dayfirst = true }))
   end)
 
   it("lists cron fire times and cron templates' due times", function()

@@ -49,6 +49,28 @@ final class ScheduleTest extends QlessTestCase
         $this->assertSame('waiting', $this->redis('hget', "ql:j:$now", 'state'), '"now" runs at once');
     }
 
+    /** dayFirst reads a/b/c as day/month/year; a weekday that is not the date's is added at the date, and
+     *  lastWarning() says so. */
+    public function testDayFirstAndTheWeekdayWarning(): void
+    {
+        $at = fn(string $jid) => (float)$this->redis('zscore', 'ql:q:tasks-scheduled', $jid);
+        $this->assertEqualsWithDelta(1775379600, $at($this->sched->add('M', null, ['at' => '4/5/2026 9am'])), 1);
+        $this->assertEqualsWithDelta(1777885200,
+            $at($this->sched->add('D', null, ['at' => '4/5/2026 9am', 'dayFirst' => true])), 1);
+        $this->assertSame('', $this->sched->lastWarning());
+        $jid = $this->sched->add('W', null, ['at' => 'Thu Aug 10 2026 9am']);
+        $this->assertEqualsWithDelta(1786352400, $at($jid), 1);
+        $this->assertSame('2026-08-10 is a Monday, not a Thursday; the date is used',
+            $this->sched->lastWarning());
+        Qless\when('Thu Aug 10 2026', self::N);   // leaves a warning on the thread that an add without text does not repeat
+        $this->sched->add('N', null, ['in' => 60]);
+        $this->assertSame('', $this->sched->lastWarning());
+        $this->sched->add('A', null, ['at' => 'Mon Aug 10 2026 10am']);
+        $this->assertSame('', $this->sched->lastWarning());
+        $this->expectException(TypeError::class);
+        $this->sched->add('D', null, ['at' => '4/5/2026 9am', 'dayFirst' => 1]);
+    }
+
     /** BND-1: in (seconds, DateInterval, text with or without "in") delays a one-off job. */
     public function testInTakesSecondsIntervalsAndText(): void
     {
@@ -214,6 +236,17 @@ final class ScheduleTest extends QlessTestCase
         $this->assertSame(['interval', 300.0], [Qless\when('every 5 minutes', self::N)->kind, Qless\when('every 5 minutes', self::N)->interval]);
         $this->assertRefused(Qless\InvalidArgument::class, 'unknown word "tomorow" at column 1', fn() => Qless\when('tomorow'));
         $this->assertRefused(TypeError::class, 'now', fn() => Qless\when('now', '1772619330'));
+    }
+
+    public function testWhenDayFirstAndWarning(): void
+    {
+        $this->assertSame(1804118400.0, Qless\when('3/4/2027', self::N)->at);
+        $this->assertSame(1806710400.0, Qless\when('3/4/2027', self::N, true)->at);
+        $this->assertSame('', Qless\when('3/4/2027', self::N)->warning);
+        $w = Qless\when('Thu Aug 10', self::N);
+        $this->assertSame(['at', 1786320000.0], [$w->kind, $w->at]);
+        $this->assertSame('2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used', $w->warning);
+        $this->assertSame('', Qless\when('Mon Aug 10', self::N)->warning);
     }
 
     public function testPutUniqueAndKey(): void

@@ -179,6 +179,14 @@ CASES = {
                       "settle", *SETTLE, "suspend", "jid", "queue", "{}", variant="C['job.suspend'] = nil"),
     "settle how": E("InvalidArgument", 'Settle(): Arg "how" must be complete, fail, retry, suspend or terminated: '
                     "bogus", "settle", *SETTLE, "bogus", "jid", "queue", "{}"),
+    "settle batch": E("InvalidArgument", "Settle(): batch takes <n> <how> <jid> <queue> <data> ... per job",
+                      "settle", *SETTLE, "batch"),
+    "settle batch n": E("InvalidArgument", 'Settle(): Arg "n" of batch item 1 must count its <how> <jid>',
+                        "settle", *SETTLE, "batch", 5, "complete", "jid", "queue", "{}"),
+    "settle batch size": E("InvalidArgument", "Settle(): batch holds more than 1000 jobs",
+                           "settle", *SETTLE, "batch", *([4, "complete", "jid", "queue", "{}"] * 1001)),
+    "settle lean": E("InvalidArgument", "Settle(): lean takes <how> <jid> <queue> <data> ... or batch ...",
+                     "settle", *SETTLE, "lean"),
     "settle queue": E("StateError", "Settle(): Job jid running in another queue: queue",
                       "settle", *SETTLE, "fail", "jid", "other", "{}", "g", "m", setup=RUNNING),
     # state.lua

@@ -188,3 +188,144 @@ def test_settle_terminated_refusals_write_nothing(ql, r):
     assert "terminated takes <jid> <queue> <data>" in ql.err(
         "settle", 2, "worker", '["queue"]', 1, "terminated", "j0", "queue", "{}", "x")
     assert dump(r) == before
+
+
+# ---- the batch form: several settles and a pop in one call -------------------
+
+def hold_three(ql):
+    """Jobs j0..j4 waiting; j0, j1, j2 popped by `worker` at 1."""
+    for i in range(5):
+        ql.put("j%d" % i, now=0, priority=5 - i)
+    assert jids(ql.pop(now=1, count=3)) == ["j0", "j1", "j2"]
+
+
+BATCH = [["complete", "j0", "queue", '{"a": 1}'],
+         ["fail", "j1", "queue", '{"b": 2}', "group", "it broke"],
+         ["retry", "j2", "queue", "{}", "30", "Timeout", "try later"]]
+
+
+def batch_args(settles):
+    args = ["batch"]
+    for s in settles:
+        args += [len(s)] + s
+    return args
+
+
+@pytest.mark.parametrize("count", [0, 2])
+def test_batch_equals_singles_then_pop(ql, r, events, count):
+    """A batch leaves the keys, events, outcomes and popped jobs that the
+    same settles made one by one, then a pop of `count`, leave."""
+    hold_three(ql)
+    with events() as ev_old:
+        singles = [ql("settle", 2, "worker", "[]", 0, *s)[:2] for s in BATCH]
+        popped_old = ql.pop(now=2, count=count) if count else {}
+    state_old = dump(r)
+
+    r.flushall()
+    hold_three(ql)
+    with events() as ev_new:
+        outcomes, jobs = ql("settle", 2, "worker", '["queue"]', count, *batch_args(BATCH))
+    assert outcomes == singles
+    assert json.loads(jobs) == popped_old
+    assert dump(r) == state_old
+    assert list(ev_new) == list(ev_old)
+    if count:
+        assert jids(json.loads(jobs)) == ["j3", "j4"]
+
+
+def test_batch_refused_job_left_as_it_was(ql, r):
+    """j1 now runs for another worker: its outcome is fail's lock error and
+    its keys are untouched, while j0 and j2 settle and the pop happens."""
+    hold_three(ql)
+    r.hset("ql:j:j1", "worker", "other")
+    j1_before = {k: r.dump(k) for k in ("ql:j:j1", "ql:j:j1-history")}
+    msg = ql.err("fail", 2, "j1", "worker", "group", "it broke", "{}")
+    outcomes, jobs = ql("settle", 2, "worker", '["queue"]', 1, *batch_args(BATCH))
+    assert outcomes[0][0] == "complete"
+    assert outcomes[1][0] is None and outcomes[1][1].startswith("[")
+    assert outcomes[1][1].split("] ", 1)[1] in msg
+    assert outcomes[2][0] == 4 and outcomes[2][1][0] == "scheduled"
+    assert {k: r.dump(k) for k in j1_before} == j1_before
+    assert jids(json.loads(jobs)) == ["j3"]
+
+
+def test_batch_repeated_job_refused_second_time(ql):
+    hold_three(ql)
+    twice = [BATCH[0], ["complete", "j0", "queue", "{}"]]
+    outcomes, jobs = ql("settle", 2, "worker", "[]", 0, *batch_args(twice))
+    assert outcomes[0][0] == "complete"
+    assert outcomes[1][0] is None and outcomes[1][1].startswith("[")
+    assert jobs == "{}"
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["batch"], "batch takes <n> <how> <jid> <queue> <data> ... per job"),
+    (["batch", 4, "complete", "j0", "queue"], 'Arg "n" of batch item 1 must count'),
+    (["batch", 3, "complete", "j0", "queue", "{}"], 'Arg "n" of batch item 1 must count'),
+    (["batch", 4, "complete", "j0", "queue", "{}", "x"], 'Arg "n" not a number: x'),
+    (["batch", 4, "complete", "j0", "queue", "{}", 5, "fail", "j1", "queue", "{}", "g"],
+     "fail takes <jid> <queue> <data> <group> <message>"),
+    (["batch", 4, "complete", "j0", "queue", "{}", 5, "retry", "j2", "queue", "{}", "x"], 'Arg "delay"'),
+    (["batch", 4, "complete", "j0", "queue", "{}", 4, "bogus", "j2", "queue", "{}"], 'Arg "how" must be'),
+])
+def test_batch_bad_item_refuses_whole_call(ql, r, args, fragment):
+    """A malformed item anywhere refuses the whole call before any write:
+    j0, settled by the first item, stays running."""
+    hold_three(ql)
+    before = dump(r)
+    assert fragment in ql.err("settle", 2, "worker", '["queue"]', 1, *args)
+    assert dump(r) == before
+
+
+def test_batch_retry_without_failure_takes_no_following_item(ql):
+    """retry's optional <group> <message> are read only within its own n."""
+    hold_three(ql)
+    items = [["retry", "j0", "queue", "{}", "0"], ["complete", "j1", "queue", "{}"]]
+    outcomes, _ = ql("settle", 2, "worker", "[]", 0, *batch_args(items))
+    assert outcomes[0][0] == 4 and outcomes[0][1][0] == "waiting"
+    assert outcomes[1][0] == "complete"
+
+
+# ---- the lean forms: results without the fields ------------------------------
+
+@pytest.mark.parametrize("settle,old", SETTLES, ids=lambda v: v[0] if isinstance(v, list) else v[0])
+@pytest.mark.parametrize("count", [0, 2])
+def test_lean_equals_full_without_fields(ql, r, events, settle, old, count):
+    """lean writes what the full form writes and replies its result and
+    popped jobs, flat: {result, jobs}."""
+    hold_first(ql)
+    with events() as ev_full:
+        result, _, jobs = ql("settle", 2, "worker", '["queue"]', count, *settle)
+    state_full = dump(r)
+    r.flushall()
+    hold_first(ql)
+    with events() as ev_lean:
+        reply = ql("settle", 2, "worker", '["queue"]', count, "lean", *settle)
+    assert reply == [result, jobs]
+    assert dump(r) == state_full
+    assert list(ev_lean) == list(ev_full)
+
+
+def test_lean_batch_results_and_errors(ql, r):
+    """lean batch: results in order, false (nil) for a refused settle, whose
+    index and error text are in errors; the rest as the full batch."""
+    hold_three(ql)
+    r.hset("ql:j:j1", "worker", "other")
+    full, jobs_full = ql("settle", 2, "worker", '["queue"]', 1, *batch_args(BATCH))
+    state_full = dump(r)
+    r.flushall()
+    hold_three(ql)
+    r.hset("ql:j:j1", "worker", "other")
+    results, errors, jobs = ql("settle", 2, "worker", '["queue"]', 1, "lean", *batch_args(BATCH))
+    assert results == ["complete", None, 4]
+    assert errors == [2, full[1][1]]
+    assert jobs == jobs_full
+    assert dump(r) == state_full
+
+
+def test_lean_batch_bad_item_refuses_whole_call(ql, r):
+    hold_three(ql)
+    before = dump(r)
+    assert "fail takes" in ql.err("settle", 2, "worker", '["queue"]', 1, "lean", "batch",
+                                  4, "complete", "j0", "queue", "{}", 5, "fail", "j1", "queue", "{}", "g")
+    assert dump(r) == before

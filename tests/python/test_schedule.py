@@ -265,3 +265,22 @@ def test_schedule_example_runs_and_is_the_one_in_the_docs(url):
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "True\ninterval example.Ping\ncron example.Report\nat example.Mail\n0 9 * * 1\n"
+
+
+def test_add_day_first_and_the_weekday_warning(sched, r):
+    # day_first reads a/b/c as day/month/year in every time text; month first without it
+    assert scheduled_at(r, sched.add("M", at="4/5/2026 9am")) == 1775379600       # 2026-04-05T09:00Z
+    assert scheduled_at(r, sched.add("D", at="4/5/2026 9am", day_first=True)) == 1777885200   # 05-04
+    with pytest.raises(TypeError, match="day_first must be bool"):
+        sched.add("D", at="4/5/2026 9am", day_first=1)
+    # a weekday that is not the date's: added at the date, with a qless.WhenWarning
+    with pytest.warns(qless.WhenWarning, match=r"^Schedule.add: 2026-08-10 is a Monday, not a Thursday; "
+                      r"the date is used$"):
+        jid = sched.add("W", at="Thu Aug 10 2026 9am")
+    assert scheduled_at(r, jid) == 1786352400
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        qless.when("Thu Aug 10 2026", N)          # leaves a warning on the thread ...
+        sched.add("N", in_=60)                    # ... that an add without text does not repeat
+        sched.add("A", at="Mon Aug 10 2026 10am")  # a weekday that agrees: none

@@ -39,6 +39,19 @@ def test_when_takes_now_as_number_or_datetime():
     assert w.datetime == dt.datetime(2026, 3, 4, 10, 20, 30, tzinfo=dt.timezone.utc)
 
 
+def test_when_day_first_and_warning():
+    # month first unless day_first; a weekday that is not the date's reads the date and warns
+    assert qless.when("3/4/2027", now=N).at == 1804118400
+    assert qless.when("3/4/2027", now=N, day_first=True).at == 1806710400
+    assert qless.when("3/4/2027", now=N).warning == ""
+    w = qless.when("Thu Aug 10", now=N)
+    assert (w.kind, w.at) == ("at", 1786320000)
+    assert w.warning == "2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used"
+    assert qless.when("Mon Aug 10", now=N).warning == ""
+    with pytest.raises(TypeError, match="when: day_first"):
+        qless.when("3/4/2027", now=N, day_first=1)
+
+
 def test_when_errors_name_the_word_and_column():
     with pytest.raises(qless.InvalidArgument, match='unknown word "tomorow" at column 1'):
         qless.when("tomorow", now=N)

@@ -28,6 +28,21 @@ class TestSchedule < QlessTest::SpecNowTest
     assert_equal "waiting", state(@sched.add("K", { "now" => 1 }, at: "now")), "now runs at once"
   end
 
+  def test_day_first_and_the_weekday_warning
+    assert_equal 1_775_379_600, scheduled_at(@sched.add("M", at: "4/5/2026 9am"))            # 2026-04-05T09:00Z
+    assert_equal 1_777_885_200, scheduled_at(@sched.add("D", at: "4/5/2026 9am", day_first: true)) # 05-04
+    assert_raises(TypeError) { @sched.add("D", at: "4/5/2026 9am", day_first: 1) }
+    jid = nil
+    assert_output(nil, "Qless::Schedule#add: warning: 2026-08-10 is a Monday, not a Thursday; " \
+                       "the date is used\n") { jid = @sched.add("W", at: "Thu Aug 10 2026 9am") }
+    assert_equal 1_786_352_400, scheduled_at(jid), "added at the date"
+    assert_output(nil, "") do
+      Qless.when("Thu Aug 10 2026", now: 1_772_619_330) # leaves a warning on the thread ...
+      @sched.add("N", in: 60)                             # ... that an add without text does not repeat
+      @sched.add("A", at: "Mon Aug 10 2026 10am")         # a weekday that agrees: none
+    end
+  end
+
   def test_in_takes_seconds_and_text
     [300, 300.0, "5 minutes", "in 5 minutes"].each_with_index do |delay, i|
       assert_in_delta N + 300, scheduled_at(@sched.add("K", { "i" => i }, in: delay)), 5, delay.inspect

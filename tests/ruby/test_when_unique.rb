@@ -20,6 +20,17 @@ class TestWhenUnique < QlessTest::SpecNowTest
     assert_raises(TypeError) { Qless.when("now", now: "soon") }
   end
 
+  def test_when_day_first_and_warning
+    assert_equal 1_804_118_400.0, Qless.when("3/4/2027", now: N).at
+    assert_equal 1_806_710_400.0, Qless.when("3/4/2027", now: N, day_first: true).at
+    assert_equal "", Qless.when("3/4/2027", now: N).warning
+    w = Qless.when("Thu Aug 10", now: N)
+    assert_equal [:at, 1_786_320_000.0], [w.kind, w.at]
+    assert_equal "2026-08-10 is a Monday, not a Thursday (it is in 2028); the date is used", w.warning
+    assert_equal "", Qless.when("Mon Aug 10", now: N).warning
+    assert_raises(TypeError) { Qless.when("3/4/2027", now: N, day_first: 1) }
+  end
+
   def test_cron_next_and_cron_templates
     assert_equal [1_772_701_200, 1_772_787_600, 1_773_046_800], @client.cron_next("0 9 * * 1-5", 3)
     assert_raises(Qless::InvalidArgument) { @client.cron_next("0 24 * * *", 3) }

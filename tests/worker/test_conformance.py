@@ -401,6 +401,46 @@ def test_redis_restart(h):
         assert w.stop() == 0
 
 
+def test_pooled_worker_killed_mid_batch(h):
+    """SIGKILL of a whole pooled worker program while its pool runs and
+    settles jobs in batches (a thread pool; a process pool, parent and
+    children, where the language runs on one thread): jobs it held are
+    neither lost nor left held. Each one ends complete: the jobs it had
+    settled stay as they were, those it was running or had finished but not
+    yet settled time out (their lock expires) and are run again by the next
+    worker. Nothing fails, nothing stays running."""
+    h.ql.config("heartbeat", 2)    # the lock time: how soon a stalled job is handed out again
+    jids = [h.noop("pk", sleep=0.05) for _ in range(60)]
+    pool = "processes" if h.lang in SINGLE_THREADED else "threads"
+    w = h.start("--queue", "pk", "--pool", pool, "--size", "4", name="conf-pk")
+    h.wait_for("some jobs done", lambda: sum(1 for e in read_log(h.log) if e[0] == "end") >= 12, 30, alive=[w])
+    kids = w.children()
+    os.kill(w.pid, signal.SIGKILL)
+    for pid in kids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert w.wait(10) is not None
+    held = [jid for jid, state in zip(jids, h.states(jids)) if state == "running"]
+    done_before = [jid for jid, state in zip(jids, h.states(jids)) if state == "complete"]
+    assert held, "the kill left no job held: the scenario proved nothing"
+    assert done_before, "no job was settled before the kill: the scenario proved nothing"
+    w2 = h.start("--queue", "pk", name="conf-pk2")
+    h.wait_for("every job complete", h.all_complete(jids), 60, alive=[w2])
+    assert w2.stop() == 0
+    assert not h.r.keys("ql:f:*"), "a job failed"
+    for jid in held:
+        job = h.ql.job(jid)
+        assert popped_by(job)[-1] == "conf-pk2", job["history"]
+        assert "timed-out" in whats(job), job["history"]
+    for jid in done_before:
+        assert whats(h.ql.job(jid)).count("popped") == 1
+    log = read_log(h.log)
+    ended = {e[1] for e in log if e[0] == "end"}
+    assert ended == set(jids), set(jids) - ended
+
+
 @pytest.mark.parametrize("pool", ["processes", "threads"])
 def test_pool_of_four(h, pool):
     """A pool of 4 over 200 jobs: all complete, no job ever runs twice at the

@@ -2,6 +2,7 @@
 -- recurring templates (client.schedules[name]; schedules.md §6.4, §7).
 -- Policy is the core's (qless_schedule_*); this file only reads Lua's time
 -- values and option tables.
+local core = require "qless_core"
 local handle = require "qless.handle"
 local when = require "qless.when"
 local worker = require "qless.worker"
@@ -17,11 +18,12 @@ end
 
 function Schedule.meta.__tostring(self) return "qless.Schedule(" .. self.name .. ")" end
 
-local WHENS = { "at", "in", "cron", "every" }
+-- add_now takes none of them (nor day_first, which reads their texts).
+local WHENS = { "at", "in", "cron", "every", "day_first" }
 -- What each time option converts from (a number; text goes as <name>_text).
 local TIMES = { at = "text or epoch seconds", ["in"] = "text or seconds", every = "text or seconds" }
 -- Keys of add's table that are the layer's, not the core's options.
-local OWN = { at = true, ["in"] = true, cron = true, every = true, unique = true, report = true }
+local OWN = { at = true, ["in"] = true, cron = true, every = true, unique = true, report = true, day_first = true }
 
 local function check_type(where, name, value, expected, lua_type)
   if value ~= nil and type(value) ~= lua_type then when.type_error(where .. ": " .. name, expected, value) end
@@ -35,6 +37,7 @@ local function check_common(where, klass, opts)
   opts = opts or {}
   check_type(where, "unique", opts.unique, "a boolean", "boolean")
   check_type(where, "report", opts.report, "a boolean", "boolean")
+  check_type(where, "day_first", opts.day_first, "a boolean", "boolean")
   local out = { unique = opts.unique == false and 0 or 1 }
   for k, v in pairs(opts) do
     if not OWN[k] then out[k] = v end
@@ -49,10 +52,14 @@ local function result(report, jid, inserted)
 end
 
 -- Exactly one of at, in, every and cron: the core chooses, and refuses none or two.
+-- day_first: 27/5/1979 in the texts is day/month/year. With report = true:
+-- jid, inserted, warning (nil, or what a text was read as that it may not
+-- mean: a weekday that is not the date's; the date is used, the entry added).
 function methods:add(klass, data, opts)
   local where = "Schedule:add"
   local options, report = check_common(where, klass, opts)
   options.cron = opts and opts.cron
+  options.day_first = opts and opts.day_first and 1 or 0
   for name, expected in pairs(TIMES) do
     local value = opts and opts[name]
     if type(value) == "string" then
@@ -63,7 +70,11 @@ function methods:add(klass, data, opts)
       options[name] = value
     end
   end
-  return result(report, when.named(where, self._h.add_entry, self._h, klass, handle.data(data), options))
+  local jid, inserted = when.named(where, self._h.add_entry, self._h, klass, handle.data(data), options)
+  -- this thread's, left by the add's own parse ("" without text)
+  local warning = core.qless_when_warning()
+  if report then return jid, inserted, warning ~= "" and warning or nil end
+  return jid
 end
 
 function methods:add_now(klass, data, opts)

@@ -17,11 +17,11 @@ from .job import Job
 from .queue import Queue, QueueCounts, unique_jid
 from .recurring import RecurringJob
 from .schedule import Schedule
-from .times import When, when
+from .times import When, WhenWarning, when
 
 __version__: str = _core.qless_version()
 handle_count = _core.qless_handle_count   # live libqless handles in this process (for leak checks)
 
 __all__ = ["Client", "Queue", "Job", "RecurringJob", "Events", "Event", "QueueCounts",
            "Config", "Jobs", "Queues", "Recurring", "Workers", "FailedPage",
-           "Schedule", "When", "when", "unique_jid", "handle_count"] + errors.__all__
+           "Schedule", "When", "WhenWarning", "when", "unique_jid", "handle_count"] + errors.__all__

@@ -1,10 +1,11 @@
 """Schedules (schedules.md §6.4, §7; example in docs/python.md): a named queue
 seen as a schedule of one-off jobs and recurring templates, every add unique by default."""
+import warnings
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _core
 from ._util import Handle, encode, strlist
-from .times import epoch, seconds
+from .times import WhenWarning, epoch, seconds
 
 if TYPE_CHECKING:
     from .client import Client
@@ -22,11 +23,16 @@ class Schedule(Handle):
     def add(self, klass: str, data: Any = None, *, at: Any = None, in_: Any = None, cron: Optional[str] = None,
             every: Any = None, unique: bool = True, key: Optional[str] = None, jid: Optional[str] = None,
             priority: Optional[float] = None, retries: Optional[int] = None, tags: Optional[Iterable[str]] = None,
-            backlog: Optional[int] = None, report: bool = False) -> Union[str, Tuple[str, bool]]:
+            backlog: Optional[int] = None, report: bool = False, day_first: bool = False
+            ) -> Union[str, Tuple[str, bool]]:
         """Adds an entry running at (once), in_ (once, after a duration), every (a template: seconds, or text such
-        as "2 days at 9am") or at the times of cron; exactly one of them (the core checks). Returns the jid,
-        whether or not an identical entry was pending; report=True gives (jid, inserted)."""
-        when: Dict[str, Any] = {"cron": cron}
+        as "2 days at 9am") or at the times of cron; exactly one of them (the core checks). day_first reads
+        27/5/1979 in the texts as day/month/year. Returns the jid, whether or not an identical entry was pending;
+        report=True gives (jid, inserted). A text read in a way it may not mean (a weekday that is not the
+        date's: the date is used) is added all the same, with a qless.WhenWarning saying so."""
+        if not isinstance(day_first, bool):
+            raise TypeError("Schedule.add: day_first must be bool, not %s" % type(day_first).__name__)
+        when: Dict[str, Any] = {"cron": cron, "day_first": int(day_first)}
         # Text goes to the core as text, which reads it as each argument means it.
         for name, value, convert in (("at", at, epoch), ("in", in_, seconds), ("every", every, seconds)):
             if value is not None:
@@ -34,6 +40,9 @@ class Schedule(Handle):
                     value if isinstance(value, str) else convert(value, "Schedule.add: " + name))
         found = self._h.add_entry(klass, None if data is None else encode(data),
                                   dict(_options(unique, key, jid, priority, retries, tags, backlog), **when))
+        warning = _core.qless_when_warning()   # this thread's, left by the add's own parse ("" without text)
+        if warning:
+            warnings.warn("Schedule.add: " + warning, WhenWarning, stacklevel=2)
         return (found[0], found[1]) if report else found[0]
 
     def add_now(self, klass: str, data: Any = None, *, unique: bool = True, key: Optional[str] = None,

@@ -12,14 +12,21 @@ TimeValue = Union[str, int, float, _dt.datetime]
 _KINDS = {_core.QLESS_WHEN_AT: "at", _core.QLESS_WHEN_INTERVAL: "interval", _core.QLESS_WHEN_CRON: "cron"}
 
 
+class WhenWarning(UserWarning):
+    """A time text was read in a way it may not mean (Schedule.add): a weekday that is not the date's (the date
+    is used). The entry is added all the same."""
+
+
 @dataclass(frozen=True)
 class When:
     """What a text means: kind "at" (once, at `at`), "interval" (every `interval` seconds, first at `at`) or
-    "cron" (at the fire times of `cron`, a normalised expression; `at` is 0)."""
+    "cron" (at the fire times of `cron`, a normalised expression; `at` is 0). `warning`: "" or what the text was
+    read as that it may not mean (a weekday that is not the date's: the date is used)."""
     kind: str
     at: float
     interval: float
     cron: str
+    warning: str = ""
 
     datetime = property(lambda self: _dt.datetime.fromtimestamp(self.at, _dt.timezone.utc),
                         doc="`at` as an aware UTC datetime.")
@@ -44,11 +51,15 @@ def seconds(value: Any, what: str) -> float:
                     % (what, type(value).__name__))
 
 
-def when(text: str, now: Optional[Union[int, float, _dt.datetime]] = None) -> When:
+def when(text: str, now: Optional[Union[int, float, _dt.datetime]] = None, day_first: bool = False) -> When:
     """Reads English time text ("7pm tomorrow", "in 5 minutes", "every monday 9am", ISO 8601, epoch seconds)
-    relative to now (default: the clock). qless.InvalidArgument names the word and column a text went wrong at."""
+    relative to now (default: the clock); day_first reads 27/5/1979 as day/month/year. qless.InvalidArgument names
+    the word and column a text went wrong at."""
     if not isinstance(text, str):
         raise TypeError("when: text must be str, not %s" % type(text).__name__)
+    if not isinstance(day_first, bool):
+        raise TypeError("when: day_first must be bool, not %s" % type(day_first).__name__)
     result = _core.qless_when()
+    result.flags = _core.QLESS_WHEN_DAY_FIRST if day_first else 0
     _core.qless_when_parse(text, time.time() if now is None else epoch(now, "when: now"), result)
-    return When(_KINDS[result.kind], result.at, result.interval, result.cron)
+    return When(_KINDS[result.kind], result.at, result.interval, result.cron, _core.qless_when_warning())

@@ -37,6 +37,9 @@ QLESS_EXTERN(int) qless_client_options_init(qless_client_options *opts, unsigned
  * Connects to url (the connection is kept; one the server has closed since,
  * e.g. by restarting, is noticed and replaced before the next call is sent):
  *   redis://[[user]:password@]host[:port][/db]     (port 6379, db 0 by default)
+ *   rediss://[[user]:password@]host[:port][/db][?ca=FILE&cert=FILE&key=FILE&insecure]
+ *                                                  (TLS; the server's certificate and host
+ *                                                  name are verified unless ?insecure)
  *   unix:///path/to/redis.sock[?db=N&password=P&user=U]
  * A user (ACL) and/or password triggers AUTH; a db other than 0 triggers
  * SELECT. url NULL means the QLESS_URL environment variable, else the

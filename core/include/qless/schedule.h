@@ -90,7 +90,9 @@ QLESS_EXTERN(int) qless_schedule_add(char **out_jid, int *out_inserted, qless_sc
  * The time-text adds of the bindings' add(at=, in=, every=), each argument
  * keeping its meaning. Text as qless_when_parse reads it at the client's
  * now; bad text is QLESS_EINVAL before any I/O, naming the function, the
- * argument and the column in the text as given.
+ * argument and the column in the text as given. After any text add (these
+ * and qless_schedule_add), qless_when_warning() says what the text was read
+ * as that it may not mean, as for qless_schedule_put.
  */
 /* A one-off time ("7pm tomorrow", "in 5 minutes"), added as add_at; a
  * recurring text is refused (use add_every_text or add_cron). */
@@ -187,14 +189,16 @@ QLESS_EXTERN(void) qless_schedule_stop(qless_schedule *schedule);
 
 /* ==== one add, typed entries, next times (out-parameters first) ==== */
 
-#define QLESS_SCHEDULE_ADD_OPTIONS_VERSION 1
+/* 2 added day_first; a version 1 struct (without it) is still accepted. */
+#define QLESS_SCHEDULE_ADD_OPTIONS_VERSION 2
 
 /* When the entry runs: exactly one of at, at_text, in_seconds, in_text,
  * every, every_text and cron (has_at, has_in, has_every say a number is
  * given).
  * The texts are read as qless_schedule_add_at_text, _in_text and
- * _every_text read them; the numbers as add_at, add_in and add_every. The
- * rest are qless_schedule_options' fields, with its defaults (unique). */
+ * _every_text read them (day_first: as QLESS_WHEN_DAY_FIRST says); the
+ * numbers as add_at, add_in and add_every. The rest are
+ * qless_schedule_options' fields, with its defaults (unique). */
 typedef struct qless_schedule_add_options {
 	unsigned int version;      /* QLESS_SCHEDULE_ADD_OPTIONS_VERSION */
 	int has_at;
@@ -217,18 +221,25 @@ typedef struct qless_schedule_add_options {
 	int backlog;
 	const char *const *tags;
 	size_t ntags;
+	/* version 2 */
+	int day_first;             /* non-zero: a/b/c dates in the texts are day/month/year
+	                              (27/5/1979, QLESS_WHEN_DAY_FIRST); 0: month/day/year */
 } qless_schedule_add_options;
 
 #define QLESS_SCHEDULE_ADD_OPTIONS_INIT \
 	{ QLESS_SCHEDULE_ADD_OPTIONS_VERSION, 0, 0, NULL, 0, 0, NULL, 0, 0, 0, NULL, NULL, 1, NULL, NULL, 0, 0, -1, 0, \
-	  NULL, 0 }
+	  NULL, 0, 0 }
 
 QLESS_EXTERN(int) qless_schedule_add_options_init(qless_schedule_add_options *opts, unsigned int version);
 
 /* Adds the entry opts describe (opts required: it says when). *out_jid
  * (may be NULL) owned (qless_free); *out_inserted (may be NULL) 0 when an
  * identical entry was pending. QLESS_EINVAL before any I/O when not exactly
- * one of the time fields is given, naming those given. */
+ * one of the time fields is given, naming those given. Afterwards (success
+ * or not) qless_when_warning() on this thread is what the text was read as
+ * that it may not mean ("2026-08-10 is a Monday, not a Thursday (...); the
+ * date is used"), "" when there is nothing to say or no text was given:
+ * the entry is added all the same (the date wins), so show it to the user. */
 QLESS_EXTERN(int) qless_schedule_put(char **out_jid, int *out_inserted, qless_schedule *schedule, const char *klass,
                                      const char *data, const qless_schedule_add_options *opts);
 

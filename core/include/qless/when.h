@@ -48,6 +48,15 @@ typedef struct qless_when {
  * may be used is for the caller to say). The grammar: docs/times.md. */
 QLESS_EXTERN(int) qless_when_parse(qless_when *out, const char *text, double now);
 
+/* What the last successful qless_when_parse or qless_when_read on this
+ * thread read in a way the text may not mean, or "" (also after a
+ * failure). Today one case: a weekday written with a date that is not the
+ * date's ("Thu Aug 10" when Aug 10 is a Monday) reads the date, and this
+ * says "2026-08-10 is a Monday, not a Thursday (it is in 2028); the date
+ * is used". Borrowed: valid until the next parse on this thread. */
+QLESS_EXTERN(const char *) qless_when_warning(void);
+#define QLESS_WHEN_WARNING_SIZE 160
+
 /* What a text given for one purpose may mean. */
 typedef enum qless_when_read_as {
 	QLESS_WHEN_READ_ANY = 0,    /* whatever it says (qless_when_parse) */

@@ -175,8 +175,10 @@ typedef struct qless_worker_run_options {
 	/* version 3 */
 	int thread_names;         /* non-zero: thread i (1..size) of a thread pool reserves, beats and
 	                             settles as worker "<name>-<i>", so each thread's jobs and lost
-	                             locks are told apart; 0: every thread is "<name>". Serial
-	                             workers and process pools (children: "<name>-<pid>") ignore it */
+	                             locks are told apart; 0: every thread is "<name>", and a pool
+	                             of 2 or more settles and reserves for all its threads in one
+	                             call (fewer round trips than jobs). Serial workers and process
+	                             pools (children: "<name>-<pid>") ignore it */
 	double give_up;           /* seconds Redis may stay unreachable (connecting, reserving or
 	                             settling) before the run stops, as gracefully as it can, and
 	                             returns QLESS_EIO; 0: wait for it for ever. Process pools ignore it */

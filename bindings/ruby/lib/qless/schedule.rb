@@ -14,12 +14,19 @@ module Qless
 
       def handle = self
 
-      # Exactly one of at:, in:, every: and cron: (the core checks). Returns
-      # the jid, whether or not an identical entry was pending; report: true
-      # gives [jid, inserted].
+      # Exactly one of at:, in:, every: and cron: (the core checks);
+      # day_first: 27/5/1979 in the texts is day/month/year. Returns the
+      # jid, whether or not an identical entry was pending; report: true
+      # gives [jid, inserted]. A text read in a way it may not mean (a
+      # weekday that is not the date's: the date is used) is added all the
+      # same, and Kernel#warn says so.
       def add(klass, data = nil, at: nil, in: nil, cron: nil, every: nil, unique: true, key: nil, jid: nil,
-              priority: nil, retries: nil, tags: nil, backlog: nil, report: false)
-        opts = options(unique, key, jid, priority, retries, tags, backlog).merge(cron: cron)
+              priority: nil, retries: nil, tags: nil, backlog: nil, report: false, day_first: false)
+        unless [true, false].include?(day_first)
+          raise TypeError, "Schedule#add: day_first must be true or false, not #{day_first.class}"
+        end
+        opts = options(unique, key, jid, priority, retries, tags, backlog).merge(cron: cron,
+                                                                                 day_first: day_first ? 1 : 0)
         # Text goes to the core as text, which reads it as each keyword means it.
         { at: :epoch, in: :seconds, every: :seconds }.each do |kw, convert|
           value = binding.local_variable_get(kw)
@@ -27,6 +34,9 @@ module Qless
           opts[kw] = Times.send(convert, value, "Schedule#add: #{kw}") unless value.nil? || value.is_a?(String)
         end
         found = add_entry(klass.to_s, Convert.dump(data), opts)
+        # this thread's, left by the add's own parse ("" without text)
+        warning = Core.qless_when_warning
+        Kernel.warn("Qless::Schedule#add: warning: #{warning}") unless warning.empty?
         report ? found : found.first
       end
 

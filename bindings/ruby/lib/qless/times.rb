@@ -1,19 +1,25 @@
 # frozen_string_literal: true
 
 module Qless
-  # What a time text means (Qless.when): kind :at, :interval or :cron.
-  When = Struct.new(:kind, :at, :interval, :cron) do
+  # What a time text means (Qless.when): kind :at, :interval or :cron;
+  # warning: "" or what the text was read as that it may not mean (a
+  # weekday that is not the date's: the date is used).
+  When = Struct.new(:kind, :at, :interval, :cron, :warning) do
     def time = Time.at(at).utc
   end
 
   # Reads English time text relative to now (a Time or epoch seconds;
-  # nil: the clock), without a server.
-  def self.when(text, now: nil)
+  # nil: the clock), without a server; day_first: 27/5/1979 is day/month/year.
+  def self.when(text, now: nil, day_first: false)
     raise TypeError, "Qless.when: text must be a String, not #{text.class}" unless text.is_a?(String)
+    unless [true, false].include?(day_first)
+      raise TypeError, "Qless.when: day_first must be true or false, not #{day_first.class}"
+    end
 
     parsed = Core::When.new
+    parsed.flags = day_first ? Core::QLESS_WHEN_DAY_FIRST : 0
     Core.qless_when_parse(text, now.nil? ? Time.now.to_f : Times.epoch(now, "Qless.when: now"), parsed)
-    When.new(Times::KINDS.fetch(parsed.kind), parsed.at, parsed.interval, parsed.cron)
+    When.new(Times::KINDS.fetch(parsed.kind), parsed.at, parsed.interval, parsed.cron, Core.qless_when_warning)
   end
 
   module Times
