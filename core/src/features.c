@@ -1,4 +1,4 @@
-/* ql:features (jobtrees.md K2): what the database holds that only scripts
+/* ql:features ({NAME}:ql:features in a namespace; jobtrees.md K2): what the database holds that only scripts
  * implementing it may serve. Read at each connect; a feature this library
  * does not implement, recorded by a newer script, refuses the connection,
  * since this library's script would damage that data (as an older script
@@ -28,7 +28,7 @@ static int known(const char *name, size_t len)
 
 int qless__features_read(qless_client *c, const char *func)
 {
-	redisReply *r = redisCommand(c->ctx, "HGETALL ql:features");
+	redisReply *r = redisCommand(c->ctx, "HGETALL %sfeatures", QLESS_KEY_PREFIX(c));
 	json_t *obj;
 	size_t i;
 	int rc = QLESS_OK;

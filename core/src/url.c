@@ -1,6 +1,6 @@
 /* Connection URL parsing:
- *   redis://[[user]:password@]host[:port][/db]
- *   unix:///path/to/sock[?db=N&password=P&user=U]
+ *   redis://[[user]:password@]host[:port][/db][?namespace=NAME]
+ *   unix:///path/to/sock[?db=N&password=P&user=U&namespace=NAME]
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +77,7 @@ void qless__url_free(qless_url *u)
 	free(u->path);
 	free(u->user);
 	free(u->password);
+	free(u->namespace_name);
 	memset(u, 0, sizeof *u);
 }
 
@@ -120,6 +121,53 @@ static void redact(const char *url, char *out, size_t size)
 	rc = qless__err(QLESS_EINVAL, "qless_client_new: malformed URL \"%s\": %s", shown_, msg); goto fail; } while (0)
 #define OOM() do { rc = qless__err_nomem("qless_client_new"); goto fail; } while (0)
 
+/* The query parameters s (past the '?') into u. */
+static int parse_query(const char *url, const char *s, qless_url *u)
+{
+	int rc, bad = 0;
+	while (*s) {
+		const char *amp = strchr(s, '&');
+		size_t len = amp ? (size_t)(amp - s) : strlen(s);
+		const char *eq = memchr(s, '=', len);
+		size_t klen, vlen;
+		const char *v;
+		if (len == 0) {
+			s += amp ? 1 : 0;
+			if (!amp)
+				break;
+			continue;
+		}
+		if (eq == NULL)
+			BAD("query parameters must be key=value");
+		klen = (size_t)(eq - s);
+		v = eq + 1;
+		vlen = len - klen - 1;
+		if (klen == 2 && strncmp(s, "db", 2) == 0) {
+			if (parse_uint(v, vlen, 1000000, &u->db) != 0)
+				BAD("db must be a non-negative integer");
+		} else if ((klen == 8 && strncmp(s, "password", 8) == 0) ||
+		           (klen == 4 && strncmp(s, "user", 4) == 0) ||
+		           (klen == 9 && strncmp(s, "namespace", 9) == 0)) {
+			char **dst = klen == 4 ? &u->user : klen == 8 ? &u->password : &u->namespace_name;
+			free(*dst);
+			*dst = pct_decode(v, vlen, &bad);
+			if (*dst == NULL) {
+				if (bad)
+					BAD("bad percent escape");
+				OOM();
+			}
+		} else {
+			BAD("unknown query parameter");
+		}
+		if (!amp)
+			break;
+		s = amp + 1;
+	}
+	return QLESS_OK;
+fail:
+	return rc;
+}
+
 static int parse_unix(const char *url, const char *p, qless_url *u)
 {
 	int rc, bad = 0;
@@ -133,46 +181,8 @@ static int parse_unix(const char *url, const char *p, qless_url *u)
 			BAD("bad percent escape in the path");
 		OOM();
 	}
-	if (q != NULL) {
-		const char *s = q + 1;
-		while (*s) {
-			const char *amp = strchr(s, '&');
-			size_t len = amp ? (size_t)(amp - s) : strlen(s);
-			const char *eq = memchr(s, '=', len);
-			size_t klen, vlen;
-			const char *v;
-			if (len == 0) {
-				s += amp ? 1 : 0;
-				if (!amp)
-					break;
-				continue;
-			}
-			if (eq == NULL)
-				BAD("query parameters must be key=value");
-			klen = (size_t)(eq - s);
-			v = eq + 1;
-			vlen = len - klen - 1;
-			if (klen == 2 && strncmp(s, "db", 2) == 0) {
-				if (parse_uint(v, vlen, 1000000, &u->db) != 0)
-					BAD("db must be a non-negative integer");
-			} else if ((klen == 8 && strncmp(s, "password", 8) == 0) ||
-			           (klen == 4 && strncmp(s, "user", 4) == 0)) {
-				char **dst = klen == 4 ? &u->user : &u->password;
-				free(*dst);
-				*dst = pct_decode(v, vlen, &bad);
-				if (*dst == NULL) {
-					if (bad)
-						BAD("bad percent escape");
-					OOM();
-				}
-			} else {
-				BAD("unknown query parameter");
-			}
-			if (!amp)
-				break;
-			s = amp + 1;
-		}
-	}
+	if (q != NULL && (rc = parse_query(url, q + 1, u)) != QLESS_OK)
+		return rc;
 	return QLESS_OK;
 fail:
 	return rc;
@@ -181,7 +191,7 @@ fail:
 int qless__url_parse(const char *url, qless_url *u)
 {
 	int rc, bad = 0;
-	const char *p, *at, *slash, *hostend, *hs;
+	const char *p, *at, *slash, *hostend, *hs, *query;
 	size_t hostlen;
 
 	memset(u, 0, sizeof *u);
@@ -203,6 +213,10 @@ int qless__url_parse(const char *url, qless_url *u)
 	for (hs = p; hs < slash; hs++)
 		if (*hs == '@')
 			at = hs;
+	/* ?query: after the userinfo (a password may hold a '?') */
+	query = strchr(at != NULL ? at : p, '?');
+	if (query != NULL && query < slash)
+		slash = query;
 	if (at != NULL) {
 		const char *colon = memchr(p, ':', (size_t)(at - p));
 		if (colon != NULL) {
@@ -257,10 +271,12 @@ int qless__url_parse(const char *url, qless_url *u)
 	}
 	if (*slash == '/') {
 		const char *d = slash + 1;
-		size_t dlen = strlen(d);
+		size_t dlen = query != NULL ? (size_t)(query - d) : strlen(d);
 		if (dlen > 0 && parse_uint(d, dlen, 1000000, &u->db) != 0)
 			BAD("db must be a non-negative integer");
 	}
+	if (query != NULL && (rc = parse_query(url, query + 1, u)) != QLESS_OK)
+		goto fail;
 	return QLESS_OK;
 fail:
 	qless__url_free(u);

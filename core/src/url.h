@@ -10,6 +10,7 @@ typedef struct qless_url {
 	int db;
 	char *user;
 	char *password;
+	char *namespace_name; /* ?namespace=NAME (checked by the client), or NULL */
 } qless_url;
 int qless__url_parse(const char *url, qless_url *out);
 void qless__url_free(qless_url *u);
