@@ -61,3 +61,20 @@ int qless__namespace_split(const char *func, const char *entry, char **ns, const
 	*queue = slash + 1;
 	return QLESS_OK;
 }
+
+int qless__namespace_same(const char *func, const char *what, const char *ns, const char *jid)
+{
+	const char *slash = ns != NULL && jid != NULL ? strchr(jid, '/') : NULL;
+	size_t n = slash != NULL ? (size_t)(slash - jid) : 0, i;
+	if (slash == NULL || n == 0 || n > QLESS_NAMESPACE_MAX || (strlen(ns) == n && memcmp(ns, jid, n) == 0))
+		return QLESS_OK;
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)jid[i];
+		if (ch <= ' ' || ch > '~' || ch == '{' || ch == '}')
+			return QLESS_OK; /* not a namespace name: a jid with a '/' */
+	}
+	return qless__err(QLESS_EINVAL,
+	                  "%s: %s \"%s\" names a job of namespace \"%.*s\", but this client works in namespace "
+	                  "\"%s\": dependencies and job trees stay within one namespace",
+	                  func, what, jid, (int)n, jid, ns);
+}

@@ -21,4 +21,12 @@ char *qless__namespace_prefix(const char *name);
  */
 int qless__namespace_split(const char *func, const char *entry, char **ns, const char **queue);
 
+/*
+ * QLESS_EINVAL naming func and `what` if jid, given to a client in namespace
+ * ns (NULL: none, and nothing is checked), is written "OTHER/jid" with
+ * OTHER another valid namespace name: a job of another namespace, which no
+ * dependency or job tree may reach (each namespace is atomic on its own).
+ */
+int qless__namespace_same(const char *func, const char *what, const char *ns, const char *jid);
+
 #endif

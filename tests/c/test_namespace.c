@@ -187,7 +187,50 @@ static void test_features_per_namespace(void)
 	CU_ASSERT_PTR_NULL(c);
 }
 
+static void test_cross_namespace_refused(void)
+{
+	qless_client *a = ns_client(th_url(), "a"), *plain = ns_client(th_url(), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	const char *deps[] = { "b/x" };
+	qless_put_options o = QLESS_PUT_OPTIONS_INIT;
+	o.depends = deps;
+	o.ndepends = 1;
+	long long before = th_commands();
+	qless_queue *q = NULL;
+	TH_OK(qless_queue_new(&q, a, "q"));
+	char *out = NULL;
+	CU_ASSERT_EQUAL(qless_queue_put(&out, q, "K", NULL, &o), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "namespace \"b\""));
+	CU_ASSERT_PTR_NULL(out);
+	o.depends = NULL;
+	o.ndepends = 0;
+	o.parent = "b/root";
+	o.name = "kid";
+	CU_ASSERT_EQUAL(qless_queue_put(&out, q, "K", NULL, &o), QLESS_EINVAL);
+	CU_ASSERT_EQUAL(qless_client_job_adopt(a, jid, "kid", "c/j"), QLESS_EINVAL);
+	CU_ASSERT_EQUAL(th_commands(), before + 1);
+	qless_job *j = th_get(a, jid);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(qless_job_depends_add(j, deps, 1), QLESS_EINVAL);
+	qless_job_free(j);
+	/* Without a namespace a '/' is just part of a jid (as ever). */
+	qless_queue *pq = NULL;
+	TH_OK(qless_queue_new(&pq, plain, "q"));
+	o = (qless_put_options)QLESS_PUT_OPTIONS_INIT;
+	o.depends = deps;
+	o.ndepends = 1;
+	TH_OK(qless_queue_put(&out, pq, "K", NULL, &o));
+	qless_free(out);
+	qless_queue_free(pq);
+	qless_queue_free(q);
+	qless_free(jid);
+	qless_client_free(a);
+	qless_client_free(plain);
+}
+
 CU_TestInfo namespace_tests[] = {
+	{ "cross_namespace_refused", test_cross_namespace_refused },
 	{ "option_keys", test_option_keys },
 	{ "url_parameter", test_url_parameter },
 	{ "bad_names", test_bad_names },
