@@ -229,7 +229,36 @@ static void test_cross_namespace_refused(void)
 	qless_client_free(plain);
 }
 
+static void test_worker_queues(void)
+{
+	qless_client *a = ns_client(th_url(), "a"), *plain = ns_client(th_url(), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	const char *mine[] = { "a/q", "q2" }, *theirs[] = { "b/q" }, *bad[] = { "a{/q" };
+	qless_worker *w = NULL;
+	/* Another namespace's queue (or any, from a client without one): refused. */
+	CU_ASSERT_EQUAL(qless_worker_new(&w, a, theirs, 1, NULL), QLESS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(qless_error_last_message(), "one worker serves one namespace"));
+	CU_ASSERT_EQUAL(qless_worker_new(&w, plain, mine, 1, NULL), QLESS_EINVAL);
+	CU_ASSERT_EQUAL(qless_worker_new(&w, a, bad, 1, NULL), QLESS_EINVAL);
+	CU_ASSERT_PTR_NULL(w);
+	/* Its own namespace's: the queue itself. */
+	TH_OK(qless_worker_new(&w, a, mine, 2, NULL));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	char *jid = th_put(a, "q", "K", NULL, NULL);
+	qless_job *job = NULL;
+	TH_OK(qless_worker_reserve(&job, w));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+	TH_STREQ(qless_job_jid(job), jid);
+	TH_STREQ(qless_job_queue(job), "q");
+	qless_job_free(job);
+	qless_worker_free(w);
+	qless_free(jid);
+	qless_client_free(a);
+	qless_client_free(plain);
+}
+
 CU_TestInfo namespace_tests[] = {
+	{ "worker_queues", test_worker_queues },
 	{ "cross_namespace_refused", test_cross_namespace_refused },
 	{ "option_keys", test_option_keys },
 	{ "url_parameter", test_url_parameter },
