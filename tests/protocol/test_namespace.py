@@ -28,7 +28,7 @@ def call(ql, ns, command, now, *args):
 
 
 def raw_keys(conn):
-    return sorted(conn.keys("*"))
+    return sorted(conn.scan_iter("*", count=1000))
 
 
 def life_cycle(ql, ns, q="queue"):
