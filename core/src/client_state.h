@@ -31,7 +31,14 @@ struct qless_client {
 	int handshake;
 	/* ql:features as read at the last connect: JSON object text, owned. */
 	char *features;
+	/* The namespace (owned) or NULL, and the prefix of every key and
+	 * channel: "{NAME}:ql:" (owned; also the one key each call names) or
+	 * "ql:" (static). Set once when the client is made. */
+	char *ns;
+	char *prefix;
 };
+/* Prefix "ql:" or "{NAME}:ql:" of c's keys and channels. */
+#define QLESS_KEY_PREFIX(c) ((c)->prefix)
 void qless__client_ref(qless_client *c);
 void qless__client_unref(qless_client *c);
 /* A new connected client with src's settings (for another thread). */

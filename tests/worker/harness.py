@@ -242,20 +242,22 @@ class Redis:
 # --- the protocol, spoken by the harness -----------------------------------------
 
 class Ql:
-    """The protocol script by EVALSHA, with `now` = the wall clock."""
+    """The protocol script by EVALSHA, with `now` = the wall clock; in
+    `namespace` (keys {NAME}:ql:...) when given."""
 
-    def __init__(self, conn):
+    def __init__(self, conn, namespace=None):
         with open(need("QLESS_LUA_SCRIPT")) as f:
             self.source = f.read()
         self.r = conn
+        self.keys = [0] if namespace is None else [1, "{%s}:ql:" % namespace]
         self.sha = conn.script_load(self.source)
 
     def __call__(self, command, *args):
         try:
-            return self.r.evalsha(self.sha, 0, command, repr(time.time()), *args)
+            return self.r.evalsha(self.sha, *self.keys, command, repr(time.time()), *args)
         except redis.exceptions.NoScriptError:   # a restarted server has no script cache
             self.sha = self.r.script_load(self.source)
-            return self.r.evalsha(self.sha, 0, command, repr(time.time()), *args)
+            return self.r.evalsha(self.sha, *self.keys, command, repr(time.time()), *args)
 
     def put(self, queue, klass, data=None, retries=None):
         jid = uuid.uuid4().hex

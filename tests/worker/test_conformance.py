@@ -578,3 +578,34 @@ def test_worker_name_not_utf8(h):
     # before the core sees it, showing it.
     assert "not valid UTF-8" in out and ("worker name" in out or "'w\\xff'" in out), out
     assert whats(h.ql.job(jid)) == ["put"]
+
+
+def test_namespaces(h):
+    """--queue a/q1 --queue b/q2: one worker program serves queues of two
+    namespaces (a connection and a worker each); each job completes in its
+    own namespace, and the same queue name elsewhere is left alone. A
+    worker whose language runs jobs on one thread serves one namespace: two
+    are a usage error."""
+    if h.lang in SINGLE_THREADED:
+        w = h.start("--queue", "a/q1", "--queue", "b/q2", name="conf-ns")
+        assert w.wait(15) == 2 and "one namespace" in w.output()
+        w = h.start("--queue", "a/q1", name="conf-ns1")   # one namespace: served
+        jid = Ql(h.r, "a").put("q1", h.klass("Noop"), {"log": h.log})
+        h.wait_for("the job of a/q1 completes", lambda: Ql(h.r, "a").job(jid)["state"] == "complete", 30,
+                   alive=[w])
+        assert w.stop() == 0
+        return
+    qa, qb = Ql(h.r, "a"), Ql(h.r, "b")
+    noop = h.klass("Noop")
+    ja = [qa.put("q1", noop, {"log": h.log}) for _ in range(4)]
+    jb = [qb.put("q2", noop, {"log": h.log}) for _ in range(4)]
+    other = [h.noop("q1"), Ql(h.r, "b").put("q1", noop, {"log": h.log})]
+    w = h.start("--queue", "a/q1", "--queue", "b/q2", name="conf-ns")
+    done = lambda ql, jids: lambda: all(ql.job(j)["state"] == "complete" for j in jids)  # noqa: E731
+    h.wait_for("the jobs of a/q1 complete", done(qa, ja), 30, alive=[w])
+    h.wait_for("the jobs of b/q2 complete", done(qb, jb), 30, alive=[w])
+    assert h.ql.job(other[0])["state"] == "waiting" and qb.job(other[1])["state"] == "waiting"
+    assert all(popped_by(ql.job(j)) == ["conf-ns"] for ql, js in ((qa, ja), (qb, jb)) for j in js)
+    assert w.stop() == 0
+    bad = h.start("--queue", "a{/q", name="conf-ns-bad")
+    assert bad.wait(15) == 2 and "namespace" in bad.output()
