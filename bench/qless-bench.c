@@ -1438,6 +1438,9 @@ static int print_targets(FILE *out, const char *const *drivers, int ndrivers)
 	v = cpu_per("batched life cycle (pipe)") / lim;
 	TARGET(v <= 32, "Redis CPU per batched life cycle = %.1f x trivial EVALSHA (target <= 32)", v);
 	print_spread(out, "batched");
+	v = cpu_per("batched life cycle, namespace (pipe)") / cpu_per("batched life cycle (pipe)");
+	TARGET(v <= 1.05, "Redis CPU per batched life cycle in a namespace = %.3f x without (target <= 1.05)", v);
+	print_spread(out, "namespace");
 	v = cpu_per("config.get heartbeat (pipe)") / lim;
 	TARGET(v <= 2, "entering the protocol (config.get heartbeat) = %.2f x trivial EVALSHA (target <= 2)", v);
 	print_spread(out, "config.get");
@@ -1584,8 +1587,14 @@ int main(int argc, char **argv)
 	long nwp = quick ? 500 : 2000;
 	int wp_rounds = quick ? 2 : 4;
 
-	qless_client *c = NULL, *ce = NULL;
+	qless_client *c = NULL, *ce = NULL, *cn = NULL;
 	qcheck(qless_client_new(&c, url, NULL), "client");
+	{
+		/* The same life cycle in a namespace: FCALL qless 1 {bench}:ql: ... */
+		qless_client_options no = QLESS_CLIENT_OPTIONS_INIT;
+		no.namespace_name = "bench";
+		qcheck(qless_client_new(&cn, url, &no), "namespace client");
+	}
 	setenv("QLESS_EVALSHA", "1", 1);
 	qcheck(qless_client_new(&ce, url, NULL), "EVALSHA client");
 	unsetenv("QLESS_EVALSHA");
@@ -1607,8 +1616,8 @@ int main(int argc, char **argv)
 		/* The two sides of each ratio next to each other, in the opposite
 		 * order every other round (no side always runs first). */
 		round_begin();
-		for (int step = 0; step < 5; step++) {
-			switch (r % 2 == 0 ? step : 4 - step) {
+		for (int step = 0; step < 6; step++) {
+			switch (r % 2 == 0 ? step : 5 - step) {
 			case 0:
 				flush_data();
 				lifecycle_batched(ce, "bench-batch", "batched life cycle, EVALSHA",
@@ -1623,12 +1632,18 @@ int main(int argc, char **argv)
 			case 3:
 				bench_enter(c, "config.get heartbeat", per_round(npipe / 2, rounds));
 				break;
+			case 4:
+				flush_data();
+				lifecycle_batched(cn, "bench-batch", "batched life cycle, namespace", per_round(nbatch, rounds),
+				                  1);
+				break;
 			default:
 				flush_data();
 				lifecycle_batched(c, "bench-batch", "batched life cycle", per_round(nbatch, rounds), 1);
 			}
 		}
 		round_ratio("batched", "batched life cycle", "pipe", "EVALSHA return 1", "pipe", 0);
+		round_ratio("namespace", "batched life cycle, namespace", "pipe", "batched life cycle", "pipe", 0);
 		round_ratio("config.get", "config.get heartbeat", "pipe", "EVALSHA return 1", "pipe", 0);
 	}
 
@@ -1685,6 +1700,7 @@ int main(int argc, char **argv)
 	if (json)
 		write_json(json, met);
 	qless_client_free(ce);
+	qless_client_free(cn);
 	qless_client_free(c);
 	redisFree(adm);
 	return 0;

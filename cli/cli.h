@@ -18,6 +18,7 @@
 typedef struct cli {
 	const char *url;      /* --url, else NULL: $QLESS_URL or the embedded server */
 	const char *worker;   /* --worker, else NULL: the client's default name */
+	const char *ns;       /* --namespace, else NULL: the URL's namespace= or none */
 	int json;             /* --json */
 	const char *cmd;      /* subcommand name for messages ("tag add") */
 	qless_client *client;
@@ -54,7 +55,7 @@ int cli_parse(cli *c, int argc, char **argv, const cli_opt *opts, const char *us
 int cli_parse_all(cli *c, int argc, char **argv, const cli_opt *opts, const char *usage,
                   char ***pos, int *status);
 
-/* A global option (--json, --url X, --url=X, --worker X) at argv[i]:
+/* A global option (--json, --url X, --url=X, --worker X, --namespace X) at argv[i]:
  * returns the arguments consumed, 0 if not one, -1 if its value is missing. */
 int cli_global_option(cli *c, int argc, char **argv, int i);
 

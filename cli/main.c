@@ -52,7 +52,7 @@ static const struct command {
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: qless [--url URL] [--json] [--worker NAME] COMMAND [ARGS...]\n"
+	        "usage: qless [--url URL] [--namespace NAME] [--json] [--worker NAME] COMMAND [ARGS...]\n"
 	        "\n"
 	        "Operate a qless job queue. Without --url (and without $QLESS_URL) qless uses\n"
 	        "the embedded server, started on demand (see `qless server`).\n"
@@ -61,6 +61,8 @@ static void usage(FILE *f)
 	        "  --url URL       redis://[[user]:pass@]host[:port][/db] or unix:///path.sock[?db=N];\n"
 	        "                  rediss://... for TLS (?ca=FILE&cert=FILE&key=FILE, see docs/tls.md)\n"
 	        "                  (a password in --url shows in the process list: set QLESS_URL instead)\n"
+	        "  --namespace NAME  work in namespace NAME (keys {NAME}:ql:..., docs/cluster.md;\n"
+	        "                  also the URL's ?namespace=NAME)\n"
 	        "  --json          machine-readable output (one JSON value)\n"
 	        "  --worker NAME   act as this worker (pop, complete, fail, retry)\n"
 	        "  --help          this help; `qless COMMAND --help` for a command\n"
@@ -92,6 +94,9 @@ int cli_global_option(cli *c, int argc, char **argv, int i)
 	} else if (strncmp(a, "--worker", 8) == 0 && (a[8] == '\0' || a[8] == '=')) {
 		dst = &c->worker;
 		len = 8;
+	} else if (strncmp(a, "--namespace", 11) == 0 && (a[11] == '\0' || a[11] == '=')) {
+		dst = &c->ns;
+		len = 11;
 	} else {
 		return 0;
 	}

@@ -67,6 +67,7 @@ int cli_connect(cli *c)
 		return 0;
 	qless_client_options opts = QLESS_CLIENT_OPTIONS_INIT;
 	opts.worker_name = c->worker;
+	opts.namespace_name = c->ns;
 	opts.connect_timeout_ms = 3000;
 	if (qless_client_new(&c->client, c->url, &opts) != QLESS_OK) {
 		c->client = NULL;

@@ -66,6 +66,11 @@ static CTYPE TYPE##_##NAME##_get(const TYPE *self)
 
 /* ---- client ---- */
 QLESS_ATTR(qless_client, const char *, worker_name)
+#ifdef SWIGPHP
+/* `namespace` is a PHP keyword. */
+%rename(namespace_name) qless_client::namespace;
+#endif
+QLESS_ATTR(qless_client, const char *, namespace)
 QLESS_ATTR(qless_client, double, now)
 %extend qless_client {
 	/* Factories with their parent first; the out-handle is the result. */

@@ -148,6 +148,7 @@ static const struct qless_swig_field qless_swig_client_fields[] = {
 	{ "connect_timeout_ms", QLESS_SWIG_INT, offsetof(qless_client_options, connect_timeout_ms), 0 },
 	{ "command_timeout_ms", QLESS_SWIG_INT, offsetof(qless_client_options, command_timeout_ms), 0 },
 	{ "worker_name", QLESS_SWIG_STR, offsetof(qless_client_options, worker_name), 0 },
+	{ "namespace", QLESS_SWIG_STR, offsetof(qless_client_options, namespace_name), 0 },
 };
 /* order is an enum stored as an INT field: it must be an int's size. */
 typedef char qless_swig_order_is_int[sizeof(qless_reserve_order) == sizeof(int) ? 1 : -1];

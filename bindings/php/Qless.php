@@ -109,7 +109,7 @@ trait Owned
 }
 
 /** new Client(?string $url = null, ?array $options = null) (the extension's constructor): $url null means $QLESS_URL,
- *  else the embedded server; options worker_name, connect_timeout_ms, command_timeout_ms. */
+ *  else the embedded server; options worker_name, connect_timeout_ms, command_timeout_ms, namespace (docs/cluster.md). */
 final class Client extends \QlessClient
 {
     /** The URL it was made with (null: $QLESS_URL or the embedded server, or a client the extension handed out). */

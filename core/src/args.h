@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define QLESS_ARGS_PREFIX 5   /* EVALSHA sha 0 command now */
+#define QLESS_ARGS_PREFIX 6   /* EVALSHA sha 1 key command now (call.c set_head) */
 #define QLESS_ARGS_STACK 32
 #define QLESS_ARGS_NUMS 10
 typedef struct qless_args {

@@ -52,31 +52,44 @@ void qless__fmt_now(char *buf, double t)
 
 static int call_impl(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out);
 
-/* FCALL <fn> 0 <cmd> <now> or EVALSHA <sha> 0 <cmd> <now>. */
-static void set_head(qless_client *c, qless_args *a, const char *cmd)
+/*
+ * FCALL <fn> 1 <namespace key> <cmd> <now> in a namespace, else FCALL <fn> 0
+ * <cmd> <now> (EVALSHA <sha> the same). Returns how many leading slots of
+ * a->v the call skips: 1 without a namespace, whose head is a slot shorter.
+ */
+static size_t set_head(qless_client *c, qless_args *a, const char *cmd)
 {
+	size_t skip = c->ns != NULL ? 0 : 1;
+	const char **v = a->v + skip;
 	if (c->fn[0] != '\0') {
-		a->v[0] = "FCALL";
-		a->v[1] = c->fn;
+		v[0] = "FCALL";
+		v[1] = c->fn;
 	} else {
-		a->v[0] = "EVALSHA";
-		a->v[1] = c->sha;
+		v[0] = "EVALSHA";
+		v[1] = c->sha;
 	}
-	a->v[2] = "0";
-	a->v[3] = cmd;
-	a->v[4] = c->nowbuf;
+	if (c->ns != NULL) {
+		v[2] = "1";
+		v[3] = c->prefix;
+	} else {
+		v[2] = "0";
+	}
+	a->v[4] = cmd;
+	a->v[5] = c->nowbuf;
+	return skip;
 }
 
 static const char *script_text(const char *str, const char **end);
 
-/* Sends a's command on the client's connection, or on a cluster to the
- * node serving the namespace (following redirects). NULL: an I/O error
+/* Sends a's command (from a->v[skip], set_head's) on the client's
+ * connection, or on a cluster to the node serving the namespace
+ * (following redirects). NULL: an I/O error
  * (c->conn set) or a cluster error already recorded (c->conn NULL). */
-static redisReply *send_args(qless_client *c, qless_args *a, const char *func)
+static redisReply *send_args(qless_client *c, qless_args *a, size_t skip, const char *func)
 {
 	if (c->cluster != NULL)
-		return qless__cluster_command(c, (int)a->n, a->v, func);
-	return qless__conn_command_argv(c->conn, (int)a->n, a->v, NULL);
+		return qless__cluster_command(c, (int)(a->n - skip), a->v + skip, func);
+	return qless__conn_command_argv(c->conn, (int)(a->n - skip), a->v + skip, NULL);
 }
 
 /* The error for a NULL reply of send_args. */
@@ -181,6 +194,7 @@ static int script_error(const redisReply *r)
 static int call_impl(qless_client *c, const char *func, const char *cmd, qless_args *a, redisReply **out)
 {
 	redisReply *r;
+	size_t skip;
 	int rc;
 
 	*out = NULL;
@@ -199,8 +213,8 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 		return rc;
 	}
 	qless__fmt_now(c->nowbuf, qless__now(c));
-	set_head(c, a, cmd);
-	r = send_args(c, a, func);
+	skip = set_head(c, a, cmd);
+	r = send_args(c, a, skip, func);
 	if (r != NULL && needs_reload(c, r)) {
 		/* The script or function is gone (restart, SCRIPT/FUNCTION FLUSH):
 		 * it did not run, so loading it again and retrying once is safe. */
@@ -210,8 +224,8 @@ static int call_impl(qless_client *c, const char *func, const char *cmd, qless_a
 			qless__args_free(a);
 			return rc;
 		}
-		set_head(c, a, cmd);
-		r = send_args(c, a, func);
+		skip = set_head(c, a, cmd);
+		r = send_args(c, a, skip, func);
 	}
 	qless__args_free(a);
 	if (r == NULL)
@@ -323,10 +337,11 @@ static int pipe_round(qless_client *c, size_t n, const char *const *cmds, qless_
 {
 	size_t i;
 	for (i = 0; i < n; i++) {
+		size_t skip;
 		if (replies[i] != NULL)
 			continue;
-		set_head(c, &as[i], cmds[i]);
-		if (qless__conn_append_argv(c->conn, (int)as[i].n, as[i].v, NULL) != QLESS_OK)
+		skip = set_head(c, &as[i], cmds[i]);
+		if (qless__conn_append_argv(c->conn, (int)(as[i].n - skip), as[i].v + skip, NULL) != QLESS_OK)
 			return QLESS_EIO;
 	}
 	for (i = 0; i < n; i++) {
@@ -381,7 +396,8 @@ static int call_many_impl(qless_client *c, const char *func, size_t n, const cha
 	for (i = 0; c->cluster != NULL && i < n; i++)
 		if (qless__cluster_retryable(replies[i])) {
 			freeReplyObject(replies[i]);
-			if ((replies[i] = qless__cluster_command(c, (int)as[i].n, as[i].v, func)) == NULL) {
+			size_t skip = set_head(c, &as[i], cmds[i]);
+			if ((replies[i] = qless__cluster_command(c, (int)(as[i].n - skip), as[i].v + skip, func)) == NULL) {
 				if (c->conn != NULL)
 					goto io_error;
 				rc = qless_error_last_code();

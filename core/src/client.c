@@ -1,5 +1,6 @@
 /* qless_client: making, cloning and freeing clients; the clock; the features
  * its database holds. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +17,43 @@
 #include "options.h"
 #include "handles.h"
 #include "ids.h"
+#include "namespace.h"
 #include "protocol.h"
 #include "url.h"
 #include "util.h"
 
 
+/* The prefix of a client without a namespace (never freed). */
+static char qless__no_prefix[] = "ql:";
+
 int qless_client_options_init(qless_client_options *opts, unsigned int version)
 {
 	static const qless_client_options init = QLESS_CLIENT_OPTIONS_INIT;
-	return qless__options_init("qless_client_options_init", opts, version, &init, sizeof init, sizeof init,
+	return qless__options_init("qless_client_options_init", opts, version, &init,
+	                           offsetof(qless_client_options, namespace_name), sizeof init,
 	                           QLESS_CLIENT_OPTIONS_VERSION);
+}
+
+/* c->ns and c->prefix from the option (name, may be NULL) or the URL's
+ * namespace= parameter; both given must agree. ns NULL: c->prefix "ql:". */
+static int set_namespace(qless_client *c, const char *F, const char *name)
+{
+	const char *url_name = c->url.namespace_name;
+	int rc;
+	if (name != NULL && url_name != NULL && strcmp(name, url_name) != 0)
+		return qless__err(QLESS_EINVAL, "%s: the namespace option (\"%s\") and the URL's namespace= (\"%s\") differ",
+		                  F, name, url_name);
+	if (name == NULL)
+		name = url_name;
+	c->prefix = qless__no_prefix;
+	if (name == NULL)
+		return QLESS_OK;
+	if ((rc = qless__namespace_check(F, name == url_name ? "URL namespace=" : "namespace option", name,
+	                                 strlen(name))) != QLESS_OK)
+		return rc;
+	if ((c->ns = qless__strdup(name)) == NULL || (c->prefix = qless__namespace_prefix(name)) == NULL)
+		return qless__err_nomem(F);
+	return QLESS_OK;
 }
 
 static void client_destroy(qless_client *c)
@@ -41,6 +69,9 @@ static void client_destroy(qless_client *c)
 	qless__url_free(&c->url);
 	free(c->worker_name);
 	free(c->features);
+	free(c->ns);
+	if (c->ns != NULL || c->prefix != qless__no_prefix)
+		free(c->prefix);
 	free(c);
 }
 
@@ -59,41 +90,52 @@ void qless__client_unref(qless_client *c)
 		client_destroy(c);
 }
 
-/* A redis+cluster:// URL: the cluster state, and c->url holding what a
- * node connection takes from it (user, password; host and port are the
- * node's). */
-static int cluster_setup(qless_client *c, const char *url)
+/* A redis+cluster:// URL, parsed into u: c->url holds what a node
+ * connection takes from it (user, password; host and port are the
+ * node's) and its namespace= for set_namespace. */
+static int cluster_url(qless_client *c, const char *url, qless_cluster_url *u)
 {
-	qless_cluster_url u;
-	int rc = qless__cluster_url_parse(url, &u);
+	int rc = qless__cluster_url_parse(url, u);
 	if (rc != QLESS_OK)
 		return rc;
-	c->wait_replicas = u.wait_replicas;
-	c->wait_timeout_ms = u.wait_timeout_ms;
-	c->url.port = u.ports[0];
-	if ((c->url.host = qless__strdup(u.hosts[0])) == NULL ||
-	    (u.user != NULL && (c->url.user = qless__strdup(u.user)) == NULL) ||
-	    (u.password != NULL && (c->url.password = qless__strdup(u.password)) == NULL)) {
-		qless__cluster_url_free(&u);
+	c->wait_replicas = u->wait_replicas;
+	c->wait_timeout_ms = u->wait_timeout_ms;
+	c->url.port = u->ports[0];
+	if ((c->url.host = qless__strdup(u->hosts[0])) == NULL ||
+	    (u->user != NULL && (c->url.user = qless__strdup(u->user)) == NULL) ||
+	    (u->password != NULL && (c->url.password = qless__strdup(u->password)) == NULL) ||
+	    (u->ns != NULL && (c->url.namespace_name = qless__strdup(u->ns)) == NULL))
 		return qless__err_nomem("qless_client_new");
-	}
-	rc = qless__cluster_new(&c->cluster, &u);
-	qless__cluster_url_free(&u);
-	return rc;
+	return QLESS_OK;
+}
+
+/* The cluster state, once the namespace is known (required on a cluster:
+ * ql:... keys would lie in every slot, where no script reaches them all). */
+static int cluster_start(qless_client *c, const char *F, qless_cluster_url *u)
+{
+	if (c->ns == NULL)
+		return qless__err(QLESS_EINVAL, "%s: a redis+cluster:// client needs a namespace (namespace=NAME in the "
+		                  "URL, or the namespace option): every key of a namespace lives in one hash slot", F);
+	return qless__cluster_new(&c->cluster, u, c->prefix);
 }
 
 int qless_client_new(qless_client **out, const char *url, const qless_client_options *opts)
 {
 	static const char F[] = "qless_client_new";
+	static const qless_client_options init = QLESS_CLIENT_OPTIONS_INIT;
+	qless_client_options o;
 	char *embedded = NULL;
 	qless_client *c;
-	int rc;
+	qless_cluster_url cu;
+	int rc, is_cluster;
 
 	QLESS_CHECK_NULL(F, out);
 	*out = NULL;
-	if (opts != NULL && opts->version != QLESS_CLIENT_OPTIONS_VERSION)
-		return qless__err(QLESS_EINVAL, "%s: unsupported options version %u", F, opts->version);
-	if (opts != NULL && opts->worker_name != NULL && opts->worker_name[0] == '\0')
+	if ((rc = qless__options_read(F, opts, &o, &init, offsetof(qless_client_options, namespace_name), sizeof o,
+	                              QLESS_CLIENT_OPTIONS_VERSION)) != QLESS_OK)
+		return rc;
+	opts = &o;
+	if (opts->worker_name != NULL && opts->worker_name[0] == '\0')
 		return qless__err_empty(F, "worker name");
 	/* Sent with every pop, settle and heartbeat: refused here, once, rather
 	 * than by the protocol at each of them. */
@@ -115,8 +157,15 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 	}
 	c->refs = 1;
 	qless__handle_add(1);
-	rc = qless__cluster_url_is(url) ? cluster_setup(c, url) : qless__url_parse(url, &c->url);
+	memset(&cu, 0, sizeof cu);
+	is_cluster = qless__cluster_url_is(url);
+	rc = is_cluster ? cluster_url(c, url, &cu) : qless__url_parse(url, &c->url);
 	qless_free(embedded);
+	if (rc == QLESS_OK)
+		rc = set_namespace(c, F, opts->namespace_name);
+	if (rc == QLESS_OK && is_cluster)
+		rc = cluster_start(c, F, &cu);
+	qless__cluster_url_free(&cu);
 	if (rc != QLESS_OK) {
 		client_destroy(c);
 		return rc;
@@ -171,6 +220,8 @@ int qless__client_clone(const qless_client *src, qless_client **out)
 	if (qless__url_copy(&c->url, &src->url) != QLESS_OK)
 		oom = 1;
 	c->worker_name = dup_or_null(src->worker_name, &oom);
+	c->ns = dup_or_null(src->ns, &oom);
+	c->prefix = src->ns != NULL ? dup_or_null(src->prefix, &oom) : qless__no_prefix;
 	c->connect_timeout_ms = src->connect_timeout_ms;
 	c->command_timeout_ms = src->command_timeout_ms;
 	c->offset = src->offset;
@@ -202,6 +253,11 @@ void qless_client_free(qless_client *client)
 const char *qless_client_worker_name(const qless_client *client)
 {
 	return client ? client->worker_name : NULL;
+}
+
+const char *qless_client_namespace(const qless_client *client)
+{
+	return client ? client->ns : NULL;
 }
 
 double qless__now(const qless_client *c)

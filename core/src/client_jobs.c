@@ -192,6 +192,7 @@ int qless_client_top_tags(qless_strlist **out, qless_client *client, int64_t off
 		return rc;
 	if (l->size > 0) {
 		/* The protocol reply has names only; the counts are the ql:tags scores. */
+		char key[96];
 		const char *stack[34];
 		const char **argv = l->size + 2 <= 34 ? stack : malloc((l->size + 2) * sizeof *argv);
 		if (argv == NULL) {
@@ -199,7 +200,8 @@ int qless_client_top_tags(qless_strlist **out, qless_client *client, int64_t off
 			return qless__err_nomem(F);
 		}
 		argv[0] = "ZMSCORE";
-		argv[1] = "ql:tags";
+		snprintf(key, sizeof key, "%stags", QLESS_KEY_PREFIX(client));
+		argv[1] = key;
 		for (i = 0; i < l->size; i++)
 			argv[i + 2] = l->items[i];
 		{

@@ -31,6 +31,11 @@ struct qless_client {
 	int handshake;
 	/* ql:features as read at the last connect: JSON object text, owned. */
 	char *features;
+	/* The namespace (owned) or NULL, and the prefix of every key and
+	 * channel: "{NAME}:ql:" (owned; also the one key each call names) or
+	 * "ql:" (static). Set once when the client is made. */
+	char *ns;
+	char *prefix;
 	/* redis+cluster://: the slot map and node connections (c->conn is then
 	 * lent by it, never freed here); NULL on a single server. */
 	struct qless_cluster *cluster;
@@ -39,6 +44,8 @@ struct qless_client {
 	int wait_replicas;
 	int wait_timeout_ms;
 };
+/* Prefix "ql:" or "{NAME}:ql:" of c's keys and channels. */
+#define QLESS_KEY_PREFIX(c) ((c)->prefix)
 void qless__client_ref(qless_client *c);
 void qless__client_unref(qless_client *c);
 /* A new connected client with src's settings (for another thread). */

@@ -43,7 +43,7 @@ static void slots_unknown(qless_cluster *cl)
 		cl->owner[i] = -1;
 }
 
-static int make(qless_cluster **out, qless_cluster_url *url)
+static int make(qless_cluster **out, qless_cluster_url *url, const char *key)
 {
 	qless_cluster *cl = calloc(1, sizeof *cl);
 	size_t i;
@@ -54,20 +54,12 @@ static int make(qless_cluster **out, qless_cluster_url *url)
 	memset(url, 0, sizeof *url);
 	cl->cur = -1;
 	slots_unknown(cl);
-	{
-		/* Routed by the namespace's hash tag: any key of it has this slot. */
-		size_t n = strlen(cl->url.ns);
-		char *key = malloc(n + 3);
-		if (key == NULL) {
-			qless__cluster_free(cl);
-			return qless__err_nomem("qless_client_new");
-		}
-		key[0] = '{';
-		memcpy(key + 1, cl->url.ns, n);
-		key[n + 1] = '}';
-		cl->slot = qless__key_slot(key, n + 2);
-		free(key);
+	/* Routed by the namespace's hash tag: all its keys have this slot. */
+	if ((cl->key = qless__strdup(key)) == NULL) {
+		qless__cluster_free(cl);
+		return qless__err_nomem("qless_client_new");
 	}
+	cl->slot = qless__key_slot(key, strlen(key));
 	for (i = 0; i < cl->url.nseeds; i++)
 		if (qless__cluster_node_find(cl, cl->url.hosts[i], strlen(cl->url.hosts[i]), cl->url.ports[i]) < 0) {
 			qless__cluster_free(cl);
@@ -77,9 +69,9 @@ static int make(qless_cluster **out, qless_cluster_url *url)
 	return QLESS_OK;
 }
 
-int qless__cluster_new(qless_cluster **out, qless_cluster_url *url)
+int qless__cluster_new(qless_cluster **out, qless_cluster_url *url, const char *key)
 {
-	return make(out, url);
+	return make(out, url, key);
 }
 
 static char *dup_opt(const char *s, int *oom)
@@ -113,14 +105,13 @@ int qless__cluster_clone(const qless_cluster *src, qless_cluster **out)
 	}
 	u.user = dup_opt(src->url.user, &oom);
 	u.password = dup_opt(src->url.password, &oom);
-	u.ns = dup_opt(src->url.ns, &oom);
 	u.wait_replicas = src->url.wait_replicas;
 	u.wait_timeout_ms = src->url.wait_timeout_ms;
 	if (oom) {
 		qless__cluster_url_free(&u);
 		return qless__err_nomem("qless_client_clone");
 	}
-	rc = make(out, &u);
+	rc = make(out, &u, src->key);
 	qless__cluster_url_free(&u);
 	if (rc == QLESS_OK) {
 		memcpy((*out)->owner, src->owner, sizeof src->owner);
@@ -141,6 +132,7 @@ void qless__cluster_free(qless_cluster *cl)
 		free(cl->nodes[i].host);
 	}
 	free(cl->nodes);
+	free(cl->key);
 	qless__cluster_url_free(&cl->url);
 	free(cl);
 }
@@ -242,8 +234,8 @@ int qless__cluster_attach(qless_client *c, int *fresh, const char *func)
 				return rc;
 			i = cl->owner[cl->slot];
 			if (i < 0 && rc == QLESS_OK)
-				rc = qless__err(QLESS_EIO, "%s: no node of the cluster serves slot %u (namespace %s)", func,
-				                cl->slot, cl->url.ns);
+				rc = qless__err(QLESS_EIO, "%s: no node of the cluster serves slot %u (of %s)", func,
+				                cl->slot, cl->key);
 		}
 		if (i >= 0) {
 			rc = node_ready(c, i, 1);
@@ -267,20 +259,9 @@ int qless__cluster_attach(qless_client *c, int *fresh, const char *func)
 
 int qless__cluster_mark(qless_client *c, const char *func)
 {
-	size_t n = strlen(c->cluster->url.ns);
-	char *key = malloc(n + 7);
-	redisReply *r;
+	const char *argv[4] = { "SET", c->cluster->key, "qless namespace", "NX" };
+	redisReply *r = qless__conn_command_argv(c->conn, 4, argv, NULL);
 	int rc = QLESS_OK;
-	if (key == NULL)
-		return qless__err_nomem(func);
-	key[0] = '{';
-	memcpy(key + 1, c->cluster->url.ns, n);
-	memcpy(key + 1 + n, "}:ql:", 6);
-	{
-		const char *argv[4] = { "SET", key, "qless namespace", "NX" };
-		r = qless__conn_command_argv(c->conn, 4, argv, NULL);
-	}
-	free(key);
 	if (r == NULL)
 		return qless__io_error(c, func);
 	/* A MOVED here (the map changed since it was read) is the next call's to follow. */

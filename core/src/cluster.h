@@ -27,7 +27,7 @@ typedef struct qless_cluster_url {
 	size_t nseeds;
 	char *user;
 	char *password;
-	char *ns;          /* namespace=NAME (required) */
+	char *ns;          /* namespace=NAME, or NULL (then the client option's) */
 	int wait_replicas; /* wait_replicas=N (0: none) */
 	int wait_timeout_ms; /* wait_timeout_ms=MS (0: the default) */
 } qless_cluster_url;
@@ -38,7 +38,8 @@ int qless__cluster_url_is(const char *url);
  * Parses redis+cluster://[[user]:password@]host:port[,host:port...]/?namespace=NAME
  * [&wait_replicas=N][&wait_timeout_ms=MS] into out (owned strings; free with
  * qless__cluster_url_free). QLESS_EINVAL naming what is wrong, the password
- * never shown: a missing namespace, a db, an unknown parameter.
+ * never shown: a db, an unknown parameter, a bad node. (A client without a
+ * namespace, from the URL or its option, is refused by qless_client_new.)
  */
 int qless__cluster_url_parse(const char *url, qless_cluster_url *out);
 void qless__cluster_url_free(qless_cluster_url *u);
@@ -48,7 +49,8 @@ void qless__cluster_url_free(qless_cluster_url *u);
  * NULL, which qless__cluster_sync carries over to the node). */
 typedef struct qless_cluster {
 	qless_cluster_url url;
-	unsigned slot;            /* the namespace's slot: every call goes there */
+	char *key;                /* the namespace's key "{NAME}:ql:" (c->prefix's copy) */
+	unsigned slot;            /* its slot: every call goes there */
 	qless_node *nodes;
 	size_t nnodes;
 	int cur;                  /* index of the node lent as c->conn, or -1 */
@@ -56,8 +58,9 @@ typedef struct qless_cluster {
 	int loaded_everywhere;    /* the library went to every primary (at connect) */
 } qless_cluster;
 
-/* A new cluster state for the parsed url (taken: *url is zeroed). */
-int qless__cluster_new(qless_cluster **out, qless_cluster_url *url);
+/* A new cluster state for the parsed url (taken: *url is zeroed) and the
+ * namespace whose key (its prefix "{NAME}:ql:") is key. */
+int qless__cluster_new(qless_cluster **out, qless_cluster_url *url, const char *key);
 /* The same settings, no connection (for qless__client_clone). */
 int qless__cluster_clone(const qless_cluster *src, qless_cluster **out);
 /* Frees the state and every node connection; call qless__cluster_sync

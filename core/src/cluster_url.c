@@ -214,8 +214,6 @@ static int parse(const char *url, qless_cluster_url *u)
 		if (*s == '&')
 			s++;
 	}
-	if (u->ns == NULL)
-		return bad(url, "a cluster needs namespace=NAME (every key of a namespace lives in one hash slot)");
 	return QLESS_OK;
 }
 

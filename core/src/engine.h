@@ -40,6 +40,9 @@ struct qless_worker {
 	qless_beater *beater;
 	pid_t *children;       /* process pool: pids of live children (0: free slot) */
 	size_t nchildren;
+	/* qless_worker_main over several namespaces: the next namespace's
+	 * worker, which a stop of this one (a signal) also stops. */
+	qless_worker *peer;
 };
 
 /* One job loop: the serial worker, a pool thread or a pool child. */

@@ -73,14 +73,18 @@ void qless_worker_stop(qless_worker *worker, int immediate)
 	if (worker == NULL)
 		return;
 	if (immediate) {
-		for (i = 0; i < worker->nchildren; i++)
-			if (worker->children != NULL && worker->children[i] > 0)
-				kill(worker->children[i], SIGKILL);
+		qless_worker *w;
+		for (w = worker; w != NULL; w = w->peer)
+			for (i = 0; i < w->nchildren; i++)
+				if (w->children != NULL && w->children[i] > 0)
+					kill(w->children[i], SIGKILL);
 		_exit(1);
 	}
-	__atomic_store_n(&worker->stopping, 1, __ATOMIC_RELAXED);
-	if (worker->wake[1] >= 0)
-		(void)!write(worker->wake[1], "x", 1);
+	for (; worker != NULL; worker = worker->peer) {
+		__atomic_store_n(&worker->stopping, 1, __ATOMIC_RELAXED);
+		if (worker->wake[1] >= 0)
+			(void)!write(worker->wake[1], "x", 1);
+	}
 	errno = saved_errno;
 }
 

@@ -18,7 +18,7 @@
 struct qless_events {
 	qless_client *client;
 	qless__conn *conn;
-	char **channels; /* with the "ql:" prefix */
+	char **channels; /* with the client's prefix, "ql:" or "{NAME}:ql:" */
 	size_t n;
 };
 
@@ -133,14 +133,15 @@ int qless_events_new(qless_events **out, qless_client *client, const char *const
 		return qless__err_nomem(F);
 	}
 	for (i = 0; i < nchannels; i++) {
-		size_t len = strlen(channels[i]);
-		char *ch = malloc(len + 4);
+		const char *prefix = QLESS_KEY_PREFIX(client);
+		size_t len = strlen(channels[i]), plen = strlen(prefix);
+		char *ch = malloc(plen + len + 1);
 		if (ch == NULL) {
 			qless_events_free(ev);
 			return qless__err_nomem(F);
 		}
-		memcpy(ch, "ql:", 3);
-		memcpy(ch + 3, channels[i], len + 1);
+		memcpy(ch, prefix, plen);
+		memcpy(ch + plen, channels[i], len + 1);
 		ev->channels[ev->n++] = ch;
 	}
 	rc = subscribe(ev, F);
@@ -184,11 +185,11 @@ int qless_events_next(char **channel, char **message, qless_events *events, int 
 			if (r->type == REDIS_REPLY_ARRAY && r->elements == 3 && r->element[0]->type == REDIS_REPLY_STRING &&
 			    strcmp(r->element[0]->str, "message") == 0 && r->element[1]->type == REDIS_REPLY_STRING &&
 			    r->element[2]->type == REDIS_REPLY_STRING) {
-				const char *ch = r->element[1]->str;
-				size_t chlen = r->element[1]->len;
-				if (chlen >= 3 && strncmp(ch, "ql:", 3) == 0) {
-					ch += 3;
-					chlen -= 3;
+				const char *ch = r->element[1]->str, *prefix = QLESS_KEY_PREFIX(events->client);
+				size_t chlen = r->element[1]->len, plen = strlen(prefix);
+				if (chlen >= plen && strncmp(ch, prefix, plen) == 0) {
+					ch += plen;
+					chlen -= plen;
 				}
 				*channel = qless__strndup(ch, chlen);
 				*message = qless__strndup(r->element[2]->str, r->element[2]->len);

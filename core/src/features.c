@@ -1,8 +1,9 @@
-/* ql:features (jobtrees.md K2): what the database holds that only scripts
+/* ql:features ({NAME}:ql:features in a namespace; jobtrees.md K2): what the database holds that only scripts
  * implementing it may serve. Read at each connect; a feature this library
  * does not implement, recorded by a newer script, refuses the connection,
  * since this library's script would damage that data (as an older script
  * blanks, purges and cancels tree jobs). */
+#include <stdio.h>
 #include <string.h>
 
 #include <hiredis/hiredis.h>
@@ -28,8 +29,12 @@ static int known(const char *name, size_t len)
 
 int qless__features_read(qless_client *c, const char *func)
 {
-	const char *argv[2] = { "HGETALL", "ql:features" };
-	redisReply *r = qless__conn_command_argv(c->conn, 2, argv, NULL);
+	char key[128];
+	const char *argv[2] = { "HGETALL", key };
+	redisReply *r;
+	snprintf(key, sizeof key, "%sfeatures", QLESS_KEY_PREFIX(c));
+	argv[1] = key;
+	r = qless__conn_command_argv(c->conn, 2, argv, NULL);
 	json_t *obj;
 	size_t i;
 	int rc = QLESS_OK;

@@ -9,6 +9,7 @@
 #include "call.h"
 #include "client_state.h"
 #include "errors.h"
+#include "namespace.h"
 #include "job_snapshot.h"
 #include "put.h"
 #include "util.h"
@@ -200,6 +201,9 @@ static int depends_op(qless_job *job, const char *F, const char *op, const char 
 	QLESS_CHECK_NULL(F, job);
 	if ((rc = qless__check_strv(F, "jids", jids, njids, 1)) != QLESS_OK)
 		return rc;
+	for (size_t i = 0; i < njids; i++)
+		if ((rc = qless__namespace_same(F, "jid", qless__job_client(job)->ns, jids[i])) != QLESS_OK)
+			return rc;
 	if (!all && njids == 0)
 		return QLESS_OK;
 	qless__args_init(&a);

@@ -11,6 +11,7 @@
 #include "call.h"
 #include "client_state.h"
 #include "errors.h"
+#include "namespace.h"
 #include "options.h"
 #include "put.h"
 #include "queue_handle.h"
@@ -64,6 +65,15 @@ int qless__reply_put(const char *F, redisReply *r, const char *unique, char **ou
 	return rc;
 }
 
+/* Dependencies and the parent are jobs of the client's own namespace. */
+static int same_namespace(const char *F, const qless_client *c, const qless_put_options *o)
+{
+	int rc = qless__namespace_same(F, "parent", c->ns, o->parent);
+	for (size_t i = 0; rc == QLESS_OK && i < o->ndepends; i++)
+		rc = qless__namespace_same(F, "depends", c->ns, o->depends[i]);
+	return rc;
+}
+
 int qless__put(qless_client *c, const char *F, const char *cmd, const char *queue, char **out_jid,
                int *out_inserted, const char *klass, const char *data, const qless_put_options *o,
                const char *unique)
@@ -86,6 +96,7 @@ int qless__put(qless_client *c, const char *F, const char *cmd, const char *queu
 	    (o->tags != NULL && (rc = qless__check_strv(F, "tags", o->tags, o->ntags, 1)) != QLESS_OK) ||
 	    (rc = qless__check_strv(F, "depends", o->depends, o->ndepends, 1)) != QLESS_OK ||
 	    (rc = qless__check_tree_put(F, o)) != QLESS_OK ||
+	    (rc = same_namespace(F, c, o)) != QLESS_OK ||
 	    (rc = qless__entry_jid(F, jidbuf, &jid, o->jid, unique != NULL, o->unique_key, queue, klass, data,
 	                          NULL, 0)) != QLESS_OK)
 		return rc;

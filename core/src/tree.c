@@ -3,7 +3,9 @@
 #include "qless/qless.h"
 #include "args.h"
 #include "call.h"
+#include "client_state.h"
 #include "errors.h"
+#include "namespace.h"
 #include "tree_args.h"
 #include "util.h"
 
@@ -45,6 +47,7 @@ int qless_client_job_adopt(qless_client *client, const char *parent, const char 
 
 	if ((rc = qless__check_text(F, "name", name)) != QLESS_OK ||
 	    (rc = qless__check_text(F, "child", child)) != QLESS_OK ||
+	    (client != NULL && (rc = qless__namespace_same(F, "child", client->ns, child)) != QLESS_OK) ||
 	    (rc = qless__first_arg(F, client, "parent", parent, &a)) != QLESS_OK)
 		return rc;
 	qless__args_add(&a, name);

@@ -1,6 +1,6 @@
 /* Connection URL parsing:
- *   redis://[[user]:password@]host[:port][/db]
- *   unix:///path/to/sock[?db=N&password=P&user=U]
+ *   redis://[[user]:password@]host[:port][/db][?namespace=NAME]
+ *   unix:///path/to/sock[?db=N&password=P&user=U&namespace=NAME]
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +80,7 @@ void qless__url_free(qless_url *u)
 	free(u->tls_ca);
 	free(u->tls_cert);
 	free(u->tls_key);
+	free(u->namespace_name);
 	memset(u, 0, sizeof *u);
 }
 
@@ -104,6 +105,7 @@ int qless__url_copy(qless_url *dst, const qless_url *src)
 	dst->tls_ca = dup_or_null(src->tls_ca, &oom);
 	dst->tls_cert = dup_or_null(src->tls_cert, &oom);
 	dst->tls_key = dup_or_null(src->tls_key, &oom);
+	dst->namespace_name = dup_or_null(src->namespace_name, &oom);
 	if (oom) {
 		qless__url_free(dst);
 		return qless__err_nomem("qless_client_clone");
@@ -115,7 +117,7 @@ int qless__url_copy(qless_url *dst, const qless_url *src)
  * value (password=, and anything misspelt) becomes "***". */
 static int shown_param(const char *k, size_t n)
 {
-	static const char *const names[] = { "db", "ca", "cert", "key", "insecure" };
+	static const char *const names[] = { "db", "ca", "cert", "key", "insecure", "namespace" };
 	size_t i;
 	for (i = 0; i < sizeof names / sizeof *names; i++)
 		if (strlen(names[i]) == n && strncmp(names[i], k, n) == 0)
@@ -219,6 +221,8 @@ static int apply_param(const char *url, const char *k, size_t kn, const char *v,
 		text = &u->tls_cert;
 	else if (key_is(k, kn, "key"))
 		text = &u->tls_key;
+	else if (key_is(k, kn, "namespace"))
+		text = &u->namespace_name;
 	if (text == NULL) {
 		snprintf(msg, sizeof msg, "unknown query parameter \"%.*s\"", (int)(kn > 40 ? 40 : kn), k);
 		BAD(msg);
@@ -318,6 +322,10 @@ int qless__url_parse(const char *url, qless_url *u)
 	for (hs = p; hs < slash; hs++)
 		if (*hs == '@')
 			at = hs;
+	/* ?query: after the userinfo (a password may hold a '?') */
+	query = strchr(at != NULL ? at : p, '?');
+	if (query != NULL && query < slash)
+		slash = query;
 	if (at != NULL) {
 		const char *colon = memchr(p, ':', (size_t)(at - p));
 		if (colon != NULL) {

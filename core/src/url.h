@@ -15,6 +15,7 @@ typedef struct qless_url {
 	char *tls_cert;  /* ?cert=: client certificate (PEM), or NULL */
 	char *tls_key;   /* ?key=: its private key (PEM); NULL: in the cert file */
 	int tls_insecure; /* ?insecure: no certificate or host name verification */
+	char *namespace_name; /* ?namespace=NAME (checked by the client), or NULL */
 } qless_url;
 int qless__url_parse(const char *url, qless_url *out);
 /* Deep copy of src into *dst; QLESS_OK or QLESS_ENOMEM (recorded, *dst empty). */

@@ -16,6 +16,7 @@
 #include "handles.h"
 #include "job_settle.h"
 #include "joblist.h"
+#include "namespace.h"
 #include "options.h"
 #include "strlist.h"
 #include "util.h"
@@ -103,11 +104,28 @@ int qless_worker_new(qless_worker **out, qless_client *client, const char *const
 		qless_worker_free(w);
 		return qless__err_nomem(F);
 	}
-	for (i = 0; i < nqueues; i++, w->n++)
-		if ((w->names[i] = qless__strdup(queues[i])) == NULL) {
+	for (i = 0; i < nqueues; i++, w->n++) {
+		char *ns = NULL;
+		const char *queue;
+		/* "NAME/queue": a queue of the client's own namespace only (a
+		 * worker over several namespaces is one worker per namespace,
+		 * as qless_worker_main makes them). */
+		if ((rc = qless__namespace_split(F, queues[i], &ns, &queue)) == QLESS_OK && ns != NULL &&
+		    (client->ns == NULL || strcmp(ns, client->ns) != 0))
+			rc = qless__err(QLESS_EINVAL, "%s: queue \"%s\" is in namespace \"%s\", but the worker's client works "
+			                "in %s%s%s: one worker serves one namespace", F, queues[i], ns,
+			                client->ns ? "namespace \"" : "none", client->ns ? client->ns : "",
+			                client->ns ? "\"" : "");
+		free(ns);
+		if (rc != QLESS_OK) {
+			qless_worker_free(w);
+			return rc;
+		}
+		if ((w->names[i] = qless__strdup(queue)) == NULL) {
 			qless_worker_free(w);
 			return qless__err_nomem(F);
 		}
+	}
 	if (w->order == QLESS_RESERVE_SHUFFLED)
 		shuffle(w->names, w->n);
 	if (o.watch_locks) {

@@ -5,9 +5,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <pthread.h>
+
 #include "qless/qless.h"
 #include "allowlist.h"
+#include "engine.h"
 #include "errors.h"
+#include "namespace.h"
 #include "run_hooks.h"
 #include "strlist.h"
 #include "util.h"
@@ -16,7 +20,10 @@ static const char USAGE[] =
 	"usage: %s --queue Q [--queue Q2 ...] [options]\n"
 	"  --url URL               redis:// or unix:// URL (default: $QLESS_URL, else the embedded server);\n"
 	"                          a password in --url shows in the process list: set QLESS_URL instead\n"
-	"  --queue, -q Q           a queue to work on (repeatable; at least one)\n"
+	"  --queue, -q Q           a queue to work on (repeatable; at least one); NAMESPACE/Q: queue Q of\n"
+	"                          that namespace (one connection and worker per namespace, each with the\n"
+	"                          pool, size and --max-jobs given, on a thread each: --pool processes and\n"
+	"                          one-thread languages (Ruby, Lua, PHP) serve one namespace)\n"
 	"  --order O               ordered (default), round-robin or shuffled\n"
 	"  --pool P                serial (default), threads or processes\n"
 	"  --size N                threads or processes of the pool (default 1; 1..128)\n"
@@ -330,13 +337,65 @@ nomem:
 	return qless__err_nomem(F);
 }
 
+/* The workers of one program run: one per namespace its queues name
+ * ("NAME/queue"; a bare name: the URL's namespace, or none). */
+typedef struct ns_run {
+	char *ns;                 /* owned; NULL: the URL's */
+	const char **queues;      /* borrowed names (past "NAME/") */
+	size_t n;
+	qless_client *client;
+	qless_worker *worker;
+	const qless_worker_run_options *o;
+	pthread_t thread;
+	int started, rc;
+	char err[256];
+} ns_run;
+
+/* Groups p's queues by namespace into runs[0..*nruns) (each runs[i].queues
+ * sized for all queues). QLESS_EINVAL for a bad "NAME/queue". */
+static int group_queues(const parsed *p, ns_run *runs, size_t *nruns)
+{
+	size_t i, k;
+	int rc;
+	*nruns = 0;
+	for (i = 0; i < p->nqueues; i++) {
+		char *ns = NULL;
+		const char *queue;
+		if ((rc = qless__namespace_split("qless_worker_main", p->queues[i], &ns, &queue)) != QLESS_OK)
+			return rc;
+		for (k = 0; k < *nruns; k++)
+			if ((ns == NULL && runs[k].ns == NULL) || (ns != NULL && runs[k].ns != NULL && strcmp(ns, runs[k].ns) == 0))
+				break;
+		if (k == *nruns) {
+			runs[k].ns = ns;
+			if ((runs[k].queues = calloc(p->nqueues, sizeof *runs[k].queues)) == NULL)
+				return qless__err_nomem("qless_worker_main");
+			(*nruns)++;
+		} else {
+			free(ns);
+		}
+		runs[k].queues[runs[k].n++] = queue;
+	}
+	return QLESS_OK;
+}
+
+static void *run_thread(void *arg)
+{
+	ns_run *r = arg;
+	r->rc = qless_worker_run(r->worker, r->o);
+	if (r->rc != QLESS_OK)
+		snprintf(r->err, sizeof r->err, "%s", qless_error_last_message());
+	return NULL;
+}
+
 int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_options *run)
 {
 	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
 	qless_client_options co = QLESS_CLIENT_OPTIONS_INIT;
 	qless_worker_options wo = QLESS_WORKER_OPTIONS_INIT;
-	qless_client *client = NULL;
-	qless_worker *w = NULL;
+	qless_worker_run_options sub;
+	ns_run *runs = NULL;
+	size_t nruns = 0, k;
 	const char *prog = argc > 0 && argv && argv[0] ? argv[0] : "qless-worker";
 	parsed p;
 	int code, i;
@@ -383,21 +442,74 @@ int qless_worker_main(int argc, const char *const *argv, const qless_worker_run_
 	co.worker_name = p.name;
 	wo.order = p.order;
 	wo.watch_locks = 0;
-	if (connect_waiting(prog, p.url, &co, o.reconnect_max, &client) != QLESS_OK ||
-	    qless_worker_new(&w, client, p.queues, p.nqueues, &wo) != QLESS_OK) {
-		fprintf(stderr, "%s: %s\n", prog, qless_error_last_message());
-		code = qless_error_last_code() == QLESS_EINVAL ? 2 : 1;
+	if ((runs = calloc(p.nqueues, sizeof *runs)) == NULL || group_queues(&p, runs, &nruns) != QLESS_OK) {
+		fprintf(stderr, "%s: %s\n", prog, runs ? qless_error_last_message() : "out of memory");
+		code = runs ? 2 : 1;
 		goto out;
 	}
-	if ((code = backoffs(prog, &p, w)) != 0)
+	/* Each further namespace runs on a thread of its own. */
+	if (nruns > 1 && o.pool == QLESS_POOL_PROCESSES) {
+		code = usage_error(prog, "--pool %s serves one namespace: run one worker per namespace", "processes");
 		goto out;
-	if (qless_worker_run(w, &o) != QLESS_OK) {
+	}
+	if (nruns > 1 && o.single_threaded) {
+		code = usage_error(prog, "%s: this language's worker runs jobs on one thread, so it serves one "
+		                   "namespace: run one worker program per namespace", "NAMESPACE/queue");
+		goto out;
+	}
+	for (k = 0; k < nruns; k++) {
+		co.namespace_name = runs[k].ns;
+		if (connect_waiting(prog, p.url, &co, o.reconnect_max, &runs[k].client) != QLESS_OK ||
+		    qless_worker_new(&runs[k].worker, runs[k].client, runs[k].queues, runs[k].n, &wo) != QLESS_OK) {
+			fprintf(stderr, "%s: %s\n", prog, qless_error_last_message());
+			code = qless_error_last_code() == QLESS_EINVAL ? 2 : 1;
+			goto out;
+		}
+		if ((code = backoffs(prog, &p, runs[k].worker)) != 0)
+			goto out;
+		if (k > 0) /* a signal stops the first: it stops them all */
+			runs[k - 1].worker->peer = runs[k].worker;
+	}
+	/* The first namespace's worker on this thread (it takes the signals),
+	 * every other one on a thread of its own. */
+	sub = o;
+	sub.signals = 0;
+	for (k = 1; k < nruns; k++) {
+		runs[k].o = &sub;
+		if (pthread_create(&runs[k].thread, NULL, run_thread, &runs[k]) != 0) {
+			fprintf(stderr, "%s: cannot start a thread for namespace %s\n", prog, runs[k].ns ? runs[k].ns : "(none)");
+			qless_worker_stop(runs[0].worker, 0);
+			code = 1;
+			break;
+		}
+		runs[k].started = 1;
+	}
+	if (code == 0 && qless_worker_run(runs[0].worker, &o) != QLESS_OK) {
 		fprintf(stderr, "%s: %s\n", prog, qless_error_last_message());
 		code = qless_error_last_code() == QLESS_EINVAL ? 2 : 1;
 	}
+	for (k = 1; k < nruns; k++)
+		if (runs[k].started) {
+			pthread_join(runs[k].thread, NULL);
+			if (runs[k].rc != QLESS_OK) {
+				fprintf(stderr, "%s: namespace %s: %s\n", prog, runs[k].ns ? runs[k].ns : "(none)", runs[k].err);
+				if (code == 0)
+					code = runs[k].rc == QLESS_EINVAL ? 2 : 1;
+			}
+		}
 out:
-	qless_worker_free(w);
-	qless_client_free(client);
+	for (k = 0; runs != NULL && k < nruns; k++) {
+		qless_worker_free(runs[k].worker);
+		qless_client_free(runs[k].client);
+		free(runs[k].ns);
+		free(runs[k].queues);
+	}
+	/* group_queues may have stopped half way through a run's creation. */
+	if (runs != NULL && nruns < p.nqueues) {
+		free(runs[nruns].ns);
+		free(runs[nruns].queues);
+	}
+	free(runs);
 	free(p.queues);
 	free(p.backoffs);
 	free(p.kinds);

@@ -118,6 +118,7 @@ extern CU_TestInfo engine_tests[];
 extern CU_TestInfo engine_tree_tests[];
 extern CU_TestInfo event_tests[];
 extern CU_TestInfo conn_tests[];
+extern CU_TestInfo namespace_tests[];
 extern CU_TestInfo restart_tests[];
 extern CU_TestInfo validation_tests[];
 extern CU_TestInfo heartbeater_tests[];

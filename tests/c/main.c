@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 		SUITE("engine_tree", engine_tree_tests),
 		SUITE("events", event_tests),
 		SUITE("conn", conn_tests),
+		SUITE("namespace", namespace_tests),
 		SUITE("restart", restart_tests),
 		SUITE("validation", validation_tests),
 		SUITE("heartbeater", heartbeater_tests),

@@ -68,3 +68,19 @@ def test_bad_url(raw):
 def test_qless_url_environment(raw, url):
     p = raw("put", "q", "K", "--jid", "from-env", env={"QLESS_URL": url})
     assert p.returncode == 0 and p.stdout == "from-env\n"
+
+
+def test_namespace_flag(qless, url, raw, r):
+    """--namespace NAME (or ?namespace=NAME in the URL): the jobs, queues and
+    workers of that namespace only, under keys {NAME}:ql:..."""
+    assert qless("--namespace", "a", "put", "q", "K", "--jid", "ja")[0] == "ja\n"
+    assert qless("put", "q", "K", "--jid", "plain", "--namespace=b")[0] == "plain\n"
+    assert r.exists("{a}:ql:j:ja") and r.exists("{b}:ql:j:plain") and not r.keys("ql:*")
+    assert qless("--namespace", "a", "--json", "queues")[0].count('"q"') == 1
+    assert qless("--json", "queues")[0] == "[]\n"
+    assert qless("--url", url + "?namespace=a", "get", "ja", "--json")[0].count('"ja"') == 1
+    p = raw("--url", url, "--namespace", "b", "get", "ja")
+    assert p.returncode == 1 and "ja" in p.stderr
+    for bad in ("", "a/b", "{x}", "a" * 65):
+        p = raw("--url", url, "--namespace", bad, "queues")
+        assert p.returncode == 2 and "namespace" in p.stderr and p.stderr.count("\n") == 1, p.stderr

@@ -11,6 +11,15 @@ describe("qless client", function()
     queue = client.queues["testing"]
   end)
 
+  it("works in a namespace (option or URL)", function()
+    local ns = qless.Client(H.url, { namespace = "lua" })
+    assert.equal("lua", ns.namespace)
+    local jid = ns.queues["q"]:put("K", {})
+    assert.equal("q", qless.Client(H.url .. "?namespace=lua").jobs[jid].queue)
+    assert.is_nil(client.jobs[jid])
+    assert.has_error(function() qless.Client(H.url, { namespace = "a/b" }) end)
+  end)
+
   it("runs a job through put, pop and complete", function()
     local jid = queue:put("my.Job", { count = 1, items = { "a" } }, { priority = 5, tags = { "t1", "t2" }, retries = 3 })
     assert.is_string(jid)

@@ -45,4 +45,14 @@ final class OptionsTest extends QlessTestCase
         }
         $this->assertSame(0, $this->queue->length());
     }
+
+    public function testNamespaceClientOption(): void
+    {
+        $ns = new Qless\Client(self::url(), ['namespace' => 'php']);
+        $this->assertSame('php', $ns->namespace_name_get());
+        $jid = $ns->queue('q')->put('K', []);
+        $this->assertSame('q', (new Qless\Client(self::url() . '?namespace=php'))->job($jid)->queue());
+        $this->expectException(Qless\InvalidArgument::class);
+        new Qless\Client(self::url(), ['namespace' => 'a/b']);
+    }
 }

@@ -6,6 +6,12 @@ Environment (set by ctest, see tests/CMakeLists.txt):
   QLESS_LUA_LIBRARY    build/lua/qless-lib.lua  (Redis Functions library, FCALL)
   QLESS_PROTOCOL_MODE  `script` (default) or `function`: which artefact every
                        test drives. ctest runs the suite once per mode.
+  QLESS_PROTOCOL_CLUSTER  the state directory of tests/cluster-fixture.sh: the
+                       suite runs on the cluster's primary serving the namespace
+  QLESS_PROTOCOL_NAMESPACE  a namespace NAME: every call names the key
+                       `{NAME}:ql:` (keys and channels `{NAME}:ql:...`); `r`
+                       and `events` then show them without `{NAME}:`, so the
+                       tests read the same in both forms.
 
 Fixtures:
   r       raw redis connection (decoded strings) to inspect keys
@@ -22,6 +28,13 @@ import redis
 from helpers import Qless
 
 MODE = os.environ.get("QLESS_PROTOCOL_MODE", "script")
+NAMESPACE = os.environ.get("QLESS_PROTOCOL_NAMESPACE") or None
+# The state directory of tests/cluster-fixture.sh's cluster: the suite then
+# runs on the primary serving NAMESPACE (tests that call namespaces of their
+# own, marked any_namespace, need one server and are deselected there).
+CLUSTER = os.environ.get("QLESS_PROTOCOL_CLUSTER") or None
+# What the script puts in front of `ql:` (and the proxy takes away).
+NS = "" if NAMESPACE is None else "{%s}:" % NAMESPACE
 
 
 def _require_env(name):
@@ -33,16 +46,84 @@ def _require_env(name):
     return value
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "any_namespace: the test calls namespaces of its own")
+
+
 def pytest_report_header(config):
-    return "qless protocol mode: %s" % MODE
+    return "qless protocol mode: %s, namespace: %s" % (MODE, NAMESPACE)
+
+
+class _NamespacedRedis(redis.Redis):
+    """The raw connection as the tests see it under a namespace: a key or
+    channel argument `ql:...` means `{NAME}:ql:...`, KEYS and SCAN answer
+    without `{NAME}:`, and `'ql:` in the source of an EVAL names the
+    namespace's keys. Calls of the artefact itself go through unchanged."""
+
+    PASS = {"EVALSHA", "FCALL", "SCRIPT", "FUNCTION", "ACL"}
+
+    def execute_command(self, *args, **options):
+        name = str(args[0]).upper()
+        if name in self.PASS:
+            return super().execute_command(*args, **options)
+        if name == "EVAL":
+            args = (args[0], args[1].replace("'ql:", "'" + NS + "ql:")) + args[2:]
+        else:
+            args = tuple(_ns_arg(a) for a in args)
+        reply = super().execute_command(*args, **options)
+        if name == "KEYS":
+            return [_strip_ns(k) for k in reply]
+        if name == "SCAN":
+            return reply[0], [_strip_ns(k) for k in reply[1]]
+        return reply
+
+
+# Text or bytes alike (a connection without decode_responses answers bytes).
+def _ns_arg(a):
+    if isinstance(a, str) and a.startswith("ql:"):
+        return NS + a
+    if isinstance(a, bytes) and a.startswith(b"ql:"):
+        return NS.encode() + a
+    return a
+
+
+def _strip_ns(k):
+    ns = NS.encode() if isinstance(k, bytes) else NS
+    return k[len(ns):] if k.startswith(ns) else k
+
+
+def _cluster_primary(state):
+    """host, port of the primary serving NAMESPACE's slot on the cluster of
+    tests/cluster-fixture.sh whose state directory is `state`."""
+    with open(os.path.join(state, "nodes")) as f:
+        port = int(f.readline().split()[0])
+    c = redis.Redis(host="127.0.0.1", port=port, decode_responses=True)
+    slot = c.execute_command("CLUSTER", "KEYSLOT", "{%s}" % NAMESPACE)
+    for shard in c.execute_command("CLUSTER", "SHARDS"):
+        shard = dict(zip(shard[::2], shard[1::2]))
+        ranges = shard["slots"]
+        if any(int(a) <= slot <= int(b) for a, b in zip(ranges[::2], ranges[1::2])):
+            for node in shard["nodes"]:
+                node = dict(zip(node[::2], node[1::2]))
+                if node["role"] == "master" and node["health"] == "online":
+                    return "127.0.0.1", int(node["port"])
+    pytest.fail("no primary serves namespace %s on the cluster" % NAMESPACE, pytrace=False)
 
 
 @pytest.fixture(scope="session")
 def r():
-    state = _require_env("QLESS_TEST_STATE")
-    with open(os.path.join(state, "socket")) as f:
-        sock = f.read().strip()
-    conn = redis.Redis(unix_socket_path=sock, decode_responses=True)
+    cls = redis.Redis if NAMESPACE is None else _NamespacedRedis
+    if CLUSTER:
+        # The suite on a Redis Cluster: every call in the namespace, on
+        # the primary serving it (tests/cluster, ctest cluster.protocol).
+        assert NAMESPACE, "QLESS_PROTOCOL_CLUSTER needs QLESS_PROTOCOL_NAMESPACE"
+        host, port = _cluster_primary(CLUSTER)
+        conn = cls(host=host, port=port, decode_responses=True)
+    else:
+        state = _require_env("QLESS_TEST_STATE")
+        with open(os.path.join(state, "socket")) as f:
+            sock = f.read().strip()
+        conn = cls(unix_socket_path=sock, decode_responses=True)
     conn.ping()
     yield conn
     conn.close()
@@ -69,16 +150,21 @@ def _loaded(r, artefact_paths):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_db(r):
-    """Every test starts from an empty database (scripts/functions stay loaded)."""
+def _fresh_db(r, request):
+    """Every test starts from an empty database (scripts/functions stay loaded).
+    Under a namespace, every key a test leaves behind must be the namespace's
+    (unless the test is marked `any_namespace`: it names its own)."""
     r.flushall()
     yield
+    if NAMESPACE is not None and not request.node.get_closest_marker("any_namespace"):
+        stray = [k for k in redis.Redis.execute_command(r, "KEYS", "*") if not k.startswith(NS + "ql:")]
+        assert not stray, "keys outside namespace %s: %r" % (NAMESPACE, stray[:10])
 
 
 @pytest.fixture
 def ql(r, _loaded):
     mode, handle = _loaded
-    return Qless(r, mode, handle)
+    return Qless(r, mode, handle, NAMESPACE)
 
 
 class _Capture(list):
@@ -101,7 +187,7 @@ class _Capture(list):
 
     def __enter__(self):
         self._ps = self._conn.pubsub()
-        self._ps.psubscribe("ql:*")
+        self._ps.psubscribe(NS + "ql:*")
         self._ps.subscribe(self._sentinel)
         confirmed = 0
         while confirmed < 2:
@@ -120,7 +206,7 @@ class _Capture(list):
                 if msg["type"] == "message" and msg["channel"] == self._sentinel:
                     break
                 if msg["type"] == "pmessage":
-                    self.append((msg["channel"], msg["data"]))
+                    self.append((msg["channel"][len(NS):], msg["data"]))
         finally:
             self._ps.close()
         return False

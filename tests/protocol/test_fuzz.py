@@ -29,7 +29,7 @@ import time
 
 import redis
 
-from helpers import digest, error_kinds
+from helpers import digest, error_kinds, same_server
 
 CALLS = int(os.environ.get("QLESS_FUZZ_CALLS", "3000"))
 SECONDS = float(os.environ.get("QLESS_FUZZ_SECONDS", "15"))
@@ -427,8 +427,7 @@ def settle_refuses(args):
 class Fuzzer:
     def __init__(self, ql, rng):
         self.ql = ql
-        sock = ql.r.connection_pool.connection_kwargs["path"]
-        self.raw = redis.Redis(unix_socket_path=sock)
+        self.raw = same_server(ql.r)
         self.rng = rng
         self.now = 1000
         self.digest = lambda: digest(self.raw)
@@ -438,8 +437,8 @@ class Fuzzer:
     def send(self, command, args, now=None):
         now = self.now if now is None else now
         if self.ql.mode == "script":
-            return self.raw.execute_command("EVALSHA", self.ql.handle, 0, command, now, *args)
-        return self.raw.execute_command("FCALL", self.ql.handle, 0, command, now, *args)
+            return self.raw.execute_command("EVALSHA", self.ql.handle, *self.ql.keyargs, command, now, *args)
+        return self.raw.execute_command("FCALL", self.ql.handle, *self.ql.keyargs, command, now, *args)
 
     def fail(self, what, command, args, detail, now=None):
         now = self.now if now is None else now

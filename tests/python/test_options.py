@@ -93,3 +93,16 @@ def test_complete_options_share_the_mechanism(client):
         _core.qless_job_complete(job._h, {"nxt": "other"})
     _core.qless_job_complete(job._h, {"next": "other", "delay": 30, "depends": []})
     assert client.queues["other"].scheduled() == [job.jid]   # its state reads waiting (protocol)
+
+
+def test_namespace_option_and_url_parameter(url, r):
+    """A client in namespace `py` keeps its jobs under {py}:ql:, apart from
+    the default database (docs/cluster.md)."""
+    ns = qless.Client(url, namespace="py")
+    assert ns.namespace == "py"
+    assert qless.Client(url).namespace is None
+    jid = ns.queue("q").put("K", "{}")
+    assert r.exists("{py}:ql:j:" + jid) == 1 and r.exists("ql:j:" + jid) == 0
+    assert qless.Client(url + "?namespace=py").get_job(jid).jid == jid
+    with pytest.raises(qless.InvalidArgument, match="namespace"):
+        qless.Client(url, namespace="a/b")

@@ -26,4 +26,13 @@ class TestOptions < QlessTest::Test
     assert_raises(Qless::InvalidArgument) { put({ retries: 2**40 }) }
     assert_equal 0, @queue.length
   end
+
+  def test_namespace_client_option
+    ns = Qless::Client.new(QlessTest::URL, namespace: "rb")
+    assert_equal "rb", ns.namespace
+    jid = ns.queues["q"].put("K", {})
+    assert_equal "q", Qless::Client.new("#{QlessTest::URL}?namespace=rb").jobs[jid].queue.name
+    assert_nil @client.jobs[jid]
+    assert_raises(Qless::InvalidArgument) { Qless::Client.new(QlessTest::URL, namespace: "a/b") }
+  end
 end

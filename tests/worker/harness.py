@@ -243,22 +243,21 @@ class Redis:
 
 class Ql:
     """The protocol script by EVALSHA, with `now` = the wall clock; in
-    namespace NAME when `key` is its key `{NAME}:ql:`."""
+    `namespace` (keys {NAME}:ql:...) when given."""
 
-    def __init__(self, conn, key=None):
+    def __init__(self, conn, namespace=None):
         with open(need("QLESS_LUA_SCRIPT")) as f:
             self.source = f.read()
         self.r = conn
-        self.keys = [key] if key else []
+        self.keys = [0] if namespace is None else [1, "{%s}:ql:" % namespace]
         self.sha = conn.script_load(self.source)
 
     def __call__(self, command, *args):
-        head = (len(self.keys), *self.keys, command, repr(time.time()))
         try:
-            return self.r.evalsha(self.sha, *head, *args)
+            return self.r.evalsha(self.sha, *self.keys, command, repr(time.time()), *args)
         except redis.exceptions.NoScriptError:   # a restarted server has no script cache
             self.sha = self.r.script_load(self.source)
-            return self.r.evalsha(self.sha, *head, *args)
+            return self.r.evalsha(self.sha, *self.keys, command, repr(time.time()), *args)
 
     def put(self, queue, klass, data=None, retries=None):
         jid = uuid.uuid4().hex
@@ -360,6 +359,9 @@ def harness_on(lang, socket, tmp, heartbeat, cluster=None):
         (conn, url), ns = cluster_target(*cluster), cluster[1]
     conn.flushall()
     harness = Harness(lang, conn, url, tmp, ns)
+    harness.cluster = cluster and cluster[0]
+    if cluster:
+        harness.base_url = url.split("/?namespace=")[0]
     harness.ql.config("heartbeat", heartbeat)
     harness.ql.config("grace-period", 0)
     try:
@@ -380,7 +382,9 @@ class Harness:
         self.lang = lang
         self.r = conn
         self.prefix = "ql:" if ns is None else "{%s}:ql:" % ns
-        self.ql = Ql(conn, None if ns is None else self.prefix)
+        self.ql = Ql(conn, ns)
+        self.cluster = None   # the cluster's state directory, on a cluster
+        self.base_url = url   # url without a namespace (set on a cluster)
         self.url = url
         self.tmp = tmp
         self.workers = []
@@ -392,6 +396,12 @@ class Harness:
         server = Redis()
         self.servers.append(server)
         return server
+
+    def ql_in(self, namespace):
+        """The protocol in another namespace: on this server, or on a
+        cluster on the primary serving it."""
+        conn = self.r if self.cluster is None else cluster_target(self.cluster, namespace)[0]
+        return Ql(conn, namespace)
 
     def k(self, key):
         """The key `ql:<rest>` as stored: `{NAME}:ql:<rest>` in a namespace."""
@@ -413,9 +423,11 @@ class Harness:
         return self.put(queue, "Noop", data, **kw)
 
     def states(self, jids, r=None):
+        """The jobs' states, on this harness's server, or on r (a server of
+        a scenario's own, without a namespace)."""
         pipe = (r or self.r).pipeline(transaction=False)
         for jid in jids:
-            pipe.hget(self.k("ql:j:" + jid), "state")
+            pipe.hget(("ql:j:" + jid) if r is not None else self.k("ql:j:" + jid), "state")
         return pipe.execute()
 
     def start(self, *flags, name, url=None, env=None):

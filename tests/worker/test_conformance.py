@@ -225,8 +225,8 @@ def test_lock_lost(h):
     # Time it out and hand it to "thief" in one transaction, so that no
     # worker can pop it in between.
     pipe = h.r.pipeline(transaction=True)
-    pipe.evalsha(h.ql.sha, len(h.ql.keys), *h.ql.keys, "timeout", repr(time.time()), stolen)
-    pipe.evalsha(h.ql.sha, len(h.ql.keys), *h.ql.keys, "pop", repr(time.time()), "lost", "thief", 1)
+    pipe.evalsha(h.ql.sha, *h.ql.keys, "timeout", repr(time.time()), stolen)
+    pipe.evalsha(h.ql.sha, *h.ql.keys, "pop", repr(time.time()), "lost", "thief", 1)
     popped = json.loads(pipe.execute()[1])
     assert [job["jid"] for job in popped] == [stolen]
 
@@ -592,3 +592,34 @@ def test_worker_name_not_utf8(h):
     # before the core sees it, showing it.
     assert "not valid UTF-8" in out and ("worker name" in out or "'w\\xff'" in out), out
     assert whats(h.ql.job(jid)) == ["put"]
+
+
+def test_namespaces(h):
+    """--queue a/q1 --queue b/q2: one worker program serves queues of two
+    namespaces (a connection and a worker each); each job completes in its
+    own namespace, and the same queue name elsewhere is left alone. A
+    worker whose language runs jobs on one thread serves one namespace: two
+    are a usage error."""
+    if h.lang in SINGLE_THREADED:
+        w = h.start("--queue", "a/q1", "--queue", "b/q2", name="conf-ns", url=h.base_url)
+        assert w.wait(15) == 2 and "one namespace" in w.output()
+        w = h.start("--queue", "a/q1", name="conf-ns1", url=h.base_url)   # one namespace: served
+        jid = h.ql_in("a").put("q1", h.klass("Noop"), {"log": h.log})
+        h.wait_for("the job of a/q1 completes", lambda: h.ql_in("a").job(jid)["state"] == "complete", 30,
+                   alive=[w])
+        assert w.stop() == 0
+        return
+    qa, qb = h.ql_in("a"), h.ql_in("b")
+    noop = h.klass("Noop")
+    ja = [qa.put("q1", noop, {"log": h.log}) for _ in range(4)]
+    jb = [qb.put("q2", noop, {"log": h.log}) for _ in range(4)]
+    other = [h.noop("q1"), h.ql_in("b").put("q1", noop, {"log": h.log})]
+    w = h.start("--queue", "a/q1", "--queue", "b/q2", name="conf-ns", url=h.base_url)
+    done = lambda ql, jids: lambda: all(ql.job(j)["state"] == "complete" for j in jids)  # noqa: E731
+    h.wait_for("the jobs of a/q1 complete", done(qa, ja), 30, alive=[w])
+    h.wait_for("the jobs of b/q2 complete", done(qb, jb), 30, alive=[w])
+    assert h.ql.job(other[0])["state"] == "waiting" and qb.job(other[1])["state"] == "waiting"
+    assert all(popped_by(ql.job(j)) == ["conf-ns"] for ql, js in ((qa, ja), (qb, jb)) for j in js)
+    assert w.stop() == 0
+    bad = h.start("--queue", "a{/q", name="conf-ns-bad", url=h.base_url)
+    assert bad.wait(15) == 2 and "namespace" in bad.output()

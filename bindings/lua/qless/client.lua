@@ -14,11 +14,12 @@ local Client = handle.class("qless.Client", "set_time_offset")
 local methods, lookup, items = Client.methods, handle.lookup, handle.items
 
 -- url: nil means QLESS_URL, else the embedded server; Client{url = ..., ...} works too.
+-- opts.namespace: the client's namespace (docs/cluster.md), as the URL's ?namespace=.
 function Client.new(url, opts)
   if type(url) == "table" then url, opts = url.url, url end
   opts = opts or {}
   -- url is kept for the workers a schedule's listen starts.
-  return Client.wrap(core.qless_client_new(url, { worker_name = opts.worker_name,
+  return Client.wrap(core.qless_client_new(url, { worker_name = opts.worker_name, namespace = opts.namespace,
     connect_timeout_ms = handle.ms(opts.connect_timeout), command_timeout_ms = handle.ms(opts.command_timeout) }),
     { url = url })
 end
@@ -29,6 +30,7 @@ function Client.wrap(h, self)
   if h == nil then return nil end
   self = self or {}
   self.worker_name = h.worker_name   -- kept: tostring still names a closed client
+  self.namespace = h.namespace
   self.queues = lookup(function(name) return Queue.new(self, name) end)
   self.jobs = lookup(function(jid) return Job.wrap(handle.or_nil(h.get_job, h, jid)) end)
   self.recurring = lookup(function(jid) return Recur.wrap(handle.or_nil(h.get_recur, h, jid)) end)

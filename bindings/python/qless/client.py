@@ -23,13 +23,15 @@ def _ms(seconds: Optional[float]) -> int:
 
 class Client(Handle):
     """Connects to url (None: $QLESS_URL, else the embedded server, started on demand).
-    Timeouts are in seconds (None: the library's defaults, < 0: forever)."""
+    Timeouts are in seconds (None: the library's defaults, < 0: forever). namespace: work in
+    that namespace (docs/cluster.md; also the URL's ?namespace=NAME)."""
 
     def __init__(self, url: Optional[str] = None, worker_name: Optional[str] = None,
-                 connect_timeout: Optional[float] = None, command_timeout: Optional[float] = None) -> None:
+                 connect_timeout: Optional[float] = None, command_timeout: Optional[float] = None,
+                 namespace: Optional[str] = None) -> None:
         self._attach(url, _core.qless_client_new(url, dict(
             connect_timeout_ms=_ms(connect_timeout), command_timeout_ms=_ms(command_timeout),
-            worker_name=worker_name)))
+            worker_name=worker_name, namespace=namespace)))
 
     @classmethod
     def _borrowed(cls, handle: Any) -> "Client":

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define QLESS_CLIENT_OPTIONS_VERSION 1
+#define QLESS_CLIENT_OPTIONS_VERSION 2
 
 typedef struct qless_client_options {
 	unsigned int version;       /* QLESS_CLIENT_OPTIONS_VERSION */
@@ -26,9 +26,14 @@ typedef struct qless_client_options {
 	/* Bounds each command's write and reply. 0: 30000 ms; < 0: wait forever */
 	int command_timeout_ms;
 	const char *worker_name;    /* NULL: "<hostname>-<pid>"; else non-empty UTF-8; copied */
+	/* Version 2. The namespace every call of the client works in (keys and
+	 * channels `{NAME}:ql:...`, docs/cluster.md); NULL: the URL's
+	 * `namespace=` parameter, else none (keys `ql:...`). NAME: 1 to 64
+	 * printable ASCII characters other than space, `{`, `}` and `/`. Copied. */
+	const char *namespace_name;
 } qless_client_options;
 
-#define QLESS_CLIENT_OPTIONS_INIT { QLESS_CLIENT_OPTIONS_VERSION, 0, 0, NULL }
+#define QLESS_CLIENT_OPTIONS_INIT { QLESS_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL }
 
 /* Initialises opts to the defaults; version must be QLESS_CLIENT_OPTIONS_VERSION. */
 QLESS_EXTERN(int) qless_client_options_init(qless_client_options *opts, unsigned int version);
@@ -41,6 +46,8 @@ QLESS_EXTERN(int) qless_client_options_init(qless_client_options *opts, unsigned
  *                                                  (TLS; the server's certificate and host
  *                                                  name are verified unless ?insecure)
  *   unix:///path/to/redis.sock[?db=N&password=P&user=U]
+ * Either takes ?namespace=NAME (&namespace=NAME after other parameters):
+ * the client's namespace, as opts->namespace_name (both given must agree).
  * A user (ACL) and/or password triggers AUTH; a db other than 0 triggers
  * SELECT. url NULL means the QLESS_URL environment variable, else the
  * embedded server (see server.h), started on demand. opts may be NULL for
@@ -52,6 +59,10 @@ QLESS_EXTERN(void) qless_client_free(qless_client *client);
 
 /* This client's worker name. Borrowed: valid until the client is freed. */
 QLESS_EXTERN(const char *) qless_client_worker_name(const qless_client *client);
+
+/* This client's namespace, or NULL when it has none (keys `ql:...`).
+ * Borrowed: valid until the client is freed. */
+QLESS_EXTERN(const char *) qless_client_namespace(const qless_client *client);
 
 /* The time the client sends as `now` (seconds since the epoch, with
  * microsecond resolution) is the system clock plus this offset; default 0.

@@ -3,11 +3,12 @@
 module Qless
   # One connection to a qless server. url nil means ENV["QLESS_URL"], else
   # the embedded server (started on demand); worker_name nil means
-  # "<hostname>-<pid>"; timeouts in seconds (nil: 5 s and 30 s).
+  # "<hostname>-<pid>"; timeouts in seconds (nil: 5 s and 30 s); namespace:
+  # the client's namespace (docs/cluster.md), as the URL's ?namespace=.
   class Client
-    def self.new(url = nil, worker_name: nil, connect_timeout: nil, command_timeout: nil)
+    def self.new(url = nil, worker_name: nil, connect_timeout: nil, command_timeout: nil, namespace: nil)
       opts = { worker_name: worker_name&.to_s, connect_timeout_ms: Convert.ms(connect_timeout),
-               command_timeout_ms: Convert.ms(command_timeout) }
+               command_timeout_ms: Convert.ms(command_timeout), namespace: namespace&.to_s }
       Core.qless_client_new(url, opts).tap { |c| c.instance_variable_set(:@url, url) }
     end
 
