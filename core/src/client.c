@@ -56,6 +56,24 @@ static int set_namespace(qless_client *c, const char *F, const char *name)
 	return QLESS_OK;
 }
 
+/* wait_replicas and its timeout: the option's when set, else the URL's. */
+static int set_wait(qless_client *c, const char *F, const qless_client_options *o)
+{
+	if (o->wait_replicas < 0)
+		return qless__err(QLESS_EINVAL, "%s: wait_replicas must not be negative (got %d)", F, o->wait_replicas);
+	if (o->wait_timeout_ms < 0)
+		return qless__err(QLESS_EINVAL, "%s: wait_timeout_ms must not be negative (got %d)", F, o->wait_timeout_ms);
+	if (o->wait_replicas > 0)
+		c->wait_replicas = o->wait_replicas;
+	else if (c->url.wait_replicas > 0)
+		c->wait_replicas = c->url.wait_replicas;
+	if (o->wait_timeout_ms > 0)
+		c->wait_timeout_ms = o->wait_timeout_ms;
+	else if (c->url.wait_timeout_ms > 0)
+		c->wait_timeout_ms = c->url.wait_timeout_ms;
+	return QLESS_OK;
+}
+
 static void client_destroy(qless_client *c)
 {
 	qless__handle_add(-1);
@@ -98,8 +116,8 @@ static int cluster_url(qless_client *c, const char *url, qless_cluster_url *u)
 	int rc = qless__cluster_url_parse(url, u);
 	if (rc != QLESS_OK)
 		return rc;
-	c->wait_replicas = u->wait_replicas;
-	c->wait_timeout_ms = u->wait_timeout_ms;
+	c->url.wait_replicas = u->wait_replicas;
+	c->url.wait_timeout_ms = u->wait_timeout_ms;
 	c->url.port = u->ports[0];
 	if ((c->url.host = qless__strdup(u->hosts[0])) == NULL ||
 	    (u->user != NULL && (c->url.user = qless__strdup(u->user)) == NULL) ||
@@ -163,6 +181,8 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 	qless_free(embedded);
 	if (rc == QLESS_OK)
 		rc = set_namespace(c, F, opts->namespace_name);
+	if (rc == QLESS_OK)
+		rc = set_wait(c, F, opts);
 	if (rc == QLESS_OK && is_cluster)
 		rc = cluster_start(c, F, &cu);
 	qless__cluster_url_free(&cu);

@@ -204,6 +204,16 @@ static int apply_param(const char *url, const char *k, size_t kn, const char *v,
 			BAD("db must be a non-negative integer");
 		return QLESS_OK;
 	}
+	if (key_is(k, kn, "wait_replicas")) {
+		if (!has_v || parse_uint(v, vn, 1000, &u->wait_replicas) != 0)
+			BAD("wait_replicas must be a non-negative integer (replicas to wait for)");
+		return QLESS_OK;
+	}
+	if (key_is(k, kn, "wait_timeout_ms")) {
+		if (!has_v || parse_uint(v, vn, 100000000, &u->wait_timeout_ms) != 0 || u->wait_timeout_ms == 0)
+			BAD("wait_timeout_ms must be a positive integer (milliseconds)");
+		return QLESS_OK;
+	}
 	if (key_is(k, kn, "insecure")) {
 		/* Only when spelled out: "insecure", "insecure=1", "insecure=true". */
 		if (has_v && !(vn == 1 && v[0] == '1') && !(vn == 4 && strncmp(v, "true", 4) == 0))

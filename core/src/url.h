@@ -16,6 +16,8 @@ typedef struct qless_url {
 	char *tls_key;   /* ?key=: its private key (PEM); NULL: in the cert file */
 	int tls_insecure; /* ?insecure: no certificate or host name verification */
 	char *namespace_name; /* ?namespace=NAME (checked by the client), or NULL */
+	int wait_replicas;    /* ?wait_replicas=N, else 0 */
+	int wait_timeout_ms;  /* ?wait_timeout_ms=MS (> 0), else 0 */
 } qless_url;
 int qless__url_parse(const char *url, qless_url *out);
 /* Deep copy of src into *dst; QLESS_OK or QLESS_ENOMEM (recorded, *dst empty). */

@@ -269,6 +269,69 @@ static void cluster_down(qless_client *c)
 	ok_reply(run(c, "DEL", "{route}:d", NULL), "DEL d");
 }
 
+/* wait_replicas through the public API: every primary of the fixture has
+ * one replica, so 1 is met and 2 is not: a put then fails with QLESS_EIO
+ * saying how many acknowledged, yet it ran (a get, which does not WAIT,
+ * finds the job). The option wins over the URL; bad values are refused. */
+static void wait_replicas(void)
+{
+	char u[1200];
+	qless_client *c = NULL;
+	qless_queue *q = NULL;
+	qless_job *job = NULL;
+	qless_client_options o;
+	char *jid = NULL;
+	int rc;
+
+	snprintf(u, sizeof u, "%s/?namespace=waits-%d&wait_replicas=1&wait_timeout_ms=300", url, (int)getpid());
+	rc = qless_client_new(&c, u, NULL);
+	CHECK(rc == QLESS_OK, "client with wait_replicas=1: %s", qless_error_last_message());
+	if (rc != QLESS_OK)
+		return;
+	rc = qless_queue_new(&q, c, "q");
+	if (rc == QLESS_OK)
+		rc = qless_queue_put(&jid, q, "Noop", "{}", NULL);
+	CHECK(rc == QLESS_OK, "a put acknowledged by the one replica: %s", qless_error_last_message());
+	qless_free(jid);
+	jid = NULL;
+	qless_queue_free(q);
+	qless_client_free(c);
+
+	qless_client_options_init(&o, QLESS_CLIENT_OPTIONS_VERSION);
+	o.wait_replicas = 2; /* wins over the URL's 1 */
+	rc = qless_client_new(&c, u, &o);
+	CHECK(rc == QLESS_OK, "client with the option: %s", qless_error_last_message());
+	if (rc != QLESS_OK)
+		return;
+	qless_queue_new(&q, c, "q");
+	rc = qless_queue_put(&jid, q, "Noop", "{}", NULL);
+	CHECK(rc == QLESS_EIO && strstr(qless_error_last_message(), "only 1 of the 2 replicas") != NULL,
+	      "a put two replicas cannot acknowledge: rc %d, %s", rc, qless_error_last_message());
+	{
+		/* It ran: the queue holds both jobs (length reads: no WAIT). */
+		const char *argv[1] = { "q" };
+		char *out = NULL;
+		rc = qless_client_call(&out, c, "length", argv, 1);
+		CHECK(rc == QLESS_OK && out != NULL && strcmp(out, "2") == 0, "length after the put: rc %d, %s", rc,
+		      out ? out : qless_error_last_message());
+		qless_free(out);
+	}
+	qless_queue_free(q);
+	qless_client_free(c);
+
+	o.wait_replicas = -1;
+	rc = qless_client_new(&c, u, &o);
+	CHECK(rc == QLESS_EINVAL && strstr(qless_error_last_message(), "wait_replicas") != NULL,
+	      "a negative wait_replicas: rc %d, %s", rc, qless_error_last_message());
+	rc = qless_client_new(&c, "redis://127.0.0.1:1/?wait_replicas=x", NULL);
+	CHECK(rc == QLESS_EINVAL && strstr(qless_error_last_message(), "wait_replicas") != NULL,
+	      "redis:// wait_replicas=x: rc %d, %s", rc, qless_error_last_message());
+	rc = qless_client_new(&c, "redis://127.0.0.1:1/?wait_timeout_ms=0", NULL);
+	CHECK(rc == QLESS_EINVAL && strstr(qless_error_last_message(), "wait_timeout_ms") != NULL,
+	      "redis:// wait_timeout_ms=0: rc %d, %s", rc, qless_error_last_message());
+	(void)job;
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
@@ -309,6 +372,7 @@ int main(int argc, char **argv)
 	ok_reply(run(c, "DEL", "{route}:x", NULL), "DEL");
 	migrate(c);
 	client_free(c);
+	wait_replicas();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else

@@ -31,9 +31,18 @@ typedef struct qless_client_options {
 	 * `namespace=` parameter, else none (keys `ql:...`). NAME: 1 to 64
 	 * printable ASCII characters other than space, `{`, `}` and `/`. Copied. */
 	const char *namespace_name;
+	/* Version 2. After each call that may have written, WAIT until this
+	 * many replicas acknowledged it, else fail the call with QLESS_EIO
+	 * (it ran: it may be lost if the primary fails now; docs/cluster.md,
+	 * "Failover and wait_replicas"). 0: the URL's wait_replicas=, else no
+	 * WAIT; < 0 refused. */
+	int wait_replicas;
+	/* Version 2. How long that WAIT waits. 0: the URL's wait_timeout_ms=,
+	 * else 1000 ms; < 0 refused. */
+	int wait_timeout_ms;
 } qless_client_options;
 
-#define QLESS_CLIENT_OPTIONS_INIT { QLESS_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL }
+#define QLESS_CLIENT_OPTIONS_INIT { QLESS_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 0, 0 }
 
 /* Initialises opts to the defaults; version must be QLESS_CLIENT_OPTIONS_VERSION. */
 QLESS_EXTERN(int) qless_client_options_init(qless_client_options *opts, unsigned int version);
@@ -47,7 +56,12 @@ QLESS_EXTERN(int) qless_client_options_init(qless_client_options *opts, unsigned
  *                                                  name are verified unless ?insecure)
  *   unix:///path/to/redis.sock[?db=N&password=P&user=U]
  * Either takes ?namespace=NAME (&namespace=NAME after other parameters):
- * the client's namespace, as opts->namespace_name (both given must agree).
+ * the client's namespace, as opts->namespace_name (both given must agree);
+ * and wait_replicas=N, wait_timeout_ms=MS as the options of those names.
+ *   redis+cluster://[[user]:password@]host:port[,host:port...]/?namespace=NAME
+ *                                                  (Redis Cluster; a namespace is required, from
+ *                                                  the URL or opts; wait_replicas= and
+ *                                                  wait_timeout_ms= too; docs/cluster.md)
  * A user (ACL) and/or password triggers AUTH; a db other than 0 triggers
  * SELECT. url NULL means the QLESS_URL environment variable, else the
  * embedded server (see server.h), started on demand. opts may be NULL for
