@@ -13,7 +13,7 @@ end
 -- Raises unless every alias is free or already jid's.
 A.check_free = function(cmd, jid, aliases)
   for _, a in ipairs(aliases) do
-    local owner = redis.call('hget', 'ql:aliases', a)
+    local owner = redis.call('hget', Q.P .. 'aliases', a)
     if owner and owner ~= jid then
       Q.raise('StateError', cmd .. '(): alias "' .. a .. '" is already used by job ' .. owner)
     end
@@ -38,8 +38,8 @@ end
 A.add = function(jid, aliases)
   local added = 0
   for _, a in ipairs(aliases) do
-    redis.call('hset', 'ql:aliases', a, jid)
-    added = added + redis.call('sadd', 'ql:aliases:' .. jid, a)
+    redis.call('hset', Q.P .. 'aliases', a, jid)
+    added = added + redis.call('sadd', Q.P .. 'aliases:' .. jid, a)
   end
   return added
 end
@@ -63,17 +63,17 @@ C['alias.set'] = function(now, args)
 end
 
 C['alias.get'] = function(now, args)
-  return redis.call('hget', 'ql:aliases', Q.need('Alias.get', 'alias', args[1]))
+  return redis.call('hget', Q.P .. 'aliases', Q.need('Alias.get', 'alias', args[1]))
 end
 
 C['alias.del'] = function(now, args)
   Q.need('Alias.del', 'alias', args[1])
   local removed = 0
   for _, a in ipairs(args) do
-    local jid = redis.call('hget', 'ql:aliases', a)
+    local jid = redis.call('hget', Q.P .. 'aliases', a)
     if jid then
-      redis.call('hdel', 'ql:aliases', a)
-      redis.call('srem', 'ql:aliases:' .. jid, a)
+      redis.call('hdel', Q.P .. 'aliases', a)
+      redis.call('srem', Q.P .. 'aliases:' .. jid, a)
       removed = removed + 1
     end
   end

@@ -1,5 +1,7 @@
 -- Entry point shared by the EVAL script and the FCALL function:
---   <command> <now> <args>...   with no KEYS.
+--   <command> <now> <args>...   with no KEYS (keys and channels `ql:...`),
+-- or with one KEYS[1], a key of namespace NAME: `{NAME}:ql:` followed by
+-- anything (keys and channels `{NAME}:ql:...`, one cluster hash slot).
 
 -- Whether s, which holds a byte >= 128 from `i` on, is valid UTF-8 (no
 -- overlong forms, surrogates or code points above U+10FFFF): Lua 5.1 has no
@@ -90,9 +92,32 @@ local function utf8_error(command, args, i)
     '" not valid UTF-8 (argument ' .. i .. ')')
 end
 
+-- The prefix of namespace key `key`: `{NAME}:ql:`, NAME 1 to 64 printable
+-- ASCII bytes other than space, `{`, `}` and `/` (core/src/namespace.c
+-- checks the same before a call; `/` separates namespace and queue in
+-- worker queue lists). The last key's prefix is remembered: every call of a
+-- client names the same key.
+local last_key, last_prefix = nil, nil
+local function namespace_prefix(key)
+  if key == last_key then return last_prefix end
+  local prefix, name = string.match(key, '^({([^{}/]*)}:ql:)')
+  if not prefix or #name == 0 or #name > 64 or string.find(name, '[^\33-\126]') then
+    local text = utf8_valid(key, string.find(key, '[\128-\255]')) and key or '(not UTF-8)'
+    Q.raise('InvalidArgument', 'Namespace key must be {NAME}:ql:... with NAME 1 to 64 printable ' ..
+      'ASCII characters other than space, "{", "}" and "/": ' .. text)
+  end
+  last_key, last_prefix = key, prefix
+  return prefix
+end
+
 local QlessDispatch = function(keys, argv)
-  if #keys > 0 then
-    Q.raise('InvalidArgument', 'No Keys should be provided')
+  local nkeys = #keys
+  if nkeys == 0 then
+    Q.set_prefix('ql:')
+  elseif nkeys == 1 then
+    Q.set_prefix(namespace_prefix(keys[1]))
+  else
+    Q.raise('InvalidArgument', 'At most one key, a key of the namespace, may be provided: got ' .. nkeys)
   end
   local command = argv[1]
   if command == nil then

@@ -328,7 +328,20 @@ end
 
 -- Keys ------------------------------------------------------------------------
 
-Q.jkey = function(jid) return 'ql:j:' .. jid end
+-- Every key and channel is Q.P .. <name>: 'ql:' without a namespace,
+-- '{NAME}:ql:' with one (one hash slot per namespace in a cluster). The
+-- dispatcher sets it on every call from KEYS[1] (api.lua): in a Functions
+-- library Q outlives the call, so nothing may keep a key made under another
+-- call's prefix (Q.set_prefix forgets the key memos when it changes).
+Q.P = 'ql:'
+Q.set_prefix = function(prefix)
+  if prefix ~= Q.P then
+    local c = Q.cache
+    c.qkeys_queue, c.qkeys, c.sk_kind, c.sk_key, c.hkey_jid, c.hkey_text = nil, nil, nil, nil, nil, nil
+    Q.P = prefix
+  end
+end
+Q.jkey = function(jid) return Q.P .. 'j:' .. jid end
 -- Queue keys, remembered for the last queue named (a batch works on one).
 Q.qkey = function(queue, kind)
   local c = Q.cache
@@ -339,18 +352,18 @@ Q.qkey = function(queue, kind)
   end
   local key = keys[kind]
   if key == nil then
-    key = 'ql:q:' .. queue .. '-' .. kind
+    key = Q.P .. 'q:' .. queue .. '-' .. kind
     keys[kind] = key
   end
   return key
 end
-Q.wkey = function(worker) return 'ql:w:' .. worker .. ':jobs' end
+Q.wkey = function(worker) return Q.P .. 'w:' .. worker .. ':jobs' end
 -- The last key made is remembered: a batch updates the same day and queue.
 Q.statkey = function(kind, t, queue)
   local day, c = Base.day(t), Q.cache
   if kind ~= c.sk_kind or day ~= c.sk_day or queue ~= c.sk_queue then
     c.sk_kind, c.sk_day, c.sk_queue = kind, day, queue
-    c.sk_key = 'ql:s:' .. kind .. ':' .. day .. ':' .. queue
+    c.sk_key = Q.P .. 's:' .. kind .. ':' .. day .. ':' .. queue
   end
   return c.sk_key
 end
@@ -360,8 +373,8 @@ end
 -- REGISTER-QUEUE: remember the queue name with its first-seen time.
 -- (ZRANK, not ZSCORE: an integer reply, no double written out as text.)
 Q.register_queue = function(queue, now)
-  if not redis.call('zrank', 'ql:queues', queue) then
-    redis.call('zadd', 'ql:queues', now, queue)
+  if not redis.call('zrank', Q.P .. 'queues', queue) then
+    redis.call('zadd', Q.P .. 'queues', now, queue)
   end
 end
 
@@ -407,11 +420,11 @@ end
 -- fills the tracked memo in the same call. Returns whether `key` exists and
 -- whether `other` does.
 Q.exists_and_tracked = function(key, other)
-  local count
+  local count, tracked = nil, Q.P .. 'tracked'
   if other then
-    count = redis.call('exists', key, 'ql:tracked', 'ql:tracked', other, other, other, other)
+    count = redis.call('exists', key, tracked, tracked, other, other, other, other)
   else
-    count = redis.call('exists', key, 'ql:tracked', 'ql:tracked')
+    count = redis.call('exists', key, tracked, tracked)
   end
   Q.memo_tracked = count % 4 >= 2
   return count % 2 == 1, count >= 4
@@ -440,24 +453,24 @@ end
 Q.tracked = function(jid)
   local any = Q.memo_tracked
   if any == nil then
-    any = redis.call('exists', 'ql:tracked') == 1
+    any = redis.call('exists', Q.P .. 'tracked') == 1
     Q.memo_tracked = any
   end
-  return any and redis.call('zscore', 'ql:tracked', jid) ~= false
+  return any and redis.call('zscore', Q.P .. 'tracked', jid) ~= false
 end
 
 -- Tag index: ql:t:<tag> lists jids, ql:tags counts uses.
 Q.index_tags = function(jid, tags, now)
   for _, tag in ipairs(tags) do
-    redis.call('zadd', 'ql:t:' .. tag, now, jid)
-    redis.call('zincrby', 'ql:tags', 1, tag)
+    redis.call('zadd', Q.P .. 't:' .. tag, now, jid)
+    redis.call('zincrby', Q.P .. 'tags', 1, tag)
   end
 end
 
 Q.unindex_tag_list = function(jid, tags)
   for _, tag in ipairs(tags) do
-    redis.call('zrem', 'ql:t:' .. tag, jid)
-    redis.call('zincrby', 'ql:tags', -1, tag)
+    redis.call('zrem', Q.P .. 't:' .. tag, jid)
+    redis.call('zincrby', Q.P .. 'tags', -1, tag)
   end
 end
 
@@ -504,9 +517,9 @@ Q.unfail_one = function(jid, failure_text, stat_queue)
     return
   end
   local group = failure.group
-  redis.call('lrem', 'ql:f:' .. group, 0, jid)
-  if redis.call('llen', 'ql:f:' .. group) == 0 then
-    redis.call('srem', 'ql:failures', group)
+  redis.call('lrem', Q.P .. 'f:' .. group, 0, jid)
+  if redis.call('llen', Q.P .. 'f:' .. group) == 0 then
+    redis.call('srem', Q.P .. 'failures', group)
   end
   local when = tonumber(failure.when) or 0
   redis.call('hincrby', Q.statkey('stats', when, stat_queue), 'failed', -1)
@@ -514,8 +527,8 @@ end
 
 -- Records a failure: group list, ql:failures and the day's counters.
 Q.add_failure = function(jid, group, now, stat_queue)
-  redis.call('sadd', 'ql:failures', group)
-  redis.call('lpush', 'ql:f:' .. group, jid)
+  redis.call('sadd', Q.P .. 'failures', group)
+  redis.call('lpush', Q.P .. 'f:' .. group, jid)
   local key = Q.statkey('stats', now, stat_queue)
   redis.call('hincrby', key, 'failures', 1)
   redis.call('hincrby', key, 'failed', 1)

@@ -11,7 +11,7 @@ Q.cancel_one = function(jid)
   Q.log_event(message)
   if worker and worker ~= '' then
     redis.call('zrem', Q.wkey(worker), jid)
-    Q.publish('ql:w:' .. worker, message)
+    Q.publish(Q.P .. 'w:' .. worker, message)
   end
   if queue then
     Q.unqueue(queue, jid, {'work', 'locks', 'scheduled', 'depends'})

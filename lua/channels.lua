@@ -26,7 +26,7 @@ end
 T.unlink_port = function(jid, dir, port)
   if dir == 'in' then
     for _, c in ipairs(T.links(jid, dir, port)) do
-      redis.call('srem', 'ql:subs:' .. c, port .. ':' .. jid)
+      redis.call('srem', Q.P .. 'subs:' .. c, port .. ':' .. jid)
     end
   end
   redis.call('hdel', T.links_key(dir, jid), port)
@@ -52,16 +52,17 @@ end
 -- into a scratch list that the same call reads and deletes. Below SMALL
 -- members the three calls cost more than the comparisons. SORT is in ACL
 -- category @dangerous: a server that refuses it gets the slow sort, not an
--- error.
-local SMALL, SCRATCH = 4, 'ql:scratch:sort'
+-- error. The scratch key is named per call: Q.P changes between calls.
+local SMALL = 4
 local function sorted_members(key)
   local members = redis.call('smembers', key)
-  if #members < SMALL or type(redis.pcall('sort', key, 'alpha', 'store', SCRATCH)) == 'table' then
+  local scratch = Q.P .. 'scratch:sort'
+  if #members < SMALL or type(redis.pcall('sort', key, 'alpha', 'store', scratch)) == 'table' then
     table.sort(members, T.byte_less)
     return members
   end
-  members = redis.call('lrange', SCRATCH, 0, -1)
-  redis.call('del', SCRATCH)
+  members = redis.call('lrange', scratch, 0, -1)
+  redis.call('del', scratch)
   return members
 end
 
@@ -70,7 +71,7 @@ end
 T.publish = function(c, v, from, now)
   local levels, to, seen = T.levels(c), {}, {}
   for _, level in ipairs(levels) do
-    local key = 'ql:subs:' .. level
+    local key = Q.P .. 'subs:' .. level
     for _, member in ipairs(sorted_members(key)) do
       local jid, port, state = live(member, level)
       if not jid then
@@ -85,7 +86,7 @@ T.publish = function(c, v, from, now)
   for _, d in ipairs(to) do T.deliver(d[1], d[2], single, now) end
   local envelope = '{"channel":' .. Q.jstr(c) .. ',"data":' .. v .. '}'
   for _, level in ipairs(levels) do
-    redis.call('publish', 'ql:ch:' .. level, envelope)
+    redis.call('publish', Q.P .. 'ch:' .. level, envelope)
   end
   local pairs_text = {}
   for i, d in ipairs(to) do pairs_text[i] = '[' .. Q.jstr(d[1]) .. ',' .. Q.jstr(d[2]) .. ']' end
@@ -119,7 +120,7 @@ local function relink(cmd, args, connect)
     local at = Q.index_of(channels, c)
     if connect ~= (at ~= nil) then
       if connect then channels[#channels + 1] = c else table.remove(channels, at) end
-      if dir == 'in' then redis.call(connect and 'sadd' or 'srem', 'ql:subs:' .. c, port .. ':' .. jid) end
+      if dir == 'in' then redis.call(connect and 'sadd' or 'srem', Q.P .. 'subs:' .. c, port .. ':' .. jid) end
       changed = changed + 1
     end
   end
@@ -140,7 +141,7 @@ end
 C['channel.subscribers'] = function(now, args)
   local c = T.channel('Channel.subscribers', args[1])
   local found = {}
-  for _, member in ipairs(redis.call('smembers', 'ql:subs:' .. c)) do
+  for _, member in ipairs(redis.call('smembers', Q.P .. 'subs:' .. c)) do
     local jid, port = live(member, c)
     if jid then found[#found + 1] = {jid, port} end
   end

@@ -50,23 +50,23 @@ end
 Done.purge_completed = function(now)
   local age = Q.config_number('jobs-history', 604800)
   local count = math.floor(Q.config_number('jobs-history-count', 50000))
-  local old = redis.call('zrangebyscore', 'ql:completed', '0', Q.score(now - age))
+  local old = redis.call('zrangebyscore', Q.P .. 'completed', '0', Q.score(now - age))
   if #old > 0 then
     for _, jid in ipairs(old) do
       Done.forget_job(jid)
     end
-    redis.call('zremrangebyscore', 'ql:completed', 0, now - age)
+    redis.call('zremrangebyscore', Q.P .. 'completed', 0, now - age)
   end
   local cache = Q.cache
   if count ~= cache.keep_count then
     cache.keep_count, cache.keep_rank = count, Q.int_arg(-1 - count)
   end
-  local extra = redis.call('zrange', 'ql:completed', '0', cache.keep_rank)
+  local extra = redis.call('zrange', Q.P .. 'completed', '0', cache.keep_rank)
   if #extra > 0 then
     for _, jid in ipairs(extra) do
       Done.forget_job(jid)
     end
-    redis.call('zremrangebyrank', 'ql:completed', 0, -1 - count)
+    redis.call('zremrangebyrank', Q.P .. 'completed', 0, -1 - count)
   end
 end
 
@@ -211,7 +211,7 @@ C.complete = function(now, args)
     'failure', '{}', 'queue', tree and queue or '', 'expires', '0', 'remaining', Q.int_arg(retries))
   -- A tree job keeps its queue: input may wake it there later (§2.2).
   if tree then Q.tree.status(jid, now, 'running', 'complete') end
-  redis.call('zadd', 'ql:completed', Q.score(now), jid)
+  redis.call('zadd', Q.P .. 'completed', Q.score(now), jid)
   Done.purge_completed(now)
   Done.release_dependents(jid, now, not has_dependents)
   return 'complete'

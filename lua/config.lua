@@ -29,7 +29,7 @@ Cfg.defaults = {
 Q.config_stored = function()
   local stored = Q.memo_config
   if stored == nil then
-    local flat = redis.call('hgetall', 'ql:config')
+    local flat = redis.call('hgetall', Q.P .. 'config')
     stored = Q.none
     if #flat > 0 then
       stored = {}
@@ -71,13 +71,13 @@ C['config.get'] = function(now, args)
   local key = args[1]
   if key ~= nil then
     -- One option: a single HGET (no need for the whole hash).
-    local stored = redis.call('hget', 'ql:config', key)
+    local stored = redis.call('hget', Q.P .. 'config', key)
     if stored then return stored end
     return Cfg.default(key)
   end
   local all = {}
   for k, v in pairs(Cfg.defaults.listed) do all[k] = v end
-  local stored = redis.call('hgetall', 'ql:config')
+  local stored = redis.call('hgetall', Q.P .. 'config')
   for i = 1, #stored, 2 do
     all[stored[i]] = stored[i + 1]
   end
@@ -109,7 +109,7 @@ C['config.set'] = function(now, args)
     end
   end
   Q.log_event(Q.msg_config_set(key, value))
-  redis.call('hset', 'ql:config', key, value)
+  redis.call('hset', Q.P .. 'config', key, value)
   Q.memo_config = nil
   return nil
 end
@@ -117,7 +117,7 @@ end
 C['config.unset'] = function(now, args)
   local key = Q.need('Config.unset', 'option', args[1])
   Q.log_event(Q.msg_config_unset(key))
-  redis.call('hdel', 'ql:config', key)
+  redis.call('hdel', Q.P .. 'config', key)
   Q.memo_config = nil
   return nil
 end

@@ -11,7 +11,7 @@ end
 
 -- `message` on ql:log.
 Q.log_event = function(message)
-  redis.call('publish', 'ql:log', message)
+  redis.call('publish', Q.P .. 'log', message)
 end
 
 Q.msg_put = function(jid, queue)
@@ -54,13 +54,13 @@ end
 -- lock_lost goes to the worker's own channel first, then to ql:log.
 Q.lock_lost = function(jid, worker)
   local message = Ev.msg_lock_lost(jid, worker)
-  redis.call('publish', 'ql:w:' .. worker, message)
-  redis.call('publish', 'ql:log', message)
+  redis.call('publish', Q.P .. 'w:' .. worker, message)
+  redis.call('publish', Q.P .. 'log', message)
 end
 
 -- Publishes the bare jid on a tracking channel when the job is tracked.
 Q.track_event = function(jid, channel)
   if Q.tracked(jid) then
-    redis.call('publish', 'ql:' .. channel, jid)
+    redis.call('publish', Q.P .. channel, jid)
   end
 end

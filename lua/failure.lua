@@ -101,14 +101,14 @@ C.failed = function(now, args)
   local limit = Q.whole('Failed', 'limit', args[3], 25)
   if group == nil then
     local out = {}
-    for _, g in ipairs(redis.call('smembers', 'ql:failures')) do
-      out[g] = redis.call('llen', 'ql:f:' .. g)
+    for _, g in ipairs(redis.call('smembers', Q.P .. 'failures')) do
+      out[g] = redis.call('llen', Q.P .. 'f:' .. g)
     end
     return cjson.encode(out)
   end
   return cjson.encode({
-    total = redis.call('llen', 'ql:f:' .. group),
-    jobs = redis.call('lrange', 'ql:f:' .. group, start, start + limit - 1),
+    total = redis.call('llen', Q.P .. 'f:' .. group),
+    jobs = redis.call('lrange', Q.P .. 'f:' .. group, start, start + limit - 1),
   })
 end
 
@@ -118,7 +118,7 @@ C.unfail = function(now, args)
   local count = Q.whole('Unfail', 'count', args[3], 25)
   -- LRANGE -0 -1 would be the whole list.
   if count == 0 then return 0 end
-  local list = 'ql:f:' .. group
+  local list = Q.P .. 'f:' .. group
   local jids = redis.call('lrange', list, -count, -1)
   for _, jid in ipairs(jids) do
     local key = Q.jkey(jid)
@@ -131,7 +131,7 @@ C.unfail = function(now, args)
   end
   redis.call('ltrim', list, 0, -count - 1)
   if redis.call('llen', list) == 0 then
-    redis.call('srem', 'ql:failures', group)
+    redis.call('srem', Q.P .. 'failures', group)
   end
   return #jids
 end

@@ -8,7 +8,7 @@ local Hist = {migrate = nil, entry = nil, item_json = nil}
 Q.hkey = function(jid)
   local c = Q.cache
   if jid ~= c.hkey_jid then
-    c.hkey_jid, c.hkey_text = jid, 'ql:j:' .. jid .. '-history'
+    c.hkey_jid, c.hkey_text = jid, Q.P .. 'j:' .. jid .. '-history'
   end
   return c.hkey_text
 end

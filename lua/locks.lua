@@ -25,7 +25,7 @@ C.heartbeat = function(now, args)
     redis.call('hset', key, 'expires', expires, 'worker', worker)
   end
   redis.call('zadd', Q.wkey(worker), expires, jid)
-  redis.call('zadd', 'ql:workers', now, worker)
+  redis.call('zadd', Q.P .. 'workers', now, worker)
   redis.call('zadd', Q.qkey(queue, 'locks'), expires, jid)
   return expires
 end
@@ -98,8 +98,8 @@ Lk.handout = function(queue, jid, worker, now, tree, state)
   Q.history(jid, now, 'failed', {group = group})
   redis.call('hset', key, 'state', 'failed', 'worker', '', 'expires', '',
     'failure', cjson.encode({group = group, message = message, when = now, worker = ''}))
-  redis.call('sadd', 'ql:failures', group)
-  redis.call('lpush', 'ql:f:' .. group, jid)
+  redis.call('sadd', Q.P .. 'failures', group)
+  redis.call('lpush', Q.P .. 'f:' .. group, jid)
   Q.track_event(jid, 'failed')
   Q.log_event(Q.msg_failed(jid, group, message, worker))
   local stats = Q.statkey('stats', now, queue)

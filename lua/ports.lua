@@ -5,9 +5,9 @@
 
 local T = Q.tree
 
-T.ports_key = function(dir, jid) return 'ql:' .. dir .. 'ports:' .. jid end
-T.data_key = function(dir, port, jid) return 'ql:' .. dir .. ':' .. port .. ':' .. jid end
-T.links_key = function(dir, jid) return 'ql:' .. dir .. 'channels:' .. jid end
+T.ports_key = function(dir, jid) return Q.P .. dir .. 'ports:' .. jid end
+T.data_key = function(dir, port, jid) return Q.P .. dir .. ':' .. port .. ':' .. jid end
+T.links_key = function(dir, jid) return Q.P .. dir .. 'channels:' .. jid end
 
 -- RPUSH of a list, in slices that stay within Lua's unpack limit.
 local function push(key, values)
@@ -68,7 +68,7 @@ end
 -- conversion) and 2 (the put's own ports, which win).
 T.put_ports = function(p, created)
   if created then
-    local config = redis.call('hget', 'ql:klasses:' .. p.queue, p.klass)
+    local config = redis.call('hget', Q.P .. 'klasses:' .. p.queue, p.klass)
     for _, dir in ipairs({'in', 'out'}) do
       local ports = config and T.member(config, dir .. 'ports')
       local problem, members = nil, nil

@@ -129,7 +129,7 @@ Q.put = function(now, p)
   end
 
   if old_state == 'complete' then
-    redis.call('zrem', 'ql:completed', jid)
+    redis.call('zrem', Q.P .. 'completed', jid)
   end
 
   Q.index_tags(jid, tags, now)

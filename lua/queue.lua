@@ -189,7 +189,7 @@ C.pop = function(now, args)
   local count = Q.whole('Pop', 'count', args[3])
   local expires = now + Q.heartbeat(queue)
 
-  if redis.call('sismember', 'ql:paused_queues', queue) == 1 then
+  if redis.call('sismember', Q.P .. 'paused_queues', queue) == 1 then
     return '{}'
   end
 
@@ -208,7 +208,7 @@ C.pop = function(now, args)
   -- Registered only now: the queue's sets are read (and their first writes
   -- done) above, so a queue key of another program's (WRONGTYPE) refuses the
   -- pop before anything is written.
-  redis.call('zadd', 'ql:workers', now, worker)
+  redis.call('zadd', Q.P .. 'workers', now, worker)
 
   local seen = {}
   for i = 1, #jids do
@@ -283,7 +283,7 @@ C.jobs = function(now, args)
   if state == 'complete' then
     local offset = Q.whole('Jobs', 'offset', args[2], 0)
     local count = Q.whole('Jobs', 'count', args[3], 25)
-    return redis.call('zrevrange', 'ql:completed', offset, offset + count - 1)
+    return redis.call('zrevrange', Q.P .. 'completed', offset, offset + count - 1)
   end
   local queue = Q.need('Jobs', 'queue', args[2])
   local offset = Q.whole('Jobs', 'offset', args[3], 0)
@@ -307,7 +307,7 @@ Que.counts = function(queue, now)
     scheduled = redis.call('zcard', Q.qkey(queue, 'scheduled')),
     depends = redis.call('zcard', Q.qkey(queue, 'depends')),
     recurring = redis.call('zcard', Q.qkey(queue, 'recur')) + redis.call('zcard', Q.qkey(queue, 'cron')),
-    paused = redis.call('sismember', 'ql:paused_queues', queue) == 1,
+    paused = redis.call('sismember', Q.P .. 'paused_queues', queue) == 1,
   }
 end
 
@@ -316,7 +316,7 @@ C.queues = function(now, args)
     return cjson.encode(Que.counts(args[1], now))
   end
   local out = {}
-  for _, queue in ipairs(redis.call('zrange', 'ql:queues', 0, -1)) do
+  for _, queue in ipairs(redis.call('zrange', Q.P .. 'queues', 0, -1)) do
     out[#out + 1] = Que.counts(queue, now)
   end
   return cjson.encode(out)
@@ -336,16 +336,16 @@ Que.names = function(cmd, args)
 end
 
 C.pause = function(now, args)
-  redis.call('sadd', 'ql:paused_queues', unpack(Que.names('Pause', args)))
+  redis.call('sadd', Q.P .. 'paused_queues', unpack(Que.names('Pause', args)))
   return nil
 end
 
 C.unpause = function(now, args)
-  redis.call('srem', 'ql:paused_queues', unpack(Que.names('Unpause', args)))
+  redis.call('srem', Q.P .. 'paused_queues', unpack(Que.names('Unpause', args)))
   return nil
 end
 
 C['queue.forget'] = function(now, args)
-  redis.call('zrem', 'ql:queues', unpack(Que.names('Queue.forget', args)))
+  redis.call('zrem', Q.P .. 'queues', unpack(Que.names('Queue.forget', args)))
   return nil
 end

@@ -19,7 +19,7 @@ end
 -- templates, so libqless can tell (S1).
 Q.cron.mark = function(rkey, E)
   redis.call('hset', rkey, 'cron', E.norm)
-  redis.call('hset', 'ql:features', 'cron', SCRIPT_VERSION)
+  redis.call('hset', Q.P .. 'features', 'cron', SCRIPT_VERSION)
 end
 
 -- recur.update interval on a cron template (§3.4): the due time stays; a

@@ -3,7 +3,7 @@
 -- schedules.md S1: older scripts must not see them), spawned lazily by pop
 -- and peek.
 
-Q.rkey = function(jid) return 'ql:r:' .. jid end
+Q.rkey = function(jid) return Q.P .. 'r:' .. jid end
 
 -- The queue set holding a template of type `kind`.
 Q.recur_set = function(queue, kind)

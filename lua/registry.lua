@@ -24,7 +24,7 @@ C['worker.register'] = function(now, args)
       Q.raise('InvalidArgument', cmd .. '(): Arg "config" invalid: ' .. dir .. 'ports: ' .. problem)
     end
   end
-  local added = redis.call('hset', 'ql:klasses:' .. queue, klass, config)
+  local added = redis.call('hset', Q.P .. 'klasses:' .. queue, klass, config)
   notice('register', queue, klass, now)
   return added
 end
@@ -32,9 +32,9 @@ end
 C['worker.config'] = function(now, args)
   local queue = Q.need('Worker.config', 'queue', args[1])
   if args[2] ~= nil then
-    return redis.call('hget', 'ql:klasses:' .. queue, args[2])
+    return redis.call('hget', Q.P .. 'klasses:' .. queue, args[2])
   end
-  local names, texts = T.sorted_hash('ql:klasses:' .. queue)
+  local names, texts = T.sorted_hash(Q.P .. 'klasses:' .. queue)
   return T.object_text(names, function(klass) return texts[klass] end)
 end
 
@@ -44,7 +44,7 @@ C['worker.unregister'] = function(now, args)
   Q.need(cmd, 'klass', args[2])
   local removed = 0
   for i = 2, #args do
-    if redis.call('hdel', 'ql:klasses:' .. queue, args[i]) == 1 then
+    if redis.call('hdel', Q.P .. 'klasses:' .. queue, args[i]) == 1 then
       removed = removed + 1
       notice('unregister', queue, args[i], now)
     end

@@ -3,7 +3,7 @@
 -- repair a job's state from outside while its worker is away.
 
 local function state_key(jid)
-  return 'ql:state:' .. jid
+  return Q.P .. 'state:' .. jid
 end
 
 local function check_key(cmd, key)

@@ -15,8 +15,8 @@ local function tag_add(now, args)
       tags[#tags + 1] = tag
     end
     -- Indexed and counted even when the job already had the tag.
-    redis.call('zadd', 'ql:t:' .. tag, now, jid)
-    redis.call('zincrby', 'ql:tags', 1, tag)
+    redis.call('zadd', Q.P .. 't:' .. tag, now, jid)
+    redis.call('zincrby', Q.P .. 'tags', 1, tag)
   end
   local text = cjson.encode(tags)
   redis.call('hset', Q.jkey(jid), 'tags', text)
@@ -32,8 +32,8 @@ local function tag_remove(now, args)
     local tag = args[i]
     drop[tag] = true
     -- Uncounted even when the job did not have the tag.
-    redis.call('zrem', 'ql:t:' .. tag, jid)
-    redis.call('zincrby', 'ql:tags', -1, tag)
+    redis.call('zrem', Q.P .. 't:' .. tag, jid)
+    redis.call('zincrby', Q.P .. 'tags', -1, tag)
   end
   local kept = {}
   for _, tag in ipairs(tags) do
@@ -48,7 +48,7 @@ local function tag_get(now, args)
   local tag = Q.need('Tag', 'tag', args[2])
   local offset = Q.whole('Tag', 'offset', args[3], 0)
   local count = Q.whole('Tag', 'count', args[4], 25)
-  local key = 'ql:t:' .. tag
+  local key = Q.P .. 't:' .. tag
   return cjson.encode({
     total = redis.call('zcard', key),
     jobs = redis.call('zrange', key, offset, offset + count - 1),
@@ -58,7 +58,7 @@ end
 local function tag_top(now, args)
   local offset = Q.whole('Tag', 'offset', args[2], 0)
   local count = Q.whole('Tag', 'count', args[3], 25)
-  return cjson.encode(redis.call('zrevrangebyscore', 'ql:tags', '+inf', 2,
+  return cjson.encode(redis.call('zrevrangebyscore', Q.P .. 'tags', '+inf', 2,
     'LIMIT', offset, count))
 end
 
@@ -82,7 +82,7 @@ C.track = function(now, args)
   local sub = args[1]
   if sub == nil then
     local out = {jobs = {}, expired = {}}
-    for _, jid in ipairs(redis.call('zrange', 'ql:tracked', 0, -1)) do
+    for _, jid in ipairs(redis.call('zrange', Q.P .. 'tracked', 0, -1)) do
       local view = Q.job_view(jid)
       if view then
         out.jobs[#out.jobs + 1] = view
@@ -99,9 +99,9 @@ C.track = function(now, args)
   end
   Q.must_exist('Track', jid)
   if lower == 'track' then
-    Q.publish('ql:track', jid)
-    return cjson.encode(redis.call('zadd', 'ql:tracked', now, jid))
+    Q.publish(Q.P .. 'track', jid)
+    return cjson.encode(redis.call('zadd', Q.P .. 'tracked', now, jid))
   end
-  Q.publish('ql:untrack', jid)
-  return cjson.encode(redis.call('zrem', 'ql:tracked', jid))
+  Q.publish(Q.P .. 'untrack', jid)
+  return cjson.encode(redis.call('zrem', Q.P .. 'tracked', jid))
 end

@@ -39,7 +39,7 @@ end
 -- Log events go to one channel; `tree-log` 0 silences all but `error`.
 T.log = function(message, always)
   if always or Q.config('tree-log') ~= '0' then
-    redis.call('publish', 'ql:ch:/qless/log', message)
+    redis.call('publish', Q.P .. 'ch:/qless/log', message)
   end
 end
 
@@ -69,7 +69,7 @@ T.leave = function(jid, f)
     Q.unqueue(queue, jid, at_rest[f.state] and rest_sets or all_sets)
   end
   if f.state == 'complete' then
-    redis.call('zrem', 'ql:completed', jid)
+    redis.call('zrem', Q.P .. 'completed', jid)
   elseif f.state == 'failed' then
     Q.unfail_one(jid, f.failure, queue)
   end
@@ -157,7 +157,7 @@ T.put = function(now, p, old_state, old_queue)
     redis.call('hset', key, 'tree', '1', 'created_by', p.by or p.worker or '', 'runs', '0')
     -- K2: an older script would blank, purge or cancel tree jobs. Every
     -- tree job was made by a put, so marking at creation is enough.
-    redis.call('hset', 'ql:features', 'tree', SCRIPT_VERSION)
+    redis.call('hset', Q.P .. 'features', 'tree', SCRIPT_VERSION)
   elseif old_state == 'terminated' then
     T.restart(key)
   end

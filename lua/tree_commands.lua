@@ -16,12 +16,12 @@ C['tree.get'] = function(now, args)
   T.job('Tree.get', jid)
   local f = redis.call('hmget', key, 'klass', 'queue', 'state', 'parent', 'name', 'created_by',
     'started', 'runs', 'rerun')
-  local aliases = redis.call('smembers', 'ql:aliases:' .. jid)
+  local aliases = redis.call('smembers', Q.P .. 'aliases:' .. jid)
   table.sort(aliases, Q.tree.byte_less)
   -- Port options and links are stored texts, spliced in unchanged (K3).
   local head = cjson.encode({
     jid = jid, klass = f[1], queue = f[2], state = f[3], parent = f[4], name = f[5],
-    children = hash_table('ql:children:' .. jid), aliases = aliases, created_by = f[6] or '',
+    children = hash_table(Q.P .. 'children:' .. jid), aliases = aliases, created_by = f[6] or '',
     started = f[7] and tonumber(f[7]) or false, runs = tonumber(f[8]) or 0, rerun = f[9] ~= false,
   })
   return string.sub(head, 1, -2) .. ',' .. T.port_fields(jid) .. '}'

@@ -13,7 +13,7 @@ local function subtree(root)
     local jid = stack[#stack]
     stack[#stack] = nil
     jobs[#jobs + 1] = jid
-    for _, child in ipairs(redis.call('hvals', 'ql:children:' .. jid)) do
+    for _, child in ipairs(redis.call('hvals', Q.P .. 'children:' .. jid)) do
       if not seen[child] then
         seen[child] = true
         stack[#stack + 1] = child
@@ -61,8 +61,8 @@ end
 local function port_keys(jid)
   local keys = {}
   for _, dir in ipairs({'in', 'out'}) do
-    for _, port in ipairs(redis.call('hkeys', 'ql:' .. dir .. 'ports:' .. jid)) do
-      if port ~= '*' then keys[#keys + 1] = 'ql:' .. dir .. ':' .. port .. ':' .. jid end
+    for _, port in ipairs(redis.call('hkeys', Q.P .. dir .. 'ports:' .. jid)) do
+      if port ~= '*' then keys[#keys + 1] = Q.P .. dir .. ':' .. port .. ':' .. jid end
     end
   end
   return keys
@@ -70,21 +70,21 @@ end
 
 -- Only input ports subscribe: their channel lists name the ql:subs sets.
 local function unsubscribe(jid)
-  local subs = redis.call('hgetall', 'ql:inchannels:' .. jid)
+  local subs = redis.call('hgetall', Q.P .. 'inchannels:' .. jid)
   for i = 1, #subs, 2 do
     local ok, channels = pcall(cjson.decode, subs[i + 1])
     if ok and type(channels) == 'table' then
       for _, c in ipairs(channels) do
-        redis.call('srem', 'ql:subs:' .. tostring(c), subs[i] .. ':' .. jid)
+        redis.call('srem', Q.P .. 'subs:' .. tostring(c), subs[i] .. ':' .. jid)
       end
     end
   end
 end
 
 local function unalias(jid)
-  for _, a in ipairs(redis.call('smembers', 'ql:aliases:' .. jid)) do
-    if redis.call('hget', 'ql:aliases', a) == jid then
-      redis.call('hdel', 'ql:aliases', a)
+  for _, a in ipairs(redis.call('smembers', Q.P .. 'aliases:' .. jid)) do
+    if redis.call('hget', Q.P .. 'aliases', a) == jid then
+      redis.call('hdel', Q.P .. 'aliases', a)
     end
   end
 end
@@ -93,8 +93,8 @@ end
 -- a big tree have none, and one EXISTS then saves six reads.
 local function owns_links(jid)
   local key = Q.jkey(jid)
-  return redis.call('exists', key .. '-dependencies', key .. '-dependents', 'ql:aliases:' .. jid,
-    'ql:inchannels:' .. jid, 'ql:inports:' .. jid, 'ql:outports:' .. jid) > 0
+  return redis.call('exists', key .. '-dependencies', key .. '-dependents', Q.P .. 'aliases:' .. jid,
+    Q.P .. 'inchannels:' .. jid, Q.P .. 'inports:' .. jid, Q.P .. 'outports:' .. jid) > 0
 end
 
 local function delete_one(jid, queue, doomed, now)
@@ -106,9 +106,10 @@ local function delete_one(jid, queue, doomed, now)
     unsubscribe(jid)
     keys = port_keys(jid)
   end
-  for _, prefix in ipairs({'ql:inports:', 'ql:outports:', 'ql:inchannels:', 'ql:outchannels:',
-      'ql:state:', 'ql:children:', 'ql:aliases:'}) do
-    keys[#keys + 1] = prefix .. jid
+  local P = Q.P
+  for _, kind in ipairs({'inports:', 'outports:', 'inchannels:', 'outchannels:',
+      'state:', 'children:', 'aliases:'}) do
+    keys[#keys + 1] = P .. kind .. jid
   end
   for _, k in ipairs({key, Q.hkey(jid), key .. '-dependencies', key .. '-dependents'}) do
     keys[#keys + 1] = k
@@ -131,8 +132,8 @@ C['job.delete'] = function(now, args)
   for _, jid in ipairs(jobs) do
     delete_one(jid, queues[jid], doomed, now)
   end
-  if parent and not doomed[parent] and redis.call('hget', 'ql:children:' .. parent, name) == root then
-    redis.call('hdel', 'ql:children:' .. parent, name)
+  if parent and not doomed[parent] and redis.call('hget', Q.P .. 'children:' .. parent, name) == root then
+    redis.call('hdel', Q.P .. 'children:' .. parent, name)
   end
   return #jobs
 end

@@ -22,7 +22,7 @@ T.check_attach = function(cmd, parent, name, child)
   if f[1] and (f[1] ~= parent or f[2] ~= name) then
     Q.raise('StateError', cmd .. '(): Job ' .. child .. ' already has parent ' .. f[1])
   end
-  local used = redis.call('hget', 'ql:children:' .. parent, name)
+  local used = redis.call('hget', Q.P .. 'children:' .. parent, name)
   if used and used ~= child then
     Q.raise('StateError', cmd .. '(): child name "' .. name .. '" of ' .. parent .. ' is already used by job ' .. used)
   end
@@ -36,7 +36,7 @@ T.check_attach = function(cmd, parent, name, child)
 end
 
 T.attach = function(parent, name, child)
-  redis.call('hset', 'ql:children:' .. parent, name, child)
+  redis.call('hset', Q.P .. 'children:' .. parent, name, child)
   redis.call('hset', Q.jkey(child), 'parent', parent, 'name', name)
 end
 
@@ -72,11 +72,11 @@ C['job.disown'] = function(now, args)
   local parent, name = args[1], args[2]
   T.job('Job.disown', parent)
   Q.need('Job.disown', 'name', name)
-  local child = redis.call('hget', 'ql:children:' .. parent, name)
+  local child = redis.call('hget', Q.P .. 'children:' .. parent, name)
   if not child then
     Q.raise('NotFound', 'Job.disown(): child "' .. name .. '" of ' .. parent .. ' does not exist')
   end
-  redis.call('hdel', 'ql:children:' .. parent, name)
+  redis.call('hdel', Q.P .. 'children:' .. parent, name)
   redis.call('hdel', Q.jkey(child), 'parent', 'name')
   return child
 end

@@ -60,7 +60,7 @@ local function subtree(jid)
     if not seen[node] then
       seen[node] = true
       order[#order + 1] = node
-      local flat = redis.call('hgetall', 'ql:children:' .. node)
+      local flat = redis.call('hgetall', Q.P .. 'children:' .. node)
       local names, child = {}, {}
       for i = 1, #flat, 2 do
         names[#names + 1] = flat[i]

@@ -7,10 +7,10 @@ local Wk = {forget_old_workers = nil}
 
 Wk.forget_old_workers = function(now)
   local cutoff = now - Q.config_number('max-worker-age', 86400)
-  for _, worker in ipairs(redis.call('zrangebyscore', 'ql:workers', 0, cutoff)) do
+  for _, worker in ipairs(redis.call('zrangebyscore', Q.P .. 'workers', 0, cutoff)) do
     redis.call('del', Q.wkey(worker))
   end
-  redis.call('zremrangebyscore', 'ql:workers', 0, cutoff)
+  redis.call('zremrangebyscore', Q.P .. 'workers', 0, cutoff)
 end
 
 C.workers = function(now, args)
@@ -27,7 +27,7 @@ C.workers = function(now, args)
     })
   end
   local out = {}
-  for _, name in ipairs(redis.call('zrevrange', 'ql:workers', 0, -1)) do
+  for _, name in ipairs(redis.call('zrevrange', Q.P .. 'workers', 0, -1)) do
     local key = Q.wkey(name)
     out[#out + 1] = {
       name = name,
@@ -40,6 +40,6 @@ end
 
 C['worker.deregister'] = function(now, args)
   Q.need('Worker.deregister', 'worker', args[1])
-  redis.call('zrem', 'ql:workers', unpack(args))
+  redis.call('zrem', Q.P .. 'workers', unpack(args))
   return nil
 end

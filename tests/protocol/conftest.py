@@ -6,6 +6,10 @@ Environment (set by ctest, see tests/CMakeLists.txt):
   QLESS_LUA_LIBRARY    build/lua/qless-lib.lua  (Redis Functions library, FCALL)
   QLESS_PROTOCOL_MODE  `script` (default) or `function`: which artefact every
                        test drives. ctest runs the suite once per mode.
+  QLESS_PROTOCOL_NAMESPACE  a namespace NAME: every call names the key
+                       `{NAME}:ql:` (keys and channels `{NAME}:ql:...`); `r`
+                       and `events` then show them without `{NAME}:`, so the
+                       tests read the same in both forms.
 
 Fixtures:
   r       raw redis connection (decoded strings) to inspect keys
@@ -22,6 +26,9 @@ import redis
 from helpers import Qless
 
 MODE = os.environ.get("QLESS_PROTOCOL_MODE", "script")
+NAMESPACE = os.environ.get("QLESS_PROTOCOL_NAMESPACE") or None
+# What the script puts in front of `ql:` (and the proxy takes away).
+NS = "" if NAMESPACE is None else "{%s}:" % NAMESPACE
 
 
 def _require_env(name):
@@ -33,8 +40,36 @@ def _require_env(name):
     return value
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "any_namespace: the test calls namespaces of its own")
+
+
 def pytest_report_header(config):
-    return "qless protocol mode: %s" % MODE
+    return "qless protocol mode: %s, namespace: %s" % (MODE, NAMESPACE)
+
+
+class _NamespacedRedis(redis.Redis):
+    """The raw connection as the tests see it under a namespace: a key or
+    channel argument `ql:...` means `{NAME}:ql:...`, KEYS and SCAN answer
+    without `{NAME}:`, and `'ql:` in the source of an EVAL names the
+    namespace's keys. Calls of the artefact itself go through unchanged."""
+
+    PASS = {"EVALSHA", "FCALL", "SCRIPT", "FUNCTION", "ACL"}
+
+    def execute_command(self, *args, **options):
+        name = str(args[0]).upper()
+        if name in self.PASS:
+            return super().execute_command(*args, **options)
+        if name == "EVAL":
+            args = (args[0], args[1].replace("'ql:", "'" + NS + "ql:")) + args[2:]
+        else:
+            args = tuple(NS + a if isinstance(a, str) and a.startswith("ql:") else a for a in args)
+        reply = super().execute_command(*args, **options)
+        if name == "KEYS":
+            return [k[len(NS):] if k.startswith(NS) else k for k in reply]
+        if name == "SCAN":
+            return reply[0], [k[len(NS):] if k.startswith(NS) else k for k in reply[1]]
+        return reply
 
 
 @pytest.fixture(scope="session")
@@ -42,7 +77,8 @@ def r():
     state = _require_env("QLESS_TEST_STATE")
     with open(os.path.join(state, "socket")) as f:
         sock = f.read().strip()
-    conn = redis.Redis(unix_socket_path=sock, decode_responses=True)
+    cls = redis.Redis if NAMESPACE is None else _NamespacedRedis
+    conn = cls(unix_socket_path=sock, decode_responses=True)
     conn.ping()
     yield conn
     conn.close()
@@ -69,16 +105,21 @@ def _loaded(r, artefact_paths):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_db(r):
-    """Every test starts from an empty database (scripts/functions stay loaded)."""
+def _fresh_db(r, request):
+    """Every test starts from an empty database (scripts/functions stay loaded).
+    Under a namespace, every key a test leaves behind must be the namespace's
+    (unless the test is marked `any_namespace`: it names its own)."""
     r.flushall()
     yield
+    if NAMESPACE is not None and not request.node.get_closest_marker("any_namespace"):
+        stray = [k for k in redis.Redis.execute_command(r, "KEYS", "*") if not k.startswith(NS + "ql:")]
+        assert not stray, "keys outside namespace %s: %r" % (NAMESPACE, stray[:10])
 
 
 @pytest.fixture
 def ql(r, _loaded):
     mode, handle = _loaded
-    return Qless(r, mode, handle)
+    return Qless(r, mode, handle, NAMESPACE)
 
 
 class _Capture(list):
@@ -101,7 +142,7 @@ class _Capture(list):
 
     def __enter__(self):
         self._ps = self._conn.pubsub()
-        self._ps.psubscribe("ql:*")
+        self._ps.psubscribe(NS + "ql:*")
         self._ps.subscribe(self._sentinel)
         confirmed = 0
         while confirmed < 2:
@@ -120,7 +161,7 @@ class _Capture(list):
                 if msg["type"] == "message" and msg["channel"] == self._sentinel:
                     break
                 if msg["type"] == "pmessage":
-                    self.append((msg["channel"], msg["data"]))
+                    self.append((msg["channel"][len(NS):], msg["data"]))
         finally:
             self._ps.close()
         return False

@@ -120,10 +120,12 @@ class Qless:
     """Drives the artefact under test. ql(command, now, *args) returns the raw
     Redis reply and raises redis.ResponseError when the script errors."""
 
-    def __init__(self, conn, mode, handle):
+    def __init__(self, conn, mode, handle, namespace=None):
         self.r = conn
         self.mode = mode
         self.handle = handle
+        # numkeys and KEYS of every call: none, or the namespace's key.
+        self.keyargs = [0] if namespace is None else [1, "{%s}:ql:" % namespace]
 
     # -- invocation -----------------------------------------------------
     def raw(self, numkeys, *args):
@@ -132,7 +134,7 @@ class Qless:
         return self.r.execute_command("FCALL", self.handle, numkeys, *args)
 
     def __call__(self, command, now, *args):
-        return self.raw(0, command, now, *args)
+        return self.raw(*self.keyargs, command, now, *args)
 
     def json(self, command, now, *args):
         reply = self(command, now, *args)

@@ -57,7 +57,10 @@ SETTLE = ["worker", '["queue"]', 0]
 
 CASES = {
     # api.lua: the dispatcher
-    "no keys": E("InvalidArgument", "No Keys should be provided", None, raw=[1, "k", "put", 0]),
+    "two keys": E("InvalidArgument", "At most one key, a key of the namespace, may be provided: got 2", None,
+                  raw=[2, "{a}:ql:", "{a}:ql:", "put", 0]),
+    "namespace key": E("InvalidArgument", 'Namespace key must be {NAME}:ql:... with NAME 1 to 64 printable', None,
+                       raw=[1, "k", "put", 0]),
     "no command": E("InvalidArgument", "Must provide a command", None, raw=[0]),
     "unknown command": E("InvalidArgument", "Unknown command bogus", "bogus"),
     "bad now": E("InvalidArgument", 'Arg "now" not a finite number: inf', "put", now="inf"),

@@ -438,8 +438,8 @@ class Fuzzer:
     def send(self, command, args, now=None):
         now = self.now if now is None else now
         if self.ql.mode == "script":
-            return self.raw.execute_command("EVALSHA", self.ql.handle, 0, command, now, *args)
-        return self.raw.execute_command("FCALL", self.ql.handle, 0, command, now, *args)
+            return self.raw.execute_command("EVALSHA", self.ql.handle, *self.ql.keyargs, command, now, *args)
+        return self.raw.execute_command("FCALL", self.ql.handle, *self.ql.keyargs, command, now, *args)
 
     def fail(self, what, command, args, detail, now=None):
         now = self.now if now is None else now

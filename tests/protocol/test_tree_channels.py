@@ -92,13 +92,13 @@ def test_thousand_subscribers_one_call(ql, r):
     pipe = r.pipeline(transaction=False)
     for i in range(1000):
         args = ["w", "queue", "s%04d" % i, "k", "{}", 0, "tree", "1", "inports", '{"i":{}}']
-        pipe.execute_command("EVALSHA" if ql.mode == "script" else "FCALL", ql.handle, 0, "put", 0, *args)
-        pipe.execute_command("EVALSHA" if ql.mode == "script" else "FCALL", ql.handle, 0,
+        pipe.execute_command("EVALSHA" if ql.mode == "script" else "FCALL", ql.handle, *ql.keyargs, "put", 0, *args)
+        pipe.execute_command("EVALSHA" if ql.mode == "script" else "FCALL", ql.handle, *ql.keyargs,
                              "port.connect", 0, "s%04d" % i, "in", "i", "/fan")
     pipe.execute()
     assert len(jids(ql.pop(now=1, count=1000))) == 1000
     for i in range(0, 1000, 2):
-        pipe.execute_command("EVALSHA" if ql.mode == "script" else "FCALL", ql.handle, 0,
+        pipe.execute_command("EVALSHA" if ql.mode == "script" else "FCALL", ql.handle, *ql.keyargs,
                              "job.suspend", 2, "s%04d" % i, "worker")
     pipe.execute()
     assert r.zcard("ql:q:queue-suspended") == 500

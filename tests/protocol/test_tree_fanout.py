@@ -7,6 +7,7 @@ import random
 import pytest
 import redis
 
+from conftest import NAMESPACE, NS
 from helpers import Qless
 
 LOG = "ql:ch:/qless/log"
@@ -24,7 +25,7 @@ def pipeline_calls(ql, r, calls):
     pipe = r.pipeline(transaction=False)
     verb = "EVALSHA" if ql.mode == "script" else "FCALL"
     for args in calls:
-        pipe.execute_command(verb, ql.handle, 0, *args)
+        pipe.execute_command(verb, ql.handle, *ql.keyargs, *args)
     return pipe.execute()
 
 
@@ -145,11 +146,11 @@ def test_server_refusing_sort_still_delivers_in_byte_order(ql, r):
     try:
         user = redis.Redis(unix_socket_path=r.connection_pool.connection_kwargs["path"],
                            username="qless-nosort", password="any", decode_responses=True)
-        refused = Qless(user, ql.mode, ql.handle)
+        refused = Qless(user, ql.mode, ql.handle, NAMESPACE)
         with pytest.raises(redis.exceptions.NoPermissionError):
             user.execute_command("SORT", "ql:subs:/acl", "ALPHA", "STORE", "ql:scratch:sort")
         ps = r.pubsub()
-        ps.subscribe(LOG)
+        ps.subscribe(NS + LOG)
         assert ps.get_message(timeout=5)["type"] == "subscribe"
         assert refused("channel.publish", 1, "/acl", "1") == len(subs)
         msg = ps.get_message(timeout=5)
