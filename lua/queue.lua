@@ -6,6 +6,7 @@
 -- This module's own helpers; Q holds only what other modules use.
 local Que = {
   promote_scheduled = nil,
+  present = nil,
   take_work = nil,
   hand_out = nil,
   zadd_all = nil,
@@ -26,6 +27,20 @@ Que.promote_scheduled = function(queue, now, n)
     redis.call('zrem', key, jid)
     redis.call('hset', Q.jkey(jid), 'state', 'waiting')
   end
+end
+
+-- One EXISTS instead of a ZRANGEBYSCORE of each set a pop reads, which are
+-- usually absent: whether the queue has templates (its -recur or -cron set)
+-- and whether it has a -scheduled set. It also fills the tracked memo (the
+-- count holds a bit per key group: recur 1, cron 2, scheduled 4, tracked 8).
+-- A key of another type counts as present, so the read that follows still
+-- refuses it with WRONGTYPE before any write.
+Que.present = function(queue)
+  local s, t = Q.qkey(queue, 'scheduled'), Q.P .. 'tracked'
+  local count = redis.call('exists', Q.qkey(queue, 'recur'), Q.qkey(queue, 'cron'), Q.qkey(queue, 'cron'),
+    s, s, s, s, t, t, t, t, t, t, t, t)
+  Q.memo_tracked = count >= 8
+  return count % 4 > 0, count % 8 >= 4
 end
 
 -- Appends up to n jids from the top of the work set (highest score first).
@@ -61,7 +76,7 @@ end
 -- `members` is sorted in place unless it already is in descending order
 -- (as pop takes jobs of equal score from the work set).
 Que.zadd_all = function(key, score, members)
-  local text = string.format('%.17g', score)
+  local text = Q.score(score)
   local m = #members
   local first, last, step = 1, m, 1
   for i = 2, m do
@@ -208,7 +223,7 @@ C.pop = function(now, args)
   -- Registered only now: the queue's sets are read (and their first writes
   -- done) above, so a queue key of another program's (WRONGTYPE) refuses the
   -- pop before anything is written.
-  redis.call('zadd', Q.P .. 'workers', now, worker)
+  redis.call('zadd', Q.P .. 'workers', Q.score(now), worker)
 
   local seen = {}
   for i = 1, #jids do
