@@ -31,15 +31,17 @@ end
 
 -- One EXISTS instead of a ZRANGEBYSCORE of each set a pop reads, which are
 -- usually absent: whether the queue has templates (its -recur or -cron set)
--- and whether it has a -scheduled set. It also fills the tracked memo (the
--- count holds a bit per key group: recur 1, cron 2, scheduled 4, tracked 8).
--- A key of another type counts as present, so the read that follows still
--- refuses it with WRONGTYPE before any write.
+-- and whether it has a -scheduled set. It also fills the tracked memo and,
+-- when no option is stored, the config memo (no HGETALL then). The count
+-- holds a bit per group of keys: templates 1-2, scheduled 4, tracked 8,
+-- config 16. A key of another type counts as present, so the read that
+-- follows still refuses it with WRONGTYPE before any write.
 Que.present = function(queue)
-  local s, t = Q.qkey(queue, 'scheduled'), Q.P .. 'tracked'
-  local count = redis.call('exists', Q.qkey(queue, 'recur'), Q.qkey(queue, 'cron'), Q.qkey(queue, 'cron'),
-    s, s, s, s, t, t, t, t, t, t, t, t)
-  Q.memo_tracked = count >= 8
+  local s, t, c = Q.qkey(queue, 'scheduled'), Q.P .. 'tracked', Q.P .. 'config'
+  local count = redis.call('exists', Q.qkey(queue, 'recur'), Q.qkey(queue, 'cron'), s, s, s, s,
+    t, t, t, t, t, t, t, t, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c)
+  Q.memo_tracked = count % 16 >= 8
+  if count < 16 and Q.memo_config == nil then Q.memo_config = Q.none end
   return count % 4 > 0, count % 8 >= 4
 end
 
@@ -154,7 +156,7 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
     if state then
       m = m + 1
       jids[m] = jid
-      popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[11], popped)
+      popped = Q.history(jid, now, 'popped', nil, not f[11], popped or Q.history_text(now, 'popped', 'worker', worker))
       waits[m] = now - (Q.time_number(f[12]) or now)
       redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', state)
       -- As an HMGET of Q.view_fields would read it now (a legacy history
@@ -170,7 +172,7 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
   for i = m + 1, n do jids[i] = nil end
   n = m
   if n == 0 then return '{}' end
-  Q.stat_batch(queue, 'wait', now, waits)
+  if n == 1 then Q.stat(queue, 'wait', now, waits[1]) else Q.stat_batch(queue, 'wait', now, waits) end
   local sorted = {}
   for i = 1, n do sorted[i] = jids[i] end
   Que.zadd_all(Q.wkey(worker), expires, sorted)
@@ -202,6 +204,7 @@ C.pop = function(now, args)
   local queue = Q.need('Pop', 'queue', args[1])
   local worker = Q.need('Pop', 'worker', args[2])
   local count = Q.whole('Pop', 'count', args[3])
+  local templates, scheduled = Que.present(queue)
   local expires = now + Q.heartbeat(queue)
 
   if redis.call('sismember', Q.P .. 'paused_queues', queue) == 1 then
@@ -217,8 +220,8 @@ C.pop = function(now, args)
   end
 
   local jids = Q.reap_locks(queue, now, count)
-  Q.spawn_recurring(queue, now, count - #jids)
-  Que.promote_scheduled(queue, now, count - #jids)
+  if templates then Q.spawn_recurring(queue, now, count - #jids) end
+  if scheduled then Que.promote_scheduled(queue, now, count - #jids) end
   Que.take_work(queue, count - #jids, jids)
   -- Registered only now: the queue's sets are read (and their first writes
   -- done) above, so a queue key of another program's (WRONGTYPE) refuses the
