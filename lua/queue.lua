@@ -173,10 +173,16 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
   n = m
   if n == 0 then return '{}' end
   if n == 1 then Q.stat(queue, 'wait', now, waits[1]) else Q.stat_batch(queue, 'wait', now, waits) end
-  local sorted = {}
-  for i = 1, n do sorted[i] = jids[i] end
-  Que.zadd_all(Q.wkey(worker), expires, sorted)
-  Que.zadd_all(Q.qkey(queue, 'locks'), expires, sorted)
+  if n == 1 then
+    local score = Q.score(expires)
+    redis.call('zadd', Q.wkey(worker), score, jids[1])
+    redis.call('zadd', Q.qkey(queue, 'locks'), score, jids[1])
+  else
+    local sorted = {}
+    for i = 1, n do sorted[i] = jids[i] end
+    Que.zadd_all(Q.wkey(worker), expires, sorted)
+    Que.zadd_all(Q.qkey(queue, 'locks'), expires, sorted)
+  end
   for i = 1, n do
     Q.track_event(jids[i], 'popped')
   end
@@ -187,7 +193,13 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
 
   local memo = Q.view_memo()
   local deps = Que.any_deps(jids)
-  local expires_json = cjson.encode(expires)
+  -- The JSON of expires, remembered for the batch (one `now`, one expires;
+  -- zero is never kept: 0 == -0, which cjson writes apart).
+  local cache = Q.cache
+  if expires ~= cache.expires_num or expires == 0 then
+    cache.expires_num, cache.expires_json = expires, cjson.encode(expires)
+  end
+  local expires_json = cache.expires_json
   local buf, k = {'['}, 1
   for i = 1, n do
     if i > 1 then
