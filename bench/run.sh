@@ -4,6 +4,8 @@
 # with the Python, Ruby, Lua and PHP life-cycle drivers and the C, Python,
 # Ruby, Lua and PHP worker programs (no-op jobs: the conformance suite's Noop classes),
 # prints the table and writes it as JSON, then stops the servers.
+# Then bench/profile.py prints the per-command, per-part and memory profile
+# (INFO commandstats, MEMORY USAGE) on the main server, JSON beside FILE.
 #   bash bench/run.sh [--quick] [--json FILE]     (default FILE: build/bench/results.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,4 +53,8 @@ php="php -n -d extension='$(cd "$BUILD" && pwd)/bindings/php/qless.so'"
   --worker "ruby serial,processes ConformanceJobs::Noop=ruby -I '$BUILD/bindings/ruby/ext' -I '$root/bindings/ruby/lib' '$root/bindings/ruby/bin/qless-worker' --require '$jobs/ruby/conformance_jobs.rb' --allow ConformanceJobs::Noop" \
   --worker "lua serial,processes conformance_jobs.noop=env LUA_CPATH='$BUILD/bindings/lua/?.so;;' LUA_PATH='$root/bindings/lua/?.lua;$root/bindings/lua/?/init.lua;$jobs/lua/?.lua;$jobs/lua/?/init.lua;;' lua5.4 '$root/bindings/lua/qless-worker' --allow conformance_jobs.noop" \
   --worker "php serial,processes ConformanceJobs\\Noop=$php '$root/bindings/php/qless-worker' --require '$jobs/php/conformance_jobs.php' --allow 'ConformanceJobs\\Noop'"
-echo "JSON: $json"
+profile_n=5000
+[ ${#quick[@]} -eq 0 ] || profile_n=1000
+/usr/bin/python3 bench/profile.py --socket "$sock" --lib "$BUILD/lua/qless-lib.lua" --n "$profile_n" \
+  --json "${json%.json}-profile.json"
+echo "JSON: $json, ${json%.json}-profile.json"

@@ -13,7 +13,7 @@
 -- this chunk on every call, so it must stay cheap).
 local Q = {}
 local C = {}
-local Base = {bin = nil, day = nil, int_texts = nil, decimal = nil}
+local Base = {bin = nil, day = nil, int_texts = nil, decimal = nil, exists_args = {}}
 
 -- Written to ql:features beside each feature a database comes to hold
 -- (cron templates, tree jobs), so a client can tell which script wrote it.
@@ -415,19 +415,27 @@ end
 -- command: in a Functions library Q outlives the call): the ql:config hash
 -- and whether any job is tracked, each read at most once per command.
 
--- One EXISTS of `key` (named once), ql:tracked (twice) and, if given,
--- `other` (four times): the count holds a bit for each, and the tracked one
--- fills the tracked memo in the same call. Returns whether `key` exists and
--- whether `other` does.
-Q.exists_and_tracked = function(key, other)
-  local count, tracked = nil, Q.P .. 'tracked'
+-- One EXISTS of `key` (named once), ql:tracked (twice), `other` (four
+-- times) if given and, with `config`, ql:config (eight times): the count
+-- holds a bit for each; the tracked one fills the tracked memo in the same
+-- call, and an absent ql:config the config memo (no HGETALL for a database
+-- without options). Returns whether `key` exists and whether `other` does.
+Q.exists_and_tracked = function(key, other, config)
+  local tracked, args, n = Q.P .. 'tracked', Base.exists_args, 3
+  args[1], args[2], args[3] = key, tracked, tracked
   if other then
-    count = redis.call('exists', key, tracked, tracked, other, other, other, other)
-  else
-    count = redis.call('exists', key, tracked, tracked)
+    for i = 4, 7 do args[i] = other end
+    n = 7
   end
+  if config then
+    local c = Q.P .. 'config'
+    for i = n + 1, n + 8 do args[i] = c end
+    n = n + 8
+  end
+  local count = redis.call('exists', unpack(args, 1, n))
   Q.memo_tracked = count % 4 >= 2
-  return count % 2 == 1, count >= 4
+  if config and count < 8 and Q.memo_config == nil then Q.memo_config = Q.none end
+  return count % 2 == 1, count % 8 >= 4
 end
 
 -- Small integers as the text Redis writes for a Lua number argument (%.17g

@@ -176,13 +176,14 @@ C.complete = function(now, args)
     Q.raise('StateError', 'Complete(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[3]))
   end
 
-  Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
   -- One EXISTS tells whether this job has dependents to release, whether
-  -- any job is tracked (nothing below writes either before the release) and
-  -- whether the queue has a scheduled set: a running job is seldom also
-  -- scheduled, and the ZREM from a set that does not exist is skipped.
+  -- any job is tracked (nothing below writes either before the release),
+  -- whether the queue has a scheduled set (a running job is seldom also
+  -- scheduled, and the ZREM from a set that does not exist is skipped) and
+  -- whether any option is stored (the history limit and the purge read them).
   local scheduled = Q.qkey(queue, 'scheduled')
-  local has_dependents, has_scheduled = Q.exists_and_tracked(key .. '-dependents', scheduled)
+  local has_dependents, has_scheduled = Q.exists_and_tracked(key .. '-dependents', scheduled, true)
+  Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
   redis.call('zrem', Q.qkey(queue, 'work'), jid)
   redis.call('zrem', Q.qkey(queue, 'locks'), jid)
   if has_scheduled then redis.call('zrem', scheduled, jid) end

@@ -178,9 +178,10 @@ end
 
 -- The rendered history as JSON text, as cjson.encode(Q.history_render(...))
 -- would write it, appended in pieces to buf after index k; returns the new
--- last index. `memo` maps entry texts to their item JSON: the jobs of one
--- pop mostly share identical entries (same `put` and `popped` second), so
--- each distinct entry is decoded and encoded once per command.
+-- last index. `memo` maps entry texts to their item JSON and counts them in
+-- memo[1] (Q.view_memo): the jobs of one pop, and of one pipelined batch,
+-- mostly share identical entries (same `put` and `popped` second), so each
+-- distinct short entry is decoded and encoded once.
 Q.history_parts = function(buf, k, jid, plain, memo)
   if not plain then Hist.migrate(jid) end
   local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
@@ -192,7 +193,10 @@ Q.history_parts = function(buf, k, jid, plain, memo)
     local item = memo[text]
     if item == nil then
       item = Hist.item_json(text)
-      memo[text] = item
+      if #text <= 200 then
+        memo[text] = item
+        memo[1] = memo[1] + 1
+      end
     end
     if item then
       if k > first then

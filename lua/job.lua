@@ -76,17 +76,34 @@ Q.view_fields = {
   'failure', 'spawned_from_jid', 'history', 'time', 'state', 'worker', 'expires',
 }
 
+-- The memo outlives the command (Q does, in the Functions library): the
+-- commands of one pipelined batch (pops of 1, settles) hand out jobs of one
+-- klass, queue and worker whose history entries share their seconds, so
+-- most of each reply is encoded once per batch. Everything in it is keyed
+-- by the texts it was made from, so a kept entry is never stale. It starts
+-- afresh once it holds MEMO_MAX texts (h[1] counts the history ones: entry
+-- texts are strings, never 1), and longer texts than MEMO_LONG (job data)
+-- are encoded without being kept, so it stays small.
+local MEMO_MAX, MEMO_LONG = 256, 200
 Q.view_memo = function()
-  return {s = {}, n = {}, j = {}, h = {}, p = {}}
+  local memo = Q.cache.view_memo
+  if memo == nil or memo.size > MEMO_MAX or memo.h[1] > MEMO_MAX then
+    memo = {s = {}, n = {}, j = {}, h = {0}, p = {}, size = 0}
+    Q.cache.view_memo = memo
+  end
+  return memo
 end
 
--- cjson string literal of s, memoised.
+-- cjson string literal of s, memoised unless long.
 View.memo_str = function(memo, s)
   local m = memo.s
   local v = m[s]
   if v == nil then
     v = cjson.encode(s)
-    m[s] = v
+    if #s <= MEMO_LONG then
+      m[s] = v
+      memo.size = memo.size + 1
+    end
   end
   return v
 end
@@ -99,6 +116,7 @@ View.memo_num = function(memo, text)
   if v == nil then
     v = cjson.encode(tonumber(text) or 0)
     m[key] = v
+    memo.size = memo.size + 1
   end
   return v
 end
@@ -110,7 +128,10 @@ View.memo_decoded = function(memo, text)
   local v = m[key]
   if v == nil then
     v = cjson.encode(Q.decode_or(text, {}))
-    m[key] = v
+    if #key <= MEMO_LONG then
+      m[key] = v
+      memo.size = memo.size + 1
+    end
   end
   return v
 end

@@ -24,9 +24,11 @@ C.heartbeat = function(now, args)
   else
     redis.call('hset', key, 'expires', expires, 'worker', worker)
   end
-  redis.call('zadd', Q.wkey(worker), expires, jid)
-  redis.call('zadd', Q.P .. 'workers', now, worker)
-  redis.call('zadd', Q.qkey(queue, 'locks'), expires, jid)
+  -- Scores as Q.score text (the same doubles), made once per batch.
+  local score = Q.score(expires)
+  redis.call('zadd', Q.wkey(worker), score, jid)
+  redis.call('zadd', Q.P .. 'workers', Q.score(now), worker)
+  redis.call('zadd', Q.qkey(queue, 'locks'), score, jid)
   return expires
 end
 

@@ -6,6 +6,7 @@
 -- This module's own helpers; Q holds only what other modules use.
 local Que = {
   promote_scheduled = nil,
+  present = nil,
   take_work = nil,
   hand_out = nil,
   zadd_all = nil,
@@ -26,6 +27,22 @@ Que.promote_scheduled = function(queue, now, n)
     redis.call('zrem', key, jid)
     redis.call('hset', Q.jkey(jid), 'state', 'waiting')
   end
+end
+
+-- One EXISTS instead of a ZRANGEBYSCORE of each set a pop reads, which are
+-- usually absent: whether the queue has templates (its -recur or -cron set)
+-- and whether it has a -scheduled set. It also fills the tracked memo and,
+-- when no option is stored, the config memo (no HGETALL then). The count
+-- holds a bit per group of keys: templates 1-2, scheduled 4, tracked 8,
+-- config 16. A key of another type counts as present, so the read that
+-- follows still refuses it with WRONGTYPE before any write.
+Que.present = function(queue)
+  local s, t, c = Q.qkey(queue, 'scheduled'), Q.P .. 'tracked', Q.P .. 'config'
+  local count = redis.call('exists', Q.qkey(queue, 'recur'), Q.qkey(queue, 'cron'), s, s, s, s,
+    t, t, t, t, t, t, t, t, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c)
+  Q.memo_tracked = count % 16 >= 8
+  if count < 16 and Q.memo_config == nil then Q.memo_config = Q.none end
+  return count % 4 > 0, count % 8 >= 4
 end
 
 -- Appends up to n jids from the top of the work set (highest score first).
@@ -61,7 +78,7 @@ end
 -- `members` is sorted in place unless it already is in descending order
 -- (as pop takes jobs of equal score from the work set).
 Que.zadd_all = function(key, score, members)
-  local text = string.format('%.17g', score)
+  local text = Q.score(score)
   local m = #members
   local first, last, step = 1, m, 1
   for i = 2, m do
@@ -139,7 +156,7 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
     if state then
       m = m + 1
       jids[m] = jid
-      popped = Q.history(jid, now, 'popped', popped == nil and {worker = worker} or nil, not f[11], popped)
+      popped = Q.history(jid, now, 'popped', nil, not f[11], popped or Q.history_text(now, 'popped', 'worker', worker))
       waits[m] = now - (Q.time_number(f[12]) or now)
       redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', state)
       -- As an HMGET of Q.view_fields would read it now (a legacy history
@@ -155,11 +172,17 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
   for i = m + 1, n do jids[i] = nil end
   n = m
   if n == 0 then return '{}' end
-  Q.stat_batch(queue, 'wait', now, waits)
-  local sorted = {}
-  for i = 1, n do sorted[i] = jids[i] end
-  Que.zadd_all(Q.wkey(worker), expires, sorted)
-  Que.zadd_all(Q.qkey(queue, 'locks'), expires, sorted)
+  if n == 1 then Q.stat(queue, 'wait', now, waits[1]) else Q.stat_batch(queue, 'wait', now, waits) end
+  if n == 1 then
+    local score = Q.score(expires)
+    redis.call('zadd', Q.wkey(worker), score, jids[1])
+    redis.call('zadd', Q.qkey(queue, 'locks'), score, jids[1])
+  else
+    local sorted = {}
+    for i = 1, n do sorted[i] = jids[i] end
+    Que.zadd_all(Q.wkey(worker), expires, sorted)
+    Que.zadd_all(Q.qkey(queue, 'locks'), expires, sorted)
+  end
   for i = 1, n do
     Q.track_event(jids[i], 'popped')
   end
@@ -170,7 +193,13 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
 
   local memo = Q.view_memo()
   local deps = Que.any_deps(jids)
-  local expires_json = cjson.encode(expires)
+  -- The JSON of expires, remembered for the batch (one `now`, one expires;
+  -- zero is never kept: 0 == -0, which cjson writes apart).
+  local cache = Q.cache
+  if expires ~= cache.expires_num or expires == 0 then
+    cache.expires_num, cache.expires_json = expires, cjson.encode(expires)
+  end
+  local expires_json = cache.expires_json
   local buf, k = {'['}, 1
   for i = 1, n do
     if i > 1 then
@@ -187,6 +216,7 @@ C.pop = function(now, args)
   local queue = Q.need('Pop', 'queue', args[1])
   local worker = Q.need('Pop', 'worker', args[2])
   local count = Q.whole('Pop', 'count', args[3])
+  local templates, scheduled = Que.present(queue)
   local expires = now + Q.heartbeat(queue)
 
   if redis.call('sismember', Q.P .. 'paused_queues', queue) == 1 then
@@ -202,13 +232,13 @@ C.pop = function(now, args)
   end
 
   local jids = Q.reap_locks(queue, now, count)
-  Q.spawn_recurring(queue, now, count - #jids)
-  Que.promote_scheduled(queue, now, count - #jids)
+  if templates then Q.spawn_recurring(queue, now, count - #jids) end
+  if scheduled then Que.promote_scheduled(queue, now, count - #jids) end
   Que.take_work(queue, count - #jids, jids)
   -- Registered only now: the queue's sets are read (and their first writes
   -- done) above, so a queue key of another program's (WRONGTYPE) refuses the
   -- pop before anything is written.
-  redis.call('zadd', Q.P .. 'workers', now, worker)
+  redis.call('zadd', Q.P .. 'workers', Q.score(now), worker)
 
   local seen = {}
   for i = 1, #jids do
