@@ -264,8 +264,17 @@ int qless__cluster_mark(qless_client *c, const char *func)
 	int rc = QLESS_OK;
 	if (r == NULL)
 		return qless__io_error(c, func);
-	/* A MOVED here (the map changed since it was read) is the next call's to follow. */
-	if (r->type == REDIS_REPLY_ERROR && !qless__cluster_retryable(r))
+	if (qless__cluster_retryable(r)) {
+		/* The map was read before a failover or a migration finished:
+		 * this node no longer serves the slot. */
+		int i = c->cluster->cur;
+		freeReplyObject(r);
+		slots_unknown(c->cluster);
+		drop(c, i);
+		pause_ms(PAUSE_MS);
+		return 1;
+	}
+	if (r->type == REDIS_REPLY_ERROR)
 		rc = qless__err(QLESS_EIO, "%s: cannot write the namespace's marker key: %s", func, r->str);
 	freeReplyObject(r);
 	return rc;

@@ -83,7 +83,9 @@ int qless__cluster_attach(qless_client *c, int *fresh, const char *func);
  * the slot runs a call itself while the named key is still there and
  * redirects it (ASK) once the key has moved; with the marker moved in the
  * same MIGRATE as the namespace's other keys, a call never runs where only
- * part of the namespace is. One SET NX per new connection.
+ * part of the namespace is. One SET NX per new connection. 1 when the node
+ * no longer serves the slot (a redirect): its connection is dropped and the
+ * map forgotten, for the caller to attach again.
  */
 int qless__cluster_mark(qless_client *c, const char *func);
 /* Runs fn on a connection to every primary of the map (lent as c->conn in

@@ -217,10 +217,18 @@ int qless__ensure_unguarded(qless_client *c)
 {
 	int rc;
 	if (c->cluster != NULL) {
-		int fresh;
-		c->handshake = 1;
-		rc = qless__cluster_attach(c, &fresh, "qless");
-		c->handshake = 0;
+		int fresh, tries = 0;
+		/* The marker goes first: a node that no longer serves the slot
+		 * (the map was read mid-failover) answers it with a redirect. */
+		do {
+			c->handshake = 1;
+			rc = qless__cluster_attach(c, &fresh, "qless");
+			if (rc == QLESS_OK && fresh)
+				rc = qless__cluster_mark(c, "qless");
+			c->handshake = 0;
+		} while (rc == 1 && ++tries < 50);
+		if (rc == 1)
+			rc = qless__err(QLESS_EIO, "qless: the cluster's nodes keep redirecting the namespace's slot");
 		if (rc != QLESS_OK || !fresh)
 			return rc;
 	} else {
@@ -241,8 +249,6 @@ int qless__ensure_unguarded(qless_client *c)
 	rc = qless__protocol_load(c, "qless");
 	/* On a cluster every primary gets the library when the client first
 	 * connects: a slot that moves (resharding, failover) finds it there. */
-	if (rc == QLESS_OK && c->conn != NULL && c->cluster != NULL)
-		rc = qless__cluster_mark(c, "qless");
 	if (rc == QLESS_OK && c->conn != NULL && c->cluster != NULL && !c->cluster->loaded_everywhere) {
 		rc = qless__cluster_each_primary(c, qless__protocol_load, "qless");
 		if (rc == QLESS_OK)
