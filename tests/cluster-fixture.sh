@@ -12,8 +12,8 @@
 # made with `redis-cli --cluster create`; without replicas (the bench's
 # clusters, also of 1 or 2 primaries, which redis-cli refuses to make) the
 # nodes meet and take even slot ranges by hand. No persistence;
-# cluster-node-timeout 1000 ms so that a killed primary's replica is
-# promoted within a few seconds.
+# cluster-node-timeout 1000 ms ($QLESS_CLUSTER_NODE_TIMEOUT) so that a killed
+# primary's replica is promoted within a few seconds.
 set -euo pipefail
 cmd="${1:?usage: cluster-fixture.sh start|stop|kill9|restart DIR [...]}"
 dir="${2:?usage: cluster-fixture.sh start|stop|kill9|restart DIR [...]}"
@@ -57,7 +57,8 @@ start_node() {
   mkdir -p "$nd"
   : > "$nd/redis.log"
   redis-server --daemonize yes --bind 127.0.0.1 --port "$port" \
-    --cluster-enabled yes --cluster-config-file "$nd/nodes.conf" --cluster-node-timeout 1000 \
+    --cluster-enabled yes --cluster-config-file "$nd/nodes.conf" \
+    --cluster-node-timeout "${QLESS_CLUSTER_NODE_TIMEOUT:-1000}" \
     --pidfile "$nd/redis.pid" --dir "$nd" --logfile "$nd/redis.log" \
     --save "" --appendonly no --protected-mode yes >/dev/null
   for _ in $(seq 1 100); do
