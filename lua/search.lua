@@ -204,7 +204,8 @@ end
 
 -- tree.walk <jid> [<count>]: the tree.get records of the job and its
 -- descendants, breadth first (children by name), at most count (default
--- 200, up to 1000): {"nodes": [...], "truncated": bool}. One call for the
+-- 200, up to 1000) and the root's state store:
+-- {"nodes": [...], "truncated": bool, "state": {...}}. One call for the
 -- whole drawing; nil when the job does not exist.
 C['tree.walk'] = function(now, args)
   local jid = Q.jid('Tree.walk', 'jid', args[1])
@@ -226,7 +227,10 @@ C['tree.walk'] = function(now, args)
       if text then record = cjson.decode(text) end
     end
   end
-  return cjson.encode({nodes = nodes, truncated = record ~= nil or i < #todo})
+  -- The root job's state store (values as stored: spliced in, not re-encoded).
+  local out = cjson.encode({nodes = nodes, truncated = record ~= nil or i < #todo})
+  return string.sub(out, 1, -2) .. ',"state":' .. C['state.get'](now, {jid}) .. '}'
+
 end
 
 -- Search ----------------------------------------------------------------------

@@ -268,7 +268,9 @@ def test_tree_drawn_with_children_and_terminated(server, qless):
     t = w.get("/api/trees/" + top).json()
     assert t["jid"] == top and t["klass"] == "Top" and t["status"] == "waiting" and t["truncated"] is False
     assert [(c["name"], c["jid"], c["klass"]) for c in t["children"]] == [("kid", kid, "Kid")]
-    assert t["ports"] == {"in": [], "out": []} and t["aliases"] == []
+    assert t["ports"] == {"in": [], "out": []} and t["aliases"] == [] and t["state"] == {}
+    qless("state", "set", top, "step", "3")
+    assert w.get("/api/trees/" + top).json()["state"] == {"step": 3}
     assert w.get("/api/trees/nope").status == 404
     rep = w.get("/api/trees/" + plain)
     assert rep.status == 400 and "not a tree job" in rep.json()["error"]

@@ -74,6 +74,8 @@ json_t *api_tree(web_req *r)
 	json_t *name = json_object_get(root, "name");
 	json_t *out = node(nodes, root, json_is_string(name) ? json_string_value(name) : NULL, 0);
 	json_object_set(out, "truncated", json_object_get(walk, "truncated"));
+	json_t *state = json_object_get(walk, "state");
+	json_object_set_new(out, "state", json_is_object(state) ? json_incref(state) : json_object());
 	json_decref(walk);
 	return out;
 }
