@@ -20,6 +20,7 @@ import http.client
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -187,6 +188,7 @@ def run_size(args, script, jobs, failed, rng):
         return figures, rps
     finally:
         subprocess.run(["bash", FIXTURE, "stop", state], stdout=subprocess.DEVNULL)
+        shutil.rmtree(state, ignore_errors=True)
 
 
 def main():

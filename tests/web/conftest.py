@@ -50,6 +50,7 @@ class Web:
         self.proc, self.base, self.errfile = proc, base, errfile
         self.cookie = None
         self.auth = None
+        self.err = None   # its stderr, read (and the file removed) once it stopped
 
     def request(self, method, path, body=None, headers=None, csrf=None):
         data = None
@@ -89,8 +90,11 @@ class Web:
                 self.proc.kill()
                 self.proc.wait()
                 raise AssertionError("qless web did not stop on SIGTERM")
-        with open(self.errfile) as f:
-            err = f.read()
+        if self.err is None:
+            with open(self.errfile) as f:
+                self.err = f.read()
+            os.unlink(self.errfile)
+        err = self.err
         assert not SANITIZER.search(err), err
         assert self.proc.returncode == 0, (self.proc.returncode, err)
 

@@ -92,4 +92,4 @@ def test_the_password_never_reaches_the_output(tmp_path, server, r):
     w = server("--auth-file", auth_file(tmp_path, ["ann:admin:" + hash_of("pw")]))
     w.post("/login", b"user=ann&password=TopSecret99", headers={"Content-Type": "application/x-www-form-urlencoded"})
     w.stop()
-    assert "TopSecret99" not in open(w.errfile).read()
+    assert "TopSecret99" not in w.err
