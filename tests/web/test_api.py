@@ -278,3 +278,48 @@ def test_tree_drawn_with_children_and_terminated(server, qless):
     assert int(w.get("/api/trees/" + top).headers["X-Qless-Calls"]) == 1
     assert w.post("/api/trees/%s/terminate" % top, {"recursive": True}, csrf=w.csrf()).status == 200
     assert w.get("/api/trees/" + top).json()["status"] in ("terminating", "terminated")
+
+
+def put_many(r, n, queue, klass, tags=None):
+    """n jobs through the protocol script, pipelined (the CLI would take a process each)."""
+    import os
+    sha = r.script_load(open(os.environ["QLESS_LUA_SCRIPT"]).read())
+    p = r.pipeline(transaction=False)
+    opts = ["tags", json.dumps(tags)] if tags else []
+    for i in range(n):
+        p.evalsha(sha, 0, "put", time.time(), "", queue, "%s-%05d" % (klass, i), klass, "{}", 0, *opts)
+    p.execute()
+
+
+def test_search_work_is_bounded_and_resumes(server, r):
+    # 1,200 candidates, none matching: the first page stops at its budget of
+    # 1,000 with a cursor, the second finishes the scan.
+    put_many(r, 1200, "q1", "Many")
+    w = server()
+    first = w.get("/api/search?class=Many&queue=q2").json()
+    assert first["items"] == [] and first["next"]
+    second = w.get("/api/search?class=Many&queue=q2&cursor=" + first["next"]).json()
+    assert second["items"] == [] and second["next"] is None
+
+
+def test_every_page_costs_the_same_calls_whatever_the_data(server, qless, r):
+    def calls():
+        w = server()
+        out = {}
+        for path in ["/api/overview", "/api/queues", "/api/queues/q", "/api/queues/q/jobs", "/api/failed",
+                     "/api/failed/boom", "/api/workers", "/api/workers/w1", "/api/tracked", "/api/recurring",
+                     "/api/schedules", "/api/config", "/api/search?class=K", "/api/search?tag=red",
+                     "/api/search?queue=q", "/api/jobs/K-00000", "/api/trees/" + top]:
+            rep = w.get(path)
+            assert rep.status == 200, (path, rep.body)
+            out[path] = int(rep.headers["X-Qless-Calls"])
+        w.stop()
+        return out
+
+    put_many(r, 5, "q", "K", ["red"])
+    top = put(qless, "q", "Top", "--tree")
+    failed_jobs(qless, 2, queue="fq")
+    few = calls()
+    put_many(r, 600, "q", "K", ["red"])
+    failed_jobs(qless, 30, queue="fq")
+    assert calls() == few
