@@ -199,10 +199,8 @@ static enum MHD_Result dispatch(web_server *srv, request_ctx *ctx)
 
 	int logged_in = 1;
 	if (srv->auth != NULL) {
-		const char *role_admin = NULL;
 		int admin = 0;
 		logged_in = web_auth_principal(&r->user, &admin, &r->csrf, srv->auth, r->conn);
-		(void)role_admin;
 		r->role = admin ? "admin" : "read";
 		r->admin = logged_in && admin && !srv->read_only;
 	} else {
