@@ -11,8 +11,9 @@
 local S = {fields = {'jid', 'klass', 'queue', 'state', 'priority', 'worker', 'tags', 'expires',
   'retries', 'remaining', 'failure'}}
 
--- Every key this file names is built here (one place for a prefix change).
-S.key = function(rest) return 'ql:' .. rest end
+-- Every key this file names is built here. Q.P is the call's key prefix
+-- where the script has namespaces ('{NAME}:ql:'); 'ql:' where it has none.
+S.key = function(rest) return (Q.P or 'ql:') .. rest end
 S.index = function() return S.key('s:index') end
 
 -- One job's summary table, or nil when the job is gone.
