@@ -1,0 +1,189 @@
+"""The dashboard in a real browser (headless Chromium) over `qless web` on a
+seeded data set: every page draws, retry-all moves failed jobs, search by
+tag, paging through 10,000 jobs, a count changing live, a job tree drawn."""
+import os
+import re
+
+import pytest
+from selenium.webdriver.support.ui import Select
+
+from conftest import BIG, ROOT, start_web, stop_web
+
+# hash route -> (data-page, CSS selector that must exist, text the page must show)
+PAGES = [
+    ("/queues", "queues", "td[data-queue='big'][data-field='waiting']", "flaky"),
+    ("/queues/mail?state=waiting", "queue", "table[data-list='jobs'] a.jid", "mail-vip-0"),
+    ("/queues/work?state=running", "queue", "svg.hist", "work-run"),
+    ("/queues/work?state=depends", "queue", "table[data-list='jobs'] a.jid", "work-1"),
+    ("/queues/reports?state=recurring", "queue", "table[data-list='jobs']", "rec-daily"),
+    ("/jobs/work-1", "job", "pre[data-job-data]", "mail-plain-0"),
+    ("/failed", "failed", "td[data-group-count='boom']", "boom"),
+    ("/failed/boom", "failed-group", "table[data-list='jobs'] a.jid", "flaky-0"),
+    ("/workers", "workers", "table[data-list='workers']", "w-busy"),
+    ("/workers/w-busy", "worker", "table[data-list='jobs'] a.jid", "work-run"),
+    ("/tracked", "tracked", "table[data-list='jobs'] a.jid", "work-run"),
+    ("/recurring", "recurring", "table[data-list='recurring']", "rec-hourly"),
+    ("/schedules", "schedules", "table[data-list='schedules'] a", "app"),
+    ("/trees/tree-root", "tree", ".tree-node", "shard-1"),
+    ("/search?tag=vip", "search", "table[data-list='jobs'] a.jid", "mail-vip-3"),
+    ("/config", "config", "table[data-list='config']", "heartbeat"),
+]
+
+
+@pytest.mark.parametrize("route,page,selector,text", PAGES, ids=[p[0] for p in PAGES])
+def test_page_draws(browser, route, page, selector, text):
+    view = browser.page(route)
+    assert view.get_attribute("data-page") == page
+    assert browser.error_text() == ""
+    assert browser.find_all(selector), "%s: nothing matches %s" % (route, selector)
+    assert text in view.text
+    assert browser.csp_violations() == []
+
+
+def test_job_detail_shows_data_history_and_dependencies(browser):
+    view = browser.page("/jobs/work-1")
+    data = browser.find("pre[data-job-data]").text
+    # Pretty-printed: one key a line, and markup in the data stays text.
+    assert '"text": "<b>not markup</b>"' in data
+    assert "\n" in data and not browser.find_all("pre[data-job-data] b")
+    deps = browser.find("[data-deps='dependencies']").text
+    assert "mail-plain-0" in deps
+    assert "put" in browser.find("ol.timeline").text
+    assert browser.find("[data-job-state]").get_attribute("data-job-state") == "depends"
+    browser.page("/jobs/mail-plain-0")
+    assert "work-1" in browser.find("[data-deps='dependents']").text
+    assert view is not None
+
+
+def test_missing_job_shows_the_servers_error(browser):
+    browser.page("/jobs/no-such-jid")
+    assert "no-such-jid" in browser.error_text()
+
+
+def test_retry_all_moves_the_failed_jobs(browser, r, seeded):
+    browser.page("/failed")
+    assert browser.find("td[data-group-count='boom']").text == "3"
+    button = browser.find("button[data-action='retry-all']")
+    button.click()  # arms
+    assert "Really" in button.text
+    button.click()
+    browser.wait(lambda: "retried 3" in browser.find("#notice").text, message="no retry-all notice")
+    browser.wait_ready()
+    browser.wait(lambda: not browser.find_all("td[data-group-count='boom']"), message="group still listed")
+    view = browser.page("/queues/flaky?state=waiting")
+    for jid in seeded["failed"]:
+        assert jid in view.text
+        assert r.hget("ql:j:" + jid, "state") == "waiting"
+
+
+def test_search_by_tag(browser, seeded):
+    browser.page("/search")
+    form = browser.find("form[data-form='search']")
+    form.find_element("name", "tag").send_keys("vip")
+    browser.find("button[data-action='search']").click()
+    browser.wait(lambda: "tag=vip" in browser.d.current_url)
+    browser.wait_ready()
+    found = sorted(a.text for a in browser.find_all("table[data-list='jobs'] a.jid"))
+    assert found == sorted(seeded["vip"])
+    # Combined with a queue it narrows; with another queue nothing is left.
+    browser.page("/search?tag=mail&queue=mail")
+    assert len(browser.find_all("table[data-list='jobs'] a.jid")) == 7
+    browser.page("/search?tag=vip&queue=work")
+    assert browser.find_all("table[data-list='jobs'] tr.empty")
+
+
+def _info(browser):
+    info = browser.find(".page-info")
+    return info.get_attribute("data-offset"), info.get_attribute("data-total"), info.text
+
+
+def _jids(browser):
+    return [a.text for a in browser.find_all("table[data-list='jobs'] a.jid")]
+
+
+def test_paging_through_ten_thousand_jobs(browser):
+    browser.page("/queues/big?state=waiting")
+    assert _info(browser) == ("0", str(BIG), "1–25 of %d" % BIG)
+    first = _jids(browser)
+    assert len(first) == 25
+    browser.find("button[data-page-btn='next']").click()
+    browser.wait(lambda: _info(browser)[0] == "25")
+    second = _jids(browser)
+    assert len(second) == 25 and not set(first) & set(second)
+    browser.find("button[data-page-btn='last']").click()
+    browser.wait(lambda: _info(browser)[0] == str(BIG - 25))
+    assert _info(browser)[2] == "%d–%d of %d" % (BIG - 24, BIG, BIG)
+    assert browser.find("button[data-page-btn='next']").get_attribute("disabled") is not None
+    Select(browser.find("select[data-page-size]")).select_by_value("500")
+    browser.wait(lambda: _info(browser)[2] == "1–500 of %d" % BIG)
+    assert len(_jids(browser)) == 500
+    seen = set()
+    for _ in range(3):
+        seen.update(_jids(browser))
+        before = _info(browser)[0]
+        browser.find("button[data-page-btn='next']").click()
+        browser.wait(lambda: _info(browser)[0] != before)
+    assert len(seen) == 1500
+
+
+def test_counts_and_job_state_change_live(browser, cli):
+    browser.page("/queues")
+    browser.d.execute_script("window.__noReload = 42;")
+    browser.wait(lambda: browser.find("#live").text == "live", message="event stream not open")
+    cell = "td[data-queue='%s'][data-field='waiting']"
+    assert not browser.find_all(cell % "live")
+    cli("put", "live", "Live.Job", "{}", "--jid", "live-1")
+    browser.wait(lambda: browser.find_all(cell % "live") and browser.find(cell % "live").text == "1",
+                 message="new queue's count never appeared")
+    cli("put", "live", "Live.Job", "{}", "--jid", "live-2")
+    browser.wait(lambda: browser.find(cell % "live").text == "2", message="count did not change live")
+    assert browser.d.execute_script("return window.__noReload;") == 42
+
+    browser.page("/jobs/live-1")
+    browser.d.execute_script("window.__noReload = 43;")
+    browser.wait(lambda: browser.find("#live").text == "live")
+    assert browser.find("[data-job-state]").get_attribute("data-job-state") == "waiting"
+    cli("pop", "live", worker="w-live")
+    browser.wait(lambda: browser.find("[data-job-state]").get_attribute("data-job-state") == "running",
+                 message="job state did not change live")
+    assert browser.d.execute_script("return window.__noReload;") == 43
+
+
+def test_job_tree_is_drawn(browser):
+    browser.page("/trees/tree-root")
+    root = browser.find(".tree-node[data-tree-jid='tree-root']")
+    nested = root.find_elements("css selector", ".tree-children .tree-node")
+    assert sorted(n.get_attribute("data-tree-jid") for n in nested) == ["tree-a", "tree-a1", "tree-b"]
+    # shard-1 is drawn inside extract's box, not beside it.
+    extract = browser.find(".tree-node[data-tree-jid='tree-a']")
+    assert extract.find_elements("css selector", ".tree-node[data-tree-jid='tree-a1']")
+    for node in [root] + nested:
+        assert re.search(r"status-\w+", node.get_attribute("class"))
+    port_in = browser.find("table[data-list='ports-in']").text
+    assert re.search(r"\bin\s+2\b", port_in), port_in
+    assert "nightly-pipeline" in browser.find("[data-list='aliases']").text
+    assert "progress" in browser.find("table[data-list='state']").text
+    browser.page("/trees/tree-a")
+    assert "/orders" in browser.find("table[data-list='ports-in']").text
+    if os.environ.get("QLESS_WEB_SCREENSHOTS") == "1":
+        _shoot(browser, "/trees/tree-root", "tree.png")
+        _shoot(browser, "/queues", "queues.png")
+
+
+def _shoot(browser, route, name):
+    browser.page(route)
+    os.makedirs(os.path.join(ROOT, "docs", "images"), exist_ok=True)
+    browser.d.save_screenshot(os.path.join(ROOT, "docs", "images", name))
+
+
+def test_read_only_mode_shows_no_actions(browser, sock):
+    proc, base = start_web(sock, "--read-only")
+    try:
+        view = browser.page("/queues", base=base)
+        assert view.get_attribute("data-page") == "queues" and browser.find_all("td[data-queue='big']")
+        assert not browser.find_all("button.action")
+        browser.page("/jobs/work-1", base=base)
+        assert not browser.find_all("button.action")
+        assert "read-only" in browser.find("#session").text
+    finally:
+        stop_web(proc)
