@@ -24,6 +24,7 @@ import urllib.request
 import pytest
 import redis
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -178,17 +179,29 @@ class Browser:
         self.base = None
 
     def page(self, hash_, base=None):
-        """Opens base/#hash and waits until the page has drawn."""
-        self.d.get((base or self.base) + "/#" + hash_)
-        return self.wait_ready()
+        """Opens base/#hash and waits until that page has drawn (a new hash in
+        the same document is no reload: the old page's marks are cleared first)."""
+        base = base or self.base
+        if self.d.current_url.startswith(base + "/"):
+            self.d.execute_script("document.getElementById('view').setAttribute('data-ready', '')")
+        self.d.get(base + "/#" + hash_)
+        return self.wait_ready("#" + hash_)
 
-    def wait_ready(self, timeout=10):
+    def wait_ready(self, hash_=None, timeout=10):
+        """Waits until the view has drawn (the page named by hash_, if given)."""
         view = self.d.find_element(By.ID, "view")
-        WebDriverWait(self.d, timeout).until(lambda d: view.get_attribute("data-ready"))
+
+        def drawn(_):
+            if not view.get_attribute("data-ready"):
+                return False
+            return hash_ is None or view.get_attribute("data-hash") == hash_
+        WebDriverWait(self.d, timeout, poll_frequency=0.05).until(drawn, "page %s never drew" % hash_)
         return view
 
     def wait(self, fn, timeout=10, message=""):
-        return WebDriverWait(self.d, timeout, poll_frequency=0.1).until(lambda d: fn(), message)
+        return WebDriverWait(self.d, timeout, poll_frequency=0.1,
+                             ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
+                             ).until(lambda d: fn(), message)
 
     def find(self, css):
         return self.d.find_element(By.CSS_SELECTOR, css)

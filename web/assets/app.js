@@ -350,9 +350,15 @@
   function updateCount(name, field, value) {
     const cell = document.querySelector('td[data-queue="' + CSS.escape(name) + '"][data-field="' + field + '"]');
     if (!cell) return false;
+    if (field === 'paused') {
+      if ((cell.textContent === 'paused') !== !!value) {
+        clear(cell);
+        if (value) cell.appendChild(el('span', { class: 'state state-paused', text: 'paused' }));
+      }
+      return true;
+    }
     let text;
-    if (field === 'paused') text = value ? 'paused' : '';
-    else if (field === 'max_concurrency') text = value ? String(value) : '∞';
+    if (field === 'max_concurrency') text = value ? String(value) : '∞';
     else text = String(value || 0);
     if (cell.textContent !== text) {
       cell.textContent = text;
@@ -798,6 +804,7 @@
     const seq = ++renderSeq;
     const view = document.getElementById('view');
     const { path, query } = parseHash();
+    const hash = location.hash;
     live = { onCounts: null, onJob: null };
     if (!quiet) view.setAttribute('data-ready', '');
     let page = null, name = 'missing', nav = '', args = [];
@@ -826,6 +833,7 @@
     clear(view);
     append(view, content);
     view.setAttribute('data-page', name);
+    view.setAttribute('data-hash', hash);
     view.setAttribute('data-ready', String(seq));
     if (quiet) window.scrollTo(0, scroll);
     document.title = 'qless · ' + name;
