@@ -122,6 +122,10 @@
         if (res.ok) throw new ApiError(path + ': the answer is not JSON', res.status);
       }
     }
+    if (res.status === 401 && path !== '/api/session') {
+      // The session ended (expired, or the server restarted): log in again.
+      location.assign('/login');
+    }
     if (!res.ok) {
       const msg = payload && payload.error ? payload.error : res.status + ' ' + res.statusText;
       throw new ApiError(msg, res.status);
@@ -887,25 +891,13 @@
 
   // ---- start ----------------------------------------------------------------
 
-  function loginForm(message) {
-    const view = document.getElementById('view');
-    clear(view);
-    append(view, [el('h1', { text: 'Sign in' }),
-      message ? el('p', { class: 'muted', text: message }) : null,
-      el('form', { method: 'post', action: '/login', class: 'login' },
-        el('label', null, 'user ', el('input', { type: 'text', name: 'user', autocomplete: 'username', required: true })),
-        el('label', null, 'password ', el('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true })),
-        el('button', { type: 'submit', text: 'Sign in' }))]);
-    view.setAttribute('data-page', 'login');
-    view.setAttribute('data-ready', 'login');
-  }
-
   async function start() {
     document.getElementById('error-close').addEventListener('click', hideError);
     try {
       session = Object.assign(session, await get('/api/session'));
     } catch (e) {
-      if (e.status === 401) { loginForm(); return; }
+      // Not logged in (the server has an auth file): its login form.
+      if (e.status === 401) { location.assign('/login'); return; }
       showError(e);
     }
     document.body.classList.toggle('read-only', !canWrite());
