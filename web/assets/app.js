@@ -580,6 +580,7 @@
       { title: 'jobs', class: 'num', key: 'count', cellProps: (g) => ({ 'data-group-count': g.group }) },
     ];
     if (canWrite()) cols.push({ title: '', render: (g) => groupActions(g.group) });
+    live.onJob = (ev) => { if (ev.event === 'failed') softRender(); };
     return [el('h1', { text: 'Failed jobs' }),
       table(cols, groups, { empty: 'No failed jobs.', attrs: { 'data-list': 'failed-groups' } })];
   }
@@ -866,6 +867,13 @@
 
   // ---- live updates -------------------------------------------------------
 
+  // The header's totals follow job events, at most once every two seconds.
+  let badgeTimer = null;
+  function badgesSoon() {
+    if (badgeTimer) return;
+    badgeTimer = setTimeout(() => { badgeTimer = null; refreshBadges(); }, 2000);
+  }
+
   function connectEvents() {
     if (!window.EventSource) return;
     const indicator = document.getElementById('live');
@@ -886,6 +894,7 @@
       let data;
       try { data = JSON.parse(ev.data); } catch (e) { return; }
       if (live.onJob) live.onJob(data);
+      badgesSoon();
     });
   }
 
