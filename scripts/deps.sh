@@ -13,6 +13,7 @@ PACKAGES=(
   lua5.4 liblua5.4-dev lua-busted lua-dkjson
   php8.2-dev php8.2-cli phpunit
   abigail-tools
+  libmicrohttpd-dev libcrypt-dev prometheus
 )
 
 missing=()
