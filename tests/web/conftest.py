@@ -122,6 +122,8 @@ def seeded(r, cli):
     cli("port", "write", "tree-root", "in", "in", '{"n": 1}', '{"n": 2}')
     cli("port", "connect", "tree-a", "in", "in", "/orders")
     cli("state", "set", "tree-root", "progress", '{"done": 2, "of": 5}')
+    cli("pop", "pipes", worker="w-pipes")          # the root runs (it was put first)
+    cli("job", "terminate", "tree-b")              # a waiting child ends at once
     _seed_big(r, "big", BIG)
     s.update(big="big", tree="tree-root", live="live")
     return s

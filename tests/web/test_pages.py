@@ -1,8 +1,10 @@
 """The dashboard in a real browser (headless Chromium) over `qless web` on a
 seeded data set: every page draws, retry-all moves failed jobs, search by
 tag, paging through 10,000 jobs, a count changing live, a job tree drawn."""
+import json
 import os
 import re
+import urllib.request
 
 import pytest
 from selenium.webdriver.support.ui import Select
@@ -53,6 +55,18 @@ def test_job_detail_shows_data_history_and_dependencies(browser):
     browser.page("/jobs/mail-plain-0")
     assert "work-1" in browser.find("[data-deps='dependents']").text
     assert view is not None
+
+
+def test_readme_screenshots(browser):
+    """The README's two pictures, taken on the seeded data before the
+    tests below change it; written only with QLESS_WEB_SCREENSHOTS=1."""
+    for route, name, selector in (("/queues", "queues.png", "td[data-queue='big']"),
+                                  ("/trees/tree-root", "tree.png", ".tree-node .tree-node")):
+        browser.page(route)
+        assert browser.find_all(selector) and browser.error_text() == ""
+        if os.environ.get("QLESS_WEB_SCREENSHOTS") == "1":
+            os.makedirs(os.path.join(ROOT, "docs", "images"), exist_ok=True)
+            browser.d.save_screenshot(os.path.join(ROOT, "docs", "images", name))
 
 
 def test_missing_job_shows_the_servers_error(browser):
@@ -163,18 +177,26 @@ def test_job_tree_is_drawn(browser):
     port_in = browser.find("table[data-list='ports-in']").text
     assert re.search(r"\bin\s+2\b", port_in), port_in
     assert "nightly-pipeline" in browser.find("[data-list='aliases']").text
-    assert "progress" in browser.find("table[data-list='state']").text
+    # The per-job state and the subscribers: exactly what the API gives.
+    api = _api(browser, "/api/trees/tree-root")
+    for section in ("state", "subscribers"):
+        shown = browser.find("table[data-list='%s']" % section).text
+        given = api.get(section) if isinstance(api.get(section), dict) else {}
+        for key in given:
+            assert key in shown
+        if not given:
+            assert "No " + section in shown
+    statuses = {n.get_attribute("data-tree-jid"): n.find_element("css selector", ".tree-head .state").text
+                for n in [root] + nested}
+    assert statuses == {"tree-root": "running", "tree-a": "waiting", "tree-a1": "waiting",
+                        "tree-b": "terminated"}
     browser.page("/trees/tree-a")
     assert "/orders" in browser.find("table[data-list='ports-in']").text
-    if os.environ.get("QLESS_WEB_SCREENSHOTS") == "1":
-        _shoot(browser, "/trees/tree-root", "tree.png")
-        _shoot(browser, "/queues", "queues.png")
 
 
-def _shoot(browser, route, name):
-    browser.page(route)
-    os.makedirs(os.path.join(ROOT, "docs", "images"), exist_ok=True)
-    browser.d.save_screenshot(os.path.join(ROOT, "docs", "images", name))
+def _api(browser, path):
+    with urllib.request.urlopen(browser.base + path, timeout=10) as res:
+        return json.loads(res.read())
 
 
 def test_read_only_mode_shows_no_actions(browser, sock):

@@ -333,7 +333,7 @@
     cells.push(el('td', cell('paused'), q.paused ? el('span', { class: 'state state-paused', text: 'paused' }) : ''));
     cells.push(el('td', Object.assign({ class: 'num' }, cell('max_concurrency')),
       q.max_concurrency ? String(q.max_concurrency) : '∞'));
-    if (canWrite()) cells.push(el('td', { class: 'actions' }, queueActions(q)));
+    if (canWrite()) cells.push(el('td', { class: 'cell-actions' }, el('div', { class: 'actions' }, queueActions(q))));
     return el('tr', { 'data-queue-row': q.name }, cells);
   }
 
@@ -662,7 +662,8 @@
     const entries = resp.entries || resp.items || [];
     const cols = [
       { title: 'id', key: 'id' },
-      { title: 'when', render: (e) => el('code', { text: fmtValue(e.when) }) },
+      { title: 'when', render: (e) => e.cron ? el('code', { text: 'cron ' + e.cron })
+        : typeof e.when === 'number' ? fmtTime(e.when) : el('code', { text: fmtValue(e.when) }) },
       { title: 'description', key: 'description' },
       { title: 'next run', render: (e) => fmtTime(e.next_run) },
       { title: 'unique jid', render: (e) => e.unique_jid ? jobLink(e.unique_jid) : '—' },
@@ -702,9 +703,53 @@
     ], rows, { empty: empty, attrs: { 'data-list': name } });
   }
 
+  // A tree job's ports from tree.get's record fields (inports, inchannels,
+  // sizes.in, and the same for out).
+  function portsOf(t, dir) {
+    const defs = t[dir + 'ports'] || {}, chans = t[dir + 'channels'] || {};
+    const sizes = (t.sizes || {})[dir] || {};
+    const names = Array.from(new Set(Object.keys(defs).concat(Object.keys(sizes)))).sort();
+    return names.map((n) => ({ name: n, size: sizes[n] || 0, channels: chans[n] || [] }));
+  }
+
+  const MAX_TREE_NODES = 200;
+
+  // /api/trees/<jid> in the contract's shape (children drawn recursively
+  // with their status, ports as lists). An answer in tree.get's record shape
+  // (children as name -> jid) is read too: each descendant is then one more
+  // request, at most MAX_TREE_NODES of them.
+  async function loadTree(jid) {
+    let budget = MAX_TREE_NODES;
+    async function norm(t, name) {
+      const out = Object.assign({}, t);
+      if (name !== undefined) out.name = name;
+      // tree.get's record names the job's status `state`; the contract's
+      // `state` is the job's JSON state (an object).
+      out.status = t.status || (typeof t.state === 'string' ? t.state : undefined);
+      if (typeof t.state !== 'object' || t.state === null) out.state = {};
+      if (!t.ports && (t.inports || t.outports || t.sizes)) out.ports = { in: portsOf(t, 'in'), out: portsOf(t, 'out') };
+      if (!Array.isArray(t.aliases)) out.aliases = [];
+      if (Array.isArray(t.children)) {
+        out.children = await Promise.all(t.children.map((c) => norm(c)));
+      } else if (t.children && typeof t.children === 'object') {
+        out.children = await Promise.all(Object.keys(t.children).sort().map(async (n) => {
+          const child = t.children[n];
+          if (--budget < 0) return { name: n, jid: child, status: 'not drawn' };
+          try { return await norm(await get('/api/trees/' + enc(child)), n); } catch (e) {
+            return { name: n, jid: child, status: e.status === 404 ? 'missing' : 'error' };
+          }
+        }));
+      } else {
+        out.children = [];
+      }
+      return out;
+    }
+    return norm(await get('/api/trees/' + enc(jid)));
+  }
+
   async function pageTree(args) {
     const jid = args[0];
-    const tree = await get('/api/trees/' + enc(jid));
+    const tree = await loadTree(jid);
     live.onJob = (ev) => { if (ev.jid === jid) softRender(); };
     const path = '/api/trees/' + enc(jid);
     const actions = canWrite() ? el('div', { class: 'actions' },
