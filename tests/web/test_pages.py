@@ -210,3 +210,44 @@ def test_read_only_mode_shows_no_actions(browser, sock):
         assert "read-only" in browser.find("#session").text
     finally:
         stop_web(proc)
+
+
+def test_actions_post_with_the_csrf_token(browser, r):
+    """Priority, tags and tracking from the job page and pause/unpause from
+    the queues page reach the database (each a POST the server would refuse
+    without the session's token)."""
+    browser.page("/jobs/mail-plain-1")
+    box = browser.find("[data-input='priority']")
+    box.clear()
+    box.send_keys("7")
+    browser.find("button[data-action='priority']").click()
+    browser.wait(lambda: r.hget("ql:j:mail-plain-1", "priority") == "7", message="priority not set")
+    browser.wait_ready()
+    browser.find("[data-input='add-tags']").send_keys("urgent, eu")
+    browser.find("button[data-action='add-tags']").click()
+    browser.wait(lambda: "urgent" in r.hget("ql:j:mail-plain-1", "tags"), message="tags not added")
+    browser.wait(lambda: browser.find_all("a.tag") and "eu" in browser.find("dl.facts").text)
+    browser.find("button[data-action='track']").click()
+    browser.wait(lambda: r.zscore("ql:tracked", "mail-plain-1") is not None, message="not tracked")
+    browser.wait(lambda: browser.find_all("button[data-action='untrack']"))
+
+    browser.page("/queues")
+    row = "tr[data-queue-row='mail'] "
+    browser.find(row + "button[data-action='pause']").click()
+    browser.wait(lambda: _api(browser, "/api/queues/mail")["paused"] is True, message="not paused")
+    browser.wait(lambda: browser.find(row + "td[data-field='paused']").text == "paused")
+    browser.find(row + "button[data-action='unpause']").click()
+    browser.wait(lambda: _api(browser, "/api/queues/mail")["paused"] is False, message="not unpaused")
+    assert browser.error_text() == ""
+
+
+def test_a_refused_action_shows_the_servers_message(browser, r):
+    # mail-plain-0 is a dependency of work-1: qless refuses to cancel it alone.
+    browser.page("/jobs/mail-plain-0")
+    cancel = browser.find("button[data-action='cancel']")
+    cancel.click()
+    cancel.click()
+    browser.wait(lambda: browser.error_text(), message="no error shown")
+    assert "work-1" in browser.error_text()
+    assert r.hget("ql:j:mail-plain-0", "state") == "waiting"
+    assert cancel.is_enabled()
