@@ -52,8 +52,12 @@ def test_job_detail_shows_data_history_and_dependencies(browser):
     assert "mail-plain-0" in deps
     assert "put" in browser.find("ol.timeline").text
     assert browser.find("[data-job-state]").get_attribute("data-job-state") == "depends"
+    assert not browser.find_all("[data-tree-link]")
     browser.page("/jobs/mail-plain-0")
     assert "work-1" in browser.find("[data-deps='dependents']").text
+    browser.page("/jobs/tree-a")
+    browser.find("[data-tree-link]").click()
+    browser.wait_ready("#/trees/tree-a")
     assert view is not None
 
 

@@ -373,8 +373,12 @@
     return true;
   }
 
+  // The Queues page's overview, reused for the header's totals.
+  let lastOverview = null;
+
   async function pageQueues() {
     const ov = await get('/api/overview');
+    lastOverview = ov;
     const queues = ov.queues || [];
     const cols = ['queue'].concat(STATES, ['paused', 'max concurrency']);
     if (canWrite()) cols.push('');
@@ -531,7 +535,9 @@
 
   async function pageJob(args) {
     const jid = args[0];
-    const job = await get('/api/jobs/' + enc(jid));
+    // Whether it is a tree job: the tree's answer (a 404 for a plain job).
+    const [job, tree] = await Promise.all([get('/api/jobs/' + enc(jid)),
+      get('/api/trees/' + enc(jid)).catch(() => null)]);
     live.onJob = (ev) => { if (ev.jid === jid) softRender(); };
     const rows = [
       ['jid', job.jid], ['class', job.klass], ['queue', queueLink(job.queue)],
@@ -541,7 +547,7 @@
       ['retries', job.retries === undefined ? '—' : job.remaining + ' of ' + job.retries + ' left'],
       ['tags', jobTags(job)], ['tracked', job.tracked ? 'yes' : 'no'],
     ];
-    if (job.tree || job.status) rows.push(['job tree', link('#/trees/' + enc(job.jid), 'show the tree')]);
+    if (tree) rows.push(['job tree', link('#/trees/' + enc(job.jid), 'show the tree', { 'data-tree-link': '1' })]);
     const dl = el('dl', { class: 'facts' }, rows.map((r) => [el('dt', { text: r[0] }), el('dd', null, r[1])]));
     const failure = job.failure ? el('section', { class: 'failure-box' },
       el('h2', null, 'Failed: ', link('#/failed/' + enc(job.failure.group), job.failure.group)),
@@ -887,7 +893,8 @@
     view.setAttribute('data-ready', String(seq));
     if (quiet) window.scrollTo(0, scroll);
     document.title = 'qless · ' + name;
-    refreshBadges();
+    refreshBadges(lastOverview);
+    lastOverview = null;
   }
 
   // A redraw after a live event: coalesced, and never while the user types.
@@ -901,9 +908,9 @@
     }, 250);
   }
 
-  async function refreshBadges() {
+  async function refreshBadges(given) {
     try {
-      const ov = await get('/api/overview');
+      const ov = given || await get('/api/overview');
       const set = (id, n) => { const b = document.getElementById(id); if (b) b.textContent = n ? String(n) : ''; };
       set('nav-failed', ov.failed); set('nav-workers', ov.workers);
       set('nav-tracked', ov.tracked); set('nav-schedules', ov.schedules);
