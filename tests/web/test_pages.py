@@ -255,3 +255,15 @@ def test_a_refused_action_shows_the_servers_message(browser, r):
     assert "work-1" in browser.error_text()
     assert r.hget("ql:j:mail-plain-0", "state") == "waiting"
     assert cancel.is_enabled()
+
+
+def test_histograms_follow_the_chosen_day(browser):
+    browser.page("/queues/work?state=running")
+    assert "count 1," in browser.find("[data-hist='wait']").text   # work-run's pop, today
+    assert browser.find_all("[data-hist='wait'] rect.bar[height='90']")  # the tallest bar
+    day = browser.find("input[data-input='date']")
+    browser.d.execute_script(
+        "arguments[0].value = '2020-01-01'; arguments[0].dispatchEvent(new Event('change'));", day)
+    browser.wait_ready("#/queues/work?state=running&date=2020-01-01")
+    assert "count 0," in browser.find("[data-hist='wait']").text
+    assert not browser.find_all("[data-hist='wait'] rect.bar[height='90']")
