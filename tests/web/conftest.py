@@ -95,6 +95,8 @@ def _seed_big(r, queue, count):
 @pytest.fixture(scope="session")
 def seeded(r, cli):
     r.flushall()
+    # Locks outlast a slow run: the running jobs below must not turn stalled.
+    cli("config", "set", "heartbeat", "900")
     s = {"failed": ["flaky-%d" % i for i in range(3)], "vip": ["mail-vip-%d" % i for i in range(4)]}
     for jid in s["failed"]:
         cli("put", "flaky", "Flaky.Job", '{"attempt": 1}', "--jid", jid)
@@ -189,7 +191,7 @@ class Browser:
         self.d.get(base + "/#" + hash_)
         return self.wait_ready("#" + hash_)
 
-    def wait_ready(self, hash_=None, timeout=10):
+    def wait_ready(self, hash_=None, timeout=20):
         """Waits until the view has drawn (the page named by hash_, if given)."""
         view = self.d.find_element(By.ID, "view")
 
@@ -200,7 +202,7 @@ class Browser:
         WebDriverWait(self.d, timeout, poll_frequency=0.05).until(drawn, "page %s never drew" % hash_)
         return view
 
-    def wait(self, fn, timeout=10, message=""):
+    def wait(self, fn, timeout=20, message=""):
         return WebDriverWait(self.d, timeout, poll_frequency=0.1,
                              ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
                              ).until(lambda d: fn(), message)
