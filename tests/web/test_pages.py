@@ -107,6 +107,21 @@ def test_search_by_tag(browser, seeded):
     assert len(browser.find_all("table[data-list='jobs'] a.jid")) == 7
     browser.page("/search?tag=vip&queue=work")
     assert browser.find_all("table[data-list='jobs'] tr.empty")
+    # A jid prefix from the form, then class, exact jid and worker by route.
+    browser.page("/search")
+    form = browser.find("form[data-form='search']")
+    form.find_element("name", "jid").send_keys("mail-vip-")
+    Select(form.find_element("name", "match")).select_by_value("prefix")
+    browser.find("button[data-action='search']").click()
+    browser.wait_ready("#/search?prefix=mail-vip-")
+    assert sorted(_jids(browser)) == sorted(seeded["vip"])
+    for route, jids in (("/search?class=Mailer&tag=vip", seeded["vip"]),
+                        ("/search?jid=work-1", ["work-1"]),
+                        ("/search?worker=w-busy", ["work-run"]),
+                        ("/search?prefix=big-0999&queue=big&limit=100", ["big-0999%d" % i for i in range(10)])):
+        browser.page(route)
+        assert browser.error_text() == ""
+        assert sorted(_jids(browser)) == sorted(jids), route
 
 
 def _info(browser):
