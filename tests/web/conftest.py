@@ -19,6 +19,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -149,9 +150,10 @@ def start_web(sock, *extra):
         deadline = time.time() + 10
         while time.time() < deadline and proc.poll() is None:
             try:
-                with urllib.request.urlopen(base + "/api/session", timeout=2) as res:
-                    if res.status == 200:
-                        return proc, base
+                with urllib.request.urlopen(base + "/api/session", timeout=2):
+                    return proc, base
+            except urllib.error.HTTPError:
+                return proc, base       # it answers (401 with an auth file)
             except OSError:
                 time.sleep(0.1)
         stop_web(proc)
@@ -193,14 +195,17 @@ class Browser:
 
     def wait_ready(self, hash_=None, timeout=20):
         """Waits until the view has drawn (the page named by hash_, if given)."""
-        view = self.d.find_element(By.ID, "view")
-
-        def drawn(_):
+        def drawn(d):
+            # The view may not exist yet: a form's navigation may be under way.
+            view = d.find_element(By.ID, "view")
             if not view.get_attribute("data-ready"):
                 return False
-            return hash_ is None or view.get_attribute("data-hash") == hash_
-        WebDriverWait(self.d, timeout, poll_frequency=0.05).until(drawn, "page %s never drew" % hash_)
-        return view
+            if hash_ is not None and view.get_attribute("data-hash") != hash_:
+                return False
+            return view
+        return WebDriverWait(self.d, timeout, poll_frequency=0.05,
+                             ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
+                             ).until(drawn, "page %s never drew" % hash_)
 
     def wait(self, fn, timeout=20, message=""):
         return WebDriverWait(self.d, timeout, poll_frequency=0.1,

@@ -4,12 +4,13 @@ tag, paging through 10,000 jobs, a count changing live, a job tree drawn."""
 import json
 import os
 import re
+import subprocess
 import urllib.request
 
 import pytest
 from selenium.webdriver.support.ui import Select
 
-from conftest import BIG, ROOT, start_web, stop_web
+from conftest import BIG, CLI, ROOT, start_web, stop_web
 
 # hash route -> (data-page, CSS selector that must exist, text the page must show)
 PAGES = [
@@ -282,3 +283,39 @@ def test_histograms_follow_the_chosen_day(browser):
     browser.wait_ready("#/queues/work?state=running&date=2020-01-01")
     assert "count 0," in browser.find("[data-hist='wait']").text
     assert not browser.find_all("[data-hist='wait'] rect.bar[height='90']")
+
+
+def _log_in(browser, user, password):
+    form = browser.find("form[data-form='login']")
+    form.find_element("name", "user").send_keys(user)
+    form.find_element("name", "password").send_keys(password)
+    form.find_element("css selector", "button[type='submit']").click()
+
+
+def test_login_form_and_roles(browser, sock, tmp_path):
+    hashed = subprocess.run([CLI, "web", "hash-password"], input="s3cret", capture_output=True,
+                            text=True, timeout=30, check=True).stdout.strip()
+    users = tmp_path / "users"
+    users.write_text("ada:admin:%s\nvic:read:%s\n" % (hashed, hashed))
+    proc, base = start_web(sock, "--auth-file", str(users))
+    try:
+        browser.d.delete_all_cookies()
+        browser.d.get(base + "/#/queues")
+        browser.wait(lambda: "/login" in browser.d.current_url, message="not sent to the login form")
+        _log_in(browser, "vic", "wrong")
+        browser.wait(lambda: "failed=1" in browser.d.current_url and browser.find("#login-failed").is_displayed())
+        _log_in(browser, "vic", "s3cret")
+        browser.wait_ready("#/queues")
+        assert browser.find_all("td[data-queue='big']")
+        assert browser.find("#session").text == "vic · read-only"
+        assert not browser.find_all("button.action")
+        browser.find("#logout").click()
+        browser.wait(lambda: "/login" in browser.d.current_url, message="not logged out")
+        _log_in(browser, "ada", "s3cret")
+        browser.wait_ready("#/queues")
+        assert browser.find("#session").text == "ada · admin"
+        assert browser.find_all("button[data-action='pause']")
+        assert browser.csp_violations() == []
+    finally:
+        stop_web(proc)
+        browser.d.delete_all_cookies()

@@ -964,6 +964,19 @@
     document.body.classList.toggle('read-only', !canWrite());
     document.getElementById('session').textContent =
       (session.user ? session.user + ' · ' : '') + (canWrite() ? session.role : 'read-only');
+    // Without an auth file the server's one principal is "local": nobody to log out.
+    if (session.user && session.user !== 'local') {
+      const out = document.getElementById('logout');
+      out.classList.remove('hidden');
+      out.addEventListener('click', async () => {
+        try {
+          await fetch('/logout', { method: 'POST', credentials: 'same-origin',
+            headers: { 'X-CSRF-Token': session.csrf } });
+        } finally {
+          location.assign('/login');
+        }
+      });
+    }
     window.addEventListener('hashchange', () => render());
     if (!location.hash) history.replaceState(null, '', '#/queues');
     connectEvents();
