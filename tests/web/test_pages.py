@@ -319,3 +319,28 @@ def test_login_form_and_roles(browser, sock, tmp_path):
     finally:
         stop_web(proc)
         browser.d.delete_all_cookies()
+
+
+def test_names_with_odd_characters(browser, cli):
+    """A queue, jid and tag holding '/', '#', '?', '%', spaces and non-ASCII
+    reach their pages and back (each escaped in the route and the API path)."""
+    queue, jid, tag = "odd/q #1?x=%41 ü", "odd jid/#1", "t/a g#?"
+    cli("put", queue, "Odd.Job", '{"k": "v"}', "--jid", jid, "--tags", tag)
+    browser.page("/queues")
+    row = [tr for tr in browser.find_all("tr[data-queue-row]") if tr.get_attribute("data-queue-row") == queue]
+    assert row, "no row for the odd queue"
+    row[0].find_element("css selector", "td a").click()
+    browser.wait(lambda: browser.find("#view").get_attribute("data-page") == "queue"
+                 and browser.find("#view").get_attribute("data-ready"))
+    assert browser.find("h1 .name").text == queue
+    assert _jids(browser) == [jid]
+    browser.find("table[data-list='jobs'] a.jid").click()
+    browser.wait(lambda: browser.find("#view").get_attribute("data-page") == "job"
+                 and browser.find("#view").get_attribute("data-ready"))
+    assert browser.error_text() == ""
+    assert browser.find("h1 .name").text == jid
+    browser.find("dl.facts a.tag").click()
+    browser.wait(lambda: browser.find("#view").get_attribute("data-page") == "search"
+                 and browser.find("#view").get_attribute("data-ready"))
+    assert browser.find("form[data-form='search'] input[name='tag']").get_attribute("value") == tag
+    assert _jids(browser) == [jid]
