@@ -212,6 +212,16 @@ class Browser:
                              ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
                              ).until(lambda d: fn(), message)
 
+    def act(self, css):
+        """Clicks the action button css and waits for the redraw it causes
+        (the view's data-ready goes from one render's number to a later one)."""
+        view = self.d.find_element(By.ID, "view")
+        before = view.get_attribute("data-ready")
+        self.find(css).click()
+        self.wait(lambda: view.get_attribute("data-ready") not in ("", before),
+                  message="no redraw after " + css)
+        return view
+
     def find(self, css):
         return self.d.find_element(By.CSS_SELECTOR, css)
 
@@ -222,9 +232,12 @@ class Browser:
         box = self.d.find_element(By.ID, "error")
         return box.text if box.is_displayed() else ""
 
-    def csp_violations(self):
+    def console_problems(self):
+        """What the console reported since the last call: CSP violations and
+        script errors (a failed request, e.g. a 404 the page shows, is none)."""
         return [e["message"] for e in self.d.get_log("browser")
-                if "Content Security Policy" in e["message"] or "Refused to" in e["message"]]
+                if "Content Security Policy" in e["message"] or "Refused to" in e["message"]
+                or (e["level"] == "SEVERE" and "Failed to load resource" not in e["message"])]
 
 
 @pytest.fixture(scope="session")

@@ -40,7 +40,7 @@ def test_page_draws(browser, route, page, selector, text):
     assert browser.error_text() == ""
     assert browser.find_all(selector), "%s: nothing matches %s" % (route, selector)
     assert text in view.text
-    assert browser.csp_violations() == []
+    assert browser.console_problems() == []
 
 
 def test_job_detail_shows_data_history_and_dependencies(browser):
@@ -240,24 +240,24 @@ def test_actions_post_with_the_csrf_token(browser, r):
     box = browser.find("[data-input='priority']")
     box.clear()
     box.send_keys("7")
-    browser.find("button[data-action='priority']").click()
-    browser.wait(lambda: r.hget("ql:j:mail-plain-1", "priority") == "7", message="priority not set")
-    browser.wait_ready()
+    browser.act("button[data-action='priority']")
+    assert r.hget("ql:j:mail-plain-1", "priority") == "7"
     browser.find("[data-input='add-tags']").send_keys("urgent, eu")
-    browser.find("button[data-action='add-tags']").click()
-    browser.wait(lambda: "urgent" in r.hget("ql:j:mail-plain-1", "tags"), message="tags not added")
-    browser.wait(lambda: browser.find_all("a.tag") and "eu" in browser.find("dl.facts").text)
-    browser.find("button[data-action='track']").click()
-    browser.wait(lambda: r.zscore("ql:tracked", "mail-plain-1") is not None, message="not tracked")
-    browser.wait(lambda: browser.find_all("button[data-action='untrack']"))
+    browser.act("button[data-action='add-tags']")
+    assert "urgent" in r.hget("ql:j:mail-plain-1", "tags")
+    assert "eu" in browser.find("dl.facts").text
+    browser.act("button[data-action='track']")
+    assert r.zscore("ql:tracked", "mail-plain-1") is not None
+    assert browser.find_all("button[data-action='untrack']")
 
     browser.page("/queues")
     row = "tr[data-queue-row='mail'] "
-    browser.find(row + "button[data-action='pause']").click()
-    browser.wait(lambda: _api(browser, "/api/queues/mail")["paused"] is True, message="not paused")
-    browser.wait(lambda: browser.find(row + "td[data-field='paused']").text == "paused")
-    browser.find(row + "button[data-action='unpause']").click()
-    browser.wait(lambda: _api(browser, "/api/queues/mail")["paused"] is False, message="not unpaused")
+    browser.act(row + "button[data-action='pause']")
+    assert _api(browser, "/api/queues/mail")["paused"] is True
+    assert browser.find(row + "td[data-field='paused']").text == "paused"
+    browser.act(row + "button[data-action='unpause']")
+    assert _api(browser, "/api/queues/mail")["paused"] is False
+    assert browser.find(row + "td[data-field='paused']").text == ""
     assert browser.error_text() == ""
 
 
@@ -315,7 +315,7 @@ def test_login_form_and_roles(browser, sock, tmp_path):
         browser.wait_ready("#/queues")
         assert browser.find("#session").text == "ada · admin"
         assert browser.find_all("button[data-action='pause']")
-        assert browser.csp_violations() == []
+        assert browser.console_problems() == []
     finally:
         stop_web(proc)
         browser.d.delete_all_cookies()
