@@ -1,6 +1,6 @@
 // The Queues page (counts, pause, max concurrency, updated live) and a
 // queue's page (counts as tabs, its jobs by state, the day's histograms).
-import { el, svg, append, clear, fmtDur, enc, link, queueLink } from './dom.js';
+import { el, svg, clear, fmtDur, enc, queueLink } from './dom.js';
 import { ApiError, get, post, qs, canWrite } from './api.js';
 import { actionButton, inputAction, pagedJobs, live, overview } from './ui.js';
 
@@ -133,24 +133,23 @@ export async function pageQueue(args, query) {
   const route = '#/queues/' + enc(name);
   const state = STATES.includes(query.get('state')) ? query.get('state') : 'waiting';
   const date = query.get('date') || '';
-  const info = await get('/api/queues/' + enc(name) + qs({ date: date }));
-  const tabs = el('div', { class: 'tabs' }, STATES.map((s) => link(route + '?state=' + s,
-    '', { class: 'tab' + (s === state ? ' active' : ''), 'data-tab': s },
-  )));
-  Array.from(tabs.children).forEach((a, i) => {
-    const s = STATES[i];
-    append(a, [s + ' ', el('span', { class: 'badge', 'data-queue': name, 'data-field': s, text: String(info[s] || 0) })]);
-  });
+  const [info, list] = await Promise.all([
+    get('/api/queues/' + enc(name) + qs({ date: date })),
+    pagedJobs(route, query, '/api/queues/' + enc(name) + '/jobs', { state: state }),
+  ]);
+  // A tab keeps the chosen day; its list starts at the first page.
+  const tabs = el('div', { class: 'tabs' }, STATES.map((s) => el('a', {
+    href: route + qs({ state: s, date: date }), class: 'tab' + (s === state ? ' active' : ''), 'data-tab': s },
+  s + ' ', el('span', { class: 'badge', 'data-field': s, text: String(info[s] || 0) }))));
   live.onCounts = (items) => {
     for (const q of items) {
       if (q.name !== name) continue;
       for (const s of STATES) {
-        const b = tabs.querySelector('[data-field="' + s + '"]');
-        if (b && b.textContent !== String(q[s] || 0)) { b.textContent = String(q[s] || 0); }
+        const badge = tabs.querySelector('[data-field="' + s + '"]');
+        if (badge) badge.textContent = String(q[s] || 0);
       }
     }
   };
-  const list = await pagedJobs(route, query, '/api/queues/' + enc(name) + '/jobs', { state: state });
   const stats = info.stats || {};
   const dateInput = el('input', { type: 'date', value: date || new Date().toISOString().slice(0, 10),
     'data-input': 'date', onchange: (ev) => {

@@ -4,7 +4,7 @@ import { el, enc, link, jobLink, queueLink } from './dom.js';
 import { get, post, canWrite } from './api.js';
 import { actionButton, table, keyValueTable, live, redraw } from './ui.js';
 
-function treeBox(node, depth) {
+function treeBox(node) {
   const kids = node.children || [];
   return el('div', { class: 'tree-node status-' + String(node.status || 'unknown'), 'data-tree-jid': node.jid || '' },
     el('div', { class: 'tree-head' },
@@ -12,7 +12,7 @@ function treeBox(node, depth) {
       node.jid ? link('#/trees/' + enc(node.jid), node.jid, { class: 'jid' }) : null,
       el('span', { class: 'state state-' + String(node.status || 'unknown'), text: node.status || '—' }),
       node.jid ? link('#/jobs/' + enc(node.jid), 'job', { class: 'muted' }) : null),
-    kids.length ? el('div', { class: 'tree-children' }, kids.map((k) => treeBox(k, depth + 1))) : null);
+    kids.length ? el('div', { class: 'tree-children' }, kids.map(treeBox)) : null);
 }
 
 function portTable(ports, dir) {
@@ -81,7 +81,7 @@ export async function pageTree(args) {
       ' ', el('span', { class: 'state state-' + String(tree.status), text: tree.status || '' })),
     el('p', { class: 'muted' }, (tree.klass || '') + ' in ', queueLink(tree.queue), ' · ', jobLink(tree.jid || jid)),
     actions,
-    el('section', { class: 'tree' }, treeBox(tree, 0)),
+    el('section', { class: 'tree' }, treeBox(tree)),
     el('div', { class: 'cols' },
       el('section', null, el('h2', { text: 'Ports' }), portTable(ports.in, 'in'), portTable(ports.out, 'out')),
       el('section', null, el('h2', { text: 'Aliases' }),
