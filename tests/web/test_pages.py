@@ -344,3 +344,20 @@ def test_names_with_odd_characters(browser, cli):
                  and browser.find("#view").get_attribute("data-ready"))
     assert browser.find("form[data-form='search'] input[name='tag']").get_attribute("value") == tag
     assert _jids(browser) == [jid]
+
+
+def test_retry_and_cancel_one_job(browser, cli, r):
+    cli("put", "solo", "Solo.Job", "{}", "--jid", "solo-1")
+    cli("pop", "solo", worker="w-solo")
+    cli("fail", "solo-1", "solo-group", "ValueError: once", worker="w-solo")
+    browser.page("/jobs/solo-1")
+    assert browser.find("[data-job-state]").get_attribute("data-job-state") == "failed"
+    assert "ValueError: once" in browser.find(".failure-box").text
+    browser.act("button[data-action='retry']")
+    assert r.hget("ql:j:solo-1", "state") == "waiting"
+    assert browser.find("[data-job-state]").get_attribute("data-job-state") == "waiting"
+    cancel = browser.find("button[data-action='cancel']")
+    cancel.click()
+    cancel.click()
+    browser.wait_ready("#/queues/solo")
+    assert not r.exists("ql:j:solo-1")

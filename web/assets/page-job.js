@@ -67,7 +67,7 @@ export async function pageJob(args) {
     el('p', { class: 'muted', text: fmtTime(job.failure.when) + (job.failure.worker ? ' on ' + job.failure.worker : '') }),
     el('pre', { class: 'message', text: job.failure.message || '' })) : null;
   const deps = (list, what) => el('section', { class: 'deps', 'data-deps': what },
-    el('h2', { text: what }),
+    el('h2', { text: what[0].toUpperCase() + what.slice(1) }),
     list && list.length ? el('ul', null, list.map((d) => el('li', null, jobLink(typeof d === 'string' ? d : d.jid)))) : el('p', { class: 'muted', text: 'none' }));
   const history = historyEntries(job.history);
   const timeline = el('ol', { class: 'timeline' }, history.map((h) => {
