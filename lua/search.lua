@@ -67,11 +67,17 @@ S.state_page = {
     return redis.call('zcount', key, '-inf', now), redis.call('zrangebyscore', key, '-inf', now, 'LIMIT', o, c)
   end,
 }
-for _, kind in ipairs({'scheduled', 'depends', 'suspended', 'terminating', 'terminated'}) do
-  S.state_page[kind] = function(q, now, o, c)
+-- The sets listed oldest first (FUNCTION LOAD allows no loop at load time).
+S.by_time = function(kind)
+  return function(q, now, o, c)
     return redis.call('zcard', Q.qkey(q, kind)), S.rank(Q.qkey(q, kind), o, c, false)
   end
 end
+S.state_page.scheduled = S.by_time('scheduled')
+S.state_page.depends = S.by_time('depends')
+S.state_page.suspended = S.by_time('suspended')
+S.state_page.terminating = S.by_time('terminating')
+S.state_page.terminated = S.by_time('terminated')
 
 -- jobs.page <state> <queue> <offset> <count>: one page of a queue's state
 -- (waiting, running, stalled, scheduled, depends, suspended, terminating,
@@ -104,7 +110,7 @@ end
 
 -- jobs.summaries <jid>...: the summaries of the jobs that exist, in order.
 C['jobs.summaries'] = function(now, args)
-  return cjson.encode(S.summaries(args))
+  return cjson.encode(S.summaries(Q.jids('Jobs.summaries', args, 1)))
 end
 
 -- tagged.page <tag> <offset> <count>; tracked.page <offset> <count>.
@@ -218,22 +224,33 @@ end
 -- The candidates' source: {next = function(cursor, n) -> jids, cursor'|nil, total}.
 -- Rank sources page by offset; the lex index by the last member seen (so a
 -- deep page costs what the first does).
+-- A rank cursor: a whole number (anything else starts over).
+S.offset = function(cursor)
+  local n = tonumber(cursor)
+  if not n or n < 0 or n ~= math.floor(n) or n > 2147483647 then return 0 end
+  return n
+end
+
 S.by_rank = function(key, rev, total)
   return {
     total = total,
     next = function(cursor, n)
-      local offset = tonumber(cursor) or 0
+      local offset = S.offset(cursor)
       local jids = S.rank(key, offset, n, rev)
       return jids, (#jids == n) and tostring(offset + n) or nil
     end,
   }
 end
 
-S.by_lex = function(first, past, strip)
+-- lead: what every member of the range starts with; a cursor that does
+-- not (not one this command gave) starts over.
+S.by_lex = function(lead, past, strip)
+  local first = '[' .. lead
   return {
     total = function() return redis.call('zlexcount', S.index(), first, past) end,
     next = function(cursor, n)
-      local from = cursor and ('(' .. cursor) or first
+      local from = first
+      if cursor and string.sub(cursor, 1, #lead) == lead then from = '(' .. cursor end
       local members = redis.call('zrangebylex', S.index(), from, past, 'LIMIT', 0, n)
       local jids = {}
       for i, m in ipairs(members) do jids[i] = strip(m) end
@@ -259,17 +276,17 @@ S.source = function(f, now)
     return S.by_rank(key, false, function() return redis.call('zcard', key) end)
   end
   if f.class then
-    return S.by_lex('[k:' .. f.class .. '\0', '(k:' .. f.class .. '\1', S.after_nul)
+    return S.by_lex('k:' .. f.class .. '\0', '(k:' .. f.class .. '\1', S.after_nul)
   end
   if f.prefix then
-    return S.by_lex('[j:' .. f.prefix, '(j:' .. f.prefix .. '\255', S.after_prefix)
+    return S.by_lex('j:' .. f.prefix, '(j:' .. f.prefix .. '\255', S.after_prefix)
   end
   if f.queue and f.state and S.state_page[f.state] then
     local page = S.state_page[f.state]
     return {
       total = function() return (page(f.queue, now, 0, 0)) end,
       next = function(cursor, n)
-        local offset = tonumber(cursor) or 0
+        local offset = S.offset(cursor)
         local _, jids = page(f.queue, now, offset, n)
         return jids, (#jids == n) and tostring(offset + n) or nil
       end,
@@ -288,7 +305,7 @@ S.source = function(f, now)
         local set, offset = 1, 0
         if cursor then
           local a, b = string.match(cursor, '^(%d+):(%d+)$')
-          set, offset = tonumber(a) or 1, tonumber(b) or 0
+          set, offset = math.max(1, tonumber(a) or 1), S.offset(b)
         end
         local jids = {}
         while set <= #kinds and #jids < n do
@@ -326,6 +343,7 @@ C.search = function(now, args)
       Q.raise('InvalidArgument', 'Search(): unknown filter "' .. name .. '"')
     end
     Q.need('Search', name, value)
+    if name == 'jid' and value ~= '' then Q.jid('Search', 'jid', value) end
     if value ~= '' then
       f[name], nf = value, nf + 1
     end
