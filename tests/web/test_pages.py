@@ -361,3 +361,21 @@ def test_retry_and_cancel_one_job(browser, cli, r):
     cancel.click()
     browser.wait_ready("#/queues/solo")
     assert not r.exists("ql:j:solo-1")
+
+
+def test_search_pages_by_cursor(browser):
+    """Search pages by the server's cursor: next, next, prev and first show
+    the right jobs, and there is no jump to the last page."""
+    def page_of(n):
+        return ["big-%05d" % i for i in range(25 * n, 25 * n + 25)]
+    browser.page("/search?prefix=big-")
+    assert _jids(browser) == page_of(0)
+    assert not browser.find_all("button[data-page-btn='last']")
+    for n in (1, 2):
+        browser.find("button[data-page-btn='next']").click()
+        browser.wait(lambda: _jids(browser) == page_of(n), message="page %d" % n)
+    browser.find("button[data-page-btn='prev']").click()
+    browser.wait(lambda: _jids(browser) == page_of(1), message="back to page 1")
+    browser.find("button[data-page-btn='first']").click()
+    browser.wait(lambda: _jids(browser) == page_of(0), message="back to the first page")
+    assert browser.find("button[data-page-btn='prev']").get_attribute("disabled") is not None

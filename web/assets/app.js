@@ -12,6 +12,7 @@ import { pageTree } from './page-tree.js';
 import { pageSearch } from './page-search.js';
 
 let renderSeq = 0;
+let softTimer = null;
 
 // ---- routing ----------------------------------------------------------------
 
@@ -44,6 +45,7 @@ function parseHash() {
 // arrives after the user moved on is dropped.
 async function render(quiet) {
   const seq = ++renderSeq;
+  clearTimeout(softTimer);   // a redraw asked for by the page being left
   const view = document.getElementById('view');
   const { path, query } = parseHash();
   const hash = location.hash;
@@ -85,7 +87,6 @@ async function render(quiet) {
 }
 
 // A redraw after a live event: coalesced, and never while the user types.
-let softTimer = null;
 function softRender() {
   clearTimeout(softTimer);
   softTimer = setTimeout(() => {

@@ -125,26 +125,45 @@ export function pageParams(query) {
   return { offset: offset, limit: limit, cursor: query.get('cursor') || '' };
 }
 
+// Cursors seen this session, by list and offset: a list paged by cursor
+// (search) cannot jump to an offset, so "prev" goes back to a cursor it
+// was given on the way forward.
+const cursors = new Map();
+
+function isCursor(next) {
+  return typeof next === 'string' && !/^[0-9]+$/.test(next);
+}
+
 export function pager(route, query, resp) {
   const offset = Number(resp.offset || 0);
   const limit = Number(resp.limit || pageParams(query).limit);
   const count = (resp.items || []).length;
   const total = resp.total === null || resp.total === undefined ? null : Number(resp.total);
+  const byCursor = isCursor(resp.next) || !!query.get('cursor');
+  const listKey = (() => {
+    const q = new URLSearchParams(query);
+    q.delete('cursor'); q.delete('offset');
+    return route + '?' + q.toString();
+  })();
   const go = (changes) => {
     const q = new URLSearchParams(query);
     q.delete('cursor');
     for (const k of Object.keys(changes)) {
-      if (changes[k] === null) q.delete(k); else q.set(k, String(changes[k]));
+      if (changes[k] !== null && changes[k] !== undefined && changes[k] !== '') q.set(k, String(changes[k]));
+      else q.delete(k);
     }
     location.hash = route + '?' + q.toString();
   };
-  const hasNext = total !== null ? offset + count < total : resp.next !== null && resp.next !== undefined;
+  const hasNext = byCursor || total === null ? resp.next !== null && resp.next !== undefined
+    : offset + count < total;
   const nextChanges = () => {
-    if (typeof resp.next === 'string' && !/^[0-9]+$/.test(resp.next)) {
-      return { offset: offset + limit, cursor: resp.next };
-    }
-    return { offset: offset + limit };
+    if (!isCursor(resp.next)) return { offset: offset + limit };
+    cursors.set(listKey + '#' + (offset + limit), resp.next);
+    return { offset: offset + limit, cursor: resp.next };
   };
+  const prevOffset = Math.max(0, offset - limit);
+  const prevCursor = prevOffset > 0 ? cursors.get(listKey + '#' + prevOffset) : undefined;
+  const canPrev = offset > 0 && (!byCursor || prevOffset === 0 || prevCursor !== undefined);
   const btn = (label, enabled, changes, name) => el('button', {
     type: 'button', class: 'page-btn', text: label, disabled: !enabled, 'data-page-btn': name,
     onclick: () => go(typeof changes === 'function' ? changes() : changes),
@@ -158,10 +177,10 @@ export function pager(route, query, resp) {
     text: count ? from + '–' + (offset + count) + (total !== null ? ' of ' + total : '') : (total ? 'past the end (' + total + ')' : 'none') });
   return el('div', { class: 'pager' },
     btn('« first', offset > 0, { offset: 0 }, 'first'),
-    btn('‹ prev', offset > 0, { offset: Math.max(0, offset - limit) }, 'prev'),
+    btn('‹ prev', canPrev, { offset: prevOffset, cursor: prevCursor }, 'prev'),
     summary,
     btn('next ›', hasNext, nextChanges, 'next'),
-    total !== null ? btn('last »', offset < lastOffset, { offset: lastOffset }, 'last') : null,
+    total !== null && !byCursor ? btn('last »', offset < lastOffset, { offset: lastOffset }, 'last') : null,
     sizes);
 }
 
