@@ -46,11 +46,10 @@ function parseHash() {
 async function render(quiet) {
   const seq = ++renderSeq;
   clearTimeout(softTimer);   // a redraw asked for by the page being left
+  Object.assign(live, { onCounts: null, onJob: null });
   const view = document.getElementById('view');
   const { path, query } = parseHash();
   const hash = location.hash;
-  live.onCounts = null;
-  live.onJob = null;
   if (!quiet) view.setAttribute('data-ready', '');
   let page = null, name = 'missing', nav = '', args = [];
   for (const r of ROUTES) {
@@ -66,8 +65,12 @@ async function render(quiet) {
   let content;
   try {
     if (!page) throw new ApiError('no page at #' + path, 404);
-    content = await page(args, query);
+    // What the page wants to hear from the event stream: taken only when it
+    // is still the page to show (a page left behind must not keep listening).
+    const wants = { onCounts: null, onJob: null };
+    content = await page(args, query, wants);
     if (seq !== renderSeq) return;
+    Object.assign(live, wants);
     if (!quiet) hideError();
   } catch (e) {
     if (seq !== renderSeq) return;

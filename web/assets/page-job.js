@@ -2,7 +2,7 @@
 // and the actions on it.
 import { el, fmtTime, fmtValue, enc, link, jobLink, queueLink, workerLink, stateBadge } from './dom.js';
 import { ApiError, get, post, canWrite } from './api.js';
-import { actionButton, inputAction, live, redraw } from './ui.js';
+import { actionButton, inputAction, redraw } from './ui.js';
 
 function historyEntries(history) {
   return (history || []).map((h) => {
@@ -46,12 +46,12 @@ function jobTags(job) {
       { name: 'remove-tag', class: 'link', done: () => 'removed tag ' + t }) : null)) : '—');
 }
 
-export async function pageJob(args) {
+export async function pageJob(args, query, wants) {
   const jid = args[0];
   // Whether it is a tree job: the tree's answer (a 404 for a plain job).
   const [job, tree] = await Promise.all([get('/api/jobs/' + enc(jid)),
     get('/api/trees/' + enc(jid)).catch(() => null)]);
-  live.onJob = (ev) => { if (ev.jid === jid) redraw.soft(); };
+  wants.onJob = (ev) => { if (ev.jid === jid) redraw.soft(); };
   const rows = [
     ['jid', job.jid], ['class', job.klass], ['queue', queueLink(job.queue)],
     ['state', el('span', { 'data-job-state': job.state || '' }, stateBadge(job.state))],

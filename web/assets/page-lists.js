@@ -2,9 +2,9 @@
 // schedules, configuration.
 import { el, fmtTime, fmtDur, fmtValue, enc, link, jobLink, queueLink, workerLink } from './dom.js';
 import { get, post, qs, canWrite } from './api.js';
-import { actionButton, table, JOB_COLUMNS, asJobs, pageParams, pager, pagedJobs, keyValueTable, live, redraw } from './ui.js';
+import { actionButton, table, JOB_COLUMNS, asJobs, pageParams, pager, pagedJobs, keyValueTable, redraw } from './ui.js';
 
-export async function pageFailed() {
+export async function pageFailed(args, query, wants) {
   const resp = await get('/api/failed');
   const groups = resp.groups || resp.items || [];
   const cols = [
@@ -12,7 +12,7 @@ export async function pageFailed() {
     { title: 'jobs', class: 'num', key: 'count', cellProps: (g) => ({ 'data-group-count': g.group }) },
   ];
   if (canWrite()) cols.push({ title: '', render: (g) => groupActions(g.group) });
-  live.onJob = (ev) => { if (ev.event === 'failed') redraw.soft(); };
+  wants.onJob = (ev) => { if (ev.event === 'failed') redraw.soft(); };
   return [el('h1', { text: 'Failed jobs' }),
     table(cols, groups, { empty: 'No failed jobs.', attrs: { 'data-list': 'failed-groups' } })];
 }

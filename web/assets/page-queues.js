@@ -2,7 +2,7 @@
 // queue's page (counts as tabs, its jobs by state, the day's histograms).
 import { el, svg, clear, fmtDur, enc, queueLink } from './dom.js';
 import { ApiError, get, post, qs, canWrite } from './api.js';
-import { actionButton, inputAction, pagedJobs, live, overview } from './ui.js';
+import { actionButton, inputAction, pagedJobs, overview } from './ui.js';
 
 export const STATES = ['waiting', 'running', 'scheduled', 'stalled', 'depends', 'recurring'];
 const COUNT_FIELDS = STATES.concat(['paused', 'max_concurrency']);
@@ -56,7 +56,7 @@ function updateCount(name, field, value) {
   return true;
 }
 
-export async function pageQueues() {
+export async function pageQueues(args, query, wants) {
   const ov = await get('/api/overview');
   overview.last = ov;   // the header's totals too
   const queues = ov.queues || [];
@@ -66,7 +66,7 @@ export async function pageQueues() {
   const tbl = el('table', { class: 'grid', 'data-list': 'queues' },
     el('thead', null, el('tr', null, cols.map((c) => el('th', { text: c })))), body);
   if (!queues.length) body.appendChild(el('tr', { class: 'empty' }, el('td', { colspan: cols.length, text: 'No queues yet.' })));
-  live.onCounts = (items) => {
+  wants.onCounts = (items) => {
     for (const q of items) {
       const seen = COUNT_FIELDS.map((f) => updateCount(q.name, f, q[f]));
       if (!seen.some((x) => x)) {
@@ -128,7 +128,7 @@ function histogram(title, h) {
     chart);
 }
 
-export async function pageQueue(args, query) {
+export async function pageQueue(args, query, wants) {
   const name = args[0];
   const route = '#/queues/' + enc(name);
   const state = STATES.includes(query.get('state')) ? query.get('state') : 'waiting';
@@ -141,7 +141,7 @@ export async function pageQueue(args, query) {
   const tabs = el('div', { class: 'tabs' }, STATES.map((s) => el('a', {
     href: route + qs({ state: s, date: date }), class: 'tab' + (s === state ? ' active' : ''), 'data-tab': s },
   s + ' ', el('span', { class: 'badge', 'data-field': s, text: String(info[s] || 0) }))));
-  live.onCounts = (items) => {
+  wants.onCounts = (items) => {
     for (const q of items) {
       if (q.name !== name) continue;
       for (const s of STATES) {

@@ -2,7 +2,7 @@
 // aliases, the job's JSON state; terminate and delete.
 import { el, enc, link, jobLink, queueLink } from './dom.js';
 import { get, post, canWrite } from './api.js';
-import { actionButton, table, keyValueTable, live, redraw } from './ui.js';
+import { actionButton, table, keyValueTable, redraw } from './ui.js';
 
 function treeBox(node) {
   const kids = node.children || [];
@@ -66,10 +66,10 @@ async function loadTree(jid) {
   return norm(await get('/api/trees/' + enc(jid)));
 }
 
-export async function pageTree(args) {
+export async function pageTree(args, query, wants) {
   const jid = args[0];
   const tree = await loadTree(jid);
-  live.onJob = (ev) => { if (ev.jid === jid) redraw.soft(); };
+  wants.onJob = (ev) => { if (ev.jid === jid) redraw.soft(); };
   const path = '/api/trees/' + enc(jid);
   const actions = canWrite() ? el('div', { class: 'actions' },
     actionButton('Terminate', () => post(path + '/terminate'), { name: 'terminate', confirm: true, class: 'danger' }),

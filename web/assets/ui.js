@@ -5,7 +5,8 @@ import { ApiError, get, qs } from './api.js';
 
 export const PAGE_SIZES = [25, 100, 500];
 
-// What the open page wants to hear from the event stream (reset by each render).
+// What the open page wants to hear from the event stream (set by app.js
+// from what the page asked for once it is drawn).
 export const live = { onCounts: null, onJob: null };
 // Set by app.js: redraw.render() draws the page again, redraw.soft() after
 // a live event; overview.last hands the Queues page's overview to the header.
