@@ -242,25 +242,31 @@ S.by_rank = function(key, rev, total)
   }
 end
 
--- lead: what every member of the range starts with; a cursor that does
--- not (not one this command gave) starts over.
-S.by_lex = function(lead, past, strip)
+-- A lex source: the members from lead (what each starts with) to past;
+-- member(jid) is a jid's member. Its cursor is the last jid seen (no NUL,
+-- so it travels in a URL); a cursor whose member falls outside the range
+-- (not one this command gave) starts over.
+S.by_lex = function(lead, past, member, strip)
   local first = '[' .. lead
   return {
     total = function() return redis.call('zlexcount', S.index(), first, past) end,
     next = function(cursor, n)
       local from = first
-      if cursor and string.sub(cursor, 1, #lead) == lead then from = '(' .. cursor end
+      if cursor then
+        local m = member(cursor)
+        if string.sub(m, 1, #lead) == lead then from = '(' .. m end
+      end
       local members = redis.call('zrangebylex', S.index(), from, past, 'LIMIT', 0, n)
       local jids = {}
       for i, m in ipairs(members) do jids[i] = strip(m) end
-      return jids, (#members == n) and members[#members] or nil
+      return jids, (#members == n) and jids[#jids] or nil
     end,
   }
 end
 
-S.after_nul = function(m) return string.sub(m, string.find(m, '\0', 1, true) + 1) end
+S.after_nul = function(m) return string.sub(m, (string.find(m, '\0', 1, true) or 0) + 1) end
 S.after_prefix = function(m) return string.sub(m, 3) end
+S.jid_member = function(jid) return 'j:' .. jid end
 
 -- The most selective source the filters allow.
 S.source = function(f, now)
@@ -276,10 +282,11 @@ S.source = function(f, now)
     return S.by_rank(key, false, function() return redis.call('zcard', key) end)
   end
   if f.class then
-    return S.by_lex('k:' .. f.class .. '\0', '(k:' .. f.class .. '\1', S.after_nul)
+    local lead = 'k:' .. f.class .. '\0'
+    return S.by_lex(lead, '(k:' .. f.class .. '\1', function(jid) return lead .. jid end, S.after_nul)
   end
   if f.prefix then
-    return S.by_lex('j:' .. f.prefix, '(j:' .. f.prefix .. '\255', S.after_prefix)
+    return S.by_lex('j:' .. f.prefix, '(j:' .. f.prefix .. '\255', S.jid_member, S.after_prefix)
   end
   if f.queue and f.state and S.state_page[f.state] then
     local page = S.state_page[f.state]

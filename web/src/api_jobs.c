@@ -64,7 +64,7 @@ static json_t *requeue(web_req *r, const char *queue)
 	snprintf(prio, sizeof prio, "%.17g", json_number_value(json_object_get(job, "priority")));
 	snprintf(retries, sizeof retries, "%lld", (long long)json_integer_value(json_object_get(job, "retries")));
 	json_t *tags = json_object_get(job, "tags");
-	char *tagtext = json_dumps(json_is_array(tags) ? tags : json_array(), JSON_COMPACT);
+	char *tagtext = json_is_array(tags) ? json_dumps(tags, JSON_COMPACT) : NULL;
 	const char *argv[] = { "", queue, r->seg[0], klass, data ? data : "{}", "0", "priority", prio, "tags",
 		               tagtext ? tagtext : "[]", "retries", retries };
 	char *out = NULL;
