@@ -183,6 +183,16 @@ def test_counts_and_job_state_change_live(browser, cli):
                  message="job state did not change live")
     assert browser.d.execute_script("return window.__noReload;") == 43
 
+    # A queue's tabs count live too (live-2 waits; a put makes it 2).
+    browser.page("/queues/live?state=waiting")
+    browser.d.execute_script("window.__noReload = 44;")
+    badge = "a[data-tab='waiting'] .badge"
+    assert browser.find(badge).text == "1"
+    browser.wait(lambda: browser.find("#live").text == "live")
+    cli("put", "live", "Live.Job", "{}", "--jid", "live-3")
+    browser.wait(lambda: browser.find(badge).text == "2", message="tab count did not change live")
+    assert browser.d.execute_script("return window.__noReload;") == 44
+
 
 def test_job_tree_is_drawn(browser):
     browser.page("/trees/tree-root")
