@@ -81,7 +81,8 @@ S.state_page.terminated = S.by_time('terminated')
 
 -- jobs.page <state> <queue> <offset> <count>: one page of a queue's state
 -- (waiting, running, stalled, scheduled, depends, suspended, terminating,
--- terminated; recurring gives the templates as recur.get objects) or of
+-- terminated; recurring gives the templates as recur.get objects with
+-- their next three due times as "next") or of
 -- complete (queue ignored), with the state's total.
 C['jobs.page'] = function(now, args)
   local state = Q.need('Jobs.page', 'state', args[1])
@@ -96,7 +97,11 @@ C['jobs.page'] = function(now, args)
     local items = {}
     for _, jid in ipairs(C.jobs(now, {'recurring', queue, offset, count})) do
       local text = C['recur.get'](now, {jid})
-      if text then items[#items + 1] = cjson.decode(text) end
+      if text then
+        local t = cjson.decode(text)
+        t.next = cjson.decode(C['recur.next'](now, {jid, 3}))
+        items[#items + 1] = t
+      end
     end
     return cjson.encode({total = total, jobs = items})
   end

@@ -143,6 +143,10 @@ def test_recurring_and_schedules(server, qless):
     items = w.get("/api/recurring").json()["items"]
     by = {i["klass"]: i for i in items}
     assert by["Tick"]["description"] == "every 5 minutes"
+    n = by["Tick"]["next"]
+    assert len(n) == 3 and n[1] - n[0] == 300 and n[2] - n[1] == 300
+    assert len(by["Cron"]["next"]) == 3
+    assert w.get("/api/overview").json()["schedules"] == 1
     assert by["Cron"]["description"] and by["Cron"]["cron"] == "0 9 * * 1-5"
     s = w.get("/api/schedules").json()["items"]
     assert s == [{"name": "sq", "entries": 2}]

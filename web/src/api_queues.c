@@ -72,13 +72,19 @@ json_t *api_overview(web_req *r)
 		json_decref(workers);
 		return NULL;
 	}
-	json_int_t failed = 0;
+	json_int_t failed = 0, schedules = 0;
 	const char *k;
 	json_t *v;
 	json_object_foreach(groups, k, v) failed += json_integer_value(v);
+	size_t i;
+	json_array_foreach(items, i, v) {
+		/* A schedule is a queue with templates or scheduled jobs (schedules.md). */
+		if (json_integer_value(json_object_get(v, "recurring")) + json_integer_value(json_object_get(v, "scheduled")) > 0)
+			schedules++;
+	}
 	json_t *out = json_pack("{s:o, s:I, s:o, s:O, s:I}", "queues", items, "failed", failed, "workers",
 	                        count_of(workers), "tracked", json_object_get(tracked, "total"), "schedules",
-	                        (json_int_t)0);
+	                        schedules);
 	json_decref(groups);
 	json_decref(workers);
 	json_decref(tracked);
