@@ -389,3 +389,15 @@ def test_search_pages_by_cursor(browser):
     browser.find("button[data-page-btn='first']").click()
     browser.wait(lambda: _jids(browser) == page_of(0), message="back to the first page")
     assert browser.find("button[data-page-btn='prev']").get_attribute("disabled") is not None
+
+
+def test_recurring_shows_cron_english_and_next_times(browser):
+    browser.page("/recurring")
+    rows = {tr.find_element("css selector", "a.jid").text: tr
+            for tr in browser.find_all("table[data-list='recurring'] tbody tr")}
+    daily = rows["rec-daily"]
+    assert "0 6 * * *" in daily.text and "at 06:00 every day" in daily.text
+    times = [li.text for li in daily.find_elements("css selector", "ul li")]
+    assert len(times) == 3 and all(t.endswith("06:00:00Z") for t in times), times
+    hourly = rows["rec-hourly"]
+    assert "every hour" in hourly.text and len(hourly.find_elements("css selector", "ul li")) == 3

@@ -26,7 +26,7 @@ function queueActions(q) {
     q.paused
       ? actionButton('Unpause', () => post(path + '/unpause'), { name: 'unpause' })
       : actionButton('Pause', () => post(path + '/pause'), { name: 'pause' }),
-    inputAction('Set', 'max concurrency', (v) => {
+    inputAction('Set', 'max jobs', (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0) throw new ApiError('max concurrency must be a whole number ≥ 0 (0: no limit)', 400);
       return post(path + '/max-concurrency', { value: n });
