@@ -202,6 +202,37 @@ C['metrics.extra'] = function(now, args)
   return cjson.encode({failed = failed, lag = lag or cjson.decode('{}'), trees = trees})
 end
 
+-- tree.walk <jid> [<count>]: the tree.get records of the job and its
+-- descendants, breadth first (children by name), at most count (default
+-- 200, up to 1000) and the root's state store:
+-- {"nodes": [...], "truncated": bool, "state": {...}}. One call for the
+-- whole drawing; nil when the job does not exist.
+C['tree.walk'] = function(now, args)
+  local jid = Q.jid('Tree.walk', 'jid', args[1])
+  local max = Q.whole('Tree.walk', 'count', args[2], 200, 1000)
+  local root = C['tree.get'](now, {jid})
+  if not root then return false end
+  local nodes, todo, i = {}, {}, 0
+  local record = cjson.decode(root)
+  while record and #nodes < max do
+    nodes[#nodes + 1] = record
+    local names = {}
+    for name in pairs(type(record.children) == 'table' and record.children or Q.none) do names[#names + 1] = name end
+    table.sort(names, Q.tree.byte_less)
+    for _, name in ipairs(names) do todo[#todo + 1] = record.children[name] end
+    record = nil
+    while not record and i < #todo do
+      i = i + 1
+      local text = C['tree.get'](now, {todo[i]})
+      if text then record = cjson.decode(text) end
+    end
+  end
+  -- The root job's state store (values as stored: spliced in, not re-encoded).
+  local out = cjson.encode({nodes = nodes, truncated = record ~= nil or i < #todo})
+  return string.sub(out, 1, -2) .. ',"state":' .. C['state.get'](now, {jid}) .. '}'
+
+end
+
 -- Search ----------------------------------------------------------------------
 
 -- Whether summary s passes every filter f.

@@ -258,3 +258,22 @@ def test_no_subscription_while_no_one_looks(server, r):
     w = server()
     assert w.get("/api/queues").status == 200
     assert r.pubsub_numpat() == 0 and r.pubsub_numsub("ql:log") == [("ql:log", 0)]
+
+
+def test_tree_drawn_with_children_and_terminated(server, qless):
+    top = put(qless, "tq", "Top", "--tree")
+    kid = put(qless, "tq", "Kid", "--tree", "--parent", top, "--name", "kid")
+    plain = put(qless, "tq", "Plain")
+    w = server()
+    t = w.get("/api/trees/" + top).json()
+    assert t["jid"] == top and t["klass"] == "Top" and t["status"] == "waiting" and t["truncated"] is False
+    assert [(c["name"], c["jid"], c["klass"]) for c in t["children"]] == [("kid", kid, "Kid")]
+    assert t["ports"] == {"in": [], "out": []} and t["aliases"] == [] and t["state"] == {}
+    qless("state", "set", top, "step", "3")
+    assert w.get("/api/trees/" + top).json()["state"] == {"step": 3}
+    assert w.get("/api/trees/nope").status == 404
+    rep = w.get("/api/trees/" + plain)
+    assert rep.status == 400 and "not a tree job" in rep.json()["error"]
+    assert int(w.get("/api/trees/" + top).headers["X-Qless-Calls"]) == 1
+    assert w.post("/api/trees/%s/terminate" % top, {"recursive": True}, csrf=w.csrf()).status == 200
+    assert w.get("/api/trees/" + top).json()["status"] in ("terminating", "terminated")
