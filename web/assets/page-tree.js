@@ -24,51 +24,10 @@ function portTable(ports, dir) {
   return table(cols, ports || [], { empty: 'No ' + dir + 'put ports.', attrs: { 'data-list': 'ports-' + dir } });
 }
 
-function portsOf(t, dir) {
-  const defs = t[dir + 'ports'] || {}, chans = t[dir + 'channels'] || {};
-  const sizes = (t.sizes || {})[dir] || {};
-  const names = Array.from(new Set(Object.keys(defs).concat(Object.keys(sizes)))).sort();
-  return names.map((n) => ({ name: n, size: sizes[n] || 0, channels: chans[n] || [] }));
-}
-
-const MAX_TREE_NODES = 200;
-
-// /api/trees/<jid> in the contract's shape (children drawn recursively
-// with their status, ports as lists). An answer in tree.get's record shape
-// (children as name -> jid) is read too: each descendant is then one more
-// request, at most MAX_TREE_NODES of them.
-async function loadTree(jid) {
-  let budget = MAX_TREE_NODES;
-  async function norm(t, name) {
-    const out = Object.assign({}, t);
-    if (name !== undefined) out.name = name;
-    // tree.get's record names the job's status `state`; the contract's
-    // `state` is the job's JSON state (an object).
-    out.status = t.status || (typeof t.state === 'string' ? t.state : undefined);
-    if (typeof t.state !== 'object' || t.state === null) out.state = {};
-    if (!t.ports && (t.inports || t.outports || t.sizes)) out.ports = { in: portsOf(t, 'in'), out: portsOf(t, 'out') };
-    if (!Array.isArray(t.aliases)) out.aliases = [];
-    if (Array.isArray(t.children)) {
-      out.children = await Promise.all(t.children.map((c) => norm(c)));
-    } else if (t.children && typeof t.children === 'object') {
-      out.children = await Promise.all(Object.keys(t.children).sort().map(async (n) => {
-        const child = t.children[n];
-        if (--budget < 0) return { name: n, jid: child, status: 'not drawn' };
-        try { return await norm(await get('/api/trees/' + enc(child)), n); } catch (e) {
-          return { name: n, jid: child, status: e.status === 404 ? 'missing' : 'error' };
-        }
-      }));
-    } else {
-      out.children = [];
-    }
-    return out;
-  }
-  return norm(await get('/api/trees/' + enc(jid)));
-}
-
 export async function pageTree(args, query, wants) {
   const jid = args[0];
-  const tree = await loadTree(jid);
+  // The whole tree in one answer: each job with its status and children.
+  const tree = await get('/api/trees/' + enc(jid));
   wants.onJob = (ev) => { if (ev.jid === jid) redraw.soft(); };
   const path = '/api/trees/' + enc(jid);
   const actions = canWrite() ? el('div', { class: 'actions' },
@@ -81,6 +40,8 @@ export async function pageTree(args, query, wants) {
       ' ', el('span', { class: 'state state-' + String(tree.status), text: tree.status || '' })),
     el('p', { class: 'muted' }, (tree.klass || '') + ' in ', queueLink(tree.queue), ' · ', jobLink(tree.jid || jid)),
     actions,
+    tree.truncated ? el('p', { class: 'notice', 'data-truncated': '1',
+      text: 'A large tree: only its first 200 jobs are drawn; open a child to see below it.' }) : null,
     el('section', { class: 'tree' }, treeBox(tree)),
     el('div', { class: 'cols' },
       el('section', null, el('h2', { text: 'Ports' }), portTable(ports.in, 'in'), portTable(ports.out, 'out')),
