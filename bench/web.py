@@ -39,14 +39,14 @@ CLASSES = 50
 # Bulk seeding: the protocol script itself plus one command that runs put
 # in a loop inside Redis (20,000 puts per call), so 1M jobs take seconds of
 # Lua rather than minutes of client round trips. Jids are sha1 hex (random
-# prefixes, as real jids have); every 100th job carries a tag.
+# prefixes, as real jids have); every 10th job carries one of 10 tags.
 SEED_COMMAND = """
 C['bench.seed'] = function(now, args)
   local first, n, queues, classes = tonumber(args[1]), tonumber(args[2]), tonumber(args[3]), tonumber(args[4])
   for i = first, first + n - 1 do
     local jid = string.sub(redis.sha1hex('bench' .. i), 1, 32)
     local a = {'', 'q' .. (i % queues), jid, 'K' .. (i % classes), '{}', 0, 'priority', tostring(i % 7)}
-    if i % 100 == 0 then a[9], a[10] = 'tags', '["t' .. (i % 10) .. '"]' end
+    if i % 10 == 0 then a[9], a[10] = 'tags', '["t' .. (math.floor(i / 10) % 10) .. '"]' end
     C.put(now, a)
   end
   return n
@@ -123,7 +123,7 @@ def endpoints(jid):
         ("failed groups", "/api/failed"), ("failed g0 page", "/api/failed/g0?limit=50"),
         ("workers", "/api/workers"), ("worker", "/api/workers/bench-w"), ("tracked", "/api/tracked"),
         ("recurring", "/api/recurring"), ("schedules", "/api/schedules"), ("config", "/api/config"),
-        ("search class", "/api/search?class=K3"), ("search prefix", "/api/search?prefix=" + jid[:3]),
+        ("search class", "/api/search?class=K3"), ("search prefix", "/api/search?prefix=" + jid[:1]),
         ("search tag", "/api/search?tag=t1"), ("search queue+state", "/api/search?queue=q1&state=waiting"),
         ("search class+queue", "/api/search?class=K3&queue=q3"), ("search jid", "/api/search?jid=" + jid),
         ("metrics", "/metrics"),

@@ -45,9 +45,9 @@ static const struct command {
 	{ "channel", cmd_channel, "job-tree channels: publish, subscribers" },
 	{ "state", cmd_state, "a tree job's state: get, set, del" },
 	{ "alias", cmd_alias, "global names of tree jobs: set, get, del" },
+	{ "klass", cmd_klass, "a queue's registered job classes (their ports): register, list, unregister" },
 	{ "web", cmd_web, "serve the dashboard, its JSON API and /metrics (see docs/web.md)" },
 	{ "metrics", cmd_metrics, "print the Prometheus metrics of /metrics" },
-	{ "klass", cmd_klass, "a queue's registered job classes (their ports): register, list, unregister" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -233,6 +233,26 @@ C['tree.walk'] = function(now, args)
 
 end
 
+-- schedules.list: the queues holding templates or scheduled jobs (each a
+-- schedule, schedules.md) with their number of entries and the earliest
+-- due time: [{"name", "entries", "next_run"}]. A few ZCARD/ZRANGE per queue.
+C['schedules.list'] = function(now, args)
+  local out = {}
+  for _, q in ipairs(redis.call('zrange', S.key('queues'), 0, -1)) do
+    local n, first = 0, nil
+    for _, kind in ipairs({'recur', 'cron', 'scheduled'}) do
+      local key = Q.qkey(q, kind)
+      n = n + redis.call('zcard', key)
+      local head = redis.call('zrange', key, 0, 0, 'withscores')
+      local t = tonumber(head[2])
+      if t and (not first or t < first) then first = t end
+    end
+    if n > 0 then out[#out + 1] = {name = q, entries = n, next_run = first} end
+  end
+  if #out == 0 then return '[]' end
+  return cjson.encode(out)
+end
+
 -- Search ----------------------------------------------------------------------
 
 -- Whether summary s passes every filter f.

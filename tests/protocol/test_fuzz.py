@@ -345,6 +345,7 @@ SCHEMA = {
     "worker.page": lambda g: [("worker", _pick(g, WORKERS))] + ([("count", g.choice(["1", "100"]))]
                                                                 if g.random() < 0.5 else []),
     "metrics.extra": lambda g: [],
+    "schedules.list": lambda g: [],
     "tree.walk": lambda g: [("jid", _pick(g, JIDS))] + ([("count", g.choice(["1", "200"]))] if g.random() < 0.5 else []),
     "search": b_search,
 }

@@ -149,7 +149,8 @@ def test_recurring_and_schedules(server, qless):
     assert w.get("/api/overview").json()["schedules"] == 1
     assert by["Cron"]["description"] and by["Cron"]["cron"] == "0 9 * * 1-5"
     s = w.get("/api/schedules").json()["items"]
-    assert s == [{"name": "sq", "entries": 2}]
+    assert [(x["name"], x["entries"]) for x in s] == [("sq", 2)]
+    assert s[0]["next_run"] == min(by["Tick"]["next"][0], by["Cron"]["next"][0])
     entries = w.get("/api/schedules/sq").json()["items"]
     assert len(entries) == 2 and all(e["next_run"] and e["description"] for e in entries)
 

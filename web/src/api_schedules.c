@@ -88,22 +88,15 @@ json_t *api_recurring(web_req *r)
 
 json_t *api_schedules(web_req *r)
 {
-	json_t *queues = web_call_json(r, "queues", NULL);
-	if (queues == NULL)
+	json_t *list = web_call_json(r, "schedules.list", NULL);
+	if (list == NULL)
 		return NULL;
-	json_t *items = json_array();
-	size_t i;
-	json_t *q;
-	json_array_foreach(queues, i, q) {
-		json_int_t n = json_integer_value(json_object_get(q, "recurring")) +
-		               json_integer_value(json_object_get(q, "scheduled"));
-		if (n == 0)
-			continue;
-		json_array_append_new(items, json_pack("{s:O, s:I}", "name", json_object_get(q, "name"), "entries", n));
+	if (!json_is_array(list)) {
+		json_decref(list);
+		list = json_array();
 	}
-	json_decref(queues);
-	size_t n = json_array_size(items);
-	return web_list(json_integer((json_int_t)n), 0, (int64_t)n, items, NULL);
+	size_t n = json_array_size(list);
+	return web_list(json_integer((json_int_t)n), 0, (int64_t)n, list, NULL);
 }
 
 json_t *api_schedule(web_req *r)
