@@ -403,3 +403,15 @@ def test_recurring_shows_cron_english_and_next_times(browser):
     assert len(times) == 3 and all(t.endswith("06:00:00Z") for t in times), times
     hourly = rows["rec-hourly"]
     assert "every hour" in hourly.text and len(hourly.find_elements("css selector", "ul li")) == 3
+
+
+def test_schedules_show_next_runs_and_entries(browser):
+    browser.page("/schedules")
+    rows = {tr.find_element("css selector", "a").text: tr
+            for tr in browser.find_all("table[data-list='schedules'] tbody tr")}
+    assert rows["app"].text.endswith("09:00:00Z"), rows["app"].text
+    rows["app"].find_element("css selector", "a").click()
+    browser.wait_ready("#/schedules/app")
+    entry = browser.find("table[data-list='entries'] tbody tr").text
+    assert "cron 0 9 * * 1" in entry and "at 09:00 on Monday" in entry and "09:00:00Z" in entry
+    assert browser.find_all("table[data-list='entries'] a.jid")     # the unique jid, linked
