@@ -114,6 +114,8 @@ class Web:
         self.proc.wait(timeout=20)
 
 
+# Search pages ask for 10 jobs: as many as the small set's narrowest search
+# (tag t1, class K3 in q3) has, so both sizes fill the page they measure.
 def endpoints(jid):
     return [
         ("session", "/api/session"), ("overview", "/api/overview"), ("queues", "/api/queues"),
@@ -123,9 +125,9 @@ def endpoints(jid):
         ("failed groups", "/api/failed"), ("failed g0 page", "/api/failed/g0?limit=50"),
         ("workers", "/api/workers"), ("worker", "/api/workers/bench-w"), ("tracked", "/api/tracked"),
         ("recurring", "/api/recurring"), ("schedules", "/api/schedules"), ("config", "/api/config"),
-        ("search class", "/api/search?class=K3"), ("search prefix", "/api/search?prefix=" + jid[:1]),
-        ("search tag", "/api/search?tag=t1"), ("search queue+state", "/api/search?queue=q1&state=waiting"),
-        ("search class+queue", "/api/search?class=K3&queue=q3"), ("search jid", "/api/search?jid=" + jid),
+        ("search class", "/api/search?class=K3&limit=10"), ("search prefix", "/api/search?prefix=" + jid[:1] + "&limit=10"),
+        ("search tag", "/api/search?tag=t1&limit=10"), ("search queue+state", "/api/search?queue=q1&state=waiting&limit=10"),
+        ("search class+queue", "/api/search?class=K3&queue=q3&limit=10"), ("search jid", "/api/search?jid=" + jid),
         ("metrics", "/metrics"),
     ]
 
