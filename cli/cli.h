@@ -221,6 +221,8 @@ void shell_tail_text(const shell_tail *t, char *out);
 
 /* ---- subcommands ---- */
 
+int cmd_web(cli *c, int argc, char **argv);
+int cmd_metrics(cli *c, int argc, char **argv);
 int cmd_put(cli *c, int argc, char **argv);
 int cmd_get(cli *c, int argc, char **argv);
 int cmd_peek(cli *c, int argc, char **argv);

@@ -46,6 +46,8 @@ static const struct command {
 	{ "state", cmd_state, "a tree job's state: get, set, del" },
 	{ "alias", cmd_alias, "global names of tree jobs: set, get, del" },
 	{ "klass", cmd_klass, "a queue's registered job classes (their ports): register, list, unregister" },
+	{ "web", cmd_web, "serve the dashboard, its JSON API and /metrics (see docs/web.md)" },
+	{ "metrics", cmd_metrics, "print the Prometheus metrics of /metrics" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -364,6 +364,7 @@ def main(argv):
     import qless
     import schedule
     import trees
+    import dashboard
     demo = Demo(build, os.path.abspath(argv[2] if len(argv) == 3 else os.path.join(build, "demo-server")))
     # SIGTERM ends the demo like Ctrl-C does, so the cleanup below runs.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
@@ -371,6 +372,8 @@ def main(argv):
         print("libqless demo: one C core, the qless protocol, workers in Python, Ruby and Lua\n")
         print("1. Embedded server (qless server start, QLESS_HOME=%s)" % demo.home)
         print("   " + demo.start_server().replace("\n", "\n   "))
+        demo.dashboard = dashboard.Dashboard(demo.cli, demo.env, demo.logs)
+        demo.dashboard.start()
         demo.client = qless.Client()
         demo.t0, demo.started = demo.client.now, time.monotonic()   # "+Ns" and "[N s]" count from here
         demo.client.config["grace-period"] = 1        # seconds a stalled job waits before it is handed out
@@ -421,7 +424,17 @@ def main(argv):
         return 130
     finally:
         demo.stop_workers()
-        demo.stop_server()
+        web = getattr(demo, "dashboard", None)
+        if web and web.url and dashboard.keep_requested():
+            print("\nThe dashboard stays at %s (qless web pid %d) with the embedded server;\n"
+                  "stop both with: kill %d; QLESS_HOME=%s %s server stop"
+                  % (web.url, web.proc.pid, web.proc.pid, demo.home, demo.cli))
+        else:
+            if web and web.url:
+                print("\nDashboard %s stopped (scripts/main.sh --keep-web keeps it running)." % web.url)
+            if web:
+                web.stop()
+            demo.stop_server()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ Q.cancel_one = function(jid)
   end
   Q.unindex_tags(jid)
   Q.track_event(jid, 'canceled')
+  Q.search_forget(jid)
   redis.call('del', key, Q.hkey(jid))
 end
 

@@ -43,6 +43,7 @@ Done.forget_job = function(jid)
   local f = redis.call('hmget', key, 'tags', 'tree')
   if f[2] then return end
   Q.unindex_tag_list(jid, Q.decode_or(f[1], Q.none))
+  Q.search_forget(jid)
   redis.call('del', key, Q.hkey(jid))
 end
 

@@ -167,6 +167,7 @@ Q.put = function(now, p)
   end
 
   Q.register_queue(queue, now)
+  Q.search_index(jid, p.klass)
   Q.track_event(jid, 'put')
   if p.tree or p.was_tree then Q.tree.put(now, p, old_state, old_queue) end
   return jid

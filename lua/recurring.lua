@@ -19,6 +19,7 @@ local function spawn_instance(queue, r, rkey, t, tags, priority, s, now, count)
   Q.work_add(queue, child, priority, s)
   redis.call('hset', rkey, 'count', count)
   Q.index_tags(child, tags, now)
+  Q.search_index(child, t[1] or '')
   redis.call('hset', Q.jkey(child),
     'jid', child,
     'klass', t[1] or '',

@@ -7,11 +7,13 @@ PACKAGES=(
   cmake make gcc pkg-config swig valgrind
   libhiredis-dev libjansson-dev libcunit1-dev libssl-dev openssl
   redis-server redis-tools
+  chromium chromium-driver python3-selenium
   python3 python3-dev python3-pytest python3-redis
   ruby ruby-dev
   lua5.4 liblua5.4-dev lua-busted lua-dkjson
   php8.2-dev php8.2-cli phpunit
   abigail-tools
+  libmicrohttpd-dev libcrypt-dev prometheus
 )
 
 missing=()

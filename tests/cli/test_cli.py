@@ -6,7 +6,7 @@ import pytest
 COMMANDS = ["put", "get", "peek", "pop", "complete", "fail", "retry", "cancel", "priority", "tag",
             "track", "depends", "queues", "jobs", "failed", "unfail", "stats", "workers", "config",
             "recur", "pause", "unpause", "watch", "server", "when", "cron", "schedule", "tree", "job",
-            "port", "channel", "state", "alias", "klass"]
+            "port", "channel", "state", "alias", "klass", "web", "metrics"]
 
 
 def test_top_level_help_lists_every_command(raw):

@@ -5,7 +5,8 @@
 # the due entries run by the listener pool and the others still pending; the
 # job tree's: drawn complete, each hook in its language's worker, the
 # consumer and the parent suspended then woken by input, the total, the
-# tree drawn terminated, then deleted).
+# tree drawn terminated, then deleted; the dashboard started, its URL
+# printed, and stopped at the end).
 #   run.sh PYTHON DEMO_PY BUILD_DIR STATE_DIR
 set -uo pipefail
 out="$("$1" -P "$2" "$3" "$4" 2>&1)"
@@ -47,10 +48,17 @@ for line in \
   '^    \|-- consumer: pipeline-consumer demo_trees\.consumer terminated ' \
   '^    `-- producer: pipeline-producer demo_trees\.Producer terminated ' \
   '^  qless tree delete pipeline: 3 jobs deleted; jobs left 0, alias nightly gone$' \
+  '^   dashboard: http://127\.0\.0\.1:[0-9]+/  \(qless web, pid [0-9]+; ' \
+  '^Dashboard http://127\.0\.0\.1:[0-9]+/ stopped ' \
   '^All [0-9]+ jobs reached their expected state'; do
   grep -Eq -- "$line" <<<"$out" || { echo "demo test: no line matching: $line" >&2; exit 1; }
 done
-# Nothing left running: the server of the state directory is stopped.
+# Nothing left running: the dashboard is gone, the server of the state
+# directory is stopped.
+web_pid="$(sed -nE 's/^   dashboard: .*\(qless web, pid ([0-9]+);.*/\1/p' <<<"$out")"
+if [ -n "$web_pid" ] && kill -0 "$web_pid" 2>/dev/null && grep -q qless "/proc/$web_pid/cmdline" 2>/dev/null; then
+  echo "demo test: the dashboard (pid $web_pid) still runs" >&2; exit 1
+fi
 if [ -f "$4/redis.pid" ] && kill -0 "$(cat "$4/redis.pid")" 2>/dev/null; then
   echo "demo test: the embedded server still runs" >&2; exit 1
 fi

@@ -142,6 +142,12 @@ CASES = {
                          setup=lambda ql: (ql.put("tj", tree=1, inports={"i": {}}), ql("job.terminate", 0, "tj"))),
     # queue.lua
     "jobs type": E("InvalidArgument", 'Jobs(): Unknown type "bogus"', "jobs", "bogus", "queue"),
+    # search.lua: the dashboard's pages and search
+    "jobs.page state": E("InvalidArgument", 'Jobs.page(): Arg "state" must be one of waiting', "jobs.page",
+                         "bogus", "queue"),
+    "search filter": E("InvalidArgument", 'Search(): unknown filter "bogus"', "search", "", "1", "1", "bogus", "x"),
+    "search source": E("InvalidArgument", "Search(): give jid, prefix, tag, class, worker or queue", "search",
+                       "", "1", "1", "state", "waiting"),
     # recur_cron.lua
     "backlog integer": E("InvalidArgument", 'Recur(): Arg "backlog" must be an integer',
                          "recur", "q", "r", "k", "{}", "cron", "0 * * * *", "backlog", "1.5"),

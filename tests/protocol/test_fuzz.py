@@ -164,6 +164,21 @@ def b_tag(rng):
     return head + paging[:rng.randrange(3)]
 
 
+PAGE_STATES = ["waiting", "running", "stalled", "scheduled", "depends", "recurring", "suspended", "complete"]
+SEARCH_FILTERS = {"jid": lambda g: _pick(g, JIDS), "prefix": lambda g: _pick(g, JIDS)[:2],
+                  "tag": lambda g: _pick(g, TAGS), "class": lambda g: g.choice(["K", "klass", "Other"]),
+                  "queue": lambda g: _pick(g, QUEUES), "worker": lambda g: _pick(g, WORKERS),
+                  "state": lambda g: g.choice(["waiting", "running", "stalled", "failed", "complete"])}
+
+
+def b_search(rng):
+    args = [("text", rng.choice(["", "0", "5"])), ("count", rng.choice(["1", "25"])),
+            ("count", rng.choice(["1", "50", "1000"]))]
+    for name in rng.sample(sorted(SEARCH_FILTERS), rng.randrange(1, 4)):
+        args += [("word", name), ("text", SEARCH_FILTERS[name](rng))]
+    return args
+
+
 def b_jobs(rng):
     paging = [("count", rng.choice(["0", "2"])), ("count", rng.choice(["1", "25"]))][:rng.randrange(3)]
     if rng.random() < 0.2:
@@ -314,6 +329,25 @@ SCHEMA = {
                                   ("config", '{"inports":%s,"outports":%s}' % (_pick(g, PORT_DEFS), _pick(g, PORT_DEFS)))],
     "worker.config": lambda g: [("queue", _pick(g, QUEUES))] + ([("text", "K")] if g.random() < 0.5 else []),
     "worker.unregister": lambda g: [("queue", _pick(g, QUEUES)), ("text", "K")],
+    # search.lua: the dashboard's pages and search
+    "jobs.page": lambda g: [("word", g.choice(PAGE_STATES)), ("queue", _pick(g, QUEUES))]
+    + [("count", g.choice(["0", "2"])), ("count", g.choice(["1", "25", "500"]))][:g.randrange(3)],
+    "jobs.summaries": _some("jid", JIDS),
+    "tagged.page": lambda g: [("text", _pick(g, TAGS))]
+    + [("count", g.choice(["0", "1"])), ("count", g.choice(["1", "25"]))][:g.randrange(3)],
+    "tracked.page": lambda g: [("count", g.choice(["0", "1"])), ("count", g.choice(["1", "25"]))][:g.randrange(3)],
+    "failed.page": lambda g: [("text", _pick(g, GROUPS))]
+    + [("count", g.choice(["0", "1"])), ("count", g.choice(["1", "25"]))][:g.randrange(3)],
+    "failed.retry": lambda g: [("text", _pick(g, GROUPS))] + ([("count", g.choice(["0", "1", "5"]))]
+                                                              if g.random() < 0.7 else []),
+    "failed.cancel": lambda g: [("text", _pick(g, GROUPS))] + ([("count", g.choice(["0", "1", "5"]))]
+                                                               if g.random() < 0.7 else []),
+    "worker.page": lambda g: [("worker", _pick(g, WORKERS))] + ([("count", g.choice(["1", "100"]))]
+                                                                if g.random() < 0.5 else []),
+    "metrics.extra": lambda g: [],
+    "schedules.list": lambda g: [],
+    "tree.walk": lambda g: [("jid", _pick(g, JIDS))] + ([("count", g.choice(["1", "200"]))] if g.random() < 0.5 else []),
+    "search": b_search,
 }
 
 # Valid traffic leans on the commands that change state.
