@@ -332,6 +332,44 @@ static void wait_replicas(void)
 	(void)job;
 }
 
+/* Events on a cluster: a subscription (on the namespace's primary) sees
+ * the namespace's log channel, e.g. the put of a job. */
+static void events(void)
+{
+	char u[1200], *ch = NULL, *msg = NULL, *jid = NULL;
+	const char *chs[1] = { "log" };
+	qless_client *c = NULL;
+	qless_queue *q = NULL;
+	qless_events *ev = NULL;
+	int rc, i;
+
+	snprintf(u, sizeof u, "%s/?namespace=events-%d", url, (int)getpid());
+	rc = qless_client_new(&c, u, NULL);
+	if (rc == QLESS_OK)
+		rc = qless_events_new(&ev, c, chs, 1);
+	if (rc == QLESS_OK)
+		rc = qless_queue_new(&q, c, "q");
+	if (rc == QLESS_OK)
+		rc = qless_queue_put(&jid, q, "Noop", "{}", NULL);
+	CHECK(rc == QLESS_OK, "events: setting up: %s", qless_error_last_message());
+	for (i = 0; rc == QLESS_OK && i < 10; i++) {
+		rc = qless_events_next(&ch, &msg, ev, 3000);
+		if (rc != QLESS_OK || ch == NULL || (strcmp(ch, "log") == 0 && strstr(msg, jid) != NULL))
+			break;
+		qless_free(ch);
+		qless_free(msg);
+		ch = msg = NULL;
+	}
+	CHECK(rc == QLESS_OK && ch != NULL && strcmp(ch, "log") == 0 && msg != NULL && strstr(msg, jid) != NULL,
+	      "the put's event on log: rc %d, channel %s, message %s", rc, ch ? ch : "(none)", msg ? msg : "(none)");
+	qless_free(ch);
+	qless_free(msg);
+	qless_free(jid);
+	qless_events_free(ev);
+	qless_queue_free(q);
+	qless_client_free(c);
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
@@ -373,6 +411,7 @@ int main(int argc, char **argv)
 	migrate(c);
 	client_free(c);
 	wait_replicas();
+	events();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else
