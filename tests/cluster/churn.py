@@ -100,6 +100,23 @@ def wait_cluster_ok(timeout=30):
     raise AssertionError("the cluster did not come back to cluster_state:ok")
 
 
+def wait_replicas_online(timeout=30):
+    """Until every primary has a replica online (a node restarted by the
+    previous test may still be taking its full copy)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            # redis-py parses "slave0:ip=...,state=online,..." into a dict.
+            ok = all(isinstance(conn(p).info("replication").get("slave0"), dict) and
+                     conn(p).info("replication")["slave0"].get("state") == "online" for p in primaries())
+            if ok and primaries():
+                return
+        except redis.RedisError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("not every primary has a replica online")
+
+
 def load(*args, stdin=None):
     out = subprocess.run([LOAD, *args], input=stdin, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, "cluster-load %s failed:\n%s" % (args[0], out.stderr)
@@ -183,6 +200,9 @@ def main():
                         ("QLESS_CWORKER", CWORKER), ("QLESS_CLUSTER_LOAD", LOAD)):
         assert value, "%s is not set: run through ctest (ctest -R cluster.)" % name
 
+    wait_cluster_ok()
+    if args.mode == "failover":
+        wait_replicas_online()
     ns = "churn-%s-%s" % (args.mode, uuid.uuid4().hex[:8])
     url = "%s/?namespace=%s" % (base_url(), ns)
     if args.wait_replicas:
