@@ -209,21 +209,21 @@ def test_job_tree_is_drawn(browser):
     assert "nightly-pipeline" in browser.find("[data-list='aliases']").text
     state = browser.find("table[data-list='state']").text
     assert "progress" in state and '"done": 2' in state
-    # The subscribers: exactly what the API gives (none in this tree).
+    # The subscribers of the channels the tree's ports link to: extract's
+    # input port listens on /orders.
     api = _api(browser, "/api/trees/tree-root")
-    for section in ("subscribers",):
-        shown = browser.find("table[data-list='%s']" % section).text
-        given = api.get(section) if isinstance(api.get(section), dict) else {}
-        for key in given:
-            assert key in shown
-        if not given:
-            assert "No " + section in shown
+    assert api["subscribers"] == [{"channel": "/orders", "total": 1, "jobs": [{"jid": "tree-a", "port": "in"}]}]
+    subs = browser.find("table[data-list='subscribers']")
+    assert "/orders" in subs.text and "No subscribers" not in subs.text
+    assert subs.find_elements("css selector", "[data-subscriber='tree-a:in'] a[href='#/trees/tree-a']")
     statuses = {n.get_attribute("data-tree-jid"): n.find_element("css selector", ".tree-head .state").text
                 for n in [root] + nested}
     assert statuses == {"tree-root": "running", "tree-a": "waiting", "tree-a1": "waiting",
                         "tree-b": "terminated"}
     browser.page("/trees/tree-a")
     assert "/orders" in browser.find("table[data-list='ports-in']").text
+    browser.page("/trees/tree-b")   # no ports in its tree
+    assert "No subscribers" in browser.find("table[data-list='subscribers']").text
 
 
 def _api(browser, path):

@@ -280,6 +280,53 @@ def test_tree_drawn_with_children_and_terminated(server, qless):
     assert w.get("/api/trees/" + top).json()["status"] in ("terminating", "terminated")
 
 
+def test_tree_sends_channel_subscribers(server, qless):
+    top = put(qless, "tq", "Top", "--tree", "--outports", '{"out": {}}')
+    kid = put(qless, "tq", "Kid", "--parent", top, "--name", "kid", "--inports", '{"in": {}}')
+    far = put(qless, "tq", "Far", "--tree", "--inports", '{"feed": {}}')   # not in the tree
+    bare = put(qless, "tq", "Bare", "--tree")
+    qless("port", "connect", top, "out", "out", "/news", "/quiet")
+    qless("port", "connect", kid, "in", "in", "/news")
+    qless("port", "connect", far, "in", "feed", "/news")
+    w = server()
+    rep = w.get("/api/trees/" + top)
+    t = rep.json()
+    want = sorted([{"jid": kid, "port": "in"}, {"jid": far, "port": "feed"}], key=lambda s: s["jid"])
+    assert t["subscribers"] == [{"channel": "/news", "total": 2, "jobs": want},
+                                {"channel": "/quiet", "total": 0, "jobs": []}]
+    assert t["channels_truncated"] is False
+    assert int(rep.headers["X-Qless-Calls"]) == 1
+    assert t["children"][0]["ports"]["in"] == [{"name": "in", "size": 0, "channels": ["/news"]}]
+    bare_tree = w.get("/api/trees/" + bare).json()
+    assert bare_tree["subscribers"] == [] and bare_tree["channels_truncated"] is False
+
+
+def seed_failed(r, n, queue, group):
+    """n failed jobs through pipelined protocol calls (put, pop, fail)."""
+    import os
+    sha = r.script_load(open(os.environ["QLESS_LUA_SCRIPT"]).read())
+    now = time.time()
+    p = r.pipeline(transaction=False)
+    for i in range(n):
+        p.evalsha(sha, 0, "put", now, "", queue, "F-%05d" % i, "Fails", "{}", 0)
+    for _ in range(0, n, 1000):
+        p.evalsha(sha, 0, "pop", now, queue, "w1", 1000)
+    for i in range(n):
+        p.evalsha(sha, 0, "fail", now, "F-%05d" % i, "w1", group, "it broke")
+    p.execute()
+
+
+def test_retry_all_over_5000_jobs_takes_two_requests(server, r):
+    seed_failed(r, 5100, "big", "mass")
+    w = server()
+    assert w.get("/api/failed").json()["groups"] == [{"group": "mass", "count": 5100}]
+    t = w.csrf()
+    assert w.post("/api/failed/mass/retry-all", csrf=t).json() == {"done": 5000, "remaining": 100}
+    assert w.post("/api/failed/mass/retry-all", csrf=t).json() == {"done": 100, "remaining": 0}
+    assert w.get("/api/queues/big/jobs").json()["total"] == 5100
+    assert w.get("/api/failed").json()["groups"] == []
+
+
 def put_many(r, n, queue, klass, tags=None):
     """n jobs through the protocol script, pipelined (the CLI would take a process each)."""
     import os
