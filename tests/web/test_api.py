@@ -370,3 +370,32 @@ def test_every_page_costs_the_same_calls_whatever_the_data(server, qless, r):
     put_many(r, 600, "q", "K", ["red"])
     failed_jobs(qless, 30, queue="fq")
     assert calls() == few
+
+
+def test_reindex_finds_jobs_put_before_the_index(server, qless, r):
+    put_many(r, 7, "q", "Old")
+    failed_jobs(qless, 1, queue="fq")
+    r.delete("ql:s:index")                       # as if put before the index existed
+    w = server()
+    assert w.get("/api/search?class=Old").json()["items"] == []
+    lines = qless("web", "reindex", "--batch", "3").strip().splitlines()
+    assert len(lines) > 3 and all(line.startswith("reindex: ") for line in lines)
+    assert lines[-1] == "reindex: done: 8 jobs looked at, 8 added to the search index"
+    found = w.get("/api/search?class=Old").json()
+    assert found["total"] == 7 and len(found["items"]) == 7
+    assert len(w.get("/api/search?prefix=Old-0000").json()["items"]) == 7
+    assert len(w.get("/api/search?class=Fails").json()["items"]) == 1
+    assert qless("web", "reindex").strip() == "reindex: done: 8 jobs looked at, 0 added to the search index"
+    assert 'Arg "count"' in qless("web", "reindex", "--batch", "0", code=2)
+
+
+def test_tree_delete_leaves_nothing_in_the_search_index(server, qless, r):
+    top = put(qless, "tq", "Gone", "--tree")
+    kid = put(qless, "tq", "Gone", "--parent", top, "--name", "k")
+    w = server()
+    t = w.csrf()
+    assert w.get("/api/search?class=Gone").json()["total"] == 2
+    assert w.post("/api/trees/%s/terminate" % top, {"recursive": True}, csrf=t).status == 200
+    assert w.post("/api/trees/%s/delete" % top, csrf=t).status == 200
+    assert w.get("/api/search?class=Gone").json()["total"] == 0
+    assert [m for m in r.zrange("ql:s:index", 0, -1) if top in m or kid in m] == []
