@@ -399,3 +399,8 @@ def test_tree_delete_leaves_nothing_in_the_search_index(server, qless, r):
     assert w.post("/api/trees/%s/delete" % top, csrf=t).status == 200
     assert w.get("/api/search?class=Gone").json()["total"] == 0
     assert [m for m in r.zrange("ql:s:index", 0, -1) if top in m or kid in m] == []
+
+
+def test_help_names_both_docs(qless):
+    text = qless("web", "--help")
+    assert "docs/web.md" in text and "docs/web-pages.md" in text and "reindex" in text
