@@ -44,6 +44,7 @@ local function live(member, level)
   if not (f[1] and f[2]) or not Q.index_of(T.links(jid, 'in', port), level) then return nil end
   return jid, port, f[1]
 end
+T.live = live   -- the dashboard's tree page lists subscribers too (search.lua)
 
 -- A set's members in byte order (K4). The comparator runs in Lua, one call
 -- per comparison, and made the sort most of the cost of a large publish;

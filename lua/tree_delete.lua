@@ -100,6 +100,7 @@ end
 local function delete_one(jid, queue, doomed, now)
   local key, keys = Q.jkey(jid), {}
   Q.unindex_tags(jid)
+  Q.search_forget(jid)   -- reads the class: before the hash goes
   if owns_links(jid) then
     unlink_dependencies(jid, doomed, now)
     unalias(jid)

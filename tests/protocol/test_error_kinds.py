@@ -148,6 +148,10 @@ CASES = {
     "search filter": E("InvalidArgument", 'Search(): unknown filter "bogus"', "search", "", "1", "1", "bogus", "x"),
     "search source": E("InvalidArgument", "Search(): give jid, prefix, tag, class, worker or queue", "search",
                        "", "1", "1", "state", "waiting"),
+    "reindex cursor": E("InvalidArgument", 'Search.reindex(): Arg "cursor" is not one search.reindex gave',
+                        "search.reindex", '{"p": 1}'),
+    "reindex count": E("InvalidArgument", 'Search.reindex(): Arg "count" must be a whole number from 1 to 5000',
+                       "search.reindex", "", "0"),
     # recur_cron.lua
     "backlog integer": E("InvalidArgument", 'Recur(): Arg "backlog" must be an integer',
                          "recur", "q", "r", "k", "{}", "cron", "0 * * * *", "backlog", "1.5"),

@@ -348,6 +348,8 @@ SCHEMA = {
     "schedules.list": lambda g: [],
     "tree.walk": lambda g: [("jid", _pick(g, JIDS))] + ([("count", g.choice(["1", "200"]))] if g.random() < 0.5 else []),
     "search": b_search,
+    "search.reindex": lambda g: [("text", g.choice(["", '{"p":1,"n":"q0","k":2,"o":0}', '{"p":3,"n":"","k":1,"o":1}']))]
+    + ([("count", g.choice(["1", "3", "1000"]))] if g.random() < 0.7 else []),
 }
 
 # Valid traffic leans on the commands that change state.

@@ -280,6 +280,53 @@ def test_tree_drawn_with_children_and_terminated(server, qless):
     assert w.get("/api/trees/" + top).json()["status"] in ("terminating", "terminated")
 
 
+def test_tree_sends_channel_subscribers(server, qless):
+    top = put(qless, "tq", "Top", "--tree", "--outports", '{"out": {}}')
+    kid = put(qless, "tq", "Kid", "--parent", top, "--name", "kid", "--inports", '{"in": {}}')
+    far = put(qless, "tq", "Far", "--tree", "--inports", '{"feed": {}}')   # not in the tree
+    bare = put(qless, "tq", "Bare", "--tree")
+    qless("port", "connect", top, "out", "out", "/news", "/quiet")
+    qless("port", "connect", kid, "in", "in", "/news")
+    qless("port", "connect", far, "in", "feed", "/news")
+    w = server()
+    rep = w.get("/api/trees/" + top)
+    t = rep.json()
+    want = sorted([{"jid": kid, "port": "in"}, {"jid": far, "port": "feed"}], key=lambda s: s["jid"])
+    assert t["subscribers"] == [{"channel": "/news", "total": 2, "jobs": want},
+                                {"channel": "/quiet", "total": 0, "jobs": []}]
+    assert t["channels_truncated"] is False
+    assert int(rep.headers["X-Qless-Calls"]) == 1
+    assert t["children"][0]["ports"]["in"] == [{"name": "in", "size": 0, "channels": ["/news"]}]
+    bare_tree = w.get("/api/trees/" + bare).json()
+    assert bare_tree["subscribers"] == [] and bare_tree["channels_truncated"] is False
+
+
+def seed_failed(r, n, queue, group):
+    """n failed jobs through pipelined protocol calls (put, pop, fail)."""
+    import os
+    sha = r.script_load(open(os.environ["QLESS_LUA_SCRIPT"]).read())
+    now = time.time()
+    p = r.pipeline(transaction=False)
+    for i in range(n):
+        p.evalsha(sha, 0, "put", now, "", queue, "F-%05d" % i, "Fails", "{}", 0)
+    for _ in range(0, n, 1000):
+        p.evalsha(sha, 0, "pop", now, queue, "w1", 1000)
+    for i in range(n):
+        p.evalsha(sha, 0, "fail", now, "F-%05d" % i, "w1", group, "it broke")
+    p.execute()
+
+
+def test_retry_all_over_5000_jobs_takes_two_requests(server, r):
+    seed_failed(r, 5100, "big", "mass")
+    w = server()
+    assert w.get("/api/failed").json()["groups"] == [{"group": "mass", "count": 5100}]
+    t = w.csrf()
+    assert w.post("/api/failed/mass/retry-all", csrf=t).json() == {"done": 5000, "remaining": 100}
+    assert w.post("/api/failed/mass/retry-all", csrf=t).json() == {"done": 100, "remaining": 0}
+    assert w.get("/api/queues/big/jobs").json()["total"] == 5100
+    assert w.get("/api/failed").json()["groups"] == []
+
+
 def put_many(r, n, queue, klass, tags=None):
     """n jobs through the protocol script, pipelined (the CLI would take a process each)."""
     import os
@@ -323,3 +370,37 @@ def test_every_page_costs_the_same_calls_whatever_the_data(server, qless, r):
     put_many(r, 600, "q", "K", ["red"])
     failed_jobs(qless, 30, queue="fq")
     assert calls() == few
+
+
+def test_reindex_finds_jobs_put_before_the_index(server, qless, r):
+    put_many(r, 7, "q", "Old")
+    failed_jobs(qless, 1, queue="fq")
+    r.delete("ql:s:index")                       # as if put before the index existed
+    w = server()
+    assert w.get("/api/search?class=Old").json()["items"] == []
+    lines = qless("web", "reindex", "--batch", "3").strip().splitlines()
+    assert len(lines) > 3 and all(line.startswith("reindex: ") for line in lines)
+    assert lines[-1] == "reindex: done: 8 jobs looked at, 8 added to the search index"
+    found = w.get("/api/search?class=Old").json()
+    assert found["total"] == 7 and len(found["items"]) == 7
+    assert len(w.get("/api/search?prefix=Old-0000").json()["items"]) == 7
+    assert len(w.get("/api/search?class=Fails").json()["items"]) == 1
+    assert qless("web", "reindex").strip() == "reindex: done: 8 jobs looked at, 0 added to the search index"
+    assert 'Arg "count"' in qless("web", "reindex", "--batch", "0", code=2)
+
+
+def test_tree_delete_leaves_nothing_in_the_search_index(server, qless, r):
+    top = put(qless, "tq", "Gone", "--tree")
+    kid = put(qless, "tq", "Gone", "--parent", top, "--name", "k")
+    w = server()
+    t = w.csrf()
+    assert w.get("/api/search?class=Gone").json()["total"] == 2
+    assert w.post("/api/trees/%s/terminate" % top, {"recursive": True}, csrf=t).status == 200
+    assert w.post("/api/trees/%s/delete" % top, csrf=t).status == 200
+    assert w.get("/api/search?class=Gone").json()["total"] == 0
+    assert [m for m in r.zrange("ql:s:index", 0, -1) if top in m or kid in m] == []
+
+
+def test_help_names_both_docs(qless):
+    text = qless("web", "--help")
+    assert "docs/web.md" in text and "docs/web-pages.md" in text and "reindex" in text

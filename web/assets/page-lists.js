@@ -2,7 +2,7 @@
 // schedules, configuration.
 import { el, fmtTime, fmtDur, fmtValue, enc, link, jobLink, queueLink, workerLink } from './dom.js';
 import { get, post, qs, canWrite } from './api.js';
-import { actionButton, table, JOB_COLUMNS, asJobs, pageParams, pager, pagedJobs, keyValueTable, redraw } from './ui.js';
+import { actionButton, notice, table, JOB_COLUMNS, asJobs, pageParams, pager, pagedJobs, keyValueTable, redraw } from './ui.js';
 
 export async function pageFailed(args, query, wants) {
   const resp = await get('/api/failed');
@@ -17,13 +17,27 @@ export async function pageFailed(args, query, wants) {
     table(cols, groups, { empty: 'No failed jobs.', attrs: { 'data-list': 'failed-groups' } })];
 }
 
+// The server moves at most 5,000 jobs per request and answers {done,
+// remaining}: ask again until none remain (or a request moves nothing,
+// so a job that cannot move does not loop forever), showing the progress.
+async function allOfGroup(url, verb) {
+  let done = 0;
+  for (;;) {
+    const r = await post(url);
+    done += (r && r.done) || 0;
+    if (!r || !r.remaining || !r.done) return { done: done, remaining: (r && r.remaining) || 0 };
+    notice(verb + ' ' + done + ' jobs, ' + r.remaining + ' to go…');
+  }
+}
+
 function groupActions(group) {
   const path = '/api/failed/' + enc(group);
+  const left = (r) => (r.remaining ? ' (' + r.remaining + ' could not move)' : '');
   return el('span', { class: 'actions' },
-    actionButton('Retry all', () => post(path + '/retry-all'), { name: 'retry-all', confirm: true,
-      done: (r) => 'retried ' + (r && r.done) + ' jobs of ' + group }),
-    actionButton('Cancel all', () => post(path + '/cancel-all'), { name: 'cancel-all', confirm: true, class: 'danger',
-      done: (r) => 'cancelled ' + (r && r.done) + ' jobs of ' + group }));
+    actionButton('Retry all', () => allOfGroup(path + '/retry-all', 'retried'), { name: 'retry-all', confirm: true,
+      done: (r) => 'retried ' + r.done + ' jobs of ' + group + left(r) }),
+    actionButton('Cancel all', () => allOfGroup(path + '/cancel-all', 'cancelled'), { name: 'cancel-all',
+      confirm: true, class: 'danger', done: (r) => 'cancelled ' + r.done + ' jobs of ' + group + left(r) }));
 }
 
 export async function pageFailedGroup(args, query) {

@@ -24,6 +24,21 @@ function portTable(ports, dir) {
   return table(cols, ports || [], { empty: 'No ' + dir + 'put ports.', attrs: { 'data-list': 'ports-' + dir } });
 }
 
+// Each channel the tree's ports link to, with its live subscribers (the
+// API sends at most 20 of each, and the set's size as total).
+function subscriberTable(rows) {
+  const cols = [
+    { title: 'channel', render: (c) => el('code', { text: c.channel }) },
+    { title: 'subscribers', render: (c) => (c.jobs || []).length
+      ? el('ul', { class: 'plain' }, c.jobs.map((s) => el('li', { 'data-subscriber': s.jid + ':' + s.port },
+        link('#/trees/' + enc(s.jid), s.jid, { class: 'jid' }), ' · ', el('code', { text: s.port }))))
+      : el('span', { class: 'muted', text: 'none' }) },
+    { title: 'total', class: 'num', render: (c) => String(c.total || 0) +
+      ((c.total || 0) > (c.jobs || []).length ? ' (' + (c.jobs || []).length + ' shown)' : '') },
+  ];
+  return table(cols, rows || [], { empty: 'No subscribers.', attrs: { 'data-list': 'subscribers' } });
+}
+
 export async function pageTree(args, query, wants) {
   const jid = args[0];
   // The whole tree in one answer: each job with its status and children.
@@ -49,7 +64,8 @@ export async function pageTree(args, query, wants) {
         (tree.aliases || []).length ? el('ul', { class: 'plain', 'data-list': 'aliases' },
           tree.aliases.map((a) => el('li', null, el('code', { text: a })))) : el('p', { class: 'muted', text: 'none' }))),
     el('div', { class: 'cols' },
-      el('section', null, el('h2', { text: 'Subscribers' }), keyValueTable(tree.subscribers, 'channel', 'No subscribers.', 'subscribers')),
+      el('section', null, el('h2', { text: 'Subscribers' }), subscriberTable(tree.subscribers),
+        tree.channels_truncated ? el('p', { class: 'muted', text: 'Only the first 50 channels are listed.' }) : null),
       el('section', null, el('h2', { text: 'State' }), keyValueTable(tree.state, 'key', 'No state.', 'state'))),
   ];
 }

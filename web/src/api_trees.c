@@ -1,7 +1,8 @@
 /*
  * /api/trees/<jid>: a job tree for drawing, from one tree.walk call (at
  * most 200 jobs): each job with its status, ports (with sizes and
- * channels) and aliases, children nested; terminate and delete.
+ * channels) and aliases, children nested, and the subscribers of the
+ * channels those ports link to; terminate and delete.
  */
 #include <string.h>
 #include "server.h"
@@ -60,6 +61,24 @@ static json_t *node(json_t *nodes, json_t *rec, const char *name, int depth)
 	return out;
 }
 
+/* [{"channel","total","jobs":[{"jid","port"}]}] from tree.walk (whose empty
+ * lists arrive as {}). */
+static json_t *subscribers(json_t *walk)
+{
+	json_t *out = json_array();
+	json_t *list = json_object_get(walk, "subscribers");
+	size_t i;
+	json_t *c;
+	json_array_foreach(list, i, c) {
+		json_t *jobs = json_object_get(c, "jobs");
+		json_t *row = json_pack("{s:O?, s:O?, s:o}", "channel", json_object_get(c, "channel"), "total",
+		                        json_object_get(c, "total"), "jobs", json_is_array(jobs) ? json_incref(jobs) : json_array());
+		if (row != NULL)
+			json_array_append_new(out, row);
+	}
+	return out;
+}
+
 json_t *api_tree(web_req *r)
 {
 	json_t *walk = web_call_json(r, "tree.walk", r->seg[0], TREE_MAX_NODES, NULL);
@@ -76,6 +95,8 @@ json_t *api_tree(web_req *r)
 	json_object_set(out, "truncated", json_object_get(walk, "truncated"));
 	json_t *state = json_object_get(walk, "state");
 	json_object_set_new(out, "state", json_is_object(state) ? json_incref(state) : json_object());
+	json_object_set_new(out, "subscribers", subscribers(walk));
+	json_object_set_new(out, "channels_truncated", json_boolean(json_is_true(json_object_get(walk, "channels_truncated"))));
 	json_decref(walk);
 	return out;
 }
