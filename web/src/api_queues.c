@@ -144,22 +144,24 @@ static json_t *done(void)
 	return json_pack("{s:b}", "ok", 1);
 }
 
-json_t *api_queue_pause(web_req *r)
+/* `command <queue>` on the request's queue; {"ok": true} once it ran. */
+static json_t *queue_action(web_req *r, const char *command)
 {
-	json_t *v = web_call_json(r, "pause", r->seg[0], NULL);
+	json_t *v = web_call_json(r, command, r->seg[0], NULL);
 	if (v == NULL)
 		return NULL;
 	json_decref(v);
 	return done();
 }
 
+json_t *api_queue_pause(web_req *r)
+{
+	return queue_action(r, "pause");
+}
+
 json_t *api_queue_unpause(web_req *r)
 {
-	json_t *v = web_call_json(r, "unpause", r->seg[0], NULL);
-	if (v == NULL)
-		return NULL;
-	json_decref(v);
-	return done();
+	return queue_action(r, "unpause");
 }
 
 json_t *api_queue_max_concurrency(web_req *r)
