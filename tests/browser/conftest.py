@@ -17,25 +17,25 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
 
 import pytest
-import redis
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from suite_env import r, require_env, sock  # noqa: E402,F401 (r and sock are fixtures)
+
 
 def _require_env(name):
-    value = os.environ.get(name)
-    if not value:
-        pytest.exit("%s is not set: run through ctest (ctest -R web.browser)" % name, returncode=2)
-    return value
+    return require_env(name, "web.browser")
 
 
 CLI = _require_env("QLESS_CLI")
@@ -47,20 +47,6 @@ BIG = 10000
 CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--window-size=1280,860"]
-
-
-@pytest.fixture(scope="session")
-def sock():
-    with open(os.path.join(_require_env("QLESS_TEST_STATE"), "socket")) as f:
-        return f.read().strip()
-
-
-@pytest.fixture(scope="session")
-def r(sock):
-    conn = redis.Redis(unix_socket_path=sock, decode_responses=True)
-    conn.ping()
-    yield conn
-    conn.close()
 
 
 @pytest.fixture(scope="session")

@@ -497,6 +497,43 @@ static void named_perform(void *ctx, qless_job *job, qless_result *r)
 	(void)r;
 }
 
+/* The batched pool of two threads running named_perform. */
+static qless_worker_run_options pooled_options(named *n, int max_jobs)
+{
+	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
+	o.perform = named_perform;
+	o.ctx = n;
+	o.pool = QLESS_POOL_THREADS;
+	o.size = 2;
+	o.interval = 0.01;
+	o.heartbeat = 0.05;
+	o.max_jobs = max_jobs;
+	return o;
+}
+
+/* The job that lost its lock once: handed out again, then completed. */
+static void assert_lost_then_complete(qless_client *c, const char *jid)
+{
+	qless_job *j = get(c, jid);
+	TH_STREQ(qless_job_state(j), "complete");
+	size_t popped = 0;
+	for (size_t i = 0; i < qless_job_history_count(j); i++)
+		popped += strcmp(qless_job_history_what(j, i), "popped") == 0;
+	CU_ASSERT_EQUAL(popped, 2);
+	qless_job_free(j);
+}
+
+/* Every job complete; frees the jids. */
+static void assert_complete_free(qless_client *c, char **jids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		qless_job *j = get(c, jids[i]);
+		TH_STREQ(qless_job_state(j), "complete");
+		qless_job_free(j);
+		qless_free(jids[i]);
+	}
+}
+
 static void test_thread_names(void)
 {
 	qless_client *c = th_client("eng");
@@ -508,35 +545,16 @@ static void test_thread_names(void)
 	for (int i = 0; i < 4; i++)
 		more[i] = th_put(c, "tn", "Slow", NULL, NULL);
 	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = named_perform;
-	o.ctx = &n;
-	o.pool = QLESS_POOL_THREADS;
-	o.size = 2;
-	o.interval = 0.01;
-	o.heartbeat = 0.05;
-	o.max_jobs = 7; /* six jobs, Lose twice */
+	qless_worker_run_options o = pooled_options(&n, 7); /* six jobs, Lose twice */
 	o.thread_names = 1;
 	TH_OK(qless_worker_run(w, &o));
 	CU_ASSERT_EQUAL(n.lost_seen, 1);
 	CU_ASSERT_EQUAL(n.nnames, 2); /* six jobs of 0.3 s on two threads: both take some */
 	for (int i = 0; i < n.nnames; i++)
 		CU_ASSERT(strcmp(n.names[i], "eng-1") == 0 || strcmp(n.names[i], "eng-2") == 0);
-	qless_job *j = get(c, slow);
-	TH_STREQ(qless_job_state(j), "complete");
-	qless_job_free(j);
-	j = get(c, lose);
-	TH_STREQ(qless_job_state(j), "complete");
-	size_t popped = 0;
-	for (size_t i = 0; i < qless_job_history_count(j); i++)
-		popped += strcmp(qless_job_history_what(j, i), "popped") == 0;
-	CU_ASSERT_EQUAL(popped, 2);
-	qless_job_free(j);
-	for (int i = 0; i < 4; i++) {
-		TH_STREQ(qless_job_state(j = get(c, more[i])), "complete");
-		qless_job_free(j);
-		qless_free(more[i]);
-	}
+	assert_lost_then_complete(c, lose);
+	assert_complete_free(c, more, 4);
+	assert_complete_free(c, &slow, 1);
 
 	/* A version 2 struct (which ends before thread_names) is accepted and
 	 * runs every thread under the worker's own name. */
@@ -553,7 +571,6 @@ static void test_thread_names(void)
 	TH_STREQ(n.names[0], "eng");
 	free(old);
 	qless_free(old_job);
-	qless_free(slow);
 	qless_free(lose);
 	qless_worker_free(w);
 	qless_client_free(c);
@@ -636,30 +653,13 @@ static void test_pooled_lock_lost(void)
 	for (int i = 0; i < 3; i++)
 		slow[i] = th_put(c, "pl", "Slow", NULL, NULL);
 	TH_OK(qless_worker_new(&w, c, qs, 1, NULL));
-	qless_worker_run_options o = QLESS_WORKER_RUN_OPTIONS_INIT;
-	o.perform = named_perform;
-	o.ctx = &n;
-	o.pool = QLESS_POOL_THREADS;
-	o.size = 2;
-	o.interval = 0.01;
-	o.heartbeat = 0.05;
-	o.max_jobs = 5; /* four jobs, Lose twice */
+	qless_worker_run_options o = pooled_options(&n, 5); /* four jobs, Lose twice */
 	TH_OK(qless_worker_run(w, &o));
 	CU_ASSERT_EQUAL(n.lost_seen, 1);
 	CU_ASSERT_EQUAL(n.nnames, 1);
 	TH_STREQ(n.names[0], "eng");
-	qless_job *j = get(c, lose);
-	TH_STREQ(qless_job_state(j), "complete");
-	size_t popped = 0;
-	for (size_t i = 0; i < qless_job_history_count(j); i++)
-		popped += strcmp(qless_job_history_what(j, i), "popped") == 0;
-	CU_ASSERT_EQUAL(popped, 2);
-	qless_job_free(j);
-	for (int i = 0; i < 3; i++) {
-		TH_STREQ(qless_job_state(j = get(c, slow[i])), "complete");
-		qless_job_free(j);
-		qless_free(slow[i]);
-	}
+	assert_lost_then_complete(c, lose);
+	assert_complete_free(c, slow, 3);
 	qless_free(lose);
 	qless_worker_free(w);
 	qless_client_free(c);

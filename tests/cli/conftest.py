@@ -15,34 +15,20 @@ Fixtures:
 """
 import os
 import subprocess
+import sys
 import tempfile
 
 import pytest
-import redis
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from suite_env import r, require_env, sock  # noqa: E402,F401 (r and sock are fixtures)
 
 
 def _require_env(name):
-    value = os.environ.get(name)
-    if not value:
-        pytest.exit("%s is not set: run through ctest (ctest -R cli)" % name, returncode=2)
-    return value
+    return require_env(name, "cli")
 
 
 CLI = _require_env("QLESS_CLI")
-
-
-@pytest.fixture(scope="session")
-def sock():
-    with open(os.path.join(_require_env("QLESS_TEST_STATE"), "socket")) as f:
-        return f.read().strip()
-
-
-@pytest.fixture(scope="session")
-def r(sock):
-    conn = redis.Redis(unix_socket_path=sock, decode_responses=True)
-    conn.ping()
-    yield conn
-    conn.close()
 
 
 @pytest.fixture(scope="session")

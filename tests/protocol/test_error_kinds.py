@@ -142,12 +142,14 @@ CASES = {
                          setup=lambda ql: (ql.put("tj", tree=1, inports={"i": {}}), ql("job.terminate", 0, "tj"))),
     # queue.lua
     "jobs type": E("InvalidArgument", 'Jobs(): Unknown type "bogus"', "jobs", "bogus", "queue"),
-    # search.lua: the dashboard's pages and search
+    # pages.lua: the dashboard's pages
     "jobs.page state": E("InvalidArgument", 'Jobs.page(): Arg "state" must be one of waiting', "jobs.page",
                          "bogus", "queue"),
+    # search.lua: the dashboard's search
     "search filter": E("InvalidArgument", 'Search(): unknown filter "bogus"', "search", "", "1", "1", "bogus", "x"),
     "search source": E("InvalidArgument", "Search(): give jid, prefix, tag, class, worker or queue", "search",
                        "", "1", "1", "state", "waiting"),
+    # search_reindex.lua
     "reindex cursor": E("InvalidArgument", 'Search.reindex(): Arg "cursor" is not one search.reindex gave',
                         "search.reindex", '{"p": 1}'),
     "reindex count": E("InvalidArgument", 'Search.reindex(): Arg "count" must be a whole number from 1 to 5000',

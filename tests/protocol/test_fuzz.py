@@ -329,7 +329,7 @@ SCHEMA = {
                                   ("config", '{"inports":%s,"outports":%s}' % (_pick(g, PORT_DEFS), _pick(g, PORT_DEFS)))],
     "worker.config": lambda g: [("queue", _pick(g, QUEUES))] + ([("text", "K")] if g.random() < 0.5 else []),
     "worker.unregister": lambda g: [("queue", _pick(g, QUEUES)), ("text", "K")],
-    # search.lua: the dashboard's pages and search
+    # pages.lua, failed_bulk.lua, page_trees.lua, dash_metrics.lua, search.lua: the dashboard
     "jobs.page": lambda g: [("word", g.choice(PAGE_STATES)), ("queue", _pick(g, QUEUES))]
     + [("count", g.choice(["0", "2"])), ("count", g.choice(["1", "25", "500"]))][:g.randrange(3)],
     "jobs.summaries": _some("jid", JIDS),

@@ -1,4 +1,4 @@
-"""lua/search.lua's index upkeep and the tree page's subscribers:
+"""lua/search_index.lua and search_reindex.lua (index upkeep) and page_trees.lua (the tree page's subscribers):
 search.reindex (jobs put before the index existed), job.delete dropping
 its jobs' index members, and tree.walk's bounded channel subscribers."""
 import json

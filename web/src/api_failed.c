@@ -42,16 +42,7 @@ json_t *api_failed(web_req *r)
 
 json_t *api_failed_group(web_req *r)
 {
-	int64_t offset, limit;
-	if (web_page(&offset, &limit, r) != 0)
-		return NULL;
-	char o[32], l[32];
-	snprintf(o, sizeof o, "%lld", (long long)offset);
-	snprintf(l, sizeof l, "%lld", (long long)limit);
-	json_t *page = web_call_json(r, "failed.page", r->seg[0], o, l, NULL);
-	if (page == NULL)
-		return NULL;
-	return web_page_reply(page, offset, limit);
+	return web_page_of(r, "failed.page", r->seg[0]);
 }
 
 static json_t *bulk(web_req *r, const char *command)

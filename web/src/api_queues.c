@@ -144,22 +144,24 @@ static json_t *done(void)
 	return json_pack("{s:b}", "ok", 1);
 }
 
-json_t *api_queue_pause(web_req *r)
+/* `command <queue>` on the request's queue; {"ok": true} once it ran. */
+static json_t *queue_action(web_req *r, const char *command)
 {
-	json_t *v = web_call_json(r, "pause", r->seg[0], NULL);
+	json_t *v = web_call_json(r, command, r->seg[0], NULL);
 	if (v == NULL)
 		return NULL;
 	json_decref(v);
 	return done();
 }
 
+json_t *api_queue_pause(web_req *r)
+{
+	return queue_action(r, "pause");
+}
+
 json_t *api_queue_unpause(web_req *r)
 {
-	json_t *v = web_call_json(r, "unpause", r->seg[0], NULL);
-	if (v == NULL)
-		return NULL;
-	json_decref(v);
-	return done();
+	return queue_action(r, "unpause");
 }
 
 json_t *api_queue_max_concurrency(web_req *r)
@@ -189,8 +191,8 @@ static const char *const STATES[] = { "waiting", "running", "scheduled", "stalle
 
 json_t *api_queue_jobs(web_req *r)
 {
-	int64_t offset, limit;
-	if (web_page(&offset, &limit, r) != 0)
+	web_window w;
+	if (web_window_read(&w, r) != 0)
 		return NULL;
 	const char *state = web_param(r, "state");
 	if (r->status)
@@ -203,18 +205,15 @@ json_t *api_queue_jobs(web_req *r)
 	if (!ok)
 		return web_fail(r, 400, "parameter state must be waiting, running, scheduled, stalled, depends, "
 		                "recurring, suspended, terminating or terminated: '%.40s'", state);
-	char o[32], l[32];
-	snprintf(o, sizeof o, "%lld", (long long)offset);
-	snprintf(l, sizeof l, "%lld", (long long)limit);
-	json_t *page = web_call_json(r, "jobs.page", state, r->seg[0], o, l, NULL);
+	json_t *page = web_call_json(r, "jobs.page", state, r->seg[0], w.o, w.l, NULL);
 	if (page == NULL)
 		return NULL;
 	if (strcmp(state, "recurring") == 0) {
 		json_t *jobs = json_object_get(page, "jobs");
 		json_t *items = json_is_array(jobs) ? json_incref(jobs) : json_array();
-		json_t *out = web_list(json_incref(json_object_get(page, "total")), offset, limit, items, NULL);
+		json_t *out = web_list(json_incref(json_object_get(page, "total")), w.offset, w.limit, items, NULL);
 		json_decref(page);
 		return out;
 	}
-	return web_page_reply(page, offset, limit);
+	return web_page_reply(page, w.offset, w.limit);
 }

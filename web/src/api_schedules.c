@@ -101,13 +101,10 @@ json_t *api_schedules(web_req *r)
 
 json_t *api_schedule(web_req *r)
 {
-	int64_t offset, limit;
-	if (web_page(&offset, &limit, r) != 0)
+	web_window w;
+	if (web_window_read(&w, r) != 0)
 		return NULL;
-	char o[32], l[32];
-	snprintf(o, sizeof o, "%lld", (long long)offset);
-	snprintf(l, sizeof l, "%lld", (long long)limit);
-	json_t *list = web_call_json(r, "schedule.list", r->seg[0], o, l, NULL);
+	json_t *list = web_call_json(r, "schedule.list", r->seg[0], w.o, w.l, NULL);
 	if (list == NULL)
 		return NULL;
 	json_t *items = json_array();
@@ -125,5 +122,5 @@ json_t *api_schedule(web_req *r)
 			json_array_append_new(items, item);
 		}
 	json_decref(list);
-	return web_list(NULL, offset, limit, items, NULL);
+	return web_list(NULL, w.offset, w.limit, items, NULL);
 }

@@ -31,16 +31,7 @@ json_t *api_worker(web_req *r)
 
 json_t *api_tracked(web_req *r)
 {
-	int64_t offset, limit;
-	if (web_page(&offset, &limit, r) != 0)
-		return NULL;
-	char o[32], l[32];
-	snprintf(o, sizeof o, "%lld", (long long)offset);
-	snprintf(l, sizeof l, "%lld", (long long)limit);
-	json_t *page = web_call_json(r, "tracked.page", o, l, NULL);
-	if (page == NULL)
-		return NULL;
-	return web_page_reply(page, offset, limit);
+	return web_page_of(r, "tracked.page", NULL);
 }
 
 json_t *api_config(web_req *r)

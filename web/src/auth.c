@@ -36,17 +36,6 @@ struct web_auth {
 	session sessions[MAX_SESSIONS];
 };
 
-static int same(const char *a, const char *b)
-{
-	size_t n = strlen(a);
-	if (strlen(b) != n)
-		return 0;
-	unsigned char d = 0;
-	for (size_t i = 0; i < n; i++)
-		d |= (unsigned char)(a[i] ^ b[i]);
-	return d == 0;
-}
-
 void web_auth_free(web_auth *auth)
 {
 	if (auth == NULL)
@@ -137,7 +126,7 @@ static int check_password(web_auth *auth, const char *name, const char *password
 		if (data == NULL)
 			return -1;
 		const char *h = crypt_r(password, auth->users[i].hash, data);
-		int ok = h != NULL && h[0] != '*' && same(h, auth->users[i].hash);
+		int ok = h != NULL && h[0] != '*' && web_secret_equal(h, auth->users[i].hash);
 		explicit_bzero(data, sizeof *data);
 		free(data);
 		return ok ? (int)i : -1;
@@ -176,7 +165,7 @@ static session *find_session(web_auth *auth, const char *token)
 	time_t now = time(NULL);
 	for (int i = 0; i < MAX_SESSIONS; i++) {
 		session *s = &auth->sessions[i];
-		if (s->user >= 0 && s->expires >= now && same(s->token, token))
+		if (s->user >= 0 && s->expires >= now && web_secret_equal(s->token, token))
 			return s;
 	}
 	return NULL;

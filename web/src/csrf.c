@@ -27,13 +27,16 @@ void web_random_hex(char out[65])
 int web_csrf_ok(struct MHD_Connection *conn, const char *expected)
 {
 	const char *got = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-CSRF-Token");
-	if (got == NULL || expected == NULL)
-		return 0;
-	size_t n = strlen(expected);
-	if (strlen(got) != n)
+	return got != NULL && expected != NULL && web_secret_equal(got, expected);
+}
+
+int web_secret_equal(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+	if (strlen(b) != n)
 		return 0;
 	unsigned char diff = 0;
 	for (size_t i = 0; i < n; i++)
-		diff |= (unsigned char)(got[i] ^ expected[i]);
+		diff |= (unsigned char)(a[i] ^ b[i]);
 	return diff == 0;
 }

@@ -59,6 +59,13 @@ const char *web_param(web_req *r, const char *name);
 int web_param_int(int64_t *out, web_req *r, const char *name, int64_t def, int64_t lo, int64_t hi);
 /* offset (default 0) and limit (default 25, 1..500). 0 or -1 (400). */
 int web_page(int64_t *offset, int64_t *limit, web_req *r);
+/* A page's offset and limit, as numbers and as the protocol's arguments o, l. */
+typedef struct web_window {
+	int64_t offset, limit;
+	char o[24], l[24];
+} web_window;
+/* web_page into w, also writing w->o and w->l. 0 or -1 (400). */
+int web_window_read(web_window *w, web_req *r);
 /* The POST body as a JSON object ({} when empty); NULL with 400 when it is not one. */
 json_t *web_body(web_req *r);
 
@@ -73,6 +80,9 @@ json_t *web_summaries_fix(json_t *jobs);
 /* A protocol page {total, jobs} (stolen) as the API's list; next is the
  * next offset while more remain. */
 json_t *web_page_reply(json_t *page, int64_t offset, int64_t limit);
+/* The API's list of the protocol page `command [arg] <offset> <limit>`
+ * (arg NULL: none), for the request's offset and limit; NULL on failure. */
+json_t *web_page_of(web_req *r, const char *command, const char *arg);
 
 /* The leased client's server time as a date "YYYY-MM-DD" (UTC). */
 void web_today(char out[11], web_req *r);

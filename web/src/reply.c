@@ -137,6 +137,15 @@ int web_page(int64_t *offset, int64_t *limit, web_req *r)
 	return web_param_int(limit, r, "limit", 25, 1, 500);
 }
 
+int web_window_read(web_window *w, web_req *r)
+{
+	if (web_page(&w->offset, &w->limit, r) != 0)
+		return -1;
+	snprintf(w->o, sizeof w->o, "%lld", (long long)w->offset);
+	snprintf(w->l, sizeof w->l, "%lld", (long long)w->limit);
+	return 0;
+}
+
 json_t *web_body(web_req *r)
 {
 	if (r->body == NULL || r->body_len == 0)

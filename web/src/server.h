@@ -50,6 +50,9 @@ void web_auth_logout(web_auth *auth, struct MHD_Connection *conn);
 void web_random_hex(char out[65]);
 /* Whether the request's X-CSRF-Token equals expected (in constant time). */
 int web_csrf_ok(struct MHD_Connection *conn, const char *expected);
+/* Whether two secrets are equal, in time that does not depend on where
+ * they differ (a token or hash compared byte by byte would leak it). */
+int web_secret_equal(const char *a, const char *b);
 
 /* ---- assets.c ---- */
 /* The built-in file at path (without a leading '/'), or -1. */

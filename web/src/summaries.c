@@ -71,3 +71,14 @@ json_t *web_page_reply(json_t *page, int64_t offset, int64_t limit)
 	json_decref(page);
 	return out;
 }
+
+json_t *web_page_of(web_req *r, const char *command, const char *arg)
+{
+	web_window w;
+	if (web_window_read(&w, r) != 0)
+		return NULL;
+	json_t *page = arg ? web_call_json(r, command, arg, w.o, w.l, NULL) : web_call_json(r, command, w.o, w.l, NULL);
+	if (page == NULL)
+		return NULL;
+	return web_page_reply(page, w.offset, w.limit);
+}
