@@ -1,9 +1,13 @@
 -- Job history (§3.3): list ql:j:<jid>-history of JSON arrays
--- [floor(when), what, extras?], oldest first.
+-- [floor(when), what, extras?], oldest first. A new job's one `put` entry
+-- waits in its hash field `history` instead (one key less per waiting job,
+-- about 180 bytes); the first append moves it into the list. The field
+-- tells its two layouts apart by its second character: this one is an
+-- entry `[<when>,...`, old qless's an array of objects `[{...`.
 
 -- The last key made is kept: pop appends to and then reads each job's list.
 -- This module's own helpers; Q holds only what other modules use.
-local Hist = {migrate = nil, entry = nil, item_json = nil}
+local Hist = {migrate = nil, is_entry = nil, entries = nil, entry = nil, item_json = nil}
 
 Q.hkey = function(jid)
   local c = Q.cache
@@ -13,12 +17,25 @@ Q.hkey = function(jid)
   return c.hkey_text
 end
 
+-- Whether the hash field `history` holds one entry of this protocol (the
+-- waiting put's) rather than old qless's array of objects.
+Hist.is_entry = function(text)
+  local b = string.byte(text, 2)
+  return b ~= nil and ((b >= 48 and b <= 57) or b == 45)
+end
+
 -- §3.4: jobs written by old qless keep their history as a JSON array in the
--- hash field `history`; convert it to list entries before any read/append.
-Hist.migrate = function(jid)
+-- hash field `history`, and a new job its put entry; either is moved to list
+-- entries before any append. `text` is the field when the caller read it.
+Hist.migrate = function(jid, text)
   local key = Q.jkey(jid)
-  local legacy = redis.call('hget', key, 'history')
+  local legacy = text or redis.call('hget', key, 'history')
   if not legacy then return end
+  if Hist.is_entry(legacy) then
+    redis.call('rpush', Q.hkey(jid), legacy)
+    redis.call('hdel', key, 'history')
+    return
+  end
   local ok, entries = pcall(cjson.decode, legacy)
   if ok and type(entries) == 'table' then
     local hkey = Q.hkey(jid)
@@ -95,8 +112,9 @@ end
 -- entries (for n >= 3), so for n >= 3 the entry is pushed first and the
 -- list trimmed only when the push made it longer than n (same result, one
 -- call in the common case); n = 1 and n = 2 follow the literal rule.
--- `plain` = true: the caller read the hash and it has no legacy `history`
--- field, so the migration check is skipped.
+-- `plain` = true: the caller read the hash and it has no `history` field,
+-- so the migration check is skipped; a string: the field as the caller read
+-- it (not read again).
 -- `text`, when given, is the entry already encoded; the encoded entry is
 -- returned (pop encodes its `popped` entry once for all the jobs it hands
 -- out).
@@ -105,7 +123,7 @@ end
 -- with at most 2, no value of the limit changes anything (n = 1 acts on a
 -- list of 2 or more before the push; n >= 3 trims above n).
 Q.history = function(jid, t, what, extras, plain, text)
-  if not plain then Hist.migrate(jid) end
+  if plain ~= true then Hist.migrate(jid, plain or nil) end
   local key = Q.hkey(jid)
   if Q.memo_config == nil then
     if text == nil then text = Hist.entry(t, what, extras) end
@@ -145,12 +163,28 @@ Q.history = function(jid, t, what, extras, plain, text)
   return text
 end
 
+-- The stored entry texts, oldest first, without writing: a put entry in
+-- the hash comes after the list (where the first append moves it); old
+-- qless's field is migrated first. `plain` as for Q.history.
+Hist.entries = function(jid, plain)
+  local legacy = nil
+  if plain ~= true then
+    legacy = plain or redis.call('hget', Q.jkey(jid), 'history')
+    if legacy and not Hist.is_entry(legacy) then
+      Hist.migrate(jid, legacy)
+      legacy = nil
+    end
+  end
+  local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
+  if legacy then entries[#entries + 1] = legacy end
+  return entries
+end
+
 -- Rendered history: list of objects, extras plus `when` and `what`.
 -- `plain` as for Q.history.
 Q.history_render = function(jid, plain)
-  if not plain then Hist.migrate(jid) end
   local out = {}
-  for i, text in ipairs(redis.call('lrange', Q.hkey(jid), 0, -1)) do
+  for i, text in ipairs(Hist.entries(jid, plain)) do
     local ok, e = pcall(cjson.decode, text)
     if ok and type(e) == 'table' then
       local item = type(e[3]) == 'table' and e[3] or {}
@@ -183,8 +217,7 @@ end
 -- mostly share identical entries (same `put` and `popped` second), so each
 -- distinct short entry is decoded and encoded once.
 Q.history_parts = function(buf, k, jid, plain, memo)
-  if not plain then Hist.migrate(jid) end
-  local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
+  local entries = Hist.entries(jid, plain)
   local first = k + 1
   buf[first] = '['
   k = first

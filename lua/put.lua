@@ -108,7 +108,9 @@ Q.put = function(now, p)
   end
 
   Q.log_event(Q.msg_put(jid, queue))
-  Q.history(jid, now, 'put', nil, not old[8], Q.history_text(now, 'put', 'q', queue))
+  -- A new job keeps its put entry in its hash (history.lua).
+  local put_entry = Q.history_text(now, 'put', 'q', queue)
+  if exists then Q.history(jid, now, 'put', nil, old[8] or true, put_entry) end
 
   if old_queue then
     -- The set the job just went to keeps it.
@@ -138,6 +140,7 @@ Q.put = function(now, p)
     Q.unfail_one(jid, old[5], queue)
   end
 
+  local tags_text = next(tags) == nil and '{}' or cjson.encode(tags)
   -- A new job's fields go in the order the commands after it look them up
   -- most: Redis scans a small hash front to back for each field.
   redis.call('hset', key,
@@ -152,7 +155,9 @@ Q.put = function(now, p)
     'jid', jid,
     'klass', p.klass,
     'data', p.data,
-    'tags', next(tags) == nil and '{}' or cjson.encode(tags))
+    'tags', tags_text,
+    -- A new job's put entry, else `tags` once more (its history is a list).
+    exists and 'tags' or 'history', exists and tags_text or put_entry)
 
   for _, d in ipairs(p.depends) do
     Q.link(jid, d, live[d])

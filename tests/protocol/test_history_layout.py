@@ -1,0 +1,84 @@
+"""§2 job hash fields: a new job's `put` entry waits in its hash field
+`history`; jobs stored as a history list (the layout before) keep working."""
+import json
+
+import pytest
+
+
+def to_list_layout(r, jid="jid"):
+    """Rewrites a new job as the previous layout stored it: the put entry in
+    the history list, no `history` field."""
+    entry = r.hget("ql:j:" + jid, "history")
+    assert entry is not None
+    r.hdel("ql:j:" + jid, "history")
+    r.rpush("ql:j:" + jid + "-history", entry)
+
+
+def life(ql, r, jid, list_layout):
+    """put (stored in the list layout if asked), log, pop, complete of one
+    job, alone in its queue; its history after each step."""
+    ql.put(jid, now=1)
+    if list_layout:
+        to_list_layout(r, jid)
+    seen = [ql.get(jid)["history"]]
+    ql("log", 2, jid, "note", '{"k":"v"}')
+    seen.append(ql.get(jid)["history"])
+    assert [j["jid"] for j in ql.pop(now=3)] == [jid]
+    seen.append(ql.get(jid)["history"])
+    ql.complete(jid, now=4)
+    seen.append(ql.get(jid)["history"])
+    return seen
+
+
+def test_put_entry_in_hash_then_list(ql, r):
+    """The put entry sits in the hash; the pop moves it to the list."""
+    ql.put(now=100)
+    assert not r.exists("ql:j:jid-history")
+    assert ql.get()["history"] == [{"q": "queue", "what": "put", "when": 100}]
+    popped = ql.pop(now=101)
+    assert popped[0]["history"] == [{"q": "queue", "what": "put", "when": 100},
+                                    {"what": "popped", "when": 101, "worker": "worker"}]
+    assert r.hexists("ql:j:jid", "history") == 0
+    assert [json.loads(e) for e in r.lrange("ql:j:jid-history", 0, -1)] == [
+        [100, "put", {"q": "queue"}], [101, "popped", {"worker": "worker"}]]
+
+
+def test_upgrade_in_place_same_history(ql, r):
+    """A job stored in the list layout runs through its life with the same
+    history, at every step, as one stored in the new layout."""
+    assert life(ql, r, "old", True) == life(ql, r, "new", False)
+    assert r.hexists("ql:j:old", "history") == 0
+    assert r.lrange("ql:j:old-history", 0, -1) == r.lrange("ql:j:new-history", 0, -1)
+
+
+def test_requeue_appends_after_the_put(ql, r):
+    """A re-put of a waiting job moves the first entry into the list first."""
+    ql.put(now=1)
+    ql.requeue(now=2, queue="other")
+    assert r.hexists("ql:j:jid", "history") == 0
+    assert [h["when"] for h in ql.get()["history"]] == [1, 2]
+    assert ql.get()["history"][1]["q"] == "other"
+
+
+def test_list_and_field_together(ql, r):
+    """A field entry beside a list (a hash put over a leftover list) reads
+    after the list, and the next append keeps that order."""
+    r.rpush("ql:j:jid-history", json.dumps([0, "lost"]))
+    ql.put(now=5)
+    assert [h["what"] for h in ql.get()["history"]] == ["lost", "put"]
+    ql.pop(now=6)
+    assert [h["what"] for h in ql.get()["history"]] == ["lost", "put", "popped"]
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3])
+def test_history_limit_both_layouts(ql, r, limit):
+    """max-job-history keeps the same entries in either layout."""
+    ql.config("max-job-history", limit)
+    assert life(ql, r, "old", True) == life(ql, r, "new", False)
+
+
+def test_delete_leaves_no_field_or_list(ql, r):
+    """cancel of a waiting job removes its hash (and with it the entry)."""
+    ql.put()
+    ql("cancel", 0, "jid")
+    assert r.keys("ql:j:*") == []
