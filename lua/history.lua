@@ -27,14 +27,17 @@ end
 -- §3.4: jobs written by old qless keep their history as a JSON array in the
 -- hash field `history`, and a new job its put entry; either is moved to list
 -- entries before any append. `text` is the field when the caller read it.
-Hist.migrate = function(jid, text)
+-- With `defer`, a put entry is returned for the caller to push (with its own
+-- entry, in one RPUSH) instead of being pushed here.
+Hist.migrate = function(jid, text, defer)
   local key = Q.jkey(jid)
   local legacy = text or redis.call('hget', key, 'history')
-  if not legacy then return end
+  if not legacy then return nil end
   if Hist.is_entry(legacy) then
-    redis.call('rpush', Q.hkey(jid), legacy)
     redis.call('hdel', key, 'history')
-    return
+    if defer then return legacy end
+    redis.call('rpush', Q.hkey(jid), legacy)
+    return nil
   end
   local ok, entries = pcall(cjson.decode, legacy)
   if ok and type(entries) == 'table' then
@@ -58,6 +61,7 @@ Hist.migrate = function(jid, text)
     end
   end
   redis.call('hdel', key, 'history')
+  return nil
 end
 
 -- The stored text of one entry, cjson.encode({floor(t), what, extras}).
@@ -123,11 +127,19 @@ end
 -- with at most 2, no value of the limit changes anything (n = 1 acts on a
 -- list of 2 or more before the push; n >= 3 trims above n).
 Q.history = function(jid, t, what, extras, plain, text)
-  if plain ~= true then Hist.migrate(jid, plain or nil) end
   local key = Q.hkey(jid)
   if Q.memo_config == nil then
+    -- A put entry from the hash goes in with this one (same list as two
+    -- pushes: the rules below only look at the length after the push).
+    local held = nil
+    if plain ~= true then held = Hist.migrate(jid, plain or nil, true) end
     if text == nil then text = Hist.entry(t, what, extras) end
-    local len = redis.call('rpush', key, text)
+    local len
+    if held then
+      len = redis.call('rpush', key, held, text)
+    else
+      len = redis.call('rpush', key, text)
+    end
     if len <= 2 then return text end
     local n = math.floor(Q.config_number('max-job-history', 100))
     if n >= 3 and len > n then
@@ -145,6 +157,9 @@ Q.history = function(jid, t, what, extras, plain, text)
     return text
   end
   local n = math.floor(Q.config_number('max-job-history', 100))
+  -- The held put entry joins this push unless n = 1 or 2 acts before it.
+  local held = nil
+  if plain ~= true then held = Hist.migrate(jid, plain or nil, n <= 0 or n >= 3) end
   if n > 0 and n < 3 then
     local len = redis.call('llen', key)
     if n == 1 and len >= 2 then
@@ -154,7 +169,12 @@ Q.history = function(jid, t, what, extras, plain, text)
     end
   end
   if text == nil then text = Hist.entry(t, what, extras) end
-  local len = redis.call('rpush', key, text)
+  local len
+  if held then
+    len = redis.call('rpush', key, held, text)
+  else
+    len = redis.call('rpush', key, text)
+  end
   if n >= 3 and len > n then
     local first = redis.call('lindex', key, 0)
     redis.call('ltrim', key, 1 - n, -1)
