@@ -140,24 +140,31 @@ Q.put = function(now, p)
     Q.unfail_one(jid, old[5], queue)
   end
 
-  local tags_text = next(tags) == nil and '{}' or cjson.encode(tags)
   -- A new job's fields go in the order the commands after it look them up
-  -- most: Redis scans a small hash front to back for each field.
-  redis.call('hset', key,
+  -- most: Redis scans a small hash front to back for each field. Fields
+  -- that readers default alike when absent are left out of a new job (the
+  -- key names the jid; priority 0), which saves their bytes per job.
+  local retries_text = Q.int_arg(retries)
+  local fields = {
     'state', delay > 0 and 'scheduled' or 'waiting',
     'worker', '',
     'time', Q.timestr(now),
     'queue', queue,
     'expires', '0',
-    'retries', Q.int_arg(retries),
-    'remaining', Q.int_arg(retries),
-    'priority', Q.int_arg(priority),
-    'jid', jid,
+    'retries', retries_text,
+    'remaining', retries_text,
     'klass', p.klass,
     'data', p.data,
-    'tags', tags_text,
-    -- A new job's put entry, else `tags` once more (its history is a list).
-    exists and 'tags' or 'history', exists and tags_text or put_entry)
+    'tags', next(tags) == nil and '{}' or cjson.encode(tags),
+  }
+  if exists then
+    -- An old priority field is replaced, whatever the new value.
+    fields[21], fields[22] = 'priority', Q.int_arg(priority)
+  else
+    fields[21], fields[22] = 'history', put_entry
+    if priority ~= 0 then fields[23], fields[24] = 'priority', Q.int_arg(priority) end
+  end
+  redis.call('hset', key, unpack(fields))
 
   for _, d in ipairs(p.depends) do
     Q.link(jid, d, live[d])

@@ -1,5 +1,6 @@
-"""§2 job hash fields: a new job's `put` entry waits in its hash field
-`history`; jobs stored as a history list (the layout before) keep working."""
+"""§2 job hash fields: a new job stores no `jid` field and no priority 0,
+and its `put` entry waits in its hash field `history`; jobs stored the way
+before (fields written, history in a list) keep working."""
 import json
 
 import pytest
@@ -82,3 +83,25 @@ def test_delete_leaves_no_field_or_list(ql, r):
     ql.put()
     ql("cancel", 0, "jid")
     assert r.keys("ql:j:*") == []
+
+
+def test_new_job_omits_jid_and_zero_priority(ql, r):
+    """The key names the jid and priority 0 is the absent default."""
+    ql.put("a")
+    ql.put("b", priority=3)
+    assert r.hmget("ql:j:a", "jid", "priority") == [None, None]
+    assert r.hmget("ql:j:b", "jid", "priority") == [None, "3"]
+    assert ql.get("a")["jid"] == "a" and ql.get("a")["priority"] == 0
+    assert ql.get("b")["priority"] == 3
+
+
+def test_old_fields_kept_and_replaced(ql, r):
+    """A job with the old fields reads alike; a re-put at priority 0
+    replaces a stored priority."""
+    ql.put("a", priority=3)
+    r.hset("ql:j:a", mapping={"jid": "a", "priority": "3"})
+    assert ql.get("a")["jid"] == "a"
+    ql.requeue("a", priority=0)
+    assert r.hget("ql:j:a", "priority") == "0"
+    assert ql.get("a")["priority"] == 0
+    assert ql.pop()[0]["priority"] == 0
