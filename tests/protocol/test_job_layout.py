@@ -105,3 +105,18 @@ def test_old_fields_kept_and_replaced(ql, r):
     assert r.hget("ql:j:a", "priority") == "0"
     assert ql.get("a")["priority"] == 0
     assert ql.pop()[0]["priority"] == 0
+
+
+@pytest.mark.parametrize("old_text", [False, True])
+def test_time_field_reads_back_exactly(ql, r, old_text):
+    """`time` is written as %.17g (old qless wrote %.20f): either reads back
+    as the very same double, so the wait statistics are exact."""
+    put_at, pop_at = 86400 * 3 + 0.123456789, 86400 * 3 + 1.987654321
+    ql.put(now=put_at)
+    assert float(r.hget("ql:j:jid", "time")) == put_at
+    if old_text:
+        r.hset("ql:j:jid", "time", "%.20f" % put_at)
+    ql.pop(now=pop_at)
+    wait = ql.stats(now=pop_at, date=pop_at)["wait"]
+    # The reply writes numbers as cjson does, to 14 significant digits.
+    assert wait["count"] == 1 and wait["mean"] == float("%.14g" % (pop_at - put_at))
