@@ -7,7 +7,7 @@
 
 -- The last key made is kept: pop appends to and then reads each job's list.
 -- This module's own helpers; Q holds only what other modules use.
-local Hist = {migrate = nil, is_entry = nil, entries = nil, entry = nil, item_json = nil}
+local Hist = {migrate = nil, is_entry = nil, known = nil, entries = nil, entry = nil, item_json = nil}
 
 Q.hkey = function(jid)
   local c = Q.cache
@@ -121,11 +121,23 @@ end
 -- it (not read again).
 -- `text`, when given, is the entry already encoded; the encoded entry is
 -- returned (pop encodes its `popped` entry once for all the jobs it hands
--- out).
+-- out), then the list's entries when this push made the list (pop's reply
+-- shows them without reading the list back).
 -- When ql:config has not been read yet by the command, the entry is pushed
 -- first and the limit read only if the list then holds 3 entries or more:
 -- with at most 2, no value of the limit changes anything (n = 1 acts on a
 -- list of 2 or more before the push; n >= 3 trims above n).
+-- The list's entries when the push of `held` (if any) and `text` made it,
+-- which its length after the push tells; else nil.
+Hist.known = function(len, held, text)
+  if held then
+    if len == 2 then return {held, text} end
+  elseif len == 1 then
+    return {text}
+  end
+  return nil
+end
+
 Q.history = function(jid, t, what, extras, plain, text)
   local key = Q.hkey(jid)
   if Q.memo_config == nil then
@@ -140,7 +152,7 @@ Q.history = function(jid, t, what, extras, plain, text)
     else
       len = redis.call('rpush', key, text)
     end
-    if len <= 2 then return text end
+    if len <= 2 then return text, Hist.known(len, held, text) end
     local n = math.floor(Q.config_number('max-job-history', 100))
     if n >= 3 and len > n then
       local first = redis.call('lindex', key, 0)
@@ -179,8 +191,9 @@ Q.history = function(jid, t, what, extras, plain, text)
     local first = redis.call('lindex', key, 0)
     redis.call('ltrim', key, 1 - n, -1)
     redis.call('lpush', key, first)
+    return text
   end
-  return text
+  return text, Hist.known(len, held, text)
 end
 
 -- The stored entry texts, oldest first, without writing: a put entry in
@@ -235,9 +248,10 @@ end
 -- last index. `memo` maps entry texts to their item JSON and counts them in
 -- memo[1] (Q.view_memo): the jobs of one pop, and of one pipelined batch,
 -- mostly share identical entries (same `put` and `popped` second), so each
--- distinct short entry is decoded and encoded once.
-Q.history_parts = function(buf, k, jid, plain, memo)
-  local entries = Hist.entries(jid, plain)
+-- distinct short entry is decoded and encoded once. `known`: the entries,
+-- when the caller has them (not read again).
+Q.history_parts = function(buf, k, jid, plain, memo, known)
+  local entries = known or Hist.entries(jid, plain)
   local first = k + 1
   buf[first] = '['
   k = first

@@ -145,7 +145,8 @@ end
 
 -- The object of §3.1 from f = HMGET of Q.view_fields. `expires` is the JSON
 -- of the expires number when the caller knows it (nil: from f[15]);
--- `deps` false says both dependency sets are known to be empty.
+-- `deps` false says both dependency sets are known to be empty; f.known,
+-- when set, is the job's history entries (Q.history's second result).
 -- Q.view_parts appends the pieces of the text to buf after index k and
 -- returns the new last index: a reply of several jobs is one table.concat.
 -- Around the per-job jid, data, history and dependency sets, the object is
@@ -189,7 +190,7 @@ Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
   buf[k + 3] = p.run1
   buf[k + 4] = View.memo_str(memo, f[7] or '')
   buf[k + 5] = p.run2
-  k = Q.history_parts(buf, k + 5, jid, f[11] or true, memo.h)
+  k = Q.history_parts(buf, k + 5, jid, f[11] or true, memo.h, f.known)
   buf[k + 1] = p.run3
   if deps ~= false then
     local key = Q.jkey(jid)

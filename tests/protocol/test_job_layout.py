@@ -67,8 +67,24 @@ def test_list_and_field_together(ql, r):
     r.rpush("ql:j:jid-history", json.dumps([0, "lost"]))
     ql.put(now=5)
     assert [h["what"] for h in ql.get()["history"]] == ["lost", "put"]
-    ql.pop(now=6)
+    popped = ql.pop(now=6)
     assert [h["what"] for h in ql.get()["history"]] == ["lost", "put", "popped"]
+    # pop's reply reads the list back when its push did not make it.
+    assert popped[0]["history"] == ql.get()["history"]
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 100])
+@pytest.mark.parametrize("count", [1, 3])
+def test_pop_reply_history_is_stored_history(ql, r, limit, count):
+    """The history pop replies with (without reading the list back when its
+    push made it) is the stored one, for every limit, in both layouts."""
+    ql.config("max-job-history", limit)
+    for i in range(3):
+        ql.put("j%d" % i, now=1)
+    to_list_layout(r, "j1")
+    r.hset("ql:j:j2", "history", json.dumps([{"q": "queue", "put": 1}]))
+    popped = ql.pop(now=2, count=count)
+    assert popped and all(job["history"] == ql.get(job["jid"])["history"] for job in popped)
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3])
