@@ -184,7 +184,7 @@ C.complete = function(now, args)
   -- whether any option is stored (the history limit and the purge read them).
   local scheduled = Q.qkey(queue, 'scheduled')
   local has_dependents, has_scheduled = Q.exists_and_tracked(key .. '-dependents', scheduled, true)
-  Q.history(jid, now, 'done', nil, not f[6], Q.history_text(now, 'done'))
+  Q.history(jid, now, 'done', nil, f[6] or true, Q.history_text(now, 'done'))
   redis.call('zrem', Q.qkey(queue, 'work'), jid)
   redis.call('zrem', Q.qkey(queue, 'locks'), jid)
   if has_scheduled then redis.call('zrem', scheduled, jid) end

@@ -1,9 +1,13 @@
 -- Job history (§3.3): list ql:j:<jid>-history of JSON arrays
--- [floor(when), what, extras?], oldest first.
+-- [floor(when), what, extras?], oldest first. A new job's one `put` entry
+-- waits in its hash field `history` instead (one key less per waiting job,
+-- about 180 bytes); the first append moves it into the list. The field
+-- tells its two layouts apart by its second character: this one is an
+-- entry `[<when>,...`, old qless's an array of objects `[{...`.
 
 -- The last key made is kept: pop appends to and then reads each job's list.
 -- This module's own helpers; Q holds only what other modules use.
-local Hist = {migrate = nil, entry = nil, item_json = nil}
+local Hist = {migrate = nil, is_entry = nil, known = nil, entries = nil, entry = nil, item_json = nil}
 
 Q.hkey = function(jid)
   local c = Q.cache
@@ -13,12 +17,28 @@ Q.hkey = function(jid)
   return c.hkey_text
 end
 
+-- Whether the hash field `history` holds one entry of this protocol (the
+-- waiting put's) rather than old qless's array of objects.
+Hist.is_entry = function(text)
+  local b = string.byte(text, 2)
+  return b ~= nil and ((b >= 48 and b <= 57) or b == 45)
+end
+
 -- §3.4: jobs written by old qless keep their history as a JSON array in the
--- hash field `history`; convert it to list entries before any read/append.
-Hist.migrate = function(jid)
+-- hash field `history`, and a new job its put entry; either is moved to list
+-- entries before any append. `text` is the field when the caller read it.
+-- With `defer`, a put entry is returned for the caller to push (with its own
+-- entry, in one RPUSH) instead of being pushed here.
+Hist.migrate = function(jid, text, defer)
   local key = Q.jkey(jid)
-  local legacy = redis.call('hget', key, 'history')
-  if not legacy then return end
+  local legacy = text or redis.call('hget', key, 'history')
+  if not legacy then return nil end
+  if Hist.is_entry(legacy) then
+    redis.call('hdel', key, 'history')
+    if defer then return legacy end
+    redis.call('rpush', Q.hkey(jid), legacy)
+    return nil
+  end
   local ok, entries = pcall(cjson.decode, legacy)
   if ok and type(entries) == 'table' then
     local hkey = Q.hkey(jid)
@@ -41,6 +61,7 @@ Hist.migrate = function(jid)
     end
   end
   redis.call('hdel', key, 'history')
+  return nil
 end
 
 -- The stored text of one entry, cjson.encode({floor(t), what, extras}).
@@ -95,22 +116,43 @@ end
 -- entries (for n >= 3), so for n >= 3 the entry is pushed first and the
 -- list trimmed only when the push made it longer than n (same result, one
 -- call in the common case); n = 1 and n = 2 follow the literal rule.
--- `plain` = true: the caller read the hash and it has no legacy `history`
--- field, so the migration check is skipped.
+-- `plain` = true: the caller read the hash and it has no `history` field,
+-- so the migration check is skipped; a string: the field as the caller read
+-- it (not read again).
 -- `text`, when given, is the entry already encoded; the encoded entry is
 -- returned (pop encodes its `popped` entry once for all the jobs it hands
--- out).
+-- out), then the list's entries when this push made the list (pop's reply
+-- shows them without reading the list back).
 -- When ql:config has not been read yet by the command, the entry is pushed
 -- first and the limit read only if the list then holds 3 entries or more:
 -- with at most 2, no value of the limit changes anything (n = 1 acts on a
 -- list of 2 or more before the push; n >= 3 trims above n).
+-- The list's entries when the push of `held` (if any) and `text` made it,
+-- which its length after the push tells; else nil.
+Hist.known = function(len, held, text)
+  if held then
+    if len == 2 then return {held, text} end
+  elseif len == 1 then
+    return {text}
+  end
+  return nil
+end
+
 Q.history = function(jid, t, what, extras, plain, text)
-  if not plain then Hist.migrate(jid) end
   local key = Q.hkey(jid)
   if Q.memo_config == nil then
+    -- A put entry from the hash goes in with this one (same list as two
+    -- pushes: the rules below only look at the length after the push).
+    local held = nil
+    if plain ~= true then held = Hist.migrate(jid, plain or nil, true) end
     if text == nil then text = Hist.entry(t, what, extras) end
-    local len = redis.call('rpush', key, text)
-    if len <= 2 then return text end
+    local len
+    if held then
+      len = redis.call('rpush', key, held, text)
+    else
+      len = redis.call('rpush', key, text)
+    end
+    if len <= 2 then return text, Hist.known(len, held, text) end
     local n = math.floor(Q.config_number('max-job-history', 100))
     if n >= 3 and len > n then
       local first = redis.call('lindex', key, 0)
@@ -127,6 +169,9 @@ Q.history = function(jid, t, what, extras, plain, text)
     return text
   end
   local n = math.floor(Q.config_number('max-job-history', 100))
+  -- The held put entry joins this push unless n = 1 or 2 acts before it.
+  local held = nil
+  if plain ~= true then held = Hist.migrate(jid, plain or nil, n <= 0 or n >= 3) end
   if n > 0 and n < 3 then
     local len = redis.call('llen', key)
     if n == 1 and len >= 2 then
@@ -136,21 +181,43 @@ Q.history = function(jid, t, what, extras, plain, text)
     end
   end
   if text == nil then text = Hist.entry(t, what, extras) end
-  local len = redis.call('rpush', key, text)
+  local len
+  if held then
+    len = redis.call('rpush', key, held, text)
+  else
+    len = redis.call('rpush', key, text)
+  end
   if n >= 3 and len > n then
     local first = redis.call('lindex', key, 0)
     redis.call('ltrim', key, 1 - n, -1)
     redis.call('lpush', key, first)
+    return text
   end
-  return text
+  return text, Hist.known(len, held, text)
+end
+
+-- The stored entry texts, oldest first, without writing: a put entry in
+-- the hash comes after the list (where the first append moves it); old
+-- qless's field is migrated first. `plain` as for Q.history.
+Hist.entries = function(jid, plain)
+  local legacy = nil
+  if plain ~= true then
+    legacy = plain or redis.call('hget', Q.jkey(jid), 'history')
+    if legacy and not Hist.is_entry(legacy) then
+      Hist.migrate(jid, legacy)
+      legacy = nil
+    end
+  end
+  local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
+  if legacy then entries[#entries + 1] = legacy end
+  return entries
 end
 
 -- Rendered history: list of objects, extras plus `when` and `what`.
 -- `plain` as for Q.history.
 Q.history_render = function(jid, plain)
-  if not plain then Hist.migrate(jid) end
   local out = {}
-  for i, text in ipairs(redis.call('lrange', Q.hkey(jid), 0, -1)) do
+  for i, text in ipairs(Hist.entries(jid, plain)) do
     local ok, e = pcall(cjson.decode, text)
     if ok and type(e) == 'table' then
       local item = type(e[3]) == 'table' and e[3] or {}
@@ -181,10 +248,10 @@ end
 -- last index. `memo` maps entry texts to their item JSON and counts them in
 -- memo[1] (Q.view_memo): the jobs of one pop, and of one pipelined batch,
 -- mostly share identical entries (same `put` and `popped` second), so each
--- distinct short entry is decoded and encoded once.
-Q.history_parts = function(buf, k, jid, plain, memo)
-  if not plain then Hist.migrate(jid) end
-  local entries = redis.call('lrange', Q.hkey(jid), 0, -1)
+-- distinct short entry is decoded and encoded once. `known`: the entries,
+-- when the caller has them (not read again).
+Q.history_parts = function(buf, k, jid, plain, memo, known)
+  local entries = known or Hist.entries(jid, plain)
   local first = k + 1
   buf[first] = '['
   k = first

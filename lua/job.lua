@@ -52,7 +52,7 @@ Q.job_view = function(jid)
     remaining = math.floor(tonumber(f[9]) or 0),
     data = f[10] or '',
     tags = Q.decode_or(f[11], {}),
-    history = Q.history_render(jid, not f[14]),
+    history = Q.history_render(jid, f[14] or true),
     failure = Q.decode_or(f[12], {}),
     spawned_from_jid = f[13] or false,
     dependents = redis.call('smembers', deps .. '-dependents'),
@@ -145,7 +145,8 @@ end
 
 -- The object of §3.1 from f = HMGET of Q.view_fields. `expires` is the JSON
 -- of the expires number when the caller knows it (nil: from f[15]);
--- `deps` false says both dependency sets are known to be empty.
+-- `deps` false says both dependency sets are known to be empty; f.known,
+-- when set, is the job's history entries (Q.history's second result).
 -- Q.view_parts appends the pieces of the text to buf after index k and
 -- returns the new last index: a reply of several jobs is one table.concat.
 -- Around the per-job jid, data, history and dependency sets, the object is
@@ -189,7 +190,7 @@ Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
   buf[k + 3] = p.run1
   buf[k + 4] = View.memo_str(memo, f[7] or '')
   buf[k + 5] = p.run2
-  k = Q.history_parts(buf, k + 5, jid, not f[11], memo.h)
+  k = Q.history_parts(buf, k + 5, jid, f[11] or true, memo.h, f.known)
   buf[k + 1] = p.run3
   if deps ~= false then
     local key = Q.jkey(jid)

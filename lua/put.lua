@@ -108,7 +108,9 @@ Q.put = function(now, p)
   end
 
   Q.log_event(Q.msg_put(jid, queue))
-  Q.history(jid, now, 'put', nil, not old[8], Q.history_text(now, 'put', 'q', queue))
+  -- A new job keeps its put entry in its hash (history.lua).
+  local put_entry = Q.history_text(now, 'put', 'q', queue)
+  if exists then Q.history(jid, now, 'put', nil, old[8] or true, put_entry) end
 
   if old_queue then
     -- The set the job just went to keeps it.
@@ -139,20 +141,30 @@ Q.put = function(now, p)
   end
 
   -- A new job's fields go in the order the commands after it look them up
-  -- most: Redis scans a small hash front to back for each field.
-  redis.call('hset', key,
+  -- most: Redis scans a small hash front to back for each field. Fields
+  -- that readers default alike when absent are left out of a new job (the
+  -- key names the jid; priority 0), which saves their bytes per job.
+  local retries_text = Q.int_arg(retries)
+  local fields = {
     'state', delay > 0 and 'scheduled' or 'waiting',
     'worker', '',
     'time', Q.timestr(now),
     'queue', queue,
     'expires', '0',
-    'retries', Q.int_arg(retries),
-    'remaining', Q.int_arg(retries),
-    'priority', Q.int_arg(priority),
-    'jid', jid,
+    'retries', retries_text,
+    'remaining', retries_text,
     'klass', p.klass,
     'data', p.data,
-    'tags', next(tags) == nil and '{}' or cjson.encode(tags))
+    'tags', next(tags) == nil and '{}' or cjson.encode(tags),
+  }
+  if exists then
+    -- An old priority field is replaced, whatever the new value.
+    fields[21], fields[22] = 'priority', Q.int_arg(priority)
+  else
+    fields[21], fields[22] = 'history', put_entry
+    if priority ~= 0 then fields[23], fields[24] = 'priority', Q.int_arg(priority) end
+  end
+  redis.call('hset', key, unpack(fields))
 
   for _, d in ipairs(p.depends) do
     Q.link(jid, d, live[d])

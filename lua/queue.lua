@@ -58,7 +58,7 @@ end
 Que.hand_out = function(queue, jid, worker, now, expires)
   local key = Q.jkey(jid)
   local f = redis.call('hmget', key, 'time', 'history')
-  Q.history(jid, now, 'popped', {worker = worker}, not f[2])
+  Q.history(jid, now, 'popped', {worker = worker}, f[2] or true)
   local last = tonumber(f[1]) or now
   Q.stat(queue, 'wait', now, now - last)
   redis.call('zadd', Q.wkey(worker), expires, jid)
@@ -156,12 +156,15 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
     if state then
       m = m + 1
       jids[m] = jid
-      popped = Q.history(jid, now, 'popped', nil, not f[11], popped or Q.history_text(now, 'popped', 'worker', worker))
+      local known
+      popped, known = Q.history(jid, now, 'popped', nil, f[11] or true, popped or Q.history_text(now, 'popped', 'worker', worker))
       waits[m] = now - (Q.time_number(f[12]) or now)
       redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', state)
       -- As an HMGET of Q.view_fields would read it now (a legacy history
       -- field is gone after the migration; expires is passed on as JSON).
       f[11], f[13], f[14] = false, state, worker
+      -- The history when the push made the list (no LRANGE for the reply).
+      f.known = known
       rows[m] = f
       if from then
         moved = moved or {}

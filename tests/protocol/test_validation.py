@@ -89,6 +89,14 @@ def test_jid_colliding_with_key_suffix(ql, r, suffix):
     ql.put("j6")
 
 
+@pytest.mark.parametrize("klass", [b"a\x00b", b"\x7f", "caf\u00e9".encode(), b"x" * 5000 + "\u00e9".encode()])
+def test_utf8_and_ascii_accepted(ql, klass):
+    """Valid text passes the UTF-8 check: ASCII with NUL and DEL bytes (the
+    ASCII screen covers 0-127), and multibyte text, short or long."""
+    ql("put", 0, "w", "q", "j", klass, "{}", 0)
+    assert ql.get("j")["klass"] == klass.decode()
+
+
 @pytest.mark.parametrize("slot", range(5))
 @pytest.mark.parametrize("text", [b"\xff", b"a\xc3", b"\xed\xa0\x80", b"\xc0\xaf"])
 def test_not_utf8(ql, r, held, slot, text):
