@@ -82,9 +82,9 @@ static long qless_php_strings(zval *array, const char **items)
 	}
 }
 
-/* Numbers in, likewise: SWIG's stock typemaps turn "soon" or null into 0,
+/* Numbers (and enums: a port's side) in, likewise: SWIG's stock typemaps turn "soon" or null into 0,
  * and a value C cannot hold into another value. */
-%typemap(in, phptype="int") int64_t, int, size_t {
+%typemap(in, phptype="int") int64_t, int, size_t, enum SWIGTYPE {
 	if (Z_TYPE($input) != IS_LONG) {
 		zend_type_error("$symname(): $1_name must be an int, %s given", zend_zval_type_name(&$input));
 		SWIG_fail;
