@@ -8,6 +8,7 @@
 #include "qless/qless.h"
 #include "cluster.h"
 #include "errors.h"
+#include "url.h"
 #include "util.h"
 
 static const char SCHEME[] = "redis+cluster://";
@@ -30,61 +31,6 @@ void qless__cluster_url_free(qless_cluster_url *u)
 	free(u->password);
 	free(u->ns);
 	memset(u, 0, sizeof *u);
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Percent-decoded copy of s[0..n); NULL with *bad set on a bad escape or
- * an embedded NUL, NULL alone on OOM. */
-static char *decode(const char *s, size_t n, int *bad)
-{
-	char *d = malloc(n + 1);
-	size_t i, j = 0;
-	if (d == NULL)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		int h, l;
-		if (s[i] != '%') {
-			d[j++] = s[i];
-			continue;
-		}
-		if (i + 2 >= n || (h = hexval(s[i + 1])) < 0 || (l = hexval(s[i + 2])) < 0 ||
-		    (h == 0 && l == 0)) {
-			free(d);
-			*bad = 1;
-			return NULL;
-		}
-		d[j++] = (char)(h * 16 + l);
-		i += 2;
-	}
-	d[j] = '\0';
-	return d;
-}
-
-static int number(const char *s, size_t n, long max, int *out)
-{
-	long v = 0;
-	size_t i;
-	if (n == 0 || n > 9)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	if (v > max)
-		return -1;
-	*out = (int)v;
-	return 0;
 }
 
 /* The error names the URL without its credentials: the scheme and what
@@ -114,7 +60,7 @@ static int add_seed(qless_cluster_url *u, const char *url, const char *s, size_t
 		return bad(url, "empty node in the node list");
 	if (colon == NULL || colon == s)
 		return bad(url, "each node must be host:port");
-	if (number(colon + 1, (size_t)(s + n - colon - 1), 65535, &port) != 0 || port == 0)
+	if (qless__url_parse_uint(colon + 1, (size_t)(s + n - colon - 1), 65535, &port) != 0 || port == 0)
 		return bad(url, "bad port");
 	hosts = realloc(u->hosts, (u->nseeds + 1) * sizeof *hosts);
 	if (hosts == NULL)
@@ -135,11 +81,11 @@ static int userinfo(qless_cluster_url *u, const char *url, const char *s, size_t
 	const char *colon = memchr(s, ':', n);
 	int oops = 0;
 	if (colon == NULL) { /* a bare userinfo is the password */
-		u->password = decode(s, n, &oops);
+		u->password = qless__url_pct_decode(s, n, &oops);
 	} else {
-		if (colon > s && (u->user = decode(s, (size_t)(colon - s), &oops)) == NULL)
+		if (colon > s && (u->user = qless__url_pct_decode(s, (size_t)(colon - s), &oops)) == NULL)
 			return oops ? bad(url, "bad percent escape in the user") : qless__err_nomem("qless_client_new");
-		u->password = decode(colon + 1, (size_t)(s + n - colon - 1), &oops);
+		u->password = qless__url_pct_decode(colon + 1, (size_t)(s + n - colon - 1), &oops);
 	}
 	if (u->password == NULL)
 		return oops ? bad(url, "bad percent escape in the password") : qless__err_nomem("qless_client_new");
@@ -155,18 +101,18 @@ static int param(qless_cluster_url *u, const char *url, const char *k, size_t kn
 	int oops = 0;
 	if (kn == 9 && memcmp(k, "namespace", 9) == 0) {
 		free(u->ns);
-		if ((u->ns = decode(v, vn, &oops)) == NULL)
+		if ((u->ns = qless__url_pct_decode(v, vn, &oops)) == NULL)
 			return oops ? bad(url, "bad percent escape in the namespace") : qless__err_nomem("qless_client_new");
 		if (u->ns[0] == '\0')
 			return bad(url, "namespace is empty");
 		return QLESS_OK;
 	}
 	if (kn == 13 && memcmp(k, "wait_replicas", 13) == 0)
-		return number(v, vn, 1000, &u->wait_replicas) == 0
+		return qless__url_parse_uint(v, vn, 1000, &u->wait_replicas) == 0
 		               ? QLESS_OK
 		               : bad(url, "wait_replicas must be a non-negative integer (replicas to wait for)");
 	if (kn == 15 && memcmp(k, "wait_timeout_ms", 15) == 0)
-		return number(v, vn, 100000000, &u->wait_timeout_ms) == 0 && u->wait_timeout_ms > 0
+		return qless__url_parse_uint(v, vn, 100000000, &u->wait_timeout_ms) == 0 && u->wait_timeout_ms > 0
 		               ? QLESS_OK
 		               : bad(url, "wait_timeout_ms must be a positive integer (milliseconds)");
 	return bad(url, "unknown query parameter (expected namespace, wait_replicas, wait_timeout_ms)");

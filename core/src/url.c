@@ -21,9 +21,7 @@ static int hexval(char c)
 	return -1;
 }
 
-/* Percent-decodes s[0..n) into a new string; NULL on a bad escape (sets
- * *bad) or OOM. */
-static char *pct_decode(const char *s, size_t n, int *bad)
+char *qless__url_pct_decode(const char *s, size_t n, int *bad)
 {
 	char *d = malloc(n + 1);
 	size_t i, j = 0;
@@ -52,7 +50,7 @@ static char *pct_decode(const char *s, size_t n, int *bad)
 	return d;
 }
 
-static int parse_uint(const char *s, size_t n, long max, int *out)
+int qless__url_parse_uint(const char *s, size_t n, long max, int *out)
 {
 	long v = 0;
 	size_t i;
@@ -184,7 +182,7 @@ static int set_text(char **dst, const char *v, size_t n)
 {
 	int bad = 0;
 	free(*dst);
-	*dst = pct_decode(v, n, &bad);
+	*dst = qless__url_pct_decode(v, n, &bad);
 	return *dst != NULL ? 0 : bad ? 1 : -1;
 }
 
@@ -200,17 +198,17 @@ static int apply_param(const char *url, const char *k, size_t kn, const char *v,
 	char **text = NULL;
 	int rc, r;
 	if (key_is(k, kn, "db")) {
-		if (!has_v || parse_uint(v, vn, 1000000, &u->db) != 0)
+		if (!has_v || qless__url_parse_uint(v, vn, 1000000, &u->db) != 0)
 			BAD("db must be a non-negative integer");
 		return QLESS_OK;
 	}
 	if (key_is(k, kn, "wait_replicas")) {
-		if (!has_v || parse_uint(v, vn, 1000, &u->wait_replicas) != 0)
+		if (!has_v || qless__url_parse_uint(v, vn, 1000, &u->wait_replicas) != 0)
 			BAD("wait_replicas must be a non-negative integer (replicas to wait for)");
 		return QLESS_OK;
 	}
 	if (key_is(k, kn, "wait_timeout_ms")) {
-		if (!has_v || parse_uint(v, vn, 100000000, &u->wait_timeout_ms) != 0 || u->wait_timeout_ms == 0)
+		if (!has_v || qless__url_parse_uint(v, vn, 100000000, &u->wait_timeout_ms) != 0 || u->wait_timeout_ms == 0)
 			BAD("wait_timeout_ms must be a positive integer (milliseconds)");
 		return QLESS_OK;
 	}
@@ -289,7 +287,7 @@ static int parse_unix(const char *url, const char *p, qless_url *u)
 	size_t plen = q ? (size_t)(q - p) : strlen(p);
 	if (plen == 0 || p[0] != '/')
 		BAD("the socket path must be absolute");
-	u->path = pct_decode(p, plen, &bad);
+	u->path = qless__url_pct_decode(p, plen, &bad);
 	if (u->path == NULL) {
 		if (bad)
 			BAD("bad percent escape in the path");
@@ -340,17 +338,17 @@ int qless__url_parse(const char *url, qless_url *u)
 		const char *colon = memchr(p, ':', (size_t)(at - p));
 		if (colon != NULL) {
 			if (colon > p) {
-				u->user = pct_decode(p, (size_t)(colon - p), &bad);
+				u->user = qless__url_pct_decode(p, (size_t)(colon - p), &bad);
 				if (u->user == NULL) {
 					if (bad)
 						BAD("bad percent escape in the user");
 					OOM();
 				}
 			}
-			u->password = pct_decode(colon + 1, (size_t)(at - colon - 1), &bad);
+			u->password = qless__url_pct_decode(colon + 1, (size_t)(at - colon - 1), &bad);
 		} else {
 			/* redis://secret@host: a bare userinfo is the password */
-			u->password = pct_decode(p, (size_t)(at - p), &bad);
+			u->password = qless__url_pct_decode(p, (size_t)(at - p), &bad);
 		}
 		if (u->password == NULL) {
 			if (bad)
@@ -385,13 +383,13 @@ int qless__url_parse(const char *url, qless_url *u)
 	if (u->host == NULL)
 		OOM();
 	if (hostend < slash) { /* ':' port */
-		if (parse_uint(hostend + 1, (size_t)(slash - hostend - 1), 65535, &u->port) != 0 || u->port == 0)
+		if (qless__url_parse_uint(hostend + 1, (size_t)(slash - hostend - 1), 65535, &u->port) != 0 || u->port == 0)
 			BAD("bad port");
 	}
 	if (*slash == '/') {
 		const char *d = slash + 1;
 		size_t dlen = (size_t)(end - d);
-		if (dlen > 0 && parse_uint(d, dlen, 1000000, &u->db) != 0)
+		if (dlen > 0 && qless__url_parse_uint(d, dlen, 1000000, &u->db) != 0)
 			BAD("db must be a non-negative integer");
 	}
 	if (query != NULL && (rc = parse_query(url, query + 1, u)) != QLESS_OK)
