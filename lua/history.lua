@@ -7,7 +7,8 @@
 
 -- The last key made is kept: pop appends to and then reads each job's list.
 -- This module's own helpers; Q holds only what other modules use.
-local Hist = {migrate = nil, is_entry = nil, known = nil, entries = nil, entry = nil, item_json = nil}
+local Hist = {migrate = nil, is_entry = nil, known = nil, entries = nil, entry = nil, item_json = nil,
+  push = nil, keep_first_and_last = nil}
 
 Q.hkey = function(jid)
   local c = Q.cache
@@ -138,6 +139,19 @@ Hist.known = function(len, held, text)
   return nil
 end
 
+-- Appends text (after the held put entry, if any) in one RPUSH; the length.
+Hist.push = function(key, held, text)
+  if held then return redis.call('rpush', key, held, text) end
+  return redis.call('rpush', key, text)
+end
+
+-- Over n entries: the first (the put) and the newest n - 1 stay.
+Hist.keep_first_and_last = function(key, n)
+  local first = redis.call('lindex', key, 0)
+  redis.call('ltrim', key, 1 - n, -1)
+  redis.call('lpush', key, first)
+end
+
 Q.history = function(jid, t, what, extras, plain, text)
   local key = Q.hkey(jid)
   if Q.memo_config == nil then
@@ -146,18 +160,11 @@ Q.history = function(jid, t, what, extras, plain, text)
     local held = nil
     if plain ~= true then held = Hist.migrate(jid, plain or nil, true) end
     if text == nil then text = Hist.entry(t, what, extras) end
-    local len
-    if held then
-      len = redis.call('rpush', key, held, text)
-    else
-      len = redis.call('rpush', key, text)
-    end
+    local len = Hist.push(key, held, text)
     if len <= 2 then return text, Hist.known(len, held, text) end
     local n = math.floor(Q.config_number('max-job-history', 100))
     if n >= 3 and len > n then
-      local first = redis.call('lindex', key, 0)
-      redis.call('ltrim', key, 1 - n, -1)
-      redis.call('lpush', key, first)
+      Hist.keep_first_and_last(key, n)
     elseif n == 1 then
       -- The literal rule runs before the push: take the entry back out.
       redis.call('rpop', key)
@@ -181,16 +188,9 @@ Q.history = function(jid, t, what, extras, plain, text)
     end
   end
   if text == nil then text = Hist.entry(t, what, extras) end
-  local len
-  if held then
-    len = redis.call('rpush', key, held, text)
-  else
-    len = redis.call('rpush', key, text)
-  end
+  local len = Hist.push(key, held, text)
   if n >= 3 and len > n then
-    local first = redis.call('lindex', key, 0)
-    redis.call('ltrim', key, 1 - n, -1)
-    redis.call('lpush', key, first)
+    Hist.keep_first_and_last(key, n)
     return text
   end
   return text, Hist.known(len, held, text)
