@@ -215,16 +215,6 @@ int qless_client_new(qless_client **out, const char *url, const qless_client_opt
 	return QLESS_OK;
 }
 
-static char *dup_or_null(const char *s, int *oom)
-{
-	char *d;
-	if (s == NULL)
-		return NULL;
-	if ((d = qless__strdup(s)) == NULL)
-		*oom = 1;
-	return d;
-}
-
 int qless__client_clone(const qless_client *src, qless_client **out)
 {
 	static const char F[] = "qless_client_clone";
@@ -239,9 +229,9 @@ int qless__client_clone(const qless_client *src, qless_client **out)
 	qless__handle_add(1);
 	if (qless__url_copy(&c->url, &src->url) != QLESS_OK)
 		oom = 1;
-	c->worker_name = dup_or_null(src->worker_name, &oom);
-	c->ns = dup_or_null(src->ns, &oom);
-	c->prefix = src->ns != NULL ? dup_or_null(src->prefix, &oom) : qless__no_prefix;
+	c->worker_name = qless__strdup_or_null(src->worker_name, &oom);
+	c->ns = qless__strdup_or_null(src->ns, &oom);
+	c->prefix = src->ns != NULL ? qless__strdup_or_null(src->prefix, &oom) : qless__no_prefix;
 	c->connect_timeout_ms = src->connect_timeout_ms;
 	c->command_timeout_ms = src->command_timeout_ms;
 	c->offset = src->offset;

@@ -82,28 +82,18 @@ void qless__url_free(qless_url *u)
 	memset(u, 0, sizeof *u);
 }
 
-static char *dup_or_null(const char *s, int *oom)
-{
-	char *d;
-	if (s == NULL)
-		return NULL;
-	if ((d = qless__strdup(s)) == NULL)
-		*oom = 1;
-	return d;
-}
-
 int qless__url_copy(qless_url *dst, const qless_url *src)
 {
 	int oom = 0;
 	*dst = *src;
-	dst->host = dup_or_null(src->host, &oom);
-	dst->path = dup_or_null(src->path, &oom);
-	dst->user = dup_or_null(src->user, &oom);
-	dst->password = dup_or_null(src->password, &oom);
-	dst->tls_ca = dup_or_null(src->tls_ca, &oom);
-	dst->tls_cert = dup_or_null(src->tls_cert, &oom);
-	dst->tls_key = dup_or_null(src->tls_key, &oom);
-	dst->namespace_name = dup_or_null(src->namespace_name, &oom);
+	dst->host = qless__strdup_or_null(src->host, &oom);
+	dst->path = qless__strdup_or_null(src->path, &oom);
+	dst->user = qless__strdup_or_null(src->user, &oom);
+	dst->password = qless__strdup_or_null(src->password, &oom);
+	dst->tls_ca = qless__strdup_or_null(src->tls_ca, &oom);
+	dst->tls_cert = qless__strdup_or_null(src->tls_cert, &oom);
+	dst->tls_key = qless__strdup_or_null(src->tls_key, &oom);
+	dst->namespace_name = qless__strdup_or_null(src->namespace_name, &oom);
 	if (oom) {
 		qless__url_free(dst);
 		return qless__err_nomem("qless_client_clone");

@@ -31,6 +31,16 @@ char *qless__strdup(const char *s)
 	return qless__strndup(s, strlen(s));
 }
 
+char *qless__strdup_or_null(const char *s, int *oom)
+{
+	char *d;
+	if (s == NULL)
+		return NULL;
+	if ((d = qless__strdup(s)) == NULL)
+		*oom = 1;
+	return d;
+}
+
 /* Deepest nesting of arrays and objects in JSON text (strings skipped). */
 static size_t json_depth(const char *p)
 {

@@ -9,6 +9,9 @@
 
 char *qless__strdup(const char *s);
 char *qless__strndup(const char *s, size_t n);
+/* A copy of s (the caller frees it), NULL for NULL; sets *oom when out of
+ * memory, so several copies can be made before one check. */
+char *qless__strdup_or_null(const char *s, int *oom);
 /* The deepest nesting of arrays and objects the protocol's JSON decoder
  * (Redis' cjson) accepts. */
 #define QLESS_JSON_MAX_DEPTH 1000
