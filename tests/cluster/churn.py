@@ -33,6 +33,9 @@ import uuid
 
 import redis
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from cluster_shards import primary_port  # noqa: E402
+
 STATE = os.environ.get("QLESS_CLUSTER_STATE")
 FIXTURE = os.environ.get("QLESS_CLUSTER_FIXTURE")
 CWORKER = os.environ.get("QLESS_CWORKER")
@@ -57,14 +60,9 @@ def owner(slot):
     """Port of the primary serving slot, asked of any live node."""
     for port in nodes():
         try:
-            for shard in conn(port).execute_command("CLUSTER", "SHARDS"):
-                shard = dict(zip(shard[::2], shard[1::2]))
-                ranges = shard["slots"]
-                if any(int(a) <= slot <= int(b) for a, b in zip(ranges[::2], ranges[1::2])):
-                    for node in shard["nodes"]:
-                        node = dict(zip(node[::2], node[1::2]))
-                        if node["role"] == "master" and node["health"] == "online":
-                            return int(node["port"])
+            primary = primary_port(conn(port), slot)
+            if primary is not None:
+                return primary
         except redis.RedisError:
             continue
     return None

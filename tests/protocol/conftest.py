@@ -20,12 +20,16 @@ Fixtures:
           while its block runs, as an ordered list of (channel, payload)
 """
 import os
+import sys
 import uuid
 
 import pytest
 import redis
 
 from helpers import Qless
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from cluster_shards import primary_port  # noqa: E402
 
 MODE = os.environ.get("QLESS_PROTOCOL_MODE", "script")
 NAMESPACE = os.environ.get("QLESS_PROTOCOL_NAMESPACE") or None
@@ -99,14 +103,9 @@ def _cluster_primary(state):
         port = int(f.readline().split()[0])
     c = redis.Redis(host="127.0.0.1", port=port, decode_responses=True)
     slot = c.execute_command("CLUSTER", "KEYSLOT", "{%s}" % NAMESPACE)
-    for shard in c.execute_command("CLUSTER", "SHARDS"):
-        shard = dict(zip(shard[::2], shard[1::2]))
-        ranges = shard["slots"]
-        if any(int(a) <= slot <= int(b) for a, b in zip(ranges[::2], ranges[1::2])):
-            for node in shard["nodes"]:
-                node = dict(zip(node[::2], node[1::2]))
-                if node["role"] == "master" and node["health"] == "online":
-                    return "127.0.0.1", int(node["port"])
+    primary = primary_port(c, slot)
+    if primary is not None:
+        return "127.0.0.1", primary
     pytest.fail("no primary serves namespace %s on the cluster" % NAMESPACE, pytrace=False)
 
 

@@ -20,11 +20,15 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
 
 import redis
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from cluster_shards import primary_port  # noqa: E402
 
 LANGS = ["c", "python", "ruby", "lua", "php"]
 SRC = os.environ.get("QLESS_SOURCE_DIR") or os.path.dirname(os.path.dirname(
@@ -330,16 +334,10 @@ def cluster_target(state, ns):
     for port in ports:
         try:
             c = redis.Redis(host="127.0.0.1", port=port, decode_responses=True)
-            slot = c.execute_command("CLUSTER", "KEYSLOT", "{%s}" % ns)
-            for shard in c.execute_command("CLUSTER", "SHARDS"):
-                shard = dict(zip(shard[::2], shard[1::2]))
-                ranges = shard["slots"]
-                if any(int(a) <= slot <= int(b) for a, b in zip(ranges[::2], ranges[1::2])):
-                    for node in shard["nodes"]:
-                        node = dict(zip(node[::2], node[1::2]))
-                        if node["role"] == "master" and node["health"] == "online":
-                            return (redis.Redis(host="127.0.0.1", port=int(node["port"]), decode_responses=True),
-                                    "%s/?namespace=%s" % (url, ns))
+            primary = primary_port(c, c.execute_command("CLUSTER", "KEYSLOT", "{%s}" % ns))
+            if primary is not None:
+                return (redis.Redis(host="127.0.0.1", port=primary, decode_responses=True),
+                        "%s/?namespace=%s" % (url, ns))
         except redis.RedisError:
             continue
     raise AssertionError("no primary of the cluster at %s serves namespace %s" % (url, ns))
