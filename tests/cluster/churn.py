@@ -35,6 +35,7 @@ import redis
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from cluster_shards import primary_port  # noqa: E402
+from noop_log import overlaps, read_log  # noqa: E402
 
 STATE = os.environ.get("QLESS_CLUSTER_STATE")
 FIXTURE = os.environ.get("QLESS_CLUSTER_FIXTURE")
@@ -127,32 +128,6 @@ def census(url, jids):
         jid, state = line.split()
         states[jid] = state
     return states
-
-
-def read_log(path):
-    entries = []
-    try:
-        with open(path) as f:
-            for line in f:
-                what, jid, when, _ = line.split()
-                entries.append((what, jid, float(when)))
-    except FileNotFoundError:
-        pass
-    return entries
-
-
-def overlapping(entries):
-    """Jids that ran twice at the same moment."""
-    by_jid, bad = {}, set()
-    for what, jid, when in entries:
-        by_jid.setdefault(jid, []).append((when, 0 if what == "end" else 1))
-    for jid, events in by_jid.items():
-        running = 0
-        for _, kind in sorted(events):
-            running += 1 if kind else -1
-            if running > 1:
-                bad.add(jid)
-    return bad
 
 
 def migrate_slot(slot, src, dst):
@@ -270,10 +245,10 @@ def main():
 
     entries = read_log(log)
     starts = {}
-    for what, jid, _ in entries:
+    for what, jid, _, _ in entries:
         if what == "start":
             starts[jid] = starts.get(jid, 0) + 1
-    twice = overlapping(entries)
+    twice = overlaps(entries)
     count = {k: sum(1 for s in states.values() if s == k) for k in ("complete", "failed", "missing")}
     stuck = {j: s for j, s in states.items() if s not in ("complete", "failed", "missing")}
     again = sum(1 for j in jids if starts.get(j, 0) > 1)

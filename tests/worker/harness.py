@@ -29,6 +29,7 @@ import redis
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from cluster_shards import primary_port  # noqa: E402
+from noop_log import overlaps, read_log  # noqa: E402,F401 (the suites import them from here)
 
 LANGS = ["c", "python", "ruby", "lua", "php"]
 SRC = os.environ.get("QLESS_SOURCE_DIR") or os.path.dirname(os.path.dirname(
@@ -283,36 +284,6 @@ def whats(job):
 
 def popped_by(job):
     return [h["worker"] for h in job["history"] if h["what"] == "popped"]
-
-
-def read_log(path):
-    """The Noop jobs' log: [(what, jid, time, pid)] in file order."""
-    entries = []
-    try:
-        with open(path) as f:
-            for line in f:
-                what, jid, when, pid = line.split()
-                entries.append((what, jid, float(when), int(pid)))
-    except FileNotFoundError:
-        pass
-    return entries
-
-
-def overlaps(entries):
-    """Jids that were running twice at the same moment (start..end intervals
-    of one jid overlapping), from the Noop log."""
-    by_jid = {}
-    for what, jid, when, _ in entries:
-        by_jid.setdefault(jid, []).append((when, 0 if what == "end" else 1))   # end before start at a tie
-    bad = []
-    for jid, events in by_jid.items():
-        running = 0
-        for _, kind in sorted(events):
-            running += 1 if kind else -1
-            if running > 1:
-                bad.append(jid)
-                break
-    return bad
 
 
 def max_concurrency(entries):
