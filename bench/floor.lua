@@ -1,3 +1,4 @@
+#!lua name=qless
 -- Bench only, never shipped: the Redis commands of one job's life cycle as
 -- libqless's script issues them for a plain job (no tags, no dependencies,
 -- nothing tracked, default config), with no logic around them: no argument
@@ -7,12 +8,13 @@
 -- history, statistics, events and the search index).
 --
 -- It takes the commands and replies of the anchor driver (put, pop,
--- complete, settle = complete + pop, config.get) and is a script (EVALSHA),
--- so it can be measured in the same driver process as the Functions library.
+-- complete, settle = complete + pop, config.get). It is a Functions library
+-- like the real one (a script would pay for defining its functions on every
+-- call); bench/profile.py --floor loads it under another name beside it.
 -- Lines marked `-- extra` are commands the script sends that the semantics
 -- could do without (reads that guard edge cases, the purge, the search
--- index, the put event, history kept in a list of its own): bench/ab.sh
--- --essential drops them, which gives the cost of the writes alone.
+-- index, the put event, history kept in a list of its own): profile.py
+-- drops them for its `essential` column, the cost of the writes alone.
 -- Jobs it writes are not readable by the real script: use an empty server.
 
 local P = 'ql:'
@@ -101,10 +103,9 @@ C.settle = function(now, a)
   return {result, fields, pop(now, queue, worker, count)}
 end
 
-local function entry(argv)
+redis.register_function('qless', function(keys, argv)
   local now = tonumber(argv[2])
   local args = {}
   for i = 3, #argv do args[i - 2] = argv[i] end
   return C[argv[1]](now, args)
-end
-return entry(ARGV)
+end)

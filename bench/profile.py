@@ -2,7 +2,8 @@
 """Where the protocol spends Redis CPU: per command, per part, per job in memory.
 
     /usr/bin/python3 bench/profile.py --socket SOCK --lib build/lua/qless-lib.lua \
-        [--n 5000] [--rounds 3] [--json FILE] [--no-parts]
+        [--n 5000] [--rounds 3] [--json FILE] [--no-parts] \
+        [--floor bench/floor.lua [--against LABEL=OTHER/qless-lib.lua ...]]
 
 Times are Redis's own CPU time (INFO cpu, used_cpu_sys + used_cpu_user, a
 delta around each measured loop) divided by the calls: CPU, not wall time,
@@ -70,11 +71,17 @@ def variant(lib, part):
 
 
 class Bench:
-    def __init__(self, r, lib):
+    """Calls go to FCALL `target`: the library's `qless`, or another
+    library's function loaded beside it (floor_library)."""
+    def __init__(self, r, lib, target='qless'):
         self.r = r
         self.lib = lib
         self.triv = r.script_load('return 1')
         self.seq = 0
+        self.target = target
+
+    def call(self, *args):
+        return self.r.execute_command('FCALL', self.target, 0, *args)
 
     def load(self, text):
         self.r.function_load(text, replace=True)
@@ -87,12 +94,12 @@ class Bench:
         return ['%08x%024x' % (self.seq, i) for i in range(n)]
 
     def fcalls(self, calls):
-        """Pipelines FCALL qless of each argument list, BATCH at a time."""
+        """Pipelines a call of each argument list, BATCH at a time."""
         for i in range(0, len(calls), BATCH):
             p = self.r.pipeline(transaction=False)
             now = self.now()
             for args in calls[i:i + BATCH]:
-                p.execute_command('FCALL', 'qless', 0, args[0], now, *args[1:])
+                p.execute_command('FCALL', self.target, 0, args[0], now, *args[1:])
             p.execute()
 
     def stats(self):
@@ -137,7 +144,7 @@ class Bench:
         self.fill(n)
         jids = []
         for _ in range(0, n, BATCH):
-            jobs = json.loads(self.r.fcall('qless', 0, 'pop', self.now(), 'q', 'w', BATCH))
+            jobs = json.loads(self.call('pop', self.now(), 'q', 'w', BATCH))
             jids += [j['jid'] for j in jobs]
         return jids
 
@@ -186,6 +193,21 @@ ROWS = [
     ('dispatch', 'config.get heartbeat (dispatch)'),
 ]
 PART_ROWS = ['put', 'pop1', 'pop50', 'complete']
+# The rows bench/floor.lua answers.
+FLOOR_ROWS = ['put', 'pop1', 'pop50', 'complete', 'settle', 'dispatch']
+
+
+def load_beside(r, text, name, essential=False):
+    """Loads another Functions library (bench/floor.lua, or another build of
+    the real one) as library and function `name`, beside the real `qless`;
+    `essential`: without the lines marked `-- extra`. Returns `name`."""
+    if essential:
+        text = '\n'.join(l for l in text.split('\n') if not l.rstrip().endswith('-- extra'))
+    text = text.replace('#!lua name=qless', '#!lua name=' + name, 1)
+    for form in ("redis.register_function('qless'", "function_name = 'qless'"):
+        text = text.replace(form, form.replace("'qless'", "'%s'" % name), 1)
+    r.function_load(text, replace=True)
+    return name
 
 
 def round_of(b, row, n, text=None):
@@ -258,6 +280,9 @@ def main():
     ap.add_argument('--json')
     ap.add_argument('--no-parts', action='store_true')
     ap.add_argument('--only', help='comma list of rows')
+    ap.add_argument('--floor', help='bench/floor.lua: measure the library beside it (rows %s)' % ','.join(FLOOR_ROWS))
+    ap.add_argument('--against', action='append', metavar='LABEL=LIB',
+                    help='with --floor: another build of the library, measured in the same rounds')
     a = ap.parse_args()
     r = redis.Redis(unix_socket_path=a.socket) if a.socket else redis.Redis.from_url(a.url)
     with open(a.lib) as f:
@@ -315,6 +340,43 @@ def main():
             print('| %s | %.2f | %s | %.2f | %.2f |' % (row, f, ' | '.join(cells), nd, f - nd))
             report['parts'].append({'row': row, 'full_usec': f, 'nested_usec': nd,
                                     'parts_usec': {p: statistics.median(deltas[p]) for p in names}})
+        print()
+
+    if a.floor:
+        with open(a.floor) as f:
+            floor = f.read()
+        sides = [('library', b)]
+        for k, spec in enumerate(a.against or []):
+            label, _, path = spec.partition('=')
+            with open(path) as f:
+                sides.append((label, Bench(r, lib, load_beside(r, f.read(), 'qless_against%d' % k))))
+        sides += [('floor', Bench(r, lib, load_beside(r, floor, 'qless_floor'))),
+                  ('essential', Bench(r, lib, load_beside(r, floor, 'qless_essential', True)))]
+        print('## The library against its floor (Redis CPU usec per call, median of %d alternating rounds)' % a.rounds)
+        print()
+        print('floor: %s, the same Redis commands with no logic; essential: the floor without the' % a.floor)
+        print('commands marked `-- extra` (the writes alone). logic = library - floor.')
+        print()
+        others = [name for name, _ in sides[1:-2]]
+        print('| command | library | ' + ''.join('%s | ' % o for o in others) +
+              'floor | essential | logic | logic share |')
+        print('|---|---:|' + '---:|' * (len(others) + 4))
+        report['floor'] = []
+        for row in FLOOR_ROWS:
+            if only and row not in only:
+                continue
+            got = {name: [] for name, _ in sides}
+            for k in range(a.rounds):
+                for name, side in (sides if k % 2 == 0 else sides[::-1]):
+                    got[name].append(round_of(side, row, n)[0])
+            m = {name: statistics.median(v) for name, v in got.items()}
+            logic = m['library'] - m['floor']
+            print('| %s | %.2f | %s%.2f | %.2f | %.2f | %.0f %% |' % (
+                row, m['library'], ''.join('%.2f | ' % m[o] for o in others), m['floor'], m['essential'],
+                logic, 100 * logic / m['library']))
+            report['floor'].append(dict(row=row, **m))
+        for name, side in sides[1:]:
+            r.function_delete(side.target)
         print()
 
     if not only or 'memory' in only:

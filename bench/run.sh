@@ -56,5 +56,5 @@ php="php -n -d extension='$(cd "$BUILD" && pwd)/bindings/php/qless.so'"
 profile_n=5000
 [ ${#quick[@]} -eq 0 ] || profile_n=1000
 /usr/bin/python3 bench/profile.py --socket "$sock" --lib "$BUILD/lua/qless-lib.lua" --n "$profile_n" \
-  --json "${json%.json}-profile.json"
+  --floor bench/floor.lua --json "${json%.json}-profile.json"
 echo "JSON: $json, ${json%.json}-profile.json"
