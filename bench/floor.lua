@@ -14,7 +14,8 @@
 -- Lines marked `-- extra` are commands the script sends that the semantics
 -- could do without (reads that guard edge cases, the purge, the search
 -- index, the put event, history kept in a list of its own): profile.py
--- drops them for its `essential` column, the cost of the writes alone.
+-- drops them for its `essential` column, the cost of the writes and of the
+-- reads that the replies and the lock check need.
 -- Jobs it writes are not readable by the real script: use an empty server.
 
 local P = 'ql:'
@@ -30,21 +31,22 @@ end
 local function put(now, a)
   local queue, jid, klass, data = a[2], a[3], a[4], a[5]
   local key = P .. 'j:' .. jid
-  redis.call('hmget', key, 'state', 'queue', 'worker', 'tags', 'priority', 'retries', 'history')  -- extra
+  redis.call('exists', key .. '-dependencies', P .. 'tracked', P .. 'tracked', key, key, key, key)  -- extra
   redis.call('zadd', P .. 'q:' .. queue .. '-work', -now / 1e10, jid)
+  redis.call('publish', P .. 'log', '{"jid":"' .. jid .. '","event":"put","queue":"' .. queue .. '"}')  -- extra
   redis.call('hset', key, 'state', 'waiting', 'worker', '', 'time', now, 'queue', queue,
     'expires', '0', 'retries', '5', 'remaining', '5', 'klass', klass, 'data', data,
     'tags', '{}', 'history', '[' .. math.floor(now) .. ',"put",{"q":"' .. queue .. '"}]')
-  redis.call('zadd', P .. 'queues', 'NX', now, queue)  -- extra
+  if not redis.call('zrank', P .. 'queues', queue) then redis.call('zadd', P .. 'queues', now, queue) end  -- extra
   redis.call('zadd', P .. 's:index', 0, 'j:' .. jid, 0, 'k:' .. klass .. '\0' .. jid)  -- extra
-  redis.call('publish', P .. 'log', '{"jid":"' .. jid .. '","event":"put","queue":"' .. queue .. '"}')  -- extra
   return jid
 end
 
 local function pop(now, queue, worker, count)
   redis.call('sismember', P .. 'paused_queues', queue)  -- extra
   redis.call('zrangebyscore', P .. 'q:' .. queue .. '-locks', '-inf', now, 'LIMIT', 0, count)  -- extra
-  redis.call('exists', P .. 'q:' .. queue .. '-scheduled')  -- extra
+  local t = P .. 'tracked'
+  redis.call('exists', P .. 'q:' .. queue .. '-recur', P .. 'q:' .. queue .. '-cron', t, t, t, t, t, t, t, t)  -- extra
   local jids = redis.call('zrevrange', P .. 'q:' .. queue .. '-work', 0, count - 1)
   if #jids == 0 then return '{}' end
   redis.call('zadd', P .. 'workers', now, worker)
@@ -68,6 +70,7 @@ local function pop(now, queue, worker, count)
   redis.call('zadd', P .. 'q:' .. queue .. '-locks', unpack(zargs))
   redis.call('zrem', P .. 'q:' .. queue .. '-work', unpack(jids))
   stat('wait', queue, now, 1)
+  redis.call('exists', P .. 'j:' .. jids[1] .. '-dependents', P .. 'j:' .. jids[1] .. '-dependencies')  -- extra
   return '[' .. table.concat(out, ',') .. ']'
 end
 

@@ -197,6 +197,18 @@ PART_ROWS = ['put', 'pop1', 'pop50', 'complete']
 FLOOR_ROWS = ['put', 'pop1', 'pop50', 'complete', 'settle', 'dispatch']
 
 
+def command_diff(lib, floor):
+    """'same' when the floor sent the library's nested commands (per call,
+    INFO commandstats), else what it sent more (+) or fewer (-): the floor
+    is a fair comparison only while it sends what the library sends."""
+    out = []
+    for cmd in sorted(set(lib) | set(floor)):
+        d = floor.get(cmd, 0) - lib.get(cmd, 0)
+        if abs(d) >= 0.05:
+            out.append('%s %+.2g' % (cmd, d))
+    return ', '.join(out) or 'same'
+
+
 def load_beside(r, text, name, essential=False):
     """Loads another Functions library (bench/floor.lua, or another build of
     the real one) as library and function `name`, beside the real `qless`;
@@ -359,21 +371,23 @@ def main():
         print()
         others = [name for name, _ in sides[1:-2]]
         print('| command | library | ' + ''.join('%s | ' % o for o in others) +
-              'floor | essential | logic | logic share |')
-        print('|---|---:|' + '---:|' * (len(others) + 4))
+              'floor | essential | logic | logic share | floor\'s commands |')
+        print('|---|---:|' + '---:|' * (len(others) + 4) + '---|')
         report['floor'] = []
         for row in FLOOR_ROWS:
             if only and row not in only:
                 continue
             got = {name: [] for name, _ in sides}
+            counts = {}
             for k in range(a.rounds):
                 for name, side in (sides if k % 2 == 0 else sides[::-1]):
-                    got[name].append(round_of(side, row, n)[0])
+                    usec, _, counts[name] = round_of(side, row, n)
+                    got[name].append(usec)
             m = {name: statistics.median(v) for name, v in got.items()}
             logic = m['library'] - m['floor']
-            print('| %s | %.2f | %s%.2f | %.2f | %.2f | %.0f %% |' % (
+            print('| %s | %.2f | %s%.2f | %.2f | %.2f | %.0f %% | %s |' % (
                 row, m['library'], ''.join('%.2f | ' % m[o] for o in others), m['floor'], m['essential'],
-                logic, 100 * logic / m['library']))
+                logic, 100 * logic / m['library'], command_diff(counts['library'], counts['floor'])))
             report['floor'].append(dict(row=row, **m))
         for name, side in sides[1:]:
             r.function_delete(side.target)
