@@ -56,12 +56,18 @@ end
 local function settle_queues(text)
   -- A settle that pops nothing (libqless's complete, fail and retry).
   if text == '[]' then return Q.none end
+  -- A worker names the same queues in every call: the last list checked is
+  -- kept (Q.cache outlives the call; the list is only read), which saves a
+  -- decode and the strict-JSON scan per settle.
+  local cache = Q.cache
+  if text == cache.settle_qtext then return cache.settle_queues end
   local queues = Q.json_list('Settle', 'queues', text)
   for i = 1, #queues do
     if type(queues[i]) ~= 'string' or queues[i] == '' then
       Q.raise('InvalidArgument', 'Settle(): Arg "queues" must hold non-empty strings: ' .. text)
     end
   end
+  cache.settle_qtext, cache.settle_queues = text, queues
   return queues
 end
 
