@@ -48,6 +48,7 @@ Done.forget_job = function(jid)
 end
 
 -- PURGE-COMPLETED: by age (jobs-history), then by count (jobs-history-count).
+-- Returns whether it removed any job.
 Done.purge_completed = function(now)
   local age = Q.config_number('jobs-history', 604800)
   local count = math.floor(Q.config_number('jobs-history-count', 50000))
@@ -69,6 +70,7 @@ Done.purge_completed = function(now)
     end
     redis.call('zremrangebyrank', Q.P .. 'completed', 0, -1 - count)
   end
+  return #old > 0 or #extra > 0
 end
 
 -- Releases the jobs waiting for `jid`: those with no dependency left become
@@ -169,7 +171,10 @@ Q.complete_texts = {
 }
 Done.fields = {'time', 'retries', 'history', 'tree', 'rerun'}
 
-C.complete = function(now, args)
+-- complete; with `fields`, also the job's settle fields (settle.lua's
+-- SETTLE_FIELDS order) when the HSET below is known to be what they read,
+-- else nil (settle then reads them).
+Done.run = function(now, args, fields)
   local c = Done.args(args)
   local jid, worker, queue, data = args[1], args[2], args[3], args[4]
   local f, key = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Done.fields)
@@ -209,12 +214,28 @@ C.complete = function(now, args)
 
   Q.log_event(Q.msg_completed(jid, queue))
   local retries = tonumber(f[5]) or 0
+  local remaining = Q.int_arg(retries)
   redis.call('hset', key, 'data', data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
-    'failure', '{}', 'queue', tree and queue or '', 'expires', '0', 'remaining', Q.int_arg(retries))
+    'failure', '{}', 'queue', tree and queue or '', 'expires', '0', 'remaining', remaining)
   -- A tree job keeps its queue: input may wake it there later (§2.2).
   if tree then Q.tree.status(jid, now, 'running', 'complete') end
   redis.call('zadd', Q.P .. 'completed', Q.score(now), jid)
-  Done.purge_completed(now)
+  local purged = Done.purge_completed(now)
   Done.release_dependents(jid, now, not has_dependents)
+  -- The hash holds what the HSET wrote unless the purge took this job or a
+  -- release touched it (a job can depend on itself); a remaining count
+  -- Redis formats itself (a non-integer) is read back too.
+  if fields and not (tree or purged or has_dependents) and type(remaining) == 'string' then
+    return 'complete', {'complete', '', '', '0', remaining, '{}'}
+  end
   return 'complete'
+end
+
+C.complete = function(now, args)
+  return (Done.run(now, args, false))
+end
+
+-- settle's complete: result and fields (see Done.run).
+Q.complete_with_fields = function(now, args)
+  return Done.run(now, args, true)
 end

@@ -100,7 +100,7 @@ local function settle_call(args, o, n, worker)
     -- complete's own options (next, delay, depends) follow, checked by it.
     local call = {jid, worker, queue, data}
     for i = o + 4, n do call[i - o + 1] = args[i] end
-    return C.complete, call
+    return Q.complete_with_fields, call
   end
   if how == 'fail' then
     local group, message = settle_text('group', args[o + 4]), args[o + 5]
@@ -152,15 +152,16 @@ end
 -- afterwards (reading them is a third of a settle's cost).
 local function settle_apply(now, handler, call, jid, queue, lean)
   local key = Q.jkey(jid)
-  if handler ~= C.complete then
+  if handler ~= Q.complete_with_fields then
     local f = redis.call('hmget', key, 'state', 'queue')
     if f[1] == 'running' and f[2] ~= queue then
       Q.raise('StateError', 'Settle(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[2]))
     end
   end
-  local result = handler(now, call)
+  local result, fields = handler(now, call)
   if lean then return result end
-  return result, redis.call('hmget', key, unpack(SETTLE_FIELDS))
+  -- complete returns the fields it knows it wrote (one HMGET less).
+  return result, fields or redis.call('hmget', key, unpack(SETTLE_FIELDS))
 end
 
 -- The settles of the batch form from args[first] on, each { handler, call,
