@@ -11,6 +11,7 @@ local Done = {
   forget_job = nil,
   purge_completed = nil,
   release_dependents = nil,
+  started = nil,
   args = nil,
   advance = nil,
   fields = nil,
@@ -103,6 +104,16 @@ Done.release_dependents = function(jid, now, known_empty)
   redis.call('del', key)
 end
 
+-- The number of the job's `time` field (`now` if absent). A serial
+-- worker's settle completes the job its previous call popped, whose time
+-- Q.timestr wrote and still remembers with its number: no parse then
+-- (%.17g text reads back as the very number).
+Done.started = function(text, now)
+  local c = Q.cache
+  if text ~= nil and text == c.time_text then return c.time_num end
+  return Q.time_number(text) or now
+end
+
 -- Parses complete's options; a trailing name without a value is ignored.
 -- Returns nil when no option is given (a plain completion).
 Done.args = function(args)
@@ -193,7 +204,7 @@ Done.run = function(now, args, fields)
   redis.call('zrem', Q.qkey(queue, 'work'), jid)
   redis.call('zrem', Q.qkey(queue, 'locks'), jid)
   if has_scheduled then redis.call('zrem', scheduled, jid) end
-  local started = Q.time_number(f[4]) or now
+  local started = Done.started(f[4], now)
   Q.stat(queue, 'run', now, now - started)
   redis.call('zrem', Q.wkey(worker), jid)
   Q.track_event(jid, 'completed')
@@ -219,7 +230,8 @@ Done.run = function(now, args, fields)
     'failure', '{}', 'queue', tree and queue or '', 'expires', '0', 'remaining', remaining)
   -- A tree job keeps its queue: input may wake it there later (§2.2).
   if tree then Q.tree.status(jid, now, 'running', 'complete') end
-  redis.call('zadd', Q.P .. 'completed', Q.score(now), jid)
+  -- Q.timestr's text of `now` is Q.score's (one %.17g print, not two).
+  redis.call('zadd', Q.P .. 'completed', Q.timestr(now), jid)
   local purged = Done.purge_completed(now)
   Done.release_dependents(jid, now, not has_dependents)
   -- The hash holds what the HSET wrote unless the purge took this job or a
