@@ -116,12 +116,15 @@ end
 
 -- Parses complete's options; a trailing name without a value is ignored.
 -- Returns nil when no option is given (a plain completion).
+-- The usual arguments pass the checks without a call each (a jid without
+-- '-', the data last found valid); any other goes through them in order.
 Done.args = function(args)
   local cmd = 'Complete'
-  Q.jid(cmd, 'jid', args[1])
-  Q.need(cmd, 'worker', args[2])
-  Q.need(cmd, 'queue', args[3])
-  Q.json_valid(cmd, 'data', args[4])
+  local jid, data = args[1], args[4]
+  if jid == nil or string.find(jid, '-', 1, true) then Q.jid(cmd, 'jid', jid) end
+  if args[2] == nil then Q.need(cmd, 'worker', nil) end
+  if args[3] == nil then Q.need(cmd, 'queue', nil) end
+  if data == nil or data ~= Q.cache.valid_json then Q.json_valid(cmd, 'data', data) end
   if #args < 6 then return nil end
   local c = {
     jid = args[1],
@@ -184,8 +187,9 @@ Done.fields = {'time', 'retries', 'history', 'tree', 'rerun'}
 
 -- complete; with `fields`, also the job's settle fields (settle.lua's
 -- SETTLE_FIELDS order) when the HSET below is known to be what they read,
--- else nil (settle then reads them).
-Done.run = function(now, args, fields)
+-- else nil (settle then reads them). The dispatcher calls it with no
+-- `fields`: its reply is the result alone.
+C.complete = function(now, args, fields)
   local c = Done.args(args)
   local jid, worker, queue, data = args[1], args[2], args[3], args[4]
   local f, key = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Done.fields)
@@ -243,11 +247,7 @@ Done.run = function(now, args, fields)
   return 'complete'
 end
 
-C.complete = function(now, args)
-  return (Done.run(now, args, false))
-end
-
--- settle's complete: result and fields (see Done.run).
+-- settle's complete: result and fields (see C.complete).
 Q.complete_with_fields = function(now, args)
-  return Done.run(now, args, true)
+  return C.complete(now, args, true)
 end
