@@ -72,7 +72,14 @@ local function settle_queues(text)
 end
 
 local function settle_count(value, queues)
-  local n = Q.whole('Settle', 'count', value, nil, SETTLE_MAX_COUNT)
+  -- A worker asks for the same count every call: the last text checked is
+  -- kept with its number.
+  local cache = Q.cache
+  local n = cache.settle_cnum
+  if value == nil or value ~= cache.settle_ctext then
+    n = Q.whole('Settle', 'count', value, nil, SETTLE_MAX_COUNT)
+    cache.settle_ctext, cache.settle_cnum = value, n
+  end
   if n > 0 and #queues == 0 then
     Q.raise('InvalidArgument', 'Settle(): Arg "queues" is empty but "count" is ' .. value)
   end
@@ -84,17 +91,25 @@ end
 -- take them; raises on a bad one.
 local function settle_call(args, o, n, worker)
   local how = args[o]
-  local jid = Q.jid('Settle', 'jid', settle_text('jid', args[o + 1]))
+  -- The usual jid (no '-') and data (the last checked) pass without a call
+  -- per check; the checks and their order are Q.jid's and Q.need's.
+  local jid = settle_text('jid', args[o + 1])
+  if string.find(jid, '-', 1, true) then Q.jid('Settle', 'jid', jid) end
   -- The queue may be empty: a finished job has none, and the lock check
   -- then refuses it as complete/fail/retry would.
-  local queue = Q.need('Settle', 'queue', args[o + 2])
+  local queue = args[o + 2]
+  if queue == nil then Q.need('Settle', 'queue', nil) end
   local data = args[o + 3]
   -- A job's data is a JSON object or array; scalars (and cjson's nan/inf)
   -- are refused. Valid JSON text that opens with { or [ decodes to a table,
   -- so the memoised validity check serves (no decode per call).
-  Q.json_valid('Settle', 'data', data)
-  if not string.find(data, '^%s*[{%[]') then
-    Q.raise('InvalidArgument', 'Settle(): Arg "data" not a JSON object: ' .. data)
+  local cache = Q.cache
+  if data == nil or data ~= cache.valid_json then Q.json_valid('Settle', 'data', data) end
+  if data ~= cache.settle_object then
+    if not string.find(data, '^%s*[{%[]') then
+      Q.raise('InvalidArgument', 'Settle(): Arg "data" not a JSON object: ' .. data)
+    end
+    cache.settle_object = data
   end
   if how == 'complete' then
     -- complete's own options (next, delay, depends) follow, checked by it.
@@ -151,9 +166,8 @@ end
 -- it). Returns the handler's result and, unless lean, the job's fields
 -- afterwards (reading them is a third of a settle's cost).
 local function settle_apply(now, handler, call, jid, queue, lean)
-  local key = Q.jkey(jid)
   if handler ~= Q.complete_with_fields then
-    local f = redis.call('hmget', key, 'state', 'queue')
+    local f = redis.call('hmget', Q.jkey(jid), 'state', 'queue')
     if f[1] == 'running' and f[2] ~= queue then
       Q.raise('StateError', 'Settle(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[2]))
     end
@@ -161,7 +175,7 @@ local function settle_apply(now, handler, call, jid, queue, lean)
   local result, fields = handler(now, call)
   if lean then return result end
   -- complete returns the fields it knows it wrote (one HMGET less).
-  return result, fields or redis.call('hmget', key, unpack(SETTLE_FIELDS))
+  return result, fields or redis.call('hmget', Q.jkey(jid), unpack(SETTLE_FIELDS))
 end
 
 -- The settles of the batch form from args[first] on, each { handler, call,

@@ -1,6 +1,8 @@
 """complete's and settle's hot path takes shortcuts (checks without a call
 each, fields settle knows without reading them back): what they give must
 be what the long way gives, the refusals included."""
+import json
+
 import pytest
 
 from helpers import digest, jids
@@ -71,3 +73,25 @@ def test_settle_fields_as_stored(ql, r, retries):
     _, fields, _ = ql("settle", 3, "worker", '["queue"]', 0, "complete", "j0", "queue", "{}")
     assert fields == r.hmget("ql:j:j0", *SETTLE_FIELDS)
     assert fields[4] == retries
+
+
+def test_settle_checks_after_valid_calls(ql, r):
+    """settle keeps the last queues, count and data it checked: other text
+    is still checked, in the order the checks run."""
+    ql.put("j0", queue="queue")
+    ql.put("j1", now=1, queue="queue")
+    ql.put("j2", now=2, queue="queue")
+    assert jids(ql.pop(now=3, queue="queue")) == ["j0"]
+    _, _, jobs = ql("settle", 4, "worker", '["queue"]', 1, "complete", "j0", "queue", '{"a": 1}')
+    assert jids(json.loads(jobs)) == ["j1"]
+    refused(ql, r, 'Settle(): Arg "count" must be a whole number', "settle", "worker", '["queue"]', "1.5",
+            "complete", "j1", "queue", '{"a": 1}')
+    refused(ql, r, 'Settle(): Arg "queues" must hold non-empty strings', "settle", "worker", '["queue", ""]', 1,
+            "complete", "j1", "queue", '{"a": 1}')
+    refused(ql, r, 'Settle(): Arg "data" not a JSON object: 5', "settle", "worker", '["queue"]', 1,
+            "complete", "j1", "queue", "5")
+    refused(ql, r, 'Settle(): Arg "data" not a JSON object: 5', "settle", "worker", '["queue"]', 1,
+            "complete", "j1", "queue", "5")
+    refused(ql, r, 'Settle(): Arg "queue" missing', "settle", "worker", '["queue"]', 1, "complete", "j1")
+    _, _, jobs = ql("settle", 5, "worker", '["queue"]', 2, "complete", "j1", "queue", '{"a": 1}')
+    assert jids(json.loads(jobs)) == ["j2"]
