@@ -49,36 +49,34 @@ Done.forget_job = function(jid)
 end
 
 -- PURGE-COMPLETED: by age (jobs-history), then by count (jobs-history-count).
--- Returns whether it removed any job.
-Done.purge_completed = function(now)
+-- `key` is ql:completed. Returns whether it removed any job.
+Done.purge_completed = function(now, key)
   local age = Q.config_number('jobs-history', 604800)
   local count = math.floor(Q.config_number('jobs-history-count', 50000))
-  local old = redis.call('zrangebyscore', Q.P .. 'completed', '0', Q.score(now - age))
+  local old = redis.call('zrangebyscore', key, '0', Q.score(now - age))
   if #old > 0 then
     for _, jid in ipairs(old) do
       Done.forget_job(jid)
     end
-    redis.call('zremrangebyscore', Q.P .. 'completed', 0, now - age)
+    redis.call('zremrangebyscore', key, 0, now - age)
   end
   local cache = Q.cache
   if count ~= cache.keep_count then
     cache.keep_count, cache.keep_rank = count, Q.int_arg(-1 - count)
   end
-  local extra = redis.call('zrange', Q.P .. 'completed', '0', cache.keep_rank)
+  local extra = redis.call('zrange', key, '0', cache.keep_rank)
   if #extra > 0 then
     for _, jid in ipairs(extra) do
       Done.forget_job(jid)
     end
-    redis.call('zremrangebyrank', Q.P .. 'completed', 0, -1 - count)
+    redis.call('zremrangebyrank', key, 0, -1 - count)
   end
   return #old > 0 or #extra > 0
 end
 
 -- Releases the jobs waiting for `jid`: those with no dependency left become
--- scheduled (if a delay was pending) or waiting.
--- `known_empty`: the caller saw that the set does not exist.
-Done.release_dependents = function(jid, now, known_empty)
-  if known_empty then return end
+-- scheduled (if a delay was pending) or waiting. Called when the set exists.
+Done.release_dependents = function(jid, now)
   local key = Q.jkey(jid) .. '-dependents'
   local dependents = redis.call('smembers', key)
   if #dependents == 0 then return end
@@ -235,9 +233,10 @@ C.complete = function(now, args, fields)
   -- A tree job keeps its queue: input may wake it there later (§2.2).
   if tree then Q.tree.status(jid, now, 'running', 'complete') end
   -- Q.timestr's text of `now` is Q.score's (one %.17g print, not two).
-  redis.call('zadd', Q.P .. 'completed', Q.timestr(now), jid)
-  local purged = Done.purge_completed(now)
-  Done.release_dependents(jid, now, not has_dependents)
+  local completed = Q.P .. 'completed'
+  redis.call('zadd', completed, Q.timestr(now), jid)
+  local purged = Done.purge_completed(now, completed)
+  if has_dependents then Done.release_dependents(jid, now) end
   -- The hash holds what the HSET wrote unless the purge took this job or a
   -- release touched it (a job can depend on itself); a remaining count
   -- Redis formats itself (a non-integer) is read back too.
