@@ -72,8 +72,10 @@ Q.config_number = function(key, default)
 end
 
 -- Lock duration for a queue: `<queue>-heartbeat`, else `heartbeat`.
+-- With no option stored, no per-queue key is made (pop asks every call).
 Q.heartbeat = function(queue)
-  local value = tonumber(Q.config_stored()[queue .. '-heartbeat'])
+  local stored, value = Q.config_stored(), nil
+  if stored ~= Q.none then value = tonumber(stored[queue .. '-heartbeat']) end
   if value == nil then value = Q.config_number('heartbeat', 60) end
   return value
 end
