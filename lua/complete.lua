@@ -11,6 +11,7 @@ local Done = {
   forget_job = nil,
   purge_completed = nil,
   release_dependents = nil,
+  started = nil,
   args = nil,
   advance = nil,
   fields = nil,
@@ -48,34 +49,34 @@ Done.forget_job = function(jid)
 end
 
 -- PURGE-COMPLETED: by age (jobs-history), then by count (jobs-history-count).
-Done.purge_completed = function(now)
+-- `key` is ql:completed. Returns whether it removed any job.
+Done.purge_completed = function(now, key)
   local age = Q.config_number('jobs-history', 604800)
   local count = math.floor(Q.config_number('jobs-history-count', 50000))
-  local old = redis.call('zrangebyscore', Q.P .. 'completed', '0', Q.score(now - age))
+  local old = redis.call('zrangebyscore', key, '0', Q.score(now - age))
   if #old > 0 then
     for _, jid in ipairs(old) do
       Done.forget_job(jid)
     end
-    redis.call('zremrangebyscore', Q.P .. 'completed', 0, now - age)
+    redis.call('zremrangebyscore', key, 0, now - age)
   end
   local cache = Q.cache
   if count ~= cache.keep_count then
     cache.keep_count, cache.keep_rank = count, Q.int_arg(-1 - count)
   end
-  local extra = redis.call('zrange', Q.P .. 'completed', '0', cache.keep_rank)
+  local extra = redis.call('zrange', key, '0', cache.keep_rank)
   if #extra > 0 then
     for _, jid in ipairs(extra) do
       Done.forget_job(jid)
     end
-    redis.call('zremrangebyrank', Q.P .. 'completed', 0, -1 - count)
+    redis.call('zremrangebyrank', key, 0, -1 - count)
   end
+  return #old > 0 or #extra > 0
 end
 
 -- Releases the jobs waiting for `jid`: those with no dependency left become
--- scheduled (if a delay was pending) or waiting.
--- `known_empty`: the caller saw that the set does not exist.
-Done.release_dependents = function(jid, now, known_empty)
-  if known_empty then return end
+-- scheduled (if a delay was pending) or waiting. Called when the set exists.
+Done.release_dependents = function(jid, now)
   local key = Q.jkey(jid) .. '-dependents'
   local dependents = redis.call('smembers', key)
   if #dependents == 0 then return end
@@ -101,14 +102,27 @@ Done.release_dependents = function(jid, now, known_empty)
   redis.call('del', key)
 end
 
+-- The number of the job's `time` field (`now` if absent). A serial
+-- worker's settle completes the job its previous call popped, whose time
+-- Q.timestr wrote and still remembers with its number: no parse then
+-- (%.17g text reads back as the very number).
+Done.started = function(text, now)
+  local c = Q.cache
+  if text ~= nil and text == c.time_text then return c.time_num end
+  return Q.time_number(text) or now
+end
+
 -- Parses complete's options; a trailing name without a value is ignored.
 -- Returns nil when no option is given (a plain completion).
+-- The usual arguments pass the checks without a call each (a jid without
+-- '-', the data last found valid); any other goes through them in order.
 Done.args = function(args)
   local cmd = 'Complete'
-  Q.jid(cmd, 'jid', args[1])
-  Q.need(cmd, 'worker', args[2])
-  Q.need(cmd, 'queue', args[3])
-  Q.json_valid(cmd, 'data', args[4])
+  local jid, data = args[1], args[4]
+  if jid == nil or string.find(jid, '-', 1, true) then Q.jid(cmd, 'jid', jid) end
+  if args[2] == nil then Q.need(cmd, 'worker', nil) end
+  if args[3] == nil then Q.need(cmd, 'queue', nil) end
+  if data == nil or data ~= Q.cache.valid_json then Q.json_valid(cmd, 'data', data) end
   if #args < 6 then return nil end
   local c = {
     jid = args[1],
@@ -169,7 +183,11 @@ Q.complete_texts = {
 }
 Done.fields = {'time', 'retries', 'history', 'tree', 'rerun'}
 
-C.complete = function(now, args)
+-- complete; with `fields`, also the job's settle fields (settle.lua's
+-- SETTLE_FIELDS order) when the HSET below is known to be what they read,
+-- else nil (settle then reads them). The dispatcher calls it with no
+-- `fields`: its reply is the result alone.
+C.complete = function(now, args, fields)
   local c = Done.args(args)
   local jid, worker, queue, data = args[1], args[2], args[3], args[4]
   local f, key = Q.must_be_running('Complete', jid, worker, Q.complete_texts, Done.fields)
@@ -188,7 +206,7 @@ C.complete = function(now, args)
   redis.call('zrem', Q.qkey(queue, 'work'), jid)
   redis.call('zrem', Q.qkey(queue, 'locks'), jid)
   if has_scheduled then redis.call('zrem', scheduled, jid) end
-  local started = Q.time_number(f[4]) or now
+  local started = Done.started(f[4], now)
   Q.stat(queue, 'run', now, now - started)
   redis.call('zrem', Q.wkey(worker), jid)
   Q.track_event(jid, 'completed')
@@ -209,12 +227,26 @@ C.complete = function(now, args)
 
   Q.log_event(Q.msg_completed(jid, queue))
   local retries = tonumber(f[5]) or 0
+  local remaining = Q.int_arg(retries)
   redis.call('hset', key, 'data', data, 'time', Q.timestr(now), 'state', 'complete', 'worker', '',
-    'failure', '{}', 'queue', tree and queue or '', 'expires', '0', 'remaining', Q.int_arg(retries))
+    'failure', '{}', 'queue', tree and queue or '', 'expires', '0', 'remaining', remaining)
   -- A tree job keeps its queue: input may wake it there later (§2.2).
   if tree then Q.tree.status(jid, now, 'running', 'complete') end
-  redis.call('zadd', Q.P .. 'completed', Q.score(now), jid)
-  Done.purge_completed(now)
-  Done.release_dependents(jid, now, not has_dependents)
+  -- Q.timestr's text of `now` is Q.score's (one %.17g print, not two).
+  local completed = Q.P .. 'completed'
+  redis.call('zadd', completed, Q.timestr(now), jid)
+  local purged = Done.purge_completed(now, completed)
+  if has_dependents then Done.release_dependents(jid, now) end
+  -- The hash holds what the HSET wrote unless the purge took this job or a
+  -- release touched it (a job can depend on itself); a remaining count
+  -- Redis formats itself (a non-integer) is read back too.
+  if fields and not (tree or purged or has_dependents) and type(remaining) == 'string' then
+    return 'complete', {'complete', '', '', '0', remaining, '{}'}
+  end
   return 'complete'
+end
+
+-- settle's complete: result and fields (see C.complete).
+Q.complete_with_fields = function(now, args)
+  return C.complete(now, args, true)
 end

@@ -3,7 +3,7 @@
 -- Built-in defaults. `config.get` without a key lists the `listed` ones;
 -- the `hidden` ones are only used internally and by `config.get <key>`.
 -- This module's own helpers; Q holds only what other modules use.
-local Cfg = {defaults = nil, default = nil}
+local Cfg = {defaults = nil, default = nil, numbers = {}}
 
 Cfg.defaults = {
   listed = {
@@ -56,13 +56,26 @@ Q.config = function(key)
 end
 
 -- A numeric option: stored value parsed as a number, else `default`.
+-- With no option stored (the usual case) the value is the built-in
+-- default's, parsed once (Cfg.numbers: false for one that is no number):
+-- complete reads three options per call.
 Q.config_number = function(key, default)
+  if Q.memo_config == Q.none then
+    local n = Cfg.numbers[key]
+    if n == nil then
+      n = tonumber(Cfg.default(key)) or false
+      Cfg.numbers[key] = n
+    end
+    return n or default
+  end
   return tonumber(Q.config(key)) or default
 end
 
 -- Lock duration for a queue: `<queue>-heartbeat`, else `heartbeat`.
+-- With no option stored, no per-queue key is made (pop asks every call).
 Q.heartbeat = function(queue)
-  local value = tonumber(Q.config_stored()[queue .. '-heartbeat'])
+  local stored, value = Q.config_stored(), nil
+  if stored ~= Q.none then value = tonumber(stored[queue .. '-heartbeat']) end
   if value == nil then value = Q.config_number('heartbeat', 60) end
   return value
 end

@@ -59,8 +59,9 @@ Q.lock_lost = function(jid, worker)
 end
 
 -- Publishes the bare jid on a tracking channel when the job is tracked.
+-- Q.memo_tracked false (no job tracked, the usual case) answers at once.
 Q.track_event = function(jid, channel)
-  if Q.tracked(jid) then
+  if Q.memo_tracked ~= false and Q.tracked(jid) then
     redis.call('publish', Q.P .. channel, jid)
   end
 end

@@ -8,7 +8,7 @@
 -- The last key made is kept: pop appends to and then reads each job's list.
 -- This module's own helpers; Q holds only what other modules use.
 local Hist = {migrate = nil, is_entry = nil, known = nil, entries = nil, entry = nil, item_json = nil,
-  push = nil, keep_first_and_last = nil}
+  push = nil, keep_first_and_last = nil, quoted = {}}
 
 Q.hkey = function(jid)
   local c = Q.cache
@@ -100,11 +100,24 @@ Q.history_text = function(t, what, k, v)
   end
   local c = Q.cache
   if when ~= c.entry_when or what ~= c.entry_what or k ~= c.entry_k or v ~= c.entry_v then
-    local text = '[' .. string.format('%d', when) .. ',' .. cjson.encode(what)
+    -- `what` and `k` are the few names the script passes: each is encoded
+    -- once (a serial worker's every call makes new entry texts).
+    local quoted = Hist.quoted
+    local what_json = quoted[what]
+    if what_json == nil then
+      what_json = cjson.encode(what)
+      quoted[what] = what_json
+    end
+    local text = '[' .. string.format('%d', when) .. ',' .. what_json
     if k == nil then
       text = text .. ']'
     else
-      text = text .. ',{' .. cjson.encode(k) .. ':' .. cjson.encode(v) .. '}]'
+      local k_json = quoted[k]
+      if k_json == nil then
+        k_json = cjson.encode(k)
+        quoted[k] = k_json
+      end
+      text = text .. ',{' .. k_json .. ':' .. cjson.encode(v) .. '}]'
     end
     c.entry_when, c.entry_what, c.entry_k, c.entry_v, c.entry_text = when, what, k, v, text
   end
@@ -193,6 +206,8 @@ Q.history = function(jid, t, what, extras, plain, text)
     Hist.keep_first_and_last(key, n)
     return text
   end
+  -- A list of more than 2 entries is never one the push made.
+  if len > 2 then return text end
   return text, Hist.known(len, held, text)
 end
 

@@ -56,17 +56,30 @@ end
 local function settle_queues(text)
   -- A settle that pops nothing (libqless's complete, fail and retry).
   if text == '[]' then return Q.none end
+  -- A worker names the same queues in every call: the last list checked is
+  -- kept (Q.cache outlives the call; the list is only read), which saves a
+  -- decode and the strict-JSON scan per settle.
+  local cache = Q.cache
+  if text == cache.settle_qtext then return cache.settle_queues end
   local queues = Q.json_list('Settle', 'queues', text)
   for i = 1, #queues do
     if type(queues[i]) ~= 'string' or queues[i] == '' then
       Q.raise('InvalidArgument', 'Settle(): Arg "queues" must hold non-empty strings: ' .. text)
     end
   end
+  cache.settle_qtext, cache.settle_queues = text, queues
   return queues
 end
 
 local function settle_count(value, queues)
-  local n = Q.whole('Settle', 'count', value, nil, SETTLE_MAX_COUNT)
+  -- A worker asks for the same count every call: the last text checked is
+  -- kept with its number.
+  local cache = Q.cache
+  local n = cache.settle_cnum
+  if value == nil or value ~= cache.settle_ctext then
+    n = Q.whole('Settle', 'count', value, nil, SETTLE_MAX_COUNT)
+    cache.settle_ctext, cache.settle_cnum = value, n
+  end
   if n > 0 and #queues == 0 then
     Q.raise('InvalidArgument', 'Settle(): Arg "queues" is empty but "count" is ' .. value)
   end
@@ -78,23 +91,31 @@ end
 -- take them; raises on a bad one.
 local function settle_call(args, o, n, worker)
   local how = args[o]
-  local jid = Q.jid('Settle', 'jid', settle_text('jid', args[o + 1]))
+  -- The usual jid (no '-') and data (the last checked) pass without a call
+  -- per check; the checks and their order are Q.jid's and Q.need's.
+  local jid = settle_text('jid', args[o + 1])
+  if string.find(jid, '-', 1, true) then Q.jid('Settle', 'jid', jid) end
   -- The queue may be empty: a finished job has none, and the lock check
   -- then refuses it as complete/fail/retry would.
-  local queue = Q.need('Settle', 'queue', args[o + 2])
+  local queue = args[o + 2]
+  if queue == nil then Q.need('Settle', 'queue', nil) end
   local data = args[o + 3]
   -- A job's data is a JSON object or array; scalars (and cjson's nan/inf)
   -- are refused. Valid JSON text that opens with { or [ decodes to a table,
   -- so the memoised validity check serves (no decode per call).
-  Q.json_valid('Settle', 'data', data)
-  if not string.find(data, '^%s*[{%[]') then
-    Q.raise('InvalidArgument', 'Settle(): Arg "data" not a JSON object: ' .. data)
+  local cache = Q.cache
+  if data == nil or data ~= cache.valid_json then Q.json_valid('Settle', 'data', data) end
+  if data ~= cache.settle_object then
+    if not string.find(data, '^%s*[{%[]') then
+      Q.raise('InvalidArgument', 'Settle(): Arg "data" not a JSON object: ' .. data)
+    end
+    cache.settle_object = data
   end
   if how == 'complete' then
     -- complete's own options (next, delay, depends) follow, checked by it.
     local call = {jid, worker, queue, data}
     for i = o + 4, n do call[i - o + 1] = args[i] end
-    return C.complete, call
+    return Q.complete_with_fields, call
   end
   if how == 'fail' then
     local group, message = settle_text('group', args[o + 4]), args[o + 5]
@@ -145,16 +166,16 @@ end
 -- it). Returns the handler's result and, unless lean, the job's fields
 -- afterwards (reading them is a third of a settle's cost).
 local function settle_apply(now, handler, call, jid, queue, lean)
-  local key = Q.jkey(jid)
-  if handler ~= C.complete then
-    local f = redis.call('hmget', key, 'state', 'queue')
+  if handler ~= Q.complete_with_fields then
+    local f = redis.call('hmget', Q.jkey(jid), 'state', 'queue')
     if f[1] == 'running' and f[2] ~= queue then
       Q.raise('StateError', 'Settle(): Job ' .. jid .. ' running in another queue: ' .. tostring(f[2]))
     end
   end
-  local result = handler(now, call)
+  local result, fields = handler(now, call)
   if lean then return result end
-  return result, redis.call('hmget', key, unpack(SETTLE_FIELDS))
+  -- complete returns the fields it knows it wrote (one HMGET less).
+  return result, fields or redis.call('hmget', Q.jkey(jid), unpack(SETTLE_FIELDS))
 end
 
 -- The settles of the batch form from args[first] on, each { handler, call,
