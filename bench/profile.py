@@ -367,7 +367,8 @@ def main():
         print('## The library against its floor (Redis CPU usec per call, median of %d alternating rounds)' % a.rounds)
         print()
         print('floor: %s, the same Redis commands with no logic; essential: the floor without the' % a.floor)
-        print('commands marked `-- extra` (the writes alone). logic = library - floor.')
+        print('commands marked `-- extra`: the writes, and the reads the replies and the lock check need.')
+        print('logic = library - floor.')
         print()
         others = [name for name, _ in sides[1:-2]]
         print('| command | library | ' + ''.join('%s | ' % o for o in others) +
