@@ -3,12 +3,15 @@
 -- Validates every argument of put/requeue before anything is written.
 -- Returns a table with the parsed values.
 Q.put_args = function(cmd, args)
+  -- Every field a plain put sets is named here, so the table is made at
+  -- its final size instead of growing (and rehashing) field by field.
   local p = {
     worker = args[1],
     queue = Q.need(cmd, 'queue', args[2]),
     jid = Q.jid(cmd, 'jid', args[3]),
     klass = Q.need(cmd, 'klass', args[4]),
     data = args[5],
+    delay = nil, depends = Q.none, cmd = cmd, tree = false, was_tree = false,
   }
   Q.json_valid(cmd, 'data', args[5])
   p.delay = Q.delay(cmd, 'delay', args[6])
@@ -16,7 +19,6 @@ Q.put_args = function(cmd, args)
   if opts.priority ~= nil then p.priority = Q.number(cmd, 'priority', opts.priority) end
   if opts.retries ~= nil then p.retries = Q.whole(cmd, 'retries', opts.retries) end
   if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags, false, true) end
-  p.depends = Q.none
   if opts.depends ~= nil then p.depends = Q.json_list(cmd, 'depends', opts.depends, true, true) end
   -- requeue ignores `unique`: its purpose is to force a move.
   if cmd == 'Put' then p.unique = Q.unique.mode(cmd, opts.unique) end
