@@ -147,6 +147,9 @@ Q.put = function(now, p)
   -- that readers default alike when absent are left out of a new job (the
   -- key names the jid; priority 0), which saves their bytes per job.
   local retries_text = Q.int_arg(retries)
+  -- The constructor holds the 22 fields every put writes (the table is
+  -- made at that size): a re-put replaces an old priority, whatever the
+  -- new value; a new job holds its put entry and a non-zero priority.
   local fields = {
     'state', delay > 0 and 'scheduled' or 'waiting',
     'worker', '',
@@ -158,14 +161,9 @@ Q.put = function(now, p)
     'klass', p.klass,
     'data', p.data,
     'tags', next(tags) == nil and '{}' or cjson.encode(tags),
+    exists and 'priority' or 'history', exists and Q.int_arg(priority) or put_entry,
   }
-  if exists then
-    -- An old priority field is replaced, whatever the new value.
-    fields[21], fields[22] = 'priority', Q.int_arg(priority)
-  else
-    fields[21], fields[22] = 'history', put_entry
-    if priority ~= 0 then fields[23], fields[24] = 'priority', Q.int_arg(priority) end
-  end
+  if not exists and priority ~= 0 then fields[23], fields[24] = 'priority', Q.int_arg(priority) end
   redis.call('hset', key, unpack(fields))
 
   for _, d in ipairs(p.depends) do
