@@ -148,18 +148,25 @@ local QlessDispatch = function(keys, argv)
   end
   -- Command arguments start at ARGV[3]: moved down in place (the table is
   -- this call's own), which saves a second table per command. Each is
-  -- checked to be UTF-8 on the way: an ASCII one by one anchored match, a
-  -- single pass (an unanchored search for a high byte restarts the matcher
-  -- at every position: callgrind, 157 against 95 instructions per byte).
-  local n = #argv
+  -- checked to be UTF-8 on the way: a printable ASCII one by one anchored
+  -- match, a single pass (an unanchored search for a high byte restarts the
+  -- matcher at every position: callgrind, 157 against 95 instructions per
+  -- byte). The class is one range: a put's arguments cost 40% less to scan
+  -- than with the two of [%z\1-\127]. Q.memo_printable tells Q.json that
+  -- no argument holds a control character.
+  local n, find, printable = #argv, string.find, true
   for i = 3, n do
     local arg = argv[i]
-    if not string.find(arg, '^[%z\1-\127]*$') then
-      local high = string.find(arg, '[\128-\255]')
-      if high and not utf8_valid(arg, high) then utf8_error(command, argv, i - 2) end
+    if not find(arg, '^[ -~]*$') then
+      printable = false
+      if not find(arg, '^[%z\1-\127]*$') then
+        local high = find(arg, '[\128-\255]')
+        if high and not utf8_valid(arg, high) then utf8_error(command, argv, i - 2) end
+      end
     end
     argv[i - 2] = arg
   end
+  Q.memo_printable = printable
   argv[n - 1], argv[n] = nil, nil
   return handler(now, argv)
 end
