@@ -4,7 +4,8 @@
 -- Returns a table with the parsed values.
 Q.put_args = function(cmd, args)
   -- Every field a plain put sets is named here, so the table is made at
-  -- its final size instead of growing (and rehashing) field by field.
+  -- its final size instead of growing (and rehashing) field by field
+  -- (`cmd` names the command in Q.tree.put_check's refusal).
   local p = {
     worker = args[1],
     queue = Q.need(cmd, 'queue', args[2]),
@@ -16,6 +17,9 @@ Q.put_args = function(cmd, args)
   Q.json_valid(cmd, 'data', args[5])
   p.delay = Q.delay(cmd, 'delay', args[6])
   local opts = Q.options(cmd, args, 7)
+  -- A put without options (the common one) skips their checks: about 1%
+  -- of its Redis CPU.
+  if opts == Q.none then return p end
   if opts.priority ~= nil then p.priority = Q.number(cmd, 'priority', opts.priority) end
   if opts.retries ~= nil then p.retries = Q.whole(cmd, 'retries', opts.retries) end
   if opts.tags ~= nil then p.tags = Q.json_list(cmd, 'tags', opts.tags, false, true) end
@@ -68,7 +72,9 @@ Q.put = function(now, p)
   local old_queue, old_state, old_worker = old[3], old[4], old[7]
   Q.tree.put_check(p, old[9], old_state)
 
-  local old_tags = Q.decode_or(old[2], Q.none)
+  -- Most jobs have no tags ('{}' stored): nothing to decode or index then.
+  local old_tags = Q.none
+  if old[2] and old[2] ~= '{}' then old_tags = Q.decode_or(old[2], Q.none) end
   local priority = p.priority or tonumber(old[1]) or 0
   local tags = p.tags or old_tags
   local retries = p.retries or tonumber(old[6]) or 5
@@ -98,7 +104,7 @@ Q.put = function(now, p)
   end
 
   -- Old tags leave the index; the resolved list is indexed again below.
-  Q.unindex_tag_list(jid, old_tags)
+  if next(old_tags) ~= nil then Q.unindex_tag_list(jid, old_tags) end
 
   -- A new non-empty depends list replaces the old one; an empty one keeps it.
   if #p.depends > 0 then
@@ -136,7 +142,7 @@ Q.put = function(now, p)
     redis.call('zrem', Q.P .. 'completed', jid)
   end
 
-  Q.index_tags(jid, tags, now)
+  if next(tags) ~= nil then Q.index_tags(jid, tags, now) end
 
   if old_state == 'failed' then
     Q.unfail_one(jid, old[5], queue)

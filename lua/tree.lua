@@ -118,13 +118,6 @@ end
 -- `parent`, `name` and `aliases`. Returns
 -- whether the put makes (or keeps) a tree job, checked before any write.
 T.put_args = function(cmd, opts, p)
-  p.cmd = cmd
-  -- A put without options (the common one) makes no tree job: the checks
-  -- below cost a plain put about 4% of its Redis CPU (callgrind).
-  if opts == Q.none then
-    p.tree = false
-    return
-  end
   if opts.tree ~= nil and opts.tree ~= '1' then
     Q.raise('InvalidArgument', cmd .. '(): Arg "tree" must be 1')
   end
