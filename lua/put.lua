@@ -30,13 +30,12 @@ Q.put_args = function(cmd, args)
   return p
 end
 
--- Whether jid will wait for a dependency once put with p.depends: reads
--- the dependencies' states (returned by name, for Q.link) and the old set,
--- and writes nothing. A job waits when a wanted dependency is live, or was
--- already its dependency (a kept link stays), or is the job itself (it is
--- live once put).
-local function waits_after_put(jid, p, deps_key, has_deps)
-  if #p.depends == 0 then return has_deps, Q.none, Q.none end
+-- Whether jid will wait for a dependency once put with p.depends (not
+-- empty): reads the dependencies' states (returned by name, for Q.link)
+-- and the old set, and writes nothing. A job waits when a wanted
+-- dependency is live, or was already its dependency (a kept link stays),
+-- or is the job itself (it is live once put).
+local function waits_after_put(jid, p, deps_key)
   local old = redis.call('smembers', deps_key)
   local kept = {}
   for _, d in ipairs(old) do kept[d] = true end
@@ -70,7 +69,8 @@ Q.put = function(now, p)
       'history', 'tree')
   end
   local old_queue, old_state, old_worker = old[3], old[4], old[7]
-  Q.tree.put_check(p, old[9], old_state)
+  -- (A new job was no tree job and is not terminating: nothing to check.)
+  if exists then Q.tree.put_check(p, old[9], old_state) end
 
   -- Most jobs have no tags ('{}' stored): nothing to decode or index then.
   local old_tags = Q.none
@@ -79,8 +79,8 @@ Q.put = function(now, p)
   local tags = p.tags or old_tags
   local retries = p.retries or tonumber(old[6]) or 5
   local delay = p.delay
-  local old_deps, live
-  has_deps, old_deps, live = waits_after_put(jid, p, deps_key, has_deps)
+  local old_deps, live = Q.none, Q.none
+  if #p.depends > 0 then has_deps, old_deps, live = waits_after_put(jid, p, deps_key) end
 
   -- A re-put also writes the other sets of its queue, of its old queue and
   -- its old worker's set: each is read first (one ZSCORE), so a key of
@@ -172,8 +172,8 @@ Q.put = function(now, p)
   if not exists and priority ~= 0 then fields[23], fields[24] = 'priority', Q.int_arg(priority) end
   redis.call('hset', key, unpack(fields))
 
-  for _, d in ipairs(p.depends) do
-    Q.link(jid, d, live[d])
+  if #p.depends > 0 then
+    for _, d in ipairs(p.depends) do Q.link(jid, d, live[d]) end
   end
 
   if has_deps then
