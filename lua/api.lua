@@ -128,23 +128,26 @@ local QlessDispatch = function(keys, argv)
   end
   Q.memo_config, Q.memo_tracked = nil, nil
   local handler = C[command]
-  if type(handler) ~= 'function' then
+  -- Every value in C is a handler: nil is the one miss (no type() call).
+  if handler == nil then
     Q.raise('InvalidArgument', 'Unknown command ' .. (utf8_valid(command, string.find(command, '[\128-\255]'))
       and command or '(not UTF-8)'))
   end
-  -- `now` repeats across a pipelined batch: parsed once per distinct text.
+  -- `now` repeats across a pipelined batch: parsed and checked once per
+  -- distinct text (only a valid one is remembered).
   local now_text, now = argv[2], nil
   if now_text ~= nil and now_text == cache.now_text then
     now = cache.now
   else
     now = tonumber(now_text)
+    -- now - now is 0 for every finite number, NaN for NaN and the infinities.
+    if now == nil or now - now ~= 0 then
+      local text = tostring(argv[2])
+      if not utf8_valid(text, string.find(text, '[\128-\255]')) then text = '(not UTF-8)' end
+      Q.raise('InvalidArgument',
+        'Arg "now" ' .. (now == nil and 'missing or not a number: ' or 'not a finite number: ') .. text)
+    end
     cache.now_text, cache.now = now_text, now
-  end
-  if now == nil or now ~= now or now == math.huge or now == -math.huge then
-    local text = tostring(argv[2])
-    if not utf8_valid(text, string.find(text, '[\128-\255]')) then text = '(not UTF-8)' end
-    Q.raise('InvalidArgument',
-      'Arg "now" ' .. (now == nil and 'missing or not a number: ' or 'not a finite number: ') .. text)
   end
   -- Command arguments start at ARGV[3]: moved down in place (the table is
   -- this call's own), which saves a second table per command. Each is
