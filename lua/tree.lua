@@ -129,7 +129,6 @@ T.put_args = function(cmd, opts, p)
     p.aliases = Q.aliases.parse(cmd, opts.aliases)
     p.tree = true
   end
-  p.cmd = cmd
   if p.aliases then Q.aliases.check_free(cmd, p.jid, p.aliases) end
 end
 

@@ -117,7 +117,9 @@ def test_data_not_strict_json(ql, r, held, data):
 
 @pytest.mark.parametrize("data", ["[1e5]", "[1E+5]", "[-0]", "[-0.5e-3]", "[0.25]", "[123456789012345678]",
                                   '{"a":true,"b":false,"c":null}', '{"k":"\\u00e9\\n"}', '\t[ 1 ,\n2 ]\r',
-                                  '["nan", "0x10", "01", "\\u0001"]', "[" * 500 + "]" * 500])
+                                  '["nan", "0x10", "01", "\\u0001"]', "[" * 500 + "]" * 500,
+                                  '{"u":"a.b","f":1.5,"g":-0.5}', '["a.", "-.5", "5.e3"]', '["\x7f"]',
+                                  '{"k":"\u00e9.","f":2.5}', "[1e308]", "1.25"])
 def test_data_strict_json_accepted(ql, data):
     """What strict JSON allows stays allowed (both the fast and the full check)."""
     assert ql.put("j", data=data) == "j"
@@ -125,7 +127,9 @@ def test_data_strict_json_accepted(ql, data):
 
 
 @pytest.mark.parametrize("data", ["[01]", "[-01]", "[1.]", "[1.e5]", "[Infinity]", "[NaN]", '["a\tb"]',
-                                  "[1e400]", "[" + "9" * 400 + "]", "[0X1F]", '\f[1]'])
+                                  "[1e400]", "[" + "9" * 400 + "]", "[0X1F]", '\f[1]',
+                                  "[-.5]", "5.", '["a.b", 5.]', "[-1e400]", '{"a":{"b":[1,1e999]}}', "1e999",
+                                  '{"n":1.5e400}', '["a\x01"]', "[+1]", "[-0x1]", "-inf"])
 def test_data_not_strict_json_more(ql, r, data):
     refused(ql, r, "put", "w", "q", "j", "K", data, 0, says='"data"')
 
