@@ -51,9 +51,13 @@ free_port() {
   return 1
 }
 
-# Starts one node on port; appends "port pid" to DIR/nodes.
+# Starts one node on port; appends "port pid" to DIR/nodes. With `fresh`,
+# what an earlier run left under the port (nodes.conf, dump.rdb) goes first:
+# a new node started on it would know the old cluster or hold its keys. A
+# restarted node keeps its own, to rejoin its cluster.
 start_node() {
   local port="$1" nd="$dir/$1"
+  [ "${2:-}" != fresh ] || rm -rf "$nd"
   mkdir -p "$nd"
   : > "$nd/redis.log"
   redis-server --daemonize yes --bind 127.0.0.1 --port "$port" \
@@ -91,7 +95,7 @@ start() {
   n=$(( primaries * (1 + replicas) ))
   while [ "${#ports[@]}" -lt "$n" ]; do
     port="$(free_port)" || { echo "cluster-fixture: no free port" >&2; stop; return 1; }
-    if start_node "$port"; then ports+=("$port"); fi
+    if start_node "$port" fresh; then ports+=("$port"); fi
   done
   for port in "${ports[@]}"; do addrs+=("127.0.0.1:$port"); done
   if [ "$replicas" = 0 ]; then
