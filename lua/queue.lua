@@ -12,6 +12,7 @@ local Que = {
   zadd_all = nil,
   any_deps = nil,
   hand_out_all = nil,
+  prints_g17 = nil,
   jobs_by_state = nil,
   counts = nil,
   names = nil,
@@ -48,7 +49,7 @@ end
 -- Appends up to n jids from the top of the work set (highest score first).
 Que.take_work = function(queue, n, out)
   if n <= 0 then return out end
-  for _, jid in ipairs(redis.call('zrevrange', Q.qkey(queue, 'work'), 0, n - 1)) do
+  for _, jid in ipairs(redis.call('zrevrange', Q.qkey(queue, 'work'), '0', Q.int_arg(n - 1))) do
     out[#out + 1] = jid
   end
   return out
@@ -118,6 +119,17 @@ Que.any_deps = function(jids)
   return false
 end
 
+-- Whether Redis writes a Lua number argument as %.17g text (7.0; later
+-- versions print the shortest digits), asked once by ECHO: where it does,
+-- Q.score's text of a number is what HSET would store for the number
+-- itself, and Redis is spared a print per argument. Q.cache outlives the
+-- call in the Functions library, so this is one ECHO per load there.
+Que.prints_g17 = function()
+  local c = Q.cache
+  if c.prints_g17 == nil then c.prints_g17 = redis.call('echo', 0.1) == '0.10000000000000001' end
+  return c.prints_g17
+end
+
 -- What pop reads of a job before handing it out: the first twelve of
 -- Q.view_fields, then `tree`.
 local pop_fields = {}
@@ -135,10 +147,15 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
   local n = #jids
   if n == 0 then return '{}' end
   local time = Q.timestr(now)
-  -- The text Redis makes of the expires number, made once for several
-  -- jobs: ECHO of the number returns exactly what HSET would store for it.
+  -- The text Redis makes of the expires number, made once for all the
+  -- jobs: Q.score's where that is Redis's own, else ECHO of the number
+  -- (which returns exactly what HSET would store for it) for several.
   local expires_text = expires
-  if n > 1 then expires_text = redis.call('echo', expires) end
+  if Que.prints_g17() then
+    expires_text = Q.score(expires)
+  elseif n > 1 then
+    expires_text = redis.call('echo', expires)
+  end
   local rows, waits = {}, {}
   local popped = nil
   -- Tree jobs (the `tree` field, read in the same HMGET) may be held back
