@@ -13,6 +13,7 @@ local Que = {
   any_deps = nil,
   hand_out_all = nil,
   prints_g17 = nil,
+  repeats = nil,
   jobs_by_state = nil,
   counts = nil,
   names = nil,
@@ -33,17 +34,21 @@ end
 -- One EXISTS instead of a ZRANGEBYSCORE of each set a pop reads, which are
 -- usually absent: whether the queue has templates (its -recur or -cron set)
 -- and whether it has a -scheduled set. It also fills the tracked memo and,
--- when no option is stored, the config memo (no HGETALL then). The count
--- holds a bit per group of keys: templates 1-2, scheduled 4, tracked 8,
--- config 16. A key of another type counts as present, so the read that
--- follows still refuses it with WRONGTYPE before any write.
+-- when no option is stored, the config memo (no HGETALL then). Each group
+-- of keys is named as many times as the others can count at most, plus
+-- one (templates 0-2, scheduled 3, tracked 6, config 12: 23 names, where
+-- powers of two took 30), so the count tells them apart. A key of another
+-- type counts as present, so the read that follows still refuses it with
+-- WRONGTYPE before any write.
 Que.present = function(queue)
   local s, t, c = Q.qkey(queue, 'scheduled'), Q.P .. 'tracked', Q.P .. 'config'
-  local count = redis.call('exists', Q.qkey(queue, 'recur'), Q.qkey(queue, 'cron'), s, s, s, s,
-    t, t, t, t, t, t, t, t, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c)
-  Q.memo_tracked = count % 16 >= 8
-  if count < 16 and Q.memo_config == nil then Q.memo_config = Q.none end
-  return count % 4 > 0, count % 8 >= 4
+  local count = redis.call('exists', Q.qkey(queue, 'recur'), Q.qkey(queue, 'cron'), s, s, s,
+    t, t, t, t, t, t, c, c, c, c, c, c, c, c, c, c, c, c)
+  local templates = count % 3
+  local rest = (count - templates) / 3
+  Q.memo_tracked = rest % 4 >= 2
+  if rest < 4 and Q.memo_config == nil then Q.memo_config = Q.none end
+  return templates > 0, rest % 2 == 1
 end
 
 -- Appends up to n jids from the top of the work set (highest score first).
@@ -53,6 +58,16 @@ Que.take_work = function(queue, n, out)
     out[#out + 1] = jid
   end
   return out
+end
+
+-- Whether a jid appears twice in jids.
+Que.repeats = function(jids)
+  local seen = {}
+  for i = 1, #jids do
+    if seen[jids[i]] then return true end
+    seen[jids[i]] = true
+  end
+  return false
 end
 
 -- Hands one job to a worker (§5.6 step 9).
@@ -260,17 +275,13 @@ C.pop = function(now, args)
   -- pop before anything is written.
   redis.call('zadd', Q.P .. 'workers', Q.score(now), worker)
 
-  local seen = {}
-  for i = 1, #jids do
-    if seen[jids[i]] then
-      -- A jid twice (only in a corrupt data set): one job at a time.
-      for _, jid in ipairs(jids) do
-        Que.hand_out(queue, jid, worker, now, expires)
-      end
-      Q.zrem_all(Q.qkey(queue, 'work'), jids)
-      return Q.job_list(jids)
+  if #jids > 1 and Que.repeats(jids) then
+    -- A jid twice (only in a corrupt data set): one job at a time.
+    for _, jid in ipairs(jids) do
+      Que.hand_out(queue, jid, worker, now, expires)
     end
-    seen[jids[i]] = true
+    Q.zrem_all(Q.qkey(queue, 'work'), jids)
+    return Q.job_list(jids)
   end
   return Que.hand_out_all(queue, jids, worker, now, expires)
 end
