@@ -120,6 +120,10 @@ end
 -- True unless none of the jids has a -dependents or -dependencies set
 -- (one EXISTS per 500 jids instead of two SMEMBERS per job).
 Que.any_deps = function(jids)
+  if #jids == 1 then
+    local key = Q.jkey(jids[1])
+    return redis.call('exists', key .. '-dependents', key .. '-dependencies') > 0
+  end
   local keys, n = {}, 0
   for i = 1, #jids do
     local key = Q.jkey(jids[i])
@@ -161,7 +165,8 @@ pop_fields[13] = 'tree'
 Que.hand_out_all = function(queue, jids, worker, now, expires)
   local n = #jids
   if n == 0 then return '{}' end
-  local time = Q.timestr(now)
+  -- Q.timestr(now), which is Q.score's text (%.17g), made for the workers set.
+  local time = Q.score(now)
   -- The text Redis makes of the expires number, made once for all the
   -- jobs: Q.score's where that is Redis's own, else ECHO of the number
   -- (which returns exactly what HSET would store for it) for several.
@@ -258,8 +263,10 @@ C.pop = function(now, args)
     return '{}'
   end
 
-  -- Concurrency cap: only unexpired locks count as running.
-  local cap = tonumber(Q.config_stored()[queue .. '-max-concurrency']) or 0
+  -- Concurrency cap: only unexpired locks count as running. (No option
+  -- stored, the usual case: no key name to make.)
+  local stored, cap = Q.config_stored(), 0
+  if stored ~= Q.none then cap = tonumber(stored[queue .. '-max-concurrency']) or 0 end
   if cap > 0 then
     local running = redis.call('zcount', Q.qkey(queue, 'locks'), now, '+inf')
     count = math.min(count, math.max(0, math.floor(cap - running)))
