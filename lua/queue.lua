@@ -14,7 +14,6 @@ local Que = {
   hand_out_all = nil,
   prints_g17 = nil,
   repeats = nil,
-  heartbeat = nil,
   popped_text = nil,
   jobs_by_state = nil,
   counts = nil,
@@ -268,22 +267,12 @@ Que.popped_text = function(now, worker)
   return c.popped_text
 end
 
--- Q.heartbeat(queue), kept while no option is stored (the usual case): it
--- is then the built-in default whatever the queue, worked out once per
--- Q.cache (callgrind: 6k instructions of a pop of 1's 345k).
-Que.heartbeat = function(queue)
-  if Q.config_stored() ~= Q.none then return Q.heartbeat(queue) end
-  local c = Q.cache
-  if c.heartbeat_default == nil then c.heartbeat_default = Q.heartbeat(queue) end
-  return c.heartbeat_default
-end
-
 C.pop = function(now, args)
   local queue = Q.need('Pop', 'queue', args[1])
   local worker = Q.need('Pop', 'worker', args[2])
   local count = Q.whole('Pop', 'count', args[3])
   local templates, scheduled = Que.present(queue)
-  local expires = now + Que.heartbeat(queue)
+  local expires = now + Q.heartbeat(queue)
 
   if redis.call('sismember', Q.P .. 'paused_queues', queue) == 1 then
     return '{}'
