@@ -149,31 +149,36 @@ end
 -- when set, is the job's history entries (Q.history's second result).
 -- Q.view_parts appends the pieces of the text to buf after index k and
 -- returns the new last index: a reply of several jobs is one table.concat.
--- Around the per-job jid, data, history and dependency sets, the object is
--- three fixed runs of text (klass … remaining; tags; failure and
--- spawned_from_jid). memo.p keeps the last job's runs with the values they
--- were made from: the jobs of one reply mostly share them, and interned
--- strings compare in constant time.
+-- Around the per-job jid, expires, data, history and dependency sets, the
+-- object is four fixed runs of text (klass … priority; retries and
+-- remaining; tags; failure and spawned_from_jid). memo.p keeps the last
+-- job's runs with the values they were made from: the jobs of one reply,
+-- and the pops of 1 of a batch, mostly share them, and interned strings
+-- compare in constant time. Expires, which changes with every pop of 1,
+-- stands apart: joined into a run it made a new run per pop (callgrind,
+-- settle: 1.3% more instructions; a pop of 50 then does 0.4% less).
 Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
   local tracked = Q.tracked(jid)
   local p = memo.p
-  local exp = expires or f[15]
   -- f: 1 jid, 2 klass, 3 queue, 4 priority, 5 retries, 6 remaining, 7 data,
   -- 8 tags, 9 failure, 10 spawned_from_jid, 11 history, 12 time, 13 state,
   -- 14 worker, 15 expires (Q.view_fields).
   if p.run1 == nil or p[2] ~= f[2] or p[13] ~= f[13] or p[3] ~= f[3] or p[14] ~= f[14]
-      or p[4] ~= f[4] or p[15] ~= exp or p[5] ~= f[5] or p[6] ~= f[6] or p.tracked ~= tracked then
+      or p[4] ~= f[4] or p.tracked ~= tracked then
     p.run1 = ',"klass":' .. View.memo_str(memo, f[2] or '') ..
       ',"state":' .. View.memo_str(memo, f[13] or '') ..
       ',"queue":' .. View.memo_str(memo, f[3] or '') ..
       ',"worker":' .. View.memo_str(memo, f[14] or '') ..
       ',"tracked":' .. (tracked and 'true' or 'false') ..
       ',"priority":' .. View.memo_num(memo, f[4]) ..
-      ',"expires":' .. (expires or View.memo_num(memo, f[15])) ..
-      ',"retries":' .. View.memo_num(memo, f[5]) ..
+      ',"expires":'
+    p[2], p[13], p[3], p[14], p[4], p.tracked = f[2], f[13], f[3], f[14], f[4], tracked
+  end
+  if p.run4 == nil or p[5] ~= f[5] or p[6] ~= f[6] then
+    p.run4 = ',"retries":' .. View.memo_num(memo, f[5]) ..
       ',"remaining":' .. cjson.encode(math.floor(tonumber(f[6]) or 0)) ..
       ',"data":'
-    p[2], p[13], p[3], p[14], p[4], p[15], p[5], p[6], p.tracked = f[2], f[13], f[3], f[14], f[4], exp, f[5], f[6], tracked
+    p[5], p[6] = f[5], f[6]
   end
   if p.run2 == nil or p[8] ~= f[8] then
     p.run2 = ',"tags":' .. View.memo_decoded(memo, f[8]) .. ',"history":'
@@ -188,9 +193,11 @@ Q.view_parts = function(buf, k, jid, f, memo, expires, deps)
   buf[k + 1] = '{"jid":'
   buf[k + 2] = cjson.encode(f[1] or jid)
   buf[k + 3] = p.run1
-  buf[k + 4] = View.memo_str(memo, f[7] or '')
-  buf[k + 5] = p.run2
-  k = Q.history_parts(buf, k + 5, jid, f[11] or true, memo.h, f.known)
+  buf[k + 4] = expires or View.memo_num(memo, f[15])
+  buf[k + 5] = p.run4
+  buf[k + 6] = View.memo_str(memo, f[7] or '')
+  buf[k + 7] = p.run2
+  k = Q.history_parts(buf, k + 7, jid, f[11] or true, memo.h, f.known)
   buf[k + 1] = p.run3
   if deps ~= false then
     local key = Q.jkey(jid)

@@ -116,9 +116,13 @@ end
 Q.reap_locks = function(queue, now, n)
   local out = {}
   if n <= 0 then return out end
+  -- Texts, not numbers: Redis 7.0 prints each number argument with %.17g.
+  -- Q.score(now) is pop's text for the workers set too.
+  local expired = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', Q.score(now), 'LIMIT', '0',
+    Q.int_arg(n))
+  if #expired == 0 then return out end
+  Q.check_pop_sets(queue)
   local grace = Q.config_number('grace-period', 10)
-  local expired = redis.call('zrangebyscore', Q.qkey(queue, 'locks'), '-inf', now, 'LIMIT', 0, n)
-  if #expired > 0 then Q.check_pop_sets(queue) end
   for _, jid in ipairs(expired) do
     local f = redis.call('hmget', Q.jkey(jid), 'worker', 'grace', 'tree', 'state')
     local worker = f[1] or ''

@@ -12,6 +12,9 @@ local Que = {
   zadd_all = nil,
   any_deps = nil,
   hand_out_all = nil,
+  prints_g17 = nil,
+  repeats = nil,
+  popped_text = nil,
   jobs_by_state = nil,
   counts = nil,
   names = nil,
@@ -32,26 +35,40 @@ end
 -- One EXISTS instead of a ZRANGEBYSCORE of each set a pop reads, which are
 -- usually absent: whether the queue has templates (its -recur or -cron set)
 -- and whether it has a -scheduled set. It also fills the tracked memo and,
--- when no option is stored, the config memo (no HGETALL then). The count
--- holds a bit per group of keys: templates 1-2, scheduled 4, tracked 8,
--- config 16. A key of another type counts as present, so the read that
--- follows still refuses it with WRONGTYPE before any write.
+-- when no option is stored, the config memo (no HGETALL then). Each group
+-- of keys is named as many times as the others can count at most, plus
+-- one (templates 0-2, scheduled 3, tracked 6, config 12: 23 names, where
+-- powers of two took 30), so the count tells them apart. A key of another
+-- type counts as present, so the read that follows still refuses it with
+-- WRONGTYPE before any write.
 Que.present = function(queue)
   local s, t, c = Q.qkey(queue, 'scheduled'), Q.P .. 'tracked', Q.P .. 'config'
-  local count = redis.call('exists', Q.qkey(queue, 'recur'), Q.qkey(queue, 'cron'), s, s, s, s,
-    t, t, t, t, t, t, t, t, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c)
-  Q.memo_tracked = count % 16 >= 8
-  if count < 16 and Q.memo_config == nil then Q.memo_config = Q.none end
-  return count % 4 > 0, count % 8 >= 4
+  local count = redis.call('exists', Q.qkey(queue, 'recur'), Q.qkey(queue, 'cron'), s, s, s,
+    t, t, t, t, t, t, c, c, c, c, c, c, c, c, c, c, c, c)
+  local templates = count % 3
+  local rest = (count - templates) / 3
+  Q.memo_tracked = rest % 4 >= 2
+  if rest < 4 and Q.memo_config == nil then Q.memo_config = Q.none end
+  return templates > 0, rest % 2 == 1
 end
 
 -- Appends up to n jids from the top of the work set (highest score first).
 Que.take_work = function(queue, n, out)
   if n <= 0 then return out end
-  for _, jid in ipairs(redis.call('zrevrange', Q.qkey(queue, 'work'), 0, n - 1)) do
+  for _, jid in ipairs(redis.call('zrevrange', Q.qkey(queue, 'work'), '0', Q.int_arg(n - 1))) do
     out[#out + 1] = jid
   end
   return out
+end
+
+-- Whether a jid appears twice in jids.
+Que.repeats = function(jids)
+  local seen = {}
+  for i = 1, #jids do
+    if seen[jids[i]] then return true end
+    seen[jids[i]] = true
+  end
+  return false
 end
 
 -- Hands one job to a worker (§5.6 step 9).
@@ -104,6 +121,10 @@ end
 -- True unless none of the jids has a -dependents or -dependencies set
 -- (one EXISTS per 500 jids instead of two SMEMBERS per job).
 Que.any_deps = function(jids)
+  if #jids == 1 then
+    local key = Q.jkey(jids[1])
+    return redis.call('exists', key .. '-dependents', key .. '-dependencies') > 0
+  end
   local keys, n = {}, 0
   for i = 1, #jids do
     local key = Q.jkey(jids[i])
@@ -116,6 +137,17 @@ Que.any_deps = function(jids)
     end
   end
   return false
+end
+
+-- Whether Redis writes a Lua number argument as %.17g text (7.0; later
+-- versions print the shortest digits), asked once by ECHO: where it does,
+-- Q.score's text of a number is what HSET would store for the number
+-- itself, and Redis is spared a print per argument. Q.cache outlives the
+-- call in the Functions library, so this is one ECHO per load there.
+Que.prints_g17 = function()
+  local c = Q.cache
+  if c.prints_g17 == nil then c.prints_g17 = redis.call('echo', 0.1) == '0.10000000000000001' end
+  return c.prints_g17
 end
 
 -- What pop reads of a job before handing it out: the first twelve of
@@ -134,11 +166,17 @@ pop_fields[13] = 'tree'
 Que.hand_out_all = function(queue, jids, worker, now, expires)
   local n = #jids
   if n == 0 then return '{}' end
-  local time = Q.timestr(now)
-  -- The text Redis makes of the expires number, made once for several
-  -- jobs: ECHO of the number returns exactly what HSET would store for it.
+  -- Q.timestr(now), which is Q.score's text (%.17g), made for the workers set.
+  local time = Q.score(now)
+  -- The text Redis makes of the expires number, made once for all the
+  -- jobs: Q.score's where that is Redis's own, else ECHO of the number
+  -- (which returns exactly what HSET would store for it) for several.
   local expires_text = expires
-  if n > 1 then expires_text = redis.call('echo', expires) end
+  if Que.prints_g17() then
+    expires_text = Q.score(expires)
+  elseif n > 1 then
+    expires_text = redis.call('echo', expires)
+  end
   local rows, waits = {}, {}
   local popped = nil
   -- Tree jobs (the `tree` field, read in the same HMGET) may be held back
@@ -157,7 +195,7 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
       m = m + 1
       jids[m] = jid
       local known
-      popped, known = Q.history(jid, now, 'popped', nil, f[11] or true, popped or Q.history_text(now, 'popped', 'worker', worker))
+      popped, known = Q.history(jid, now, 'popped', nil, f[11] or true, popped or Que.popped_text(now, worker))
       waits[m] = now - (Q.time_number(f[12]) or now)
       redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', state)
       -- As an HMGET of Q.view_fields would read it now (a legacy history
@@ -215,6 +253,20 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
   return table.concat(buf)
 end
 
+-- The `popped` history entry, Q.history_text(now, 'popped', 'worker',
+-- worker), kept per second and worker: in a settle, complete's `done` entry
+-- takes history_text's one-entry memo in between, so it was made anew on
+-- every settle. (A zero second is not kept: 0 and -0 print apart.)
+Que.popped_text = function(now, worker)
+  local c = Q.cache
+  local when = math.floor(now)
+  if when ~= c.popped_when or worker ~= c.popped_worker or when == 0 then
+    c.popped_when, c.popped_worker = when, worker
+    c.popped_text = Q.history_text(now, 'popped', 'worker', worker)
+  end
+  return c.popped_text
+end
+
 C.pop = function(now, args)
   local queue = Q.need('Pop', 'queue', args[1])
   local worker = Q.need('Pop', 'worker', args[2])
@@ -226,8 +278,10 @@ C.pop = function(now, args)
     return '{}'
   end
 
-  -- Concurrency cap: only unexpired locks count as running.
-  local cap = tonumber(Q.config_stored()[queue .. '-max-concurrency']) or 0
+  -- Concurrency cap: only unexpired locks count as running. (No option
+  -- stored, the usual case: no key name to make.)
+  local stored, cap = Q.config_stored(), 0
+  if stored ~= Q.none then cap = tonumber(stored[queue .. '-max-concurrency']) or 0 end
   if cap > 0 then
     local running = redis.call('zcount', Q.qkey(queue, 'locks'), now, '+inf')
     count = math.min(count, math.max(0, math.floor(cap - running)))
@@ -243,17 +297,13 @@ C.pop = function(now, args)
   -- pop before anything is written.
   redis.call('zadd', Q.P .. 'workers', Q.score(now), worker)
 
-  local seen = {}
-  for i = 1, #jids do
-    if seen[jids[i]] then
-      -- A jid twice (only in a corrupt data set): one job at a time.
-      for _, jid in ipairs(jids) do
-        Que.hand_out(queue, jid, worker, now, expires)
-      end
-      Q.zrem_all(Q.qkey(queue, 'work'), jids)
-      return Q.job_list(jids)
+  if #jids > 1 and Que.repeats(jids) then
+    -- A jid twice (only in a corrupt data set): one job at a time.
+    for _, jid in ipairs(jids) do
+      Que.hand_out(queue, jid, worker, now, expires)
     end
-    seen[jids[i]] = true
+    Q.zrem_all(Q.qkey(queue, 'work'), jids)
+    return Q.job_list(jids)
   end
   return Que.hand_out_all(queue, jids, worker, now, expires)
 end

@@ -4,7 +4,7 @@
 -- Histogram field for a value: s<sec> below a minute, m<min> below an hour,
 -- h<hour> below a day, d<day> above.
 -- This module's own helpers; Q holds only what other modules use.
-local Stat = {bucket = nil, floats = nil, texts = nil, fields = nil, summary = nil}
+local Stat = {bucket = nil, memo = nil, floats = nil, texts = nil, fields = nil, summary = nil}
 
 Stat.bucket = function(v)
   local f = math.floor(v)
@@ -36,20 +36,34 @@ end
 -- remembered: the next update of the same hash usually reads back the texts
 -- written last (interned strings compare in constant time), and their
 -- numbers are taken from the memo instead of being parsed again (%.17g text
--- parses back to the very same double).
-Stat.floats = function(cur)
-  local c = Q.cache
-  if cur[2] == c.stat_mean_text and cur[3] == c.stat_vk_text then
-    return c.stat_mean, c.stat_vk
+-- parses back to the very same double). One memo per kind: the serial
+-- worker's settle updates `run` (complete) and `wait` (pop) in turn, which
+-- one memo for both missed every time (two 17-digit strtod per update).
+Stat.memo = function(kind)
+  local memos = Q.cache.stat_memos
+  if memos == nil then
+    memos = {}
+    Q.cache.stat_memos = memos
+  end
+  local m = memos[kind]
+  if m == nil then
+    m = {}
+    memos[kind] = m
+  end
+  return m
+end
+
+Stat.floats = function(cur, m)
+  if cur[2] == m.mean_text and cur[3] == m.vk_text then
+    return m.mean, m.vk
   end
   return tonumber(cur[2]) or 0, tonumber(cur[3]) or 0
 end
 
 -- The HSET arguments total/mean/vk of the new state, remembered as above.
-Stat.texts = function(total, mean, vk)
-  local c = Q.cache
+Stat.texts = function(total, mean, vk, m)
   local mean_text, vk_text = string.format('%.17g', mean), string.format('%.17g', vk)
-  c.stat_mean_text, c.stat_vk_text, c.stat_mean, c.stat_vk = mean_text, vk_text, mean, vk
+  m.mean_text, m.vk_text, m.mean, m.vk = mean_text, vk_text, mean, vk
   return Q.int_arg(total), mean_text, vk_text
 end
 
@@ -58,16 +72,17 @@ Q.stat = function(queue, kind, now, v)
   local key = Q.statkey(kind, now, queue)
   local bucket = Stat.bucket(v)
   local cur = redis.call('hmget', key, 'total', 'mean', 'vk', bucket)
+  local m = Stat.memo(kind)
   local total, mean, vk
   if not cur[1] then
     total, mean, vk = 1, v, 0
   else
-    local old_mean, old_vk = Stat.floats(cur)
+    local old_mean, old_vk = Stat.floats(cur, m)
     total = (tonumber(cur[1]) or 0) + 1
     mean = old_mean + (v - old_mean) / total
     vk = old_vk + (v - mean) * (v - old_mean)
   end
-  local total_text, mean_text, vk_text = Stat.texts(total, mean, vk)
+  local total_text, mean_text, vk_text = Stat.texts(total, mean, vk, m)
   redis.call('hset', key, 'total', total_text, 'mean', mean_text, 'vk', vk_text, bucket,
     Q.int_arg((tonumber(cur[4]) or 0) + 1))
 end
@@ -95,10 +110,11 @@ Q.stat_batch = function(queue, kind, now, values)
   local cur = redis.call('hmget', key, unpack(fields))
   local counts = {}
   for j = 4, #fields do counts[j] = tonumber(cur[j]) or 0 end
+  local m = Stat.memo(kind)
   local total, mean, vk
   if cur[1] then
     total = tonumber(cur[1]) or 0
-    mean, vk = Stat.floats(cur)
+    mean, vk = Stat.floats(cur, m)
   end
   for i = 1, n do
     local v = values[i]
@@ -112,7 +128,7 @@ Q.stat_batch = function(queue, kind, now, values)
     end
     counts[buckets[i]] = counts[buckets[i]] + 1
   end
-  local total_text, mean_text, vk_text = Stat.texts(total, mean, vk)
+  local total_text, mean_text, vk_text = Stat.texts(total, mean, vk, m)
   local args = {'total', total_text, 'mean', mean_text, 'vk', vk_text}
   for j = 4, #fields do
     args[#args + 1] = fields[j]
