@@ -32,7 +32,8 @@ end
 -- A rank cursor: a whole number (anything else starts over).
 S.offset = function(cursor)
   local n = tonumber(cursor)
-  if not n or n < 0 or n ~= math.floor(n) or n > 2147483647 then return 0 end
+  -- "-0" reads as -0, which Redis would be handed as the text "-0" and refuse.
+  if not n or n <= 0 or n ~= math.floor(n) or n > 2147483647 then return 0 end
   return n
 end
 

@@ -139,3 +139,17 @@ def test_tree_walk_without_ports_has_no_subscribers(ql):
     ql.put("root", tree=1)
     walk = ql.json("tree.walk", 0, "root")
     assert walk["subscribers"] in ({}, []) and walk["channels_truncated"] is False
+
+
+def test_search_cursor_minus_zero_starts_over(ql, r):
+    # A worker's jobs page by rank. "-0" reads as the number -0, which went
+    # on to ZRANGE as the text "-0" (a Lua runtime error) instead of
+    # starting from the first job.
+    for i in range(3):
+        ql.put(jid="m%d" % i, queue="a", klass="K")
+    ql.pop(queue="a", worker="w1", count=3)
+    first = ql.json("search", 0, "", 10, 1000, "worker", "w1")
+    assert len(first["jobs"]) == 3
+    for cursor in ("-0", "0", "-1", "x"):
+        again = ql.json("search", 0, cursor, 10, 1000, "worker", "w1")
+        assert [j["jid"] for j in again["jobs"]] == [j["jid"] for j in first["jobs"]]
