@@ -4,17 +4,23 @@
 -- Histogram field for a value: s<sec> below a minute, m<min> below an hour,
 -- h<hour> below a day, d<day> above.
 -- This module's own helpers; Q holds only what other modules use.
-local Stat = {bucket = nil, memo = nil, floats = nil, texts = nil, fields = nil, summary = nil}
+local Stat = {sub = nil, bucket = nil, memo = nil, floats = nil, texts = nil, fields = nil, summary = nil}
+
+-- t[k], a table made on first use (the memos below live in Q.cache).
+Stat.sub = function(t, k)
+  local v = t[k]
+  if v == nil then
+    v = {}
+    t[k] = v
+  end
+  return v
+end
 
 Stat.bucket = function(v)
   local f = math.floor(v)
   if f >= 0 and f < 60 then
     -- Cached: the seconds buckets are the common ones.
-    local names = Q.cache.second_buckets
-    if names == nil then
-      names = {}
-      Q.cache.second_buckets = names
-    end
+    local names = Stat.sub(Q.cache, 'second_buckets')
     local name = names[f]
     if name == nil then
       name = 's' .. string.format('%d', f)
@@ -40,17 +46,7 @@ end
 -- worker's settle updates `run` (complete) and `wait` (pop) in turn, which
 -- one memo for both missed every time (two 17-digit strtod per update).
 Stat.memo = function(kind)
-  local memos = Q.cache.stat_memos
-  if memos == nil then
-    memos = {}
-    Q.cache.stat_memos = memos
-  end
-  local m = memos[kind]
-  if m == nil then
-    m = {}
-    memos[kind] = m
-  end
-  return m
+  return Stat.sub(Stat.sub(Q.cache, 'stat_memos'), kind)
 end
 
 Stat.floats = function(cur, m)
