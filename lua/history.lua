@@ -7,7 +7,7 @@
 
 -- The last key made is kept: pop appends to and then reads each job's list.
 -- This module's own helpers; Q holds only what other modules use.
-local Hist = {migrate = nil, is_entry = nil, known = nil, entries = nil, entry = nil, item_json = nil,
+local Hist = {text = nil, migrate = nil, is_entry = nil, known = nil, entries = nil, entry = nil, item_json = nil,
   push = nil, keep_first_and_last = nil, quoted = {}}
 
 Q.hkey = function(jid)
@@ -87,41 +87,49 @@ Hist.entry = function(t, what, extras)
   return cjson.encode({when, what, extras})
 end
 
+-- The hand-written entry text of Q.history_text. `what` and `k` are the few
+-- names the script passes: each is encoded once.
+Hist.text = function(when, what, k, v)
+  local quoted = Hist.quoted
+  local what_json = quoted[what]
+  if what_json == nil then
+    what_json = cjson.encode(what)
+    quoted[what] = what_json
+  end
+  local text = '[' .. string.format('%d', when) .. ',' .. what_json
+  if k == nil then return text .. ']' end
+  local k_json = quoted[k]
+  if k_json == nil then
+    k_json = cjson.encode(k)
+    quoted[k] = k_json
+  end
+  return text .. ',{' .. k_json .. ':' .. cjson.encode(v) .. '}]'
+end
+
 -- The entry text for `what` with no extras (k == nil) or the one string
 -- extra {[k] = v}, as Hist.entry writes it, without building the extras
--- table. The last text made is cached (Q outlives the call): the commands of
--- one pipelined batch share their second, queue and entry kind. Only the
--- hand-written forms are cached (a zero time, where 0 and -0 print apart,
--- is not).
+-- table. The last two texts made are cached (Q outlives the call): the
+-- commands of one pipelined batch share their second, queue and entry kind,
+-- and a serial worker's settle makes a `done` and a `popped` entry in turn.
+-- Only the hand-written forms are cached (a zero time, where 0 and -0 print
+-- apart, is not).
 Q.history_text = function(t, what, k, v)
   local when = math.floor(t)
   if when >= 1e14 or when <= -1e14 or when == 0 then
     return Hist.entry(t, what, k ~= nil and {[k] = v} or nil)
   end
   local c = Q.cache
-  if when ~= c.entry_when or what ~= c.entry_what or k ~= c.entry_k or v ~= c.entry_v then
-    -- `what` and `k` are the few names the script passes: each is encoded
-    -- once (a serial worker's every call makes new entry texts).
-    local quoted = Hist.quoted
-    local what_json = quoted[what]
-    if what_json == nil then
-      what_json = cjson.encode(what)
-      quoted[what] = what_json
-    end
-    local text = '[' .. string.format('%d', when) .. ',' .. what_json
-    if k == nil then
-      text = text .. ']'
-    else
-      local k_json = quoted[k]
-      if k_json == nil then
-        k_json = cjson.encode(k)
-        quoted[k] = k_json
-      end
-      text = text .. ',{' .. k_json .. ':' .. cjson.encode(v) .. '}]'
-    end
-    c.entry_when, c.entry_what, c.entry_k, c.entry_v, c.entry_text = when, what, k, v, text
+  if when == c.entry_when and what == c.entry_what and k == c.entry_k and v == c.entry_v then
+    return c.entry_text
   end
-  return c.entry_text
+  if when == c.entry2_when and what == c.entry2_what and k == c.entry2_k and v == c.entry2_v then
+    return c.entry2_text
+  end
+  local text = Hist.text(when, what, k, v)
+  c.entry2_when, c.entry2_what, c.entry2_k, c.entry2_v, c.entry2_text =
+    c.entry_when, c.entry_what, c.entry_k, c.entry_v, c.entry_text
+  c.entry_when, c.entry_what, c.entry_k, c.entry_v, c.entry_text = when, what, k, v, text
+  return text
 end
 
 -- HISTORY: append [floor(t), what, extras] under the max-job-history limit.

@@ -14,7 +14,6 @@ local Que = {
   hand_out_all = nil,
   prints_g17 = nil,
   repeats = nil,
-  popped_text = nil,
   jobs_by_state = nil,
   counts = nil,
   names = nil,
@@ -195,7 +194,7 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
       m = m + 1
       jids[m] = jid
       local known
-      popped, known = Q.history(jid, now, 'popped', nil, f[11] or true, popped or Que.popped_text(now, worker))
+      popped, known = Q.history(jid, now, 'popped', nil, f[11] or true, popped or Q.history_text(now, 'popped', 'worker', worker))
       waits[m] = now - (Q.time_number(f[12]) or now)
       redis.call('hset', key, 'time', time, 'worker', worker, 'expires', expires_text, 'state', state)
       -- As an HMGET of Q.view_fields would read it now (a legacy history
@@ -251,20 +250,6 @@ Que.hand_out_all = function(queue, jids, worker, now, expires)
   end
   buf[k + 1] = ']'
   return table.concat(buf)
-end
-
--- The `popped` history entry, Q.history_text(now, 'popped', 'worker',
--- worker), kept per second and worker: in a settle, complete's `done` entry
--- takes history_text's one-entry memo in between, so it was made anew on
--- every settle. (A zero second is not kept: 0 and -0 print apart.)
-Que.popped_text = function(now, worker)
-  local c = Q.cache
-  local when = math.floor(now)
-  if when ~= c.popped_when or worker ~= c.popped_worker or when == 0 then
-    c.popped_when, c.popped_worker = when, worker
-    c.popped_text = Q.history_text(now, 'popped', 'worker', worker)
-  end
-  return c.popped_text
 end
 
 C.pop = function(now, args)
